@@ -1,0 +1,190 @@
+package dev.mnestic.store;
+
+import org.apache.calcite.adapter.jdbc.JdbcConvention;
+import org.apache.calcite.adapter.jdbc.JdbcSchema;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Schemas;
+
+import org.hsqldb.DatabaseURL;
+import org.hsqldb.jdbc.JDBCConnection;
+import org.hsqldb.persist.HsqlProperties;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * One client's connection to the store.
+ *
+ * <p>A session owns one HSQLDB connection and is the {@link DataSource} of the
+ * Calcite schema {@value #SCHEMA} that it attaches to a root schema. Every
+ * statement of one mnestic connection therefore runs on the same HSQLDB
+ * connection, inside the same transaction: {@link #commit()} and
+ * {@link #rollback()} end it.
+ */
+public final class Session implements DataSource, AutoCloseable {
+  /** Name of the Calcite schema (and of the HSQLDB schema) holding every table of the store. */
+  public static final String SCHEMA = "PUBLIC";
+
+  static {
+    // Keep HSQLDB from reconfiguring java.util.logging of the host process.
+    System.setProperty("hsqldb.reconfig_logging", "false");
+  }
+
+  private final StoreLocation location;
+  private final SessionConnection connection;
+
+  private Session(StoreLocation location, SessionConnection connection) {
+    this.location = location;
+    this.connection = connection;
+  }
+
+  /** Opens a session on the store at {@code location}, creating the store if it does not exist. */
+  public static Session open(StoreLocation location) throws SQLException {
+    final HsqlProperties properties =
+        DatabaseURL.parseURL(location.hsqldbUrl(), true, false);
+    properties.setProperty("user", "SA");
+    properties.setProperty("password", "");
+    final SessionConnection c;
+    try {
+      c = new SessionConnection(properties);
+    } catch (SQLException e) {
+      throw new SQLException("cannot open " + location + ": " + e.getMessage(),
+          e.getSQLState(), e);
+    }
+    c.setAutoCommit(true);
+    return new Session(location, c);
+  }
+
+  /**
+   * The session's HSQLDB connection. Calcite's JDBC adapter closes the
+   * connection it used after every query, directly and through
+   * {@code resultSet.getStatement().getConnection()}; HSQLDB hands out this
+   * very object there, so its {@code close()} does nothing and
+   * {@link #closeFully()} ends it.
+   */
+  private static final class SessionConnection extends JDBCConnection {
+    SessionConnection(HsqlProperties properties) throws SQLException {
+      super(properties);
+    }
+
+    @Override public void close() {
+    }
+
+    @Override public void closeFully() {
+      try {
+        super.close();
+      } catch (SQLException e) {
+        throw new IllegalStateException("closing the store connection failed", e);
+      }
+    }
+  }
+
+  /**
+   * Adds the schema {@value #SCHEMA}, whose tables are the store's tables, to
+   * {@code root}. Queries over it are planned by Calcite; what it pushes into
+   * HSQLDB runs on this session's connection.
+   */
+  public SchemaPlus attachTo(SchemaPlus root) {
+    final JdbcConvention convention = JdbcConvention.of(StoreSchema.DIALECT,
+        Schemas.subSchemaExpression(root, SCHEMA, JdbcSchema.class), SCHEMA);
+    final SchemaPlus plus = root.add(SCHEMA, new StoreSchema(this, convention));
+    // Tables come and go through DDL of this and other sessions: look them up live.
+    plus.setCacheEnabled(false);
+    return plus;
+  }
+
+  /** Returns the session attached to {@code root} by {@link #attachTo}. */
+  public static Session of(SchemaPlus root) {
+    final SchemaPlus schema = root.getSubSchema(SCHEMA);
+    if (schema == null) {
+      throw new IllegalStateException("no store schema in this connection");
+    }
+    return (Session) schema.unwrap(JdbcSchema.class).getDataSource();
+  }
+
+  public StoreLocation location() {
+    return location;
+  }
+
+  public void commit() throws SQLException {
+    connection.commit();
+  }
+
+  public void rollback() throws SQLException {
+    connection.rollback();
+  }
+
+  public boolean getAutoCommit() throws SQLException {
+    return connection.getAutoCommit();
+  }
+
+  /** Sets auto-commit; turning it on commits the open transaction, as JDBC says. */
+  public void setAutoCommit(boolean autoCommit) throws SQLException {
+    connection.setAutoCommit(autoCommit);
+  }
+
+  public void setTransactionIsolation(int level) throws SQLException {
+    connection.setTransactionIsolation(level);
+  }
+
+  public int getTransactionIsolation() throws SQLException {
+    return connection.getTransactionIsolation();
+  }
+
+  /** Rolls back whatever is uncommitted and closes the HSQLDB connection. */
+  @Override public void close() throws SQLException {
+    if (connection.isClosed()) {
+      return;
+    }
+    try {
+      if (!connection.getAutoCommit()) {
+        connection.rollback();
+      }
+    } finally {
+      connection.closeFully();
+    }
+  }
+
+  // DataSource
+
+  @Override public Connection getConnection() {
+    return connection;
+  }
+
+  @Override public Connection getConnection(String username, String password) {
+    return connection;
+  }
+
+  @Override public PrintWriter getLogWriter() {
+    return null;
+  }
+
+  @Override public void setLogWriter(PrintWriter out) {
+  }
+
+  @Override public void setLoginTimeout(int seconds) {
+  }
+
+  @Override public int getLoginTimeout() {
+    return 0;
+  }
+
+  @Override public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+    throw new SQLFeatureNotSupportedException();
+  }
+
+  @Override public <T> T unwrap(Class<T> iface) throws SQLException {
+    if (iface.isInstance(this)) {
+      return iface.cast(this);
+    }
+    throw new SQLException("not a wrapper for " + iface);
+  }
+
+  @Override public boolean isWrapperFor(Class<?> iface) {
+    return iface.isInstance(this);
+  }
+}

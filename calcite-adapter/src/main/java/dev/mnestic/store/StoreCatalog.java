@@ -1,0 +1,99 @@
+package dev.mnestic.store;
+
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** What the store itself says about its tables: names and keys. */
+public final class StoreCatalog {
+  /** Column types the store holds; CREATE TABLE accepts these and ARRAYs of them. */
+  public static final Set<SqlTypeName> STORABLE_TYPES = Collections.unmodifiableSet(
+      EnumSet.of(SqlTypeName.BOOLEAN, SqlTypeName.TINYINT, SqlTypeName.SMALLINT,
+          SqlTypeName.INTEGER, SqlTypeName.BIGINT, SqlTypeName.DECIMAL,
+          SqlTypeName.REAL, SqlTypeName.FLOAT, SqlTypeName.DOUBLE,
+          SqlTypeName.CHAR, SqlTypeName.VARCHAR, SqlTypeName.BINARY,
+          SqlTypeName.VARBINARY, SqlTypeName.DATE, SqlTypeName.TIME,
+          SqlTypeName.TIMESTAMP));
+
+  private StoreCatalog() {
+  }
+
+  /** Names of the store's tables, as stored. */
+  public static List<String> tableNames(Session session) {
+    final List<String> names = new ArrayList<>();
+    try (ResultSet rs = session.getConnection().getMetaData()
+        .getTables(null, Session.SCHEMA, null, new String[] {"TABLE"})) {
+      while (rs.next()) {
+        names.add(rs.getString("TABLE_NAME"));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot list the store's tables", e);
+    }
+    return names;
+  }
+
+  /**
+   * The stored name of the table called {@code name} ignoring case; a table
+   * whose name matches exactly wins over one that matches ignoring case.
+   */
+  public static Optional<String> findTable(Session session, String name) {
+    String match = null;
+    for (String table : tableNames(session)) {
+      if (table.equals(name)) {
+        return Optional.of(table);
+      }
+      if (table.equalsIgnoreCase(name)) {
+        match = table;
+      }
+    }
+    return Optional.ofNullable(match);
+  }
+
+  /** The store's primary key of {@code table}: each row is (column name, position in key from 1, key name). */
+  public static List<Object[]> primaryKey(Session session, String table) {
+    final List<Object[]> rows = new ArrayList<>();
+    try (ResultSet rs = session.getConnection().getMetaData()
+        .getPrimaryKeys(null, Session.SCHEMA, table)) {
+      while (rs.next()) {
+        rows.add(new Object[] {rs.getString("COLUMN_NAME"),
+            rs.getShort("KEY_SEQ"), rs.getString("PK_NAME")});
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the primary key of " + table, e);
+    }
+    rows.sort((a, b) -> Short.compare((Short) a[1], (Short) b[1]));
+    return rows;
+  }
+
+  /**
+   * The store's own {@link DatabaseMetaData#getTypeInfo()} rows (all 18
+   * columns) for the types in {@link #STORABLE_TYPES}.
+   */
+  public static List<Object[]> typeInfo(Session session) {
+    final List<Object[]> rows = new ArrayList<>();
+    try (ResultSet rs = session.getConnection().getMetaData().getTypeInfo()) {
+      final int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        final SqlTypeName type = SqlTypeName.get(rs.getString("TYPE_NAME"));
+        if (type != null && STORABLE_TYPES.contains(type)) {
+          final Object[] row = new Object[n];
+          for (int i = 0; i < n; i++) {
+            row[i] = rs.getObject(i + 1);
+          }
+          rows.add(row);
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the store's types", e);
+    }
+    return rows;
+  }
+}

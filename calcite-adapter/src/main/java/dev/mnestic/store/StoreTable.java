@@ -1,0 +1,156 @@
+package dev.mnestic.store;
+
+import org.apache.calcite.adapter.jdbc.JdbcTable;
+import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.linq4j.Queryable;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.schema.ModifiableTable;
+import org.apache.calcite.schema.Schema;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.TranslatableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+
+import java.lang.reflect.Type;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A table of the store: Calcite's {@link JdbcTable} (scans and DML pushed to
+ * HSQLDB) plus the column defaults declared in CREATE TABLE, so that an
+ * INSERT that omits a column stores its default, not NULL.
+ */
+final class StoreTable extends AbstractTable implements TranslatableTable, ModifiableTable {
+  private final JdbcTable jdbcTable;
+  private final Session session;
+  private Map<String, String> defaults;
+
+  StoreTable(JdbcTable jdbcTable, Session session) {
+    this.jdbcTable = jdbcTable;
+    this.session = session;
+  }
+
+  /** Column name to its default, as SQL text, read from the store once per table lookup. */
+  private Map<String, String> defaults() {
+    if (defaults == null) {
+      final Map<String, String> map = new HashMap<>();
+      try (ResultSet rs = session.getConnection().getMetaData()
+          .getColumns(null, Session.SCHEMA, jdbcTable.jdbcTableName, null)) {
+        while (rs.next()) {
+          final String def = rs.getString("COLUMN_DEF");
+          if (def != null) {
+            map.put(rs.getString("COLUMN_NAME"), def);
+          }
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException("cannot read column defaults of "
+            + jdbcTable.jdbcTableName, e);
+      }
+      defaults = map;
+    }
+    return defaults;
+  }
+
+  @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+    return jdbcTable.getRowType(typeFactory);
+  }
+
+  @Override public Statistic getStatistic() {
+    return jdbcTable.getStatistic();
+  }
+
+  @Override public Schema.TableType getJdbcTableType() {
+    return jdbcTable.getJdbcTableType();
+  }
+
+  @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    return jdbcTable.toRel(context, relOptTable);
+  }
+
+  @Override public TableModify toModificationRel(RelOptCluster cluster,
+      RelOptTable table, Prepare.CatalogReader catalogReader, RelNode child,
+      TableModify.Operation operation, List<String> updateColumnList,
+      List<RexNode> sourceExpressionList, boolean flattened) {
+    return jdbcTable.toModificationRel(cluster, table, catalogReader, child,
+        operation, updateColumnList, sourceExpressionList, flattened);
+  }
+
+  @Override public Collection getModifiableCollection() {
+    return jdbcTable.getModifiableCollection();
+  }
+
+  @Override public <T> Queryable<T> asQueryable(QueryProvider queryProvider,
+      SchemaPlus schema, String tableName) {
+    return jdbcTable.asQueryable(queryProvider, schema, tableName);
+  }
+
+  @Override public Type getElementType() {
+    return jdbcTable.getElementType();
+  }
+
+  @Override public Expression getExpression(SchemaPlus schema, String tableName,
+      Class clazz) {
+    return jdbcTable.getExpression(schema, tableName, clazz);
+  }
+
+  @Override public <C> C unwrap(Class<C> aClass) {
+    if (aClass == InitializerExpressionFactory.class) {
+      return aClass.cast(new Defaults());
+    }
+    if (aClass.isInstance(jdbcTable)) {
+      return aClass.cast(jdbcTable);
+    }
+    if (aClass.isInstance(this)) {
+      return aClass.cast(this);
+    }
+    return jdbcTable.unwrap(aClass);
+  }
+
+  @Override public String toString() {
+    return "StoreTable {" + jdbcTable.jdbcTableName + "}";
+  }
+
+  /** Supplies each column's declared default to INSERT and MERGE. */
+  private final class Defaults extends NullInitializerExpressionFactory {
+    @Override public ColumnStrategy generationStrategy(RelOptTable table, int iColumn) {
+      return defaults().containsKey(columnName(table, iColumn))
+          ? ColumnStrategy.DEFAULT
+          : super.generationStrategy(table, iColumn);
+    }
+
+    @Override public RexNode newColumnDefaultValue(RelOptTable table, int iColumn,
+        InitializerContext context) {
+      final String def = defaults().get(columnName(table, iColumn));
+      if (def == null) {
+        return super.newColumnDefaultValue(table, iColumn, context);
+      }
+      final SqlNode expression = context.parseExpression(SqlParser.config(), def);
+      final RelDataType type = table.getRowType().getFieldList().get(iColumn).getType();
+      final RexNode value = context.convertExpression(
+          context.validateExpression(table.getRowType(), expression));
+      return context.getRexBuilder().ensureType(type, value, true);
+    }
+
+    private String columnName(RelOptTable table, int iColumn) {
+      return table.getRowType().getFieldList().get(iColumn).getName();
+    }
+  }
+}

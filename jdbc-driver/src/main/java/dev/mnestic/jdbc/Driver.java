@@ -1,0 +1,99 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreLocation;
+
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.DriverVersion;
+import org.apache.calcite.avatica.Handler;
+import org.apache.calcite.avatica.HandlerImpl;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.CalciteConnection;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * The embedded JDBC driver, {@code jdbc:mnestic:}, built on Calcite's.
+ *
+ * <p>URL: {@code jdbc:mnestic:[key=value[;key=value]...]}. Keys:
+ * <ul>
+ *   <li>{@code db}: absent for a private in-memory store, {@code mem:NAME} for
+ *       an in-memory store shared within this JVM, otherwise the directory of a
+ *       file store, created on first use;
+ *   <li>any of Calcite's connection properties. mnestic's defaults:
+ *       identifiers match case-insensitively and keep the case they were
+ *       written in; the parser is mnestic's dialect.
+ * </ul>
+ *
+ * <p>Each connection is a {@link Session} on the store: its own HSQLDB
+ * connection and transaction. Auto-commit is on by default.
+ */
+public final class Driver extends org.apache.calcite.jdbc.Driver {
+  public static final String CONNECT_STRING_PREFIX = "jdbc:mnestic:";
+
+  /** Connection property naming the store; see {@link StoreLocation#parse}. */
+  public static final String DB = "db";
+
+  static {
+    new Driver().register();
+  }
+
+  public Driver() {
+    super(null);
+  }
+
+  @Override protected String getConnectStringPrefix() {
+    return CONNECT_STRING_PREFIX;
+  }
+
+  @Override protected DriverVersion createDriverVersion() {
+    return MnesticVersion.driverVersion();
+  }
+
+  @Override public Connection connect(String url, Properties info) throws SQLException {
+    if (!acceptsURL(url)) {
+      return null;
+    }
+    final Properties withDefaults = new Properties();
+    withDefaults.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+    withDefaults.setProperty(CalciteConnectionProperty.UNQUOTED_CASING.camelName(), "UNCHANGED");
+    withDefaults.setProperty(CalciteConnectionProperty.QUOTED_CASING.camelName(), "UNCHANGED");
+    withDefaults.setProperty(CalciteConnectionProperty.PARSER_FACTORY.camelName(),
+        MnesticParserFactory.class.getName() + "#INSTANCE");
+    if (info != null) {
+      withDefaults.putAll(info);
+    }
+    return super.connect(url, withDefaults);
+  }
+
+  @Override protected Handler createHandler() {
+    final Handler calcite = super.createHandler();
+    return new HandlerImpl() {
+      @Override public void onConnectionInit(AvaticaConnection connection)
+          throws SQLException {
+        final CalciteConnection calciteConnection = (CalciteConnection) connection;
+        final StoreLocation location =
+            StoreLocation.parse(calciteConnection.getProperties().getProperty(DB));
+        final Session session = Session.open(location);
+        session.attachTo(calciteConnection.getRootSchema());
+        connection.setSchema(Session.SCHEMA);
+        calcite.onConnectionInit(connection);
+      }
+
+      @Override public void onConnectionClose(AvaticaConnection connection) {
+        try {
+          Session.of(((CalciteConnection) connection).getRootSchema()).close();
+        } catch (SQLException e) {
+          throw new IllegalStateException("closing the store session failed", e);
+        }
+      }
+    };
+  }
+
+  @Override public Meta createMeta(AvaticaConnection connection) {
+    return MnesticMeta.create(connection);
+  }
+}

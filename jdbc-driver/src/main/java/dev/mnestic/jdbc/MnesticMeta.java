@@ -1,0 +1,110 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreCatalog;
+
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteMetaSubclassing;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Calcite's metadata and connection handling, with transactions, primary
+ * keys and type information taken from the store.
+ */
+final class MnesticMeta extends CalciteMetaSubclassing {
+  private static final List<String> PRIMARY_KEY_COLUMNS = List.of(
+      "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ", "PK_NAME");
+  private static final List<Class<?>> PRIMARY_KEY_TYPES = List.of(
+      String.class, String.class, String.class, String.class, Short.class, String.class);
+  private static final List<Class<?>> TYPE_INFO_TYPES = List.of(
+      String.class, Integer.class, Integer.class, String.class, String.class,
+      String.class, Short.class, Boolean.class, Short.class, Boolean.class,
+      Boolean.class, Boolean.class, String.class, Short.class, Short.class,
+      Integer.class, Integer.class, Integer.class);
+
+  private MnesticMeta(AvaticaConnection connection) {
+    super(connection);
+    connProps.setAutoCommit(true)
+        .setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+    connProps.setDirty(false);
+  }
+
+  static MnesticMeta create(AvaticaConnection connection) {
+    return new MnesticMeta(connection);
+  }
+
+  private Session session() {
+    return Session.of(((CalciteConnection) connection).getRootSchema());
+  }
+
+  @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
+      ConnectionProperties props) {
+    try {
+      final Session session = session();
+      if (props.isAutoCommit() != null) {
+        session.setAutoCommit(props.isAutoCommit());
+      }
+      if (props.getTransactionIsolation() != null) {
+        session.setTransactionIsolation(props.getTransactionIsolation());
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    return super.connectionSync(ch, props);
+  }
+
+  @Override public void commit(ConnectionHandle ch) {
+    try {
+      session().commit();
+    } catch (SQLException e) {
+      throw new IllegalStateException("commit failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override public void rollback(ConnectionHandle ch) {
+    try {
+      session().rollback();
+    } catch (SQLException e) {
+      throw new IllegalStateException("rollback failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch,
+      String catalog, String schema, String table) {
+    final List<Object[]> rows = new ArrayList<>();
+    if (table != null && (schema == null || schema.equalsIgnoreCase(Session.SCHEMA))) {
+      final Session session = session();
+      final Optional<String> stored = StoreCatalog.findTable(session, table);
+      if (stored.isPresent()) {
+        for (Object[] key : StoreCatalog.primaryKey(session, stored.get())) {
+          rows.add(new Object[] {null, Session.SCHEMA, stored.get(), key[0], key[1], key[2]});
+        }
+      }
+    }
+    return rows(PRIMARY_KEY_COLUMNS, PRIMARY_KEY_TYPES, rows);
+  }
+
+  @Override public MetaResultSet getTypeInfo(ConnectionHandle ch) {
+    return rows(TYPE_INFO_COLUMNS, TYPE_INFO_TYPES, StoreCatalog.typeInfo(session()));
+  }
+
+  private MetaResultSet rows(List<String> names, List<Class<?>> types,
+      List<Object[]> rows) {
+    final List<ColumnMetaData> columns = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      columns.add(columnMetaData(names.get(i), i, types.get(i), true));
+    }
+    final List<Object> frameRows = new ArrayList<>(rows);
+    return createResultSet(Collections.emptyMap(), columns,
+        Meta.CursorFactory.ARRAY, new Meta.Frame(0, true, frameRows));
+  }
+}

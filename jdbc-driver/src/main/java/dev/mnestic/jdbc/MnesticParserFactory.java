@@ -1,0 +1,30 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
+import dev.mnestic.store.StoreDdlExecutor;
+
+import org.apache.calcite.server.DdlExecutor;
+import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
+import org.apache.calcite.sql.parser.SqlParserImplFactory;
+
+import java.io.Reader;
+
+/**
+ * The parser every mnestic connection uses: mnestic's SQL dialect
+ * (skyline-rules), whose DDL runs against the store.
+ */
+public final class MnesticParserFactory implements SqlParserImplFactory {
+  /** Named by the {@code parserFactory} connection property. */
+  public static final MnesticParserFactory INSTANCE = new MnesticParserFactory();
+
+  private MnesticParserFactory() {
+  }
+
+  @Override public SqlAbstractParserImpl getParser(Reader stream) {
+    return MnesticSqlParserImpl.FACTORY.getParser(stream);
+  }
+
+  @Override public DdlExecutor getDdlExecutor() {
+    return StoreDdlExecutor.INSTANCE;
+  }
+}
