@@ -89,7 +89,7 @@ public final class Session implements DataSource, AutoCloseable {
    * HSQLDB runs on this session's connection.
    */
   public SchemaPlus attachTo(SchemaPlus root) {
-    final JdbcConvention convention = JdbcConvention.of(StoreSchema.DIALECT,
+    final JdbcConvention convention = new StoreConvention(StoreSchema.DIALECT,
         Schemas.subSchemaExpression(root, SCHEMA, JdbcSchema.class), SCHEMA);
     final SchemaPlus plus = root.add(SCHEMA, new StoreSchema(this, convention));
     // Tables come and go through DDL of this and other sessions: look them up live.

@@ -57,6 +57,22 @@ public final class StoreCatalog {
     return Optional.ofNullable(match);
   }
 
+  /** The columns of {@code table} in order: each row is (name, JDBC type, type name). */
+  public static List<Object[]> columns(Session session, String table) {
+    final List<Object[]> rows = new ArrayList<>();
+    try (ResultSet rs = session.getConnection().getMetaData()
+        .getColumns(null, Session.SCHEMA, table, null)) {
+      while (rs.next()) {
+        rows.add(new Object[] {rs.getString("COLUMN_NAME"), rs.getInt("DATA_TYPE"),
+            rs.getString("TYPE_NAME"), rs.getInt("ORDINAL_POSITION")});
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the columns of " + table, e);
+    }
+    rows.sort((a, b) -> Integer.compare((Integer) a[3], (Integer) b[3]));
+    return rows;
+  }
+
   /** The store's primary key of {@code table}: each row is (column name, position in key from 1, key name). */
   public static List<Object[]> primaryKey(Session session, String table) {
     final List<Object[]> rows = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreLocation;
+import dev.mnestic.type.MnesticTypeSystem;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.DriverVersion;
@@ -10,6 +11,7 @@ import org.apache.calcite.avatica.HandlerImpl;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalcitePrepare;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +27,8 @@ import java.util.Properties;
  *       file store, created on first use;
  *   <li>any of Calcite's connection properties. mnestic's defaults:
  *       identifiers match case-insensitively and keep the case they were
- *       written in; the parser is mnestic's dialect.
+ *       written in; the parser is mnestic's dialect; string literals of
+ *       different lengths in one column make a VARCHAR.
  * </ul>
  *
  * <p>Each connection is a {@link Session} on the store: its own HSQLDB
@@ -43,6 +46,10 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
 
   public Driver() {
     super(null);
+  }
+
+  @Override public CalcitePrepare createPrepare() {
+    return new MnesticPrepare();
   }
 
   @Override protected String getConnectStringPrefix() {
@@ -63,6 +70,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     withDefaults.setProperty(CalciteConnectionProperty.QUOTED_CASING.camelName(), "UNCHANGED");
     withDefaults.setProperty(CalciteConnectionProperty.PARSER_FACTORY.camelName(),
         MnesticParserFactory.class.getName() + "#INSTANCE");
+    withDefaults.setProperty(CalciteConnectionProperty.TYPE_SYSTEM.camelName(),
+        MnesticTypeSystem.class.getName() + "#INSTANCE");
     if (info != null) {
       withDefaults.putAll(info);
     }

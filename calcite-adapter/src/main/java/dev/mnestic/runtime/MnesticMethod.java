@@ -1,0 +1,25 @@
+package dev.mnestic.runtime;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+
+import java.lang.reflect.Method;
+
+/**
+ * The hand-written runtime methods that mnestic's generated code calls, as
+ * Calcite keeps its own in {@code BuiltInMethod}.
+ */
+public enum MnesticMethod {
+  STORE_MODIFY(StoreWrites.class, "modify", DataContext.class, String.class,
+      String.class, String[].class, Enumerable.class);
+
+  public final Method method;
+
+  MnesticMethod(Class<?> clazz, String name, Class<?>... parameterTypes) {
+    try {
+      this.method = clazz.getMethod(name, parameterTypes);
+    } catch (NoSuchMethodException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+}

@@ -1,0 +1,280 @@
+package dev.mnestic.runtime;
+
+import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreCatalog;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Writes rows computed by Calcite into a table of the store, on the
+ * statement's session (so inside its transaction).
+ *
+ * <p>Rows arrive as Calcite lays out a TableModify's input, in Calcite's
+ * internal value representation:
+ * <ul>
+ *   <li>INSERT: the table's columns;
+ *   <li>DELETE: the table's columns of each row to delete;
+ *   <li>UPDATE: the table's columns, then the new value of each updated column.
+ * </ul>
+ * (MERGE runs in the store itself; see {@link dev.mnestic.store.StoreMerge}.)
+ * A row to delete or update is found by the table's primary key, or by all
+ * its columns ({@code IS NOT DISTINCT FROM}) when it has none. Rows are sent
+ * in JDBC batches.
+ */
+public final class StoreWrites {
+  private static final int BATCH = 1000;
+
+  private StoreWrites() {
+  }
+
+  /** Applies {@code operation} to {@code table} for each of {@code rows}; returns the row count. */
+  public static Enumerable<Long> modify(DataContext root, String table,
+      String operation, String[] updateColumns, Enumerable<Object[]> rows) {
+    final Session session = Session.of(root.getRootSchema());
+    final Target target = Target.of(session, table);
+    final long count;
+    try (Atomic atomic = new Atomic(session.getConnection())) {
+      switch (operation) {
+      case "INSERT":
+        count = run(session, target.insertSql(), rows, row -> target.bindInsert(row, 0));
+        break;
+      case "DELETE":
+        count = run(session, target.deleteSql(), rows, row -> target.bindKey(row, 0, 1));
+        break;
+      case "UPDATE":
+        count = run(session, target.updateSql(updateColumns), rows,
+            row -> target.bindUpdate(row, 0, updateColumns));
+        break;
+      default:
+        throw new IllegalArgumentException("unknown operation " + operation);
+      }
+      atomic.succeeded();
+    } catch (SQLException e) {
+      throw new IllegalStateException("writing to " + table + " failed: "
+          + e.getMessage(), e);
+    }
+    return Linq4j.singletonEnumerable(count);
+  }
+
+  private static long run(Session session, String sql, Enumerable<Object[]> rows,
+      java.util.function.Function<Object[], Binder> binder) throws SQLException {
+    long count = 0;
+    int pending = 0;
+    try (PreparedStatement ps = session.getConnection().prepareStatement(sql);
+         Enumerator<Object[]> e = rows.enumerator()) {
+      while (e.moveNext()) {
+        binder.apply(e.current()).bind(ps);
+        ps.addBatch();
+        if (++pending == BATCH) {
+          count += sum(ps.executeBatch());
+          pending = 0;
+        }
+      }
+      if (pending > 0) {
+        count += sum(ps.executeBatch());
+      }
+    }
+    return count;
+  }
+
+  private static long sum(int[] counts) {
+    long total = 0;
+    for (int c : counts) {
+      total += Math.max(c, 0);
+    }
+    return total;
+  }
+
+  /**
+   * Makes one statement's writes all-or-nothing: in auto-commit mode its own
+   * transaction, otherwise a savepoint inside the open one.
+   */
+  private static final class Atomic implements AutoCloseable {
+    private final Connection connection;
+    private final boolean autoCommit;
+    private final Savepoint savepoint;
+    private boolean succeeded;
+
+    Atomic(Connection connection) throws SQLException {
+      this.connection = connection;
+      this.autoCommit = connection.getAutoCommit();
+      if (autoCommit) {
+        connection.setAutoCommit(false);
+        savepoint = null;
+      } else {
+        savepoint = connection.setSavepoint();
+      }
+    }
+
+    void succeeded() {
+      succeeded = true;
+    }
+
+    @Override public void close() throws SQLException {
+      if (autoCommit) {
+        try {
+          if (succeeded) {
+            connection.commit();
+          } else {
+            connection.rollback();
+          }
+        } finally {
+          connection.setAutoCommit(true);
+        }
+      } else if (succeeded) {
+        connection.releaseSavepoint(savepoint);
+      } else {
+        connection.rollback(savepoint);
+      }
+    }
+  }
+
+  /** Sets the parameters of one statement execution. */
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement ps) throws SQLException;
+  }
+
+  /** A store table's columns (name, JDBC type, type name) and the columns that identify a row. */
+  private static final class Target {
+    final String table;
+    final List<String> columns;
+    final List<Integer> types;
+    final List<String> typeNames;
+    /** Indexes into {@link #columns} of the primary key, or of every column. */
+    final int[] key;
+    final boolean hasPrimaryKey;
+
+    private Target(String table, List<String> columns, List<Integer> types,
+        List<String> typeNames, int[] key, boolean hasPrimaryKey) {
+      this.table = table;
+      this.columns = columns;
+      this.types = types;
+      this.typeNames = typeNames;
+      this.key = key;
+      this.hasPrimaryKey = hasPrimaryKey;
+    }
+
+    static Target of(Session session, String table) {
+      final List<String> columns = new ArrayList<>();
+      final List<Integer> types = new ArrayList<>();
+      final List<String> typeNames = new ArrayList<>();
+      for (Object[] c : StoreCatalog.columns(session, table)) {
+        columns.add((String) c[0]);
+        types.add((Integer) c[1]);
+        typeNames.add((String) c[2]);
+      }
+      final List<Object[]> pk = StoreCatalog.primaryKey(session, table);
+      final int[] key = pk.isEmpty()
+          ? columns.stream().mapToInt(columns::indexOf).toArray()
+          : pk.stream().mapToInt(k -> columns.indexOf((String) k[0])).toArray();
+      return new Target(table, columns, types, typeNames, key, !pk.isEmpty());
+    }
+
+    String insertSql() {
+      return "INSERT INTO " + quote(table) + " ("
+          + columns.stream().map(Target::quote).collect(Collectors.joining(", "))
+          + ") VALUES (" + String.join(", ", java.util.Collections.nCopies(columns.size(), "?"))
+          + ")";
+    }
+
+    String deleteSql() {
+      return "DELETE FROM " + quote(table) + " WHERE " + keyCondition();
+    }
+
+    String updateSql(String[] updateColumns) {
+      return "UPDATE " + quote(table) + " SET "
+          + Arrays.stream(updateColumns).map(c -> quote(c) + " = ?")
+              .collect(Collectors.joining(", "))
+          + " WHERE " + keyCondition();
+    }
+
+    private String keyCondition() {
+      return Arrays.stream(key)
+          .mapToObj(i -> quote(columns.get(i))
+              + (hasPrimaryKey ? " = ?" : " IS NOT DISTINCT FROM ?"))
+          .collect(Collectors.joining(" AND "));
+    }
+
+    Binder bindInsert(Object[] row, int offset) {
+      return ps -> {
+        for (int i = 0; i < columns.size(); i++) {
+          set(ps, i + 1, row[offset + i], i);
+        }
+      };
+    }
+
+    Binder bindKey(Object[] row, int offset, int firstParameter) {
+      return ps -> {
+        for (int j = 0; j < key.length; j++) {
+          set(ps, firstParameter + j, row[offset + key[j]], key[j]);
+        }
+      };
+    }
+
+    /** Binds an UPDATE: the new values follow the table's columns at {@code offset}. */
+    Binder bindUpdate(Object[] row, int offset, String[] updateColumns) {
+      return ps -> {
+        final int n = columns.size();
+        for (int j = 0; j < updateColumns.length; j++) {
+          set(ps, j + 1, row[offset + n + j], columns.indexOf(updateColumns[j]));
+        }
+        bindKey(row, offset, updateColumns.length + 1).bind(ps);
+      };
+    }
+
+    /** Binds a value from Calcite's internal representation as the store's column type. */
+    private void set(PreparedStatement ps, int parameter, Object value, int column)
+        throws SQLException {
+      if (value == null) {
+        ps.setNull(parameter, types.get(column));
+        return;
+      }
+      switch (types.get(column)) {
+      case Types.DATE:
+        ps.setObject(parameter, LocalDate.ofEpochDay(((Number) value).longValue()));
+        return;
+      case Types.TIME:
+        ps.setObject(parameter,
+            LocalTime.ofNanoOfDay(((Number) value).longValue() * 1_000_000L));
+        return;
+      case Types.TIMESTAMP:
+        final long millis = ((Number) value).longValue();
+        ps.setObject(parameter, LocalDateTime.ofEpochSecond(
+            Math.floorDiv(millis, 1000), (int) Math.floorMod(millis, 1000) * 1_000_000,
+            ZoneOffset.UTC));
+        return;
+      case Types.ARRAY:
+        final String element = typeNames.get(column)
+            .substring(0, typeNames.get(column).toUpperCase(Locale.ROOT).lastIndexOf(" ARRAY"));
+        ps.setArray(parameter, ps.getConnection()
+            .createArrayOf(element, ((List<?>) value).toArray()));
+        return;
+      default:
+        ps.setObject(parameter, value);
+      }
+    }
+
+    static String quote(String identifier) {
+      return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+  }
+}

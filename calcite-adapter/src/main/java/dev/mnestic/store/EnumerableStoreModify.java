@@ -1,0 +1,70 @@
+package dev.mnestic.store;
+
+import dev.mnestic.runtime.MnesticMethod;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.jdbc.JdbcTable;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rex.RexNode;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * INSERT, UPDATE and DELETE of a store table, their input computed by
+ * Calcite. The generated code hands the input rows to
+ * {@link dev.mnestic.runtime.StoreWrites#modify}, which writes them on the
+ * statement's session. Emits one row: the number of rows written.
+ */
+public final class EnumerableStoreModify extends TableModify implements EnumerableRel {
+  EnumerableStoreModify(RelOptCluster cluster, RelTraitSet traits,
+      RelOptTable table, Prepare.CatalogReader catalogReader, RelNode input,
+      Operation operation, List<String> updateColumnList,
+      List<RexNode> sourceExpressionList, boolean flattened) {
+    super(cluster, traits, table, catalogReader, input, operation,
+        updateColumnList, sourceExpressionList, flattened);
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new EnumerableStoreModify(getCluster(), traitSet, getTable(),
+        getCatalogReader(), sole(inputs), getOperation(), getUpdateColumnList(),
+        getSourceExpressionList(), isFlattened());
+  }
+
+  @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    final BlockBuilder builder = new BlockBuilder();
+    final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
+    final Expression rows = builder.append("rows",
+        input.physType.convertTo(builder.append("input", input.block), JavaRowFormat.ARRAY));
+    final String table = requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
+    final List<String> updateColumns =
+        getUpdateColumnList() == null ? List.of() : getUpdateColumnList();
+    // return StoreWrites.modify(root, "<table>", "<operation>", new String[] {<updateColumns>}, rows);
+    builder.add(
+        Expressions.return_(null,
+            Expressions.call(MnesticMethod.STORE_MODIFY.method,
+                implementor.getRootExpression(),
+                Expressions.constant(table),
+                Expressions.constant(getOperation().name()),
+                Expressions.newArrayInit(String.class,
+                    updateColumns.stream().map(Expressions::constant)
+                        .toArray(Expression[]::new)),
+                rows)));
+    final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(),
+        getRowType(), pref.prefer(JavaRowFormat.SCALAR));
+    return implementor.result(physType, builder.toBlock());
+  }
+}

@@ -1,0 +1,113 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreMerge;
+import dev.mnestic.store.StoreRules;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.plan.RelOptCostFactory;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlMerge;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserImplFactory;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+import java.lang.reflect.Type;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Calcite's statement preparation with mnestic's planner rules and MERGE. */
+final class MnesticPrepare extends CalcitePrepareImpl {
+  /** A statement whose first word (after comments) is MERGE. */
+  private static final Pattern MERGE = Pattern.compile(
+      "(?is)^(\\s|--[^\\n]*(\\n|$)|/\\*.*?\\*/)*MERGE\\b.*");
+
+  @Override protected RelOptPlanner createPlanner(
+      Context prepareContext, org.apache.calcite.plan.Context externalContext,
+      RelOptCostFactory costFactory) {
+    final RelOptPlanner planner =
+        super.createPlanner(prepareContext, externalContext, costFactory);
+    // Store tables are written by StoreWrites, not through a Java collection.
+    planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
+    planner.addRule(StoreRules.STORE_MODIFY);
+    return planner;
+  }
+
+  @Override public <T> CalciteSignature<T> prepareSql(Context context,
+      Query<T> query, Type elementType, long maxRowCount) {
+    if (query.sql != null && MERGE.matcher(query.sql).matches()) {
+      final SqlNode node = parseStatement(context, query.sql);
+      if (node.getKind() == SqlKind.MERGE) {
+        return prepareMerge(context, query.sql, (SqlMerge) node);
+      }
+    }
+    return super.prepareSql(context, query, elementType, maxRowCount);
+  }
+
+  private static SqlNode parseStatement(Context context, String sql) {
+    final CalciteConnectionConfig config = context.config();
+    SqlParser.Config parserConfig = SqlParser.config()
+        .withQuotedCasing(config.quotedCasing())
+        .withUnquotedCasing(config.unquotedCasing())
+        .withQuoting(config.quoting())
+        .withConformance(config.conformance())
+        .withCaseSensitive(config.caseSensitive())
+        .withParserFactory(config.parserFactory(SqlParserImplFactory.class,
+            MnesticParserFactory.INSTANCE));
+    try {
+      return SqlParser.create(sql, parserConfig).parseStmt();
+    } catch (SqlParseException e) {
+      throw new RuntimeException("parse failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** MERGE runs in the store (see {@link StoreMerge}); its result is the row count. */
+  private static <T> CalciteSignature<T> prepareMerge(Context context,
+      String sql, SqlMerge merge) {
+    final int[] parameterCount = {0};
+    merge.accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlDynamicParam param) {
+        parameterCount[0] = Math.max(parameterCount[0], param.getIndex() + 1);
+        return null;
+      }
+    });
+    final List<AvaticaParameter> parameters = new ArrayList<>();
+    for (int i = 0; i < parameterCount[0]; i++) {
+      parameters.add(new AvaticaParameter(false, 0, 0, Types.OTHER, "ANY",
+          Object.class.getName(), "?" + i));
+    }
+    final List<ColumnMetaData> columns =
+        List.of(MetaImpl.columnMetaData("ROWCOUNT", 0, Long.class, false));
+    final Bindable<T> bindable = dataContext -> {
+      final List<Object> values = new ArrayList<>();
+      for (int i = 0; i < parameterCount[0]; i++) {
+        values.add(dataContext.get("?" + i));
+      }
+      final long count =
+          StoreMerge.execute(Session.of(dataContext.getRootSchema()), merge, values);
+      @SuppressWarnings("unchecked")
+      final T row = (T) (Object) count;
+      return Linq4j.singletonEnumerable(row);
+    };
+    return new CalciteSignature<>(sql, parameters, Map.of(),
+        RelOptUtil.createDmlRowType(SqlKind.MERGE, context.getTypeFactory()),
+        columns, Meta.CursorFactory.OBJECT, context.getRootSchema(), List.of(),
+        -1, bindable, Meta.StatementType.IS_DML);
+  }
+}
