@@ -263,8 +263,9 @@ public final class StoreWrites {
             ZoneOffset.UTC));
         return;
       case Types.ARRAY:
-        final String element = typeNames.get(column)
-            .substring(0, typeNames.get(column).toUpperCase(Locale.ROOT).lastIndexOf(" ARRAY"));
+        // "VARCHAR(20) ARRAY" holds VARCHAR elements
+        final String element =
+            typeNames.get(column).split("[ (]", 2)[0].toUpperCase(Locale.ROOT);
         ps.setArray(parameter, ps.getConnection()
             .createArrayOf(element, ((List<?>) value).toArray()));
         return;

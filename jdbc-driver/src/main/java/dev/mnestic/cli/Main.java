@@ -1,0 +1,89 @@
+package dev.mnestic.cli;
+
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The {@code mnestic} command line: {@code mnestic sql ...} and
+ * {@code mnestic serve ...}; see {@link #USAGE}.
+ *
+ * <p>Exit status: 0 on success, 1 when a statement or the server fails (the
+ * message on standard error), 2 for a command line that cannot run (the
+ * message and a hint to use {@code --help} on standard error). Output is
+ * UTF-8.
+ */
+public final class Main {
+  static final String USAGE = """
+      Usage: mnestic COMMAND [OPTIONS]
+
+      Commands:
+        sql      Run SQL statements on a store and print their results
+        serve    Serve a store to JDBC clients over HTTP
+
+      Options:
+        -h, --help    Show this help; 'mnestic COMMAND --help' shows a command's options
+      """;
+
+  private Main() {
+  }
+
+  public static void main(String[] args) {
+    final PrintStream out = new PrintStream(
+        new BufferedOutputStream(new FileOutputStream(FileDescriptor.out)), false, StandardCharsets.UTF_8);
+    final PrintStream err = new PrintStream(
+        new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    final int status = run(args, out, err);
+    out.flush();
+    err.flush();
+    System.exit(status);
+  }
+
+  /** Runs the command line {@code args}; returns the exit status. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, System.in, out, err);
+  }
+
+  /** As {@link #run(String[], PrintStream, PrintStream)}, reading {@code -f -} from {@code in}. */
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    final String command = args.length == 0 ? null : args[0];
+    final List<String> rest = Arrays.asList(args).subList(Math.min(1, args.length), args.length);
+    try {
+      if (command == null) {
+        throw new UsageException("missing command");
+      }
+      switch (command) {
+      case "-h", "--help":
+        out.print(USAGE);
+        return 0;
+      case "sql":
+        return CommandLine.wantsHelp(rest) ? help(out, SqlCommand.USAGE)
+            : SqlCommand.run(rest, in, out, err);
+      case "serve":
+        return CommandLine.wantsHelp(rest) ? help(out, ServeCommand.USAGE)
+            : ServeCommand.run(rest, out, err);
+      default:
+        throw new UsageException("unknown command '" + command + "'");
+      }
+    } catch (UsageException e) {
+      final boolean known = "sql".equals(command) || "serve".equals(command);
+      out.flush();
+      err.print("Error: " + e.getMessage() + "\n"
+          + "Run 'mnestic " + (known ? command + " " : "") + "--help' for usage.\n");
+      return 2;
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  private static int help(PrintStream out, String usage) {
+    out.print(usage);
+    return 0;
+  }
+}

@@ -1,0 +1,171 @@
+package dev.mnestic.cli;
+
+import java.io.PrintStream;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How {@code mnestic sql} writes a result set. Columns are named by
+ * {@link ResultSetMetaData#getColumnLabel}, values come from
+ * {@link ResultSet#getObject(int)} and are written as {@link Values}
+ * describes. Every line ends with {@code \n}.
+ */
+enum ResultFormat {
+  /**
+   * A header line of column labels, then a line per row. Every column but the
+   * last is padded with spaces to its widest cell (header included) plus 4;
+   * the last is not padded. NULL is {@code null}. A cell's text is written as
+   * it is, line breaks included.
+   *
+   * <pre>
+   * name    id    importance
+   * Maya    m1    0.6
+   * </pre>
+   */
+  TABLE("\n") {
+    @Override void write(ResultSet rs, PrintStream out) throws SQLException {
+      final int n = rs.getMetaData().getColumnCount();
+      final List<String[]> lines = new ArrayList<>();
+      lines.add(labels(rs));
+      while (rs.next()) {
+        final String[] cells = new String[n];
+        for (int i = 0; i < n; i++) {
+          final Object value = rs.getObject(i + 1);
+          cells[i] = value == null ? "null" : Values.text(value);
+        }
+        lines.add(cells);
+      }
+      final int[] widths = new int[n];
+      for (String[] cells : lines) {
+        for (int i = 0; i < n; i++) {
+          widths[i] = Math.max(widths[i], width(cells[i]));
+        }
+      }
+      final StringBuilder b = new StringBuilder();
+      for (String[] cells : lines) {
+        for (int i = 0; i < n; i++) {
+          b.append(cells[i]);
+          if (i < n - 1) {
+            b.append(" ".repeat(widths[i] - width(cells[i]) + 4));
+          }
+        }
+        b.append('\n');
+      }
+      out.print(b);
+    }
+
+    private int width(String cell) {
+      return cell.codePointCount(0, cell.length());
+    }
+  },
+
+  /**
+   * One line, {@code {"headers":[...],"rows":[[...],...]}}. Integers and
+   * decimals are JSON numbers, doubles and reals too (always with a point or
+   * an exponent, {@code 1.0}) except NaN and the infinities, which JSON
+   * cannot write as numbers and which are therefore the strings
+   * {@code "NaN"}, {@code "Infinity"} and {@code "-Infinity"}. NULL is
+   * {@code null}, booleans are {@code true} and {@code false}, arrays are JSON
+   * arrays, and everything else (strings, dates, times, timestamps) a JSON
+   * string.
+   */
+  JSON("") {
+    @Override void write(ResultSet rs, PrintStream out) throws SQLException {
+      final int n = rs.getMetaData().getColumnCount();
+      final StringBuilder b = new StringBuilder("{\"headers\":");
+      Values.appendJson(b, labels(rs));
+      b.append(",\"rows\":[");
+      String sep = "";
+      while (rs.next()) {
+        b.append(sep).append('[');
+        for (int i = 1; i <= n; i++) {
+          if (i > 1) {
+            b.append(',');
+          }
+          Values.appendJson(b, rs.getObject(i));
+        }
+        b.append(']');
+        sep = ",";
+        out.print(b);
+        b.setLength(0);
+      }
+      b.append("]}\n");
+      out.print(b);
+    }
+  },
+
+  /**
+   * RFC 4180: a header line, then a line per row. A field that holds a comma,
+   * a double quote, CR or LF is quoted, its quotes doubled. NULL is an empty
+   * field; the empty string is {@code ""}, so the two stay apart.
+   */
+  CSV("\n") {
+    @Override void write(ResultSet rs, PrintStream out) throws SQLException {
+      final int n = rs.getMetaData().getColumnCount();
+      final StringBuilder b = new StringBuilder();
+      appendRecord(b, labels(rs));
+      out.print(b);
+      final String[] fields = new String[n];
+      while (rs.next()) {
+        for (int i = 0; i < n; i++) {
+          final Object value = rs.getObject(i + 1);
+          fields[i] = value == null ? null : Values.text(value);
+        }
+        b.setLength(0);
+        appendRecord(b, fields);
+        out.print(b);
+      }
+    }
+
+    private void appendRecord(StringBuilder b, String[] fields) {
+      for (int i = 0; i < fields.length; i++) {
+        if (i > 0) {
+          b.append(',');
+        }
+        final String field = fields[i];
+        if (field == null) {
+          continue;
+        }
+        if (field.isEmpty() || field.chars().anyMatch(c -> c == ',' || c == '"' || c == '\r' || c == '\n')) {
+          b.append('"').append(field.replace("\"", "\"\"")).append('"');
+        } else {
+          b.append(field);
+        }
+      }
+      b.append('\n');
+    }
+  };
+
+  /** What is written between two result sets of one run. */
+  final String separator;
+
+  ResultFormat(String separator) {
+    this.separator = separator;
+  }
+
+  /** Writes the rest of {@code rs}. */
+  abstract void write(ResultSet rs, PrintStream out) throws SQLException;
+
+  /** The format that {@code --format NAME} names, in any case. */
+  static ResultFormat of(String name) throws UsageException {
+    for (ResultFormat format : values()) {
+      if (format.name().equals(name.toUpperCase(Locale.ROOT))) {
+        return format;
+      }
+    }
+    throw new UsageException("unknown format '" + name + "'; use table, json or csv");
+  }
+
+  private static String[] labels(ResultSet rs) throws SQLException {
+    final ResultSetMetaData metaData = rs.getMetaData();
+    final String[] labels = new String[metaData.getColumnCount()];
+    for (int i = 0; i < labels.length; i++) {
+      labels[i] = metaData.getColumnLabel(i + 1);
+    }
+    return labels;
+  }
+}

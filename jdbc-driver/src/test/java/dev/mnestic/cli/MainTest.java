@@ -1,0 +1,162 @@
+package dev.mnestic.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs {@link Main} in this JVM, end to end: arguments in, output and exit status out. */
+class MainTest {
+  /** Output and exit status of one run. */
+  private record Run(int status, String out, String err) {
+  }
+
+  private static Run run(String stdin, String... args) {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    final int status = Main.run(args,
+        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static Run run(String... args) {
+    return run("", args);
+  }
+
+  private static void assertOk(String expectedOut, Run run) {
+    assertEquals(new Run(0, expectedOut, ""), run);
+  }
+
+  @Test void selectOne() {
+    assertOk("EXPR$0\n1\n", run("sql", "SELECT 1"));
+  }
+
+  @Test void formats() {
+    assertOk("{\"headers\":[\"x\"],\"rows\":[[1]]}\n",
+        run("sql", "--format", "json", "SELECT 1 AS x"));
+    assertOk("x\n1\n", run("sql", "SELECT 1 AS x", "--format=csv"));
+  }
+
+  @Test void scriptInFileWithPersistentStore(@TempDir Path dir) throws IOException {
+    final Path script = dir.resolve("people.sql");
+    Files.writeString(script, """
+        -- Creates and fills a table.
+        CREATE TABLE person (id VARCHAR(10) PRIMARY KEY, name VARCHAR(20), importance DOUBLE);
+        INSERT INTO person VALUES ('m1', 'Maya', 0.6), ('a1', 'Ana; B.', 0.9);
+        SELECT name, id, importance FROM person ORDER BY id;
+        """);
+    final String db = dir.resolve("store").toString();
+    assertOk("name       id    importance\n"
+        + "Ana; B.    a1    0.9\n"
+        + "Maya       m1    0.6\n", run("sql", "--db", db, "-f", script.toString()));
+    // A second process, so to speak, sees what the first committed.
+    assertOk("{\"headers\":[\"n\"],\"rows\":[[2]]}\n",
+        run("sql", "--db", db, "--format", "json", "SELECT COUNT(*) AS n FROM person"));
+  }
+
+  @Test void severalResultSets() {
+    final String script = "SELECT 1 AS a; CREATE TABLE t (x INT); INSERT INTO t VALUES 7; SELECT x FROM t;";
+    assertOk("a\n1\n\nx\n7\n", run("sql", script));
+    assertOk("{\"headers\":[\"a\"],\"rows\":[[1]]}\n{\"headers\":[\"x\"],\"rows\":[[7]]}\n",
+        run("sql", "--format", "json", script));
+    assertOk("a\n1\n\nx\n7\n", run("sql", "--format", "csv", script));
+  }
+
+  @Test void scriptFromStandardInput() {
+    assertOk("x\n'; --\n", run("SELECT '''; --' AS x; -- done\n", "sql", "-f", "-"));
+  }
+
+  @Test void nothingToRun() {
+    assertOk("", run("sql", " -- nothing\n;"));
+  }
+
+  @Test void parseError() {
+    final Run run = run("sql", "SELECT * FORM t");
+    assertEquals(1, run.status());
+    assertEquals("", run.out());
+    assertEquals("Error: parse failed: Encountered \"t\" at line 1, column 15. Was expecting one of:"
+        + " <EOF>, \"EXCEPT\", \"FETCH\", \"FROM\", \"INTERSECT\", \"LIMIT\", \"OFFSET\","
+        + " \"ORDER\", \"MINUS\", \"UNION\", \",\"\n", run.err());
+  }
+
+  @Test void parseErrorPositionIsInTheScript() {
+    final Run run = run("sql", "SELECT 1;\n\n  SELECT * FORM t");
+    assertEquals(1, run.status());
+    assertEquals("EXPR$0\n1\n", run.out());
+    assertTrue(run.err().startsWith("Error: parse failed: Encountered \"t\" at line 3, column 17."),
+        run.err());
+  }
+
+  @Test void validationError() {
+    final Run run = run("sql", "SELECT * FROM nosuch");
+    assertEquals(new Run(1, "",
+        "Error: From line 1, column 15 to line 1, column 20: Object 'nosuch' not found\n"), run);
+  }
+
+  @Test void storeError() {
+    final Run run = run("sql",
+        "CREATE TABLE t (id INT PRIMARY KEY); INSERT INTO t VALUES 1; INSERT INTO t VALUES 1");
+    assertEquals(1, run.status());
+    assertTrue(run.err().startsWith(
+        "Error: integrity constraint violation: unique constraint or index violation"), run.err());
+  }
+
+  @Test void runtimeError() {
+    final Run run = run("sql", "SELECT CAST(x AS INTEGER) FROM (VALUES 'abc') AS t(x)");
+    assertEquals(1, run.status());
+    assertEquals("Error: NumberFormatException: For input string: \"abc\"\n", run.err());
+  }
+
+  @Test void usageErrors(@TempDir Path dir) {
+    assertUsageError("Error: missing command\nRun 'mnestic --help' for usage.\n", run());
+    assertUsageError("Error: unknown command 'query'\nRun 'mnestic --help' for usage.\n",
+        run("query"));
+    assertUsageError("Error: unknown option '--frob'\nRun 'mnestic sql --help' for usage.\n",
+        run("sql", "--frob", "SELECT 1"));
+    assertUsageError("Error: missing query (or -f FILE)\nRun 'mnestic sql --help' for usage.\n",
+        run("sql"));
+    assertUsageError("Error: option '--db' needs a value\nRun 'mnestic sql --help' for usage.\n",
+        run("sql", "SELECT 1", "--db"));
+    assertUsageError("Error: unknown format 'xml'; use table, json or csv\n"
+        + "Run 'mnestic sql --help' for usage.\n", run("sql", "--format", "xml", "SELECT 1"));
+    assertUsageError("Error: cannot read '" + dir.resolve("none.sql") + "': no such file\n"
+        + "Run 'mnestic sql --help' for usage.\n",
+        run("sql", "-f", dir.resolve("none.sql").toString()));
+    assertUsageError("Error: give either a query or -f FILE, not both\n"
+        + "Run 'mnestic sql --help' for usage.\n", run("sql", "-f", "-", "SELECT 1"));
+    assertUsageError("Error: expected one query, got 2 arguments (quote the query)\n"
+        + "Run 'mnestic sql --help' for usage.\n", run("sql", "SELECT", "1"));
+    assertUsageError("Error: --user and --password go together; give both or neither\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--user", "ana"));
+    assertUsageError("Error: --port must be a whole number, was 'http'\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--port", "http"));
+    assertUsageError("Error: port must be 0 to 65535, was 70000\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--port", "70000"));
+    assertUsageError("Error: unexpected argument 'now'\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "now"));
+  }
+
+  private static void assertUsageError(String expectedErr, Run run) {
+    assertEquals(new Run(2, "", expectedErr), run);
+  }
+
+  @Test void help() {
+    assertOk(Main.USAGE, run("--help"));
+    assertOk(Main.USAGE, run("-h"));
+    assertOk(SqlCommand.USAGE, run("sql", "--help"));
+    assertOk(SqlCommand.USAGE, run("sql", "--format", "json", "-h"));
+    assertOk(ServeCommand.USAGE, run("serve", "--help"));
+    assertTrue(SqlCommand.USAGE.startsWith("Usage: mnestic sql"));
+  }
+}
