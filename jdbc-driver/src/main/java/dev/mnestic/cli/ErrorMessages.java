@@ -26,7 +26,10 @@ import java.util.regex.Pattern;
  * </ul>
  * A chain without a {@code SQLException} (Calcite lets exceptions of
  * generated code escape from {@code ResultSet.next()} unwrapped) gives its
- * root cause, such as {@code ArithmeticException: / by zero}.
+ * root cause, such as {@code ArithmeticException: / by zero}; just the
+ * message if that is an {@code IllegalArgumentException} or
+ * {@code IllegalStateException}, which mnestic throws with messages meant
+ * for the user.
  */
 final class ErrorMessages {
   /** Longest list of expected tokens worth printing after a parse error. */
@@ -65,6 +68,10 @@ final class ErrorMessages {
       if (prefix != null && message.startsWith(prefix)) {
         message = message.substring(prefix.length());
       }
+    } else if (root.getMessage() != null && (root.getClass() == IllegalArgumentException.class
+        || root.getClass() == IllegalStateException.class)) {
+      // Thrown on purpose, with a message meant for the user.
+      message = root.getMessage();
     } else {
       message = root.getClass().getSimpleName()
           + (root.getMessage() != null ? ": " + root.getMessage() : "");

@@ -95,8 +95,12 @@ final class ServeCommand {
         builder.credentials(user, password);
       }
       if (commandLine.option("idle-timeout") != null) {
-        builder.idleTimeout(
-            Duration.ofSeconds(number("--idle-timeout", commandLine.option("idle-timeout"))));
+        final int seconds = number("--idle-timeout", commandLine.option("idle-timeout"));
+        if (seconds <= 0) {
+          throw new UsageException("--idle-timeout must be a positive number of seconds, was "
+              + seconds);
+        }
+        builder.idleTimeout(Duration.ofSeconds(seconds));
       }
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());

@@ -72,7 +72,9 @@ final class SqlCommand {
         try {
           if (statement.execute(sql.text())) {
             try (ResultSet rs = statement.getResultSet()) {
-              out.print(resultSets++ > 0 ? resultFormat.separator : "");
+              if (resultSets++ > 0) {
+                out.print(resultFormat.separator);
+              }
               resultFormat.write(rs, out);
             }
           }

@@ -28,7 +28,8 @@ import java.util.Properties;
  *   <li>any of Calcite's connection properties. mnestic's defaults:
  *       identifiers match case-insensitively and keep the case they were
  *       written in; the parser is mnestic's dialect; string literals of
- *       different lengths in one column make a VARCHAR.
+ *       different lengths in one column make a VARCHAR; SQL conformance is
+ *       Calcite's LENIENT (so {@code %}, {@code LIMIT}, GROUP BY aliases work).
  * </ul>
  *
  * <p>Each connection is a {@link Session} on the store: its own HSQLDB
@@ -70,6 +71,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     withDefaults.setProperty(CalciteConnectionProperty.QUOTED_CASING.camelName(), "UNCHANGED");
     withDefaults.setProperty(CalciteConnectionProperty.PARSER_FACTORY.camelName(),
         MnesticParserFactory.class.getName() + "#INSTANCE");
+    withDefaults.setProperty(CalciteConnectionProperty.CONFORMANCE.camelName(), "LENIENT");
     withDefaults.setProperty(CalciteConnectionProperty.TYPE_SYSTEM.camelName(),
         MnesticTypeSystem.class.getName() + "#INSTANCE");
     if (info != null) {

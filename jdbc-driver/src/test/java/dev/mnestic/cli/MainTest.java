@@ -20,7 +20,7 @@ class MainTest {
   private record Run(int status, String out, String err) {
   }
 
-  private static Run run(String stdin, String... args) {
+  private static Run runWithInput(String stdin, String... args) {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
     final ByteArrayOutputStream err = new ByteArrayOutputStream();
     final int status = Main.run(args,
@@ -31,7 +31,7 @@ class MainTest {
   }
 
   private static Run run(String... args) {
-    return run("", args);
+    return runWithInput("", args);
   }
 
   private static void assertOk(String expectedOut, Run run) {
@@ -74,7 +74,7 @@ class MainTest {
   }
 
   @Test void scriptFromStandardInput() {
-    assertOk("x\n'; --\n", run("SELECT '''; --' AS x; -- done\n", "sql", "-f", "-"));
+    assertOk("x\n'; --\n", runWithInput("SELECT '''; --' AS x; -- done\n", "sql", "-f", "-"));
   }
 
   @Test void nothingToRun() {
@@ -118,6 +118,11 @@ class MainTest {
     assertEquals("Error: NumberFormatException: For input string: \"abc\"\n", run.err());
   }
 
+  @Test void badStore() {
+    assertEquals(new Run(1, "", "Error: in-memory store name must be letters, digits, '_', '.'"
+        + " or '-', was 'a b'\n"), run("sql", "--db", "mem:a b", "SELECT 1"));
+  }
+
   @Test void usageErrors(@TempDir Path dir) {
     assertUsageError("Error: missing command\nRun 'mnestic --help' for usage.\n", run());
     assertUsageError("Error: unknown command 'query'\nRun 'mnestic --help' for usage.\n",
@@ -143,6 +148,8 @@ class MainTest {
         + "Run 'mnestic serve --help' for usage.\n", run("serve", "--port", "http"));
     assertUsageError("Error: port must be 0 to 65535, was 70000\n"
         + "Run 'mnestic serve --help' for usage.\n", run("serve", "--port", "70000"));
+    assertUsageError("Error: --idle-timeout must be a positive number of seconds, was 0\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--idle-timeout", "0"));
     assertUsageError("Error: unexpected argument 'now'\n"
         + "Run 'mnestic serve --help' for usage.\n", run("serve", "now"));
   }

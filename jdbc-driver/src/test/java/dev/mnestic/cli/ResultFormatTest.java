@@ -21,7 +21,7 @@ class ResultFormatTest {
   private static final String SIMPLE =
       "SELECT * FROM (VALUES (1, 0.9e0, 'a,b', CAST(NULL AS INTEGER))) AS t(i, d, s, n)";
   private static final String DOUBLES =
-      "SELECT 2.35e0 AS a, 1e0 AS b, 0.1e0 + 0.2e0 AS c, CAST(1.5 AS REAL) AS r, 1.50 AS dec";
+      "SELECT 2.35e0 AS a, 1e0 AS b, 0.1e0 + 0.2e0 AS c, CAST(1.5 AS REAL) AS r, 1.50 AS dc";
   private static final String STRINGS =
       "SELECT 'say \"hi\"' AS q, 'it''s' AS a, 'two\nlines' AS nl, '' AS e, ARRAY[1, 2] AS arr";
   private static final String TYPES = "SELECT TRUE AS b, DATE '2025-07-01' AS d,"
@@ -52,12 +52,12 @@ class ResultFormatTest {
   @Test void table() throws SQLException {
     assertEquals("i    d      s      n\n"
         + "1    0.9    a,b    null\n", format(ResultFormat.TABLE, SIMPLE));
-    assertEquals("a       b      c                      r      dec\n"
+    assertEquals("a       b      c                      r      dc\n"
         + "2.35    1.0    0.30000000000000004    1.5    1.50\n",
         format(ResultFormat.TABLE, DOUBLES));
-    // A line break inside a cell is written as it is.
+    // A line break inside a cell is written as it is; the empty cell is 5 spaces.
     assertEquals("q           a       nl           e    arr\n"
-        + "say \"hi\"    it's    two\nlines        [1,2]\n",
+        + "say \"hi\"    it's    two\nlines    " + "     " + "[1,2]\n",
         format(ResultFormat.TABLE, STRINGS));
     assertEquals("b       d             ts                     t           strs         "
         + "nested              big\n"
@@ -72,7 +72,7 @@ class ResultFormatTest {
   @Test void json() throws SQLException {
     assertEquals("{\"headers\":[\"i\",\"d\",\"s\",\"n\"],\"rows\":[[1,0.9,\"a,b\",null]]}\n",
         format(ResultFormat.JSON, SIMPLE));
-    assertEquals("{\"headers\":[\"a\",\"b\",\"c\",\"r\",\"dec\"],"
+    assertEquals("{\"headers\":[\"a\",\"b\",\"c\",\"r\",\"dc\"],"
         + "\"rows\":[[2.35,1.0,0.30000000000000004,1.5,1.50]]}\n",
         format(ResultFormat.JSON, DOUBLES));
     assertEquals("{\"headers\":[\"q\",\"a\",\"nl\",\"e\",\"arr\"],"
@@ -92,7 +92,7 @@ class ResultFormatTest {
 
   @Test void csv() throws SQLException {
     assertEquals("i,d,s,n\n1,0.9,\"a,b\",\n", format(ResultFormat.CSV, SIMPLE));
-    assertEquals("a,b,c,r,dec\n2.35,1.0,0.30000000000000004,1.5,1.50\n",
+    assertEquals("a,b,c,r,dc\n2.35,1.0,0.30000000000000004,1.5,1.50\n",
         format(ResultFormat.CSV, DOUBLES));
     assertEquals("q,a,nl,e,arr\n\"say \"\"hi\"\"\",it's,\"two\nlines\",\"\",\"[1,2]\"\n",
         format(ResultFormat.CSV, STRINGS));

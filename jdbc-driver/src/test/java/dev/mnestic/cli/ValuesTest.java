@@ -33,7 +33,7 @@ class ValuesTest {
     assertEquals("100000000000000000000.0", Values.shortest(1e20));
     assertEquals("1.0E21", Values.shortest(1e21));
     assertEquals("-1.2345E22", Values.shortest(-1.2345e22));
-    assertEquals("4.9E-324", Values.shortest(Double.MIN_VALUE));
+    assertEquals("5.0E-324", Values.shortest(Double.MIN_VALUE));
     assertEquals("1.7976931348623157E308", Values.shortest(Double.MAX_VALUE));
   }
 
