@@ -86,8 +86,12 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
       @Override public void onConnectionInit(AvaticaConnection connection)
           throws SQLException {
         final CalciteConnection calciteConnection = (CalciteConnection) connection;
-        final StoreLocation location =
-            StoreLocation.parse(calciteConnection.getProperties().getProperty(DB));
+        final StoreLocation location;
+        try {
+          location = StoreLocation.parse(calciteConnection.getProperties().getProperty(DB));
+        } catch (IllegalArgumentException e) {
+          throw new SQLException("bad db property: " + e.getMessage(), "08001", e);
+        }
         final Session session = Session.open(location);
         session.attachTo(calciteConnection.getRootSchema());
         connection.setSchema(Session.SCHEMA);

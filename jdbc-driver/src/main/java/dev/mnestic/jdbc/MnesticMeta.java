@@ -6,6 +6,9 @@ import dev.mnestic.store.StoreCatalog;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaSubclassing;
 
@@ -13,6 +16,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 
@@ -76,6 +80,78 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     } catch (SQLException e) {
       throw new IllegalStateException("rollback failed: " + e.getMessage(), e);
     }
+  }
+
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
+      long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
+      throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    } catch (ExceptionInInitializerError e) {
+      throw evaluationFailed(e);
+    }
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h,
+      List<TypedValue> parameterValues, int maxRowsInFirstFrame)
+      throws NoSuchStatementException {
+    try {
+      return super.execute(h, parameterValues, maxRowsInFirstFrame);
+    } catch (ExceptionInInitializerError e) {
+      throw evaluationFailed(e);
+    }
+  }
+
+  /**
+   * Rows whose computation fails (a bad cast, a division by zero) fail
+   * {@code ResultSet.next()} with an SQLException, as JDBC says, not with
+   * whatever the generated code threw.
+   */
+  @Override public Iterable<Object> createIterable(StatementHandle handle,
+      QueryState state, Signature signature, List<TypedValue> parameterValues,
+      Frame firstFrame) {
+    final Iterable<Object> rows =
+        super.createIterable(handle, state, signature, parameterValues, firstFrame);
+    return () -> {
+      final Iterator<Object> i = rows.iterator();
+      return new Iterator<Object>() {
+        @Override public boolean hasNext() {
+          try {
+            return i.hasNext();
+          } catch (RuntimeException | ExceptionInInitializerError e) {
+            throw MnesticMeta.<RuntimeException>sneaky(sqlException(e));
+          }
+        }
+
+        @Override public Object next() {
+          try {
+            return i.next();
+          } catch (RuntimeException | ExceptionInInitializerError e) {
+            throw MnesticMeta.<RuntimeException>sneaky(sqlException(e));
+          }
+        }
+      };
+    };
+  }
+
+  /** Constant folding runs generated code while preparing; its failure is the statement's error. */
+  private static RuntimeException evaluationFailed(ExceptionInInitializerError e) {
+    final Throwable cause = e.getCause() != null ? e.getCause() : e;
+    return new IllegalStateException(cause.toString(), cause);
+  }
+
+  private static SQLException sqlException(Throwable e) {
+    final Throwable cause =
+        e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+    return cause instanceof SQLException
+        ? (SQLException) cause
+        : new SQLException(cause.toString(), "22000", cause);
+  }
+
+  /** Throws a checked exception through an iterator, whose caller, ResultSet.next(), declares it. */
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> E sneaky(Throwable e) throws E {
+    throw (E) e;
   }
 
   @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch,

@@ -46,6 +46,10 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     // Store tables are written by StoreWrites, not through a Java collection.
     planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
     planner.addRule(StoreRules.STORE_MODIFY);
+    // Store scans come unsorted: a merge join would sort both sides, and
+    // Calcite's merge join is many times slower than its hash join here
+    // (bench/RESULTS.md, "Where work over the store runs").
+    planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
     return planner;
   }
 

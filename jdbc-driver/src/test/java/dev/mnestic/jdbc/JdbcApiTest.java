@@ -22,6 +22,7 @@ import static dev.mnestic.jdbc.Rows.update;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The JDBC API of the embedded driver: discovery, parameters, batches, result and database metadata. */
@@ -128,6 +129,19 @@ class JdbcApiTest {
       assertTrue(typeNames.contains(t), t + " in " + typeNames);
     }
     assertTrue(!typeNames.contains("CLOB"), "only types CREATE TABLE accepts: " + typeNames);
+  }
+
+  @Test void evaluationErrorsAreSqlExceptions() throws SQLException {
+    final SQLException folded = assertThrows(SQLException.class, () -> query(c, "SELECT 1 / 0"));
+    assertTrue(folded.getMessage().contains("/ by zero"), folded.getMessage());
+    update(c, "INSERT INTO item (id, tag) VALUES (1, 'abc')");
+    // The cast runs in Calcite (over an aggregate), not in the store.
+    final SQLException cast = assertThrows(SQLException.class,
+        () -> query(c, "SELECT CAST(MIN(tag) AS INTEGER) FROM item"));
+    assertTrue(cast.getMessage().contains("abc"), cast.getMessage());
+    final SQLException badDb = assertThrows(SQLException.class,
+        () -> DriverManager.getConnection("jdbc:mnestic:db=mem:a b"));
+    assertTrue(badDb.getMessage().contains("bad db property"), badDb.getMessage());
   }
 
   @Test void dropTableLeavesNoPrimaryKey() throws SQLException {
