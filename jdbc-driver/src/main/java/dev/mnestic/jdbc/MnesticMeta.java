@@ -137,7 +137,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   /** Constant folding runs generated code while preparing; its failure is the statement's error. */
   private static RuntimeException evaluationFailed(ExceptionInInitializerError e) {
     final Throwable cause = e.getCause() != null ? e.getCause() : e;
-    return new IllegalStateException(cause.toString(), cause);
+    return new IllegalStateException(describe(cause), cause);
   }
 
   private static SQLException sqlException(Throwable e) {
@@ -145,7 +145,11 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
     return cause instanceof SQLException
         ? (SQLException) cause
-        : new SQLException(cause.toString(), "22000", cause);
+        : new SQLException(describe(cause), "22000", cause);
+  }
+
+  private static String describe(Throwable e) {
+    return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 
   /** Throws a checked exception through an iterator, whose caller, ResultSet.next(), declares it. */

@@ -119,7 +119,7 @@ class MainTest {
   }
 
   @Test void badStore() {
-    assertEquals(new Run(1, "", "Error: in-memory store name must be letters, digits, '_', '.'"
+    assertEquals(new Run(1, "", "Error: bad db property: in-memory store name must be letters, digits, '_', '.'"
         + " or '-', was 'a b'\n"), run("sql", "--db", "mem:a b", "SELECT 1"));
   }
 
