@@ -4,6 +4,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,6 +72,39 @@ public final class StoreCatalog {
     }
     rows.sort((a, b) -> Integer.compare((Integer) a[3], (Integer) b[3]));
     return rows;
+  }
+
+  /** Rows of a metadata result set, with its column names and Java classes. */
+  public record Rows(List<String> names, List<Class<?>> types, List<Object[]> rows) {
+  }
+
+  /**
+   * The store's own {@link DatabaseMetaData#getColumns} rows, all columns,
+   * for tables and columns matching the LIKE patterns (null: all).
+   */
+  public static Rows columnMetaData(Session session, String tablePattern,
+      String columnPattern) {
+    try (ResultSet rs = session.getConnection().getMetaData()
+        .getColumns(null, Session.SCHEMA, tablePattern, columnPattern)) {
+      final ResultSetMetaData md = rs.getMetaData();
+      final List<String> names = new ArrayList<>();
+      final List<Class<?>> types = new ArrayList<>();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        names.add(md.getColumnLabel(i));
+        types.add(Class.forName(md.getColumnClassName(i)));
+      }
+      final List<Object[]> rows = new ArrayList<>();
+      while (rs.next()) {
+        final Object[] row = new Object[names.size()];
+        for (int i = 0; i < row.length; i++) {
+          row[i] = rs.getObject(i + 1);
+        }
+        rows.add(row);
+      }
+      return new Rows(names, types, rows);
+    } catch (SQLException | ClassNotFoundException e) {
+      throw new IllegalStateException("cannot read the store's columns", e);
+    }
   }
 
   /** The store's primary key of {@code table}: each row is (column name, position in key from 1, key name). */

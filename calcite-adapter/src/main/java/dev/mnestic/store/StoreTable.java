@@ -11,6 +11,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.schema.ModifiableTable;
@@ -21,6 +22,8 @@ import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql2rel.InitializerContext;
 import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
@@ -69,8 +72,31 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
     return defaults;
   }
 
+  /**
+   * The store's columns, with strings and binaries of any length: a
+   * column's length is the store's to enforce. Calcite would otherwise cast
+   * each written value to VARCHAR(n), and its CAST silently cuts a longer
+   * value; the store fails the statement instead, as SQL says.
+   */
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
-    return jdbcTable.getRowType(typeFactory);
+    final RelDataTypeFactory.Builder builder = typeFactory.builder();
+    for (RelDataTypeField field : jdbcTable.getRowType(typeFactory).getFieldList()) {
+      builder.add(field.getName(), anyLength(typeFactory, field.getType()));
+    }
+    return builder.build();
+  }
+
+  private static RelDataType anyLength(RelDataTypeFactory typeFactory, RelDataType type) {
+    final SqlTypeName name;
+    if (SqlTypeUtil.inCharFamily(type)) {
+      name = SqlTypeName.VARCHAR;
+    } else if (SqlTypeUtil.isBinary(type)) {
+      name = SqlTypeName.VARBINARY;
+    } else {
+      return type;
+    }
+    return typeFactory.createTypeWithNullability(typeFactory.createSqlType(name),
+        type.isNullable());
   }
 
   @Override public Statistic getStatistic() {

@@ -11,6 +11,7 @@ import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaSubclassing;
+import org.apache.calcite.schema.lookup.LikePattern;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -171,6 +172,26 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       }
     }
     return rows(PRIMARY_KEY_COLUMNS, PRIMARY_KEY_TYPES, rows);
+  }
+
+  /**
+   * Columns of the store's tables as the store declares them (VARCHAR(8) is
+   * 8 long, defaults included); Calcite's own schemas as Calcite sees them.
+   */
+  @Override public MetaResultSet getColumns(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat tableNamePattern, Pat columnNamePattern) {
+    if (schemaPattern.s != null && !LikePattern.matcher(schemaPattern.s)
+        .apply(Session.SCHEMA)) {
+      return super.getColumns(ch, catalog, schemaPattern, tableNamePattern, columnNamePattern);
+    }
+    final StoreCatalog.Rows columns = StoreCatalog.columnMetaData(session(),
+        tableNamePattern.s, columnNamePattern.s);
+    final List<Object[]> rows = new ArrayList<>();
+    for (Object[] row : columns.rows()) {
+      row[0] = null; // TABLE_CAT: the store's catalog is not Calcite's
+      rows.add(row);
+    }
+    return rows(columns.names(), columns.types(), rows);
   }
 
   @Override public MetaResultSet getTypeInfo(ConnectionHandle ch) {

@@ -89,6 +89,17 @@ class DdlDmlTest {
         query(c, "SELECT id, importance FROM memory WHERE id IN ('m2', 'm10') ORDER BY id"));
   }
 
+  @Test void tooLongStringsAreRejectedNotCut() throws SQLException {
+    final SQLException insert = assertThrows(SQLException.class, () -> update(c,
+        "INSERT INTO memory (id, importance) VALUES ('m1', 0.5), ('much-too-long', 0.5)"));
+    assertTrue(insert.getMessage().contains("right truncation"), insert.getMessage());
+    update(c, "INSERT INTO memory (id, importance) VALUES ('m1', 0.5)");
+    final SQLException set = assertThrows(SQLException.class, () -> update(c,
+        "UPDATE memory SET id = id || '-far-too-long'"));
+    assertTrue(set.getMessage().contains("right truncation"), set.getMessage());
+    assertEquals(List.of(row("m1")), query(c, "SELECT id FROM memory"));
+  }
+
   @Test void failedStatementWritesNothing() throws SQLException {
     update(c, "INSERT INTO memory (id, importance) VALUES ('m1', 0.5)");
     final SQLException e = assertThrows(SQLException.class, () -> update(c,

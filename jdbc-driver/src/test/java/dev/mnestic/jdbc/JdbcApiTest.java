@@ -116,6 +116,12 @@ class JdbcApiTest {
       assertEquals(Types.DECIMAL, rs.getInt("DATA_TYPE"));
       assertEquals(10, rs.getInt("COLUMN_SIZE"));
     }
+    try (ResultSet rs = md.getColumns(null, null, "it%", "tag")) {
+      rs.next();
+      assertEquals(Types.VARCHAR, rs.getInt("DATA_TYPE"));
+      assertEquals(8, rs.getInt("COLUMN_SIZE"), "the length the store enforces");
+      assertEquals(DatabaseMetaData.columnNoNulls, rs.getInt("NULLABLE"));
+    }
     // The store's real key, in key order.
     try (ResultSet rs = md.getPrimaryKeys(null, "PUBLIC", "item")) {
       final List<List<Object>> keys = new ArrayList<>();
