@@ -1,0 +1,49 @@
+package dev.mnestic.datalog.ast;
+
+import java.util.List;
+
+/**
+ * A parsed script: query blocks (several {@code {...}} blocks run as one
+ * transaction, the last one's result returned) or one system operation.
+ */
+public record Script(List<Query> queries, SysOp sysOp) {
+  /** One query block: its rules and options. */
+  public record Query(List<Rule> rules, Options options, Pos pos) {
+  }
+
+  /** A block's options. Unset numbers are null. */
+  public record Options(List<Sort> order, Expr limit, Expr offset, Expr timeout,
+      Assertion assertion, RelationOp relationOp) {
+  }
+
+  /** {@code :order -x} / {@code :order count(y)}. */
+  public record Sort(String column, boolean descending, Pos pos) {
+  }
+
+  /** {@code :assert none} or {@code :assert some}. */
+  public enum Assertion { NONE, SOME }
+
+  /** {@code :create rel {k: Int => v: String default 'x'}} and the other writes. */
+  public record RelationOp(Kind kind, String relation, Schema schema, Pos pos) {
+    /** The writes CozoDB offers. */
+    public enum Kind { CREATE, REPLACE, PUT, RM, INSERT, UPDATE, DELETE, ENSURE, ENSURE_NOT }
+  }
+
+  /** Key columns, then value columns. */
+  public record Schema(List<Column> keys, List<Column> values) {
+  }
+
+  /** A column of a schema: its name, type (null: Any), default, and the head variable it takes. */
+  public record Column(String name, ColumnType type, Expr defaultValue, String from, Pos pos) {
+  }
+
+  /** A column type: a base name ({@code Int}, {@code String}, ...), or a list or tuple of types. */
+  public record ColumnType(String base, List<ColumnType> elements, boolean nullable, Pos pos) {
+  }
+
+  /** {@code ::relations}, {@code ::columns rel}, {@code ::remove a, b}, {@code ::explain {...}}. */
+  public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
+    /** The system operations mnestic runs. */
+    public enum Kind { RELATIONS, COLUMNS, REMOVE, EXPLAIN }
+  }
+}

@@ -1,0 +1,621 @@
+package dev.mnestic.datalog.parse;
+
+import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.ast.Atom;
+import dev.mnestic.datalog.ast.Expr;
+import dev.mnestic.datalog.ast.Pos;
+import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.datalog.ast.Script;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Parses CozoScript (CozoDB's grammar, {@code cozoscript.pest}) into
+ * {@link Script}s. Errors are {@link DatalogException}s with code
+ * {@code parser::pest} naming the line and column and what was expected.
+ *
+ * <p>Operator precedence, loosest first, all left-associative but
+ * {@code ^}: {@code ||}; {@code &&}; {@code > < >= <=}; {@code == !=};
+ * {@code %}; {@code + - ++}; {@code * /}; {@code ^}; {@code ~}; prefix
+ * {@code -} and {@code !}; {@code ->}.
+ */
+public final class Parser {
+  /** Binary operators by precedence level (loosest first) and the functions they stand for. */
+  private static final List<Map<String, String>> LEVELS = List.of(
+      Map.of("||", "or"),
+      Map.of("&&", "and"),
+      Map.of(">", "gt", "<", "lt", ">=", "ge", "<=", "le"),
+      Map.of("==", "eq", "!=", "neq"),
+      Map.of("%", "mod"),
+      Map.of("+", "add", "-", "sub", "++", "concat"),
+      Map.of("*", "mul", "/", "div"),
+      Map.of("^", "pow"),
+      Map.of("~", "coalesce"));
+  private static final int POW_LEVEL = 7;
+
+  private final List<Token> tokens;
+  private int at;
+
+  private Parser(List<Token> tokens) {
+    this.tokens = tokens;
+  }
+
+  /** Parses a whole script. */
+  public static Script parse(String source) {
+    return new Parser(Lexer.tokenize(source)).script();
+  }
+
+  // script := '::' sysop | '{' block '}' ('{' block '}')* | block
+
+  private Script script() {
+    if (peek().is("::")) {
+      final Script.SysOp op = sysOp();
+      expectEnd();
+      return new Script(List.of(), op);
+    }
+    final List<Script.Query> queries = new ArrayList<>();
+    if (peek().is("{")) {
+      while (peek().is("{")) {
+        next();
+        queries.add(query("}"));
+        expect("}");
+      }
+    } else {
+      queries.add(query(null));
+    }
+    expectEnd();
+    return new Script(queries, null);
+  }
+
+  private void expectEnd() {
+    if (peek().kind() != Token.Kind.EOF) {
+      throw unexpected("end of script");
+    }
+  }
+
+  private Script.SysOp sysOp() {
+    final Pos pos = expect("::").pos();
+    final Token op = expectIdent("a system operation (relations, columns, remove, explain)");
+    switch (op.text()) {
+    case "relations":
+      return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
+    case "columns":
+      return new Script.SysOp(Script.SysOp.Kind.COLUMNS,
+          List.of(expectIdent("a relation name").text()), null, pos);
+    case "remove":
+      final List<String> names = new ArrayList<>();
+      do {
+        names.add(expectIdent("a relation name").text());
+      } while (accept(","));
+      return new Script.SysOp(Script.SysOp.Kind.REMOVE, names, null, pos);
+    case "explain":
+      expect("{");
+      final Script.Query q = query("}");
+      expect("}");
+      return new Script.SysOp(Script.SysOp.Kind.EXPLAIN, List.of(), q, pos);
+    default:
+      throw new DatalogException("parser::pest", "unsupported system operation '::"
+          + op.text() + "'; expected relations, columns, remove or explain",
+          op.pos().line(), op.pos().column());
+    }
+  }
+
+  /** A query block: rules and options, up to {@code closer} (or the end). */
+  private Script.Query query(String closer) {
+    final Pos pos = peek().pos();
+    final List<Rule> rules = new ArrayList<>();
+    final OptionsBuilder options = new OptionsBuilder();
+    while (peek().kind() != Token.Kind.EOF && !(closer != null && peek().is(closer))) {
+      if (peek().is(":")) {
+        option(options);
+      } else {
+        rules.add(rule());
+      }
+      accept(";");
+    }
+    if (rules.isEmpty()) {
+      throw unexpected("a rule");
+    }
+    return new Script.Query(rules, options.build(), pos);
+  }
+
+  // rule := head (':=' body | '<-' expr | '<~' ...)
+
+  private Rule rule() {
+    final Token name = peek();
+    final String ruleName;
+    if (name.is("?")) {
+      next();
+      ruleName = Rule.ENTRY;
+    } else if (name.kind() == Token.Kind.IDENT) {
+      next();
+      ruleName = name.text();
+    } else {
+      throw unexpected("a rule head such as ?[a, b] or name[a, b], or an option such as :limit");
+    }
+    expect("[");
+    final List<Rule.HeadArg> head = new ArrayList<>();
+    while (!peek().is("]")) {
+      head.add(headArg());
+      if (!accept(",")) {
+        break;
+      }
+    }
+    expect("]");
+    final Token def = peek();
+    if (accept(":=")) {
+      return new Rule(ruleName, head, Rule.Kind.INLINE, body(), null, name.pos());
+    }
+    if (accept("<-")) {
+      return new Rule(ruleName, head, Rule.Kind.CONSTANT, List.of(), expr(), name.pos());
+    }
+    if (def.is("<~")) {
+      throw new DatalogException("parser::pest",
+          "fixed rules ('<~') are not supported", def.pos().line(), def.pos().column());
+    }
+    throw unexpected("':=', '<-' or '<~' after the rule head");
+  }
+
+  private Rule.HeadArg headArg() {
+    final Token t = expectIdent("a variable or an aggregation in the rule head");
+    if (accept("(")) {
+      final Token v = expectIdent("the aggregated variable");
+      final List<Expr> args = new ArrayList<>();
+      while (accept(",")) {
+        args.add(expr());
+      }
+      expect(")");
+      return new Rule.HeadArg(new Expr.Var(v.text(), v.pos()), t.text(), args, t.pos());
+    }
+    return new Rule.HeadArg(new Expr.Var(t.text(), t.pos()), null, List.of(), t.pos());
+  }
+
+  // body := disjunction (',' disjunction)* ','?
+
+  private List<Atom> body() {
+    final List<Atom> atoms = new ArrayList<>();
+    atoms.add(disjunction());
+    while (accept(",")) {
+      if (endsBody()) {
+        break;
+      }
+      atoms.add(disjunction());
+    }
+    return atoms;
+  }
+
+  private boolean endsBody() {
+    final Token t = peek();
+    return t.kind() == Token.Kind.EOF || t.is(";") || t.is(")") || t.is("}")
+        || t.is(":") || startsRule();
+  }
+
+  /** Whether the tokens ahead begin a new rule: {@code name[...] :=} or {@code ?[}. */
+  private boolean startsRule() {
+    if (peek().is("?")) {
+      return true;
+    }
+    if (peek().kind() != Token.Kind.IDENT || !peek(1).is("[")) {
+      return false;
+    }
+    int depth = 0;
+    for (int k = at + 1; k < tokens.size(); k++) {
+      final Token t = tokens.get(k);
+      if (t.is("[")) {
+        depth++;
+      } else if (t.is("]")) {
+        depth--;
+        if (depth == 0) {
+          final Token after = tokens.get(k + 1);
+          return after.is(":=") || after.is("<-") || after.is("<~");
+        }
+      } else if (t.kind() == Token.Kind.EOF) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  private Atom disjunction() {
+    final Pos pos = peek().pos();
+    final Atom first = atom();
+    if (!peek().is("or")) {
+      return first;
+    }
+    final List<List<Atom>> disjuncts = new ArrayList<>();
+    disjuncts.add(conjuncts(first));
+    while (accept("or")) {
+      disjuncts.add(conjuncts(atom()));
+    }
+    return new Atom.Disjunction(disjuncts, pos);
+  }
+
+  private static List<Atom> conjuncts(Atom a) {
+    return a instanceof Atom.Conjunction ? ((Atom.Conjunction) a).atoms() : List.of(a);
+  }
+
+  private Atom atom() {
+    final Token t = peek();
+    if (t.is("not")) {
+      next();
+      return new Atom.Negation(atom(), t.pos());
+    }
+    if (t.is("*") && peek(1).kind() == Token.Kind.IDENT && peek(1).start() == t.end()) {
+      return storedApply();
+    }
+    if (t.kind() == Token.Kind.IDENT && peek(1).is("[")) {
+      next();
+      return new Atom.RuleApply(t.text(), bracketArgs(), t.pos());
+    }
+    if (t.kind() == Token.Kind.IDENT && peek(1).is("=")) {
+      next();
+      next();
+      return new Atom.Unify(new Expr.Var(t.text(), t.pos()), expr(), t.pos());
+    }
+    if (t.kind() == Token.Kind.IDENT && peek(1).is("in")) {
+      next();
+      next();
+      return new Atom.Member(new Expr.Var(t.text(), t.pos()), expr(), t.pos());
+    }
+    if (t.is("(")) {
+      // An expression in parentheses, or else a grouped body.
+      final int mark = at;
+      try {
+        final Expr e = expr();
+        if (endsAtom()) {
+          return new Atom.Filter(e, t.pos());
+        }
+      } catch (DatalogException e) {
+        // not an expression: a grouped body
+      }
+      at = mark;
+      next();
+      final List<Atom> inner = body();
+      expect(")");
+      return new Atom.Conjunction(inner, t.pos());
+    }
+    return new Atom.Filter(expr(), t.pos());
+  }
+
+  private boolean endsAtom() {
+    final Token t = peek();
+    return t.is(",") || t.is("or") || t.is(")") || t.is(";") || t.is("}")
+        || t.kind() == Token.Kind.EOF || t.is(":") || startsRule();
+  }
+
+  private Atom storedApply() {
+    final Token star = next();
+    final Token name = next();
+    if (accept("{")) {
+      final List<Atom.Binding> bindings = new ArrayList<>();
+      while (!peek().is("}")) {
+        final Token col = expectIdent("a column name");
+        final Expr value = accept(":") ? expr() : new Expr.Var(col.text(), col.pos());
+        bindings.add(new Atom.Binding(col.text(), value, col.pos()));
+        if (!accept(",")) {
+          break;
+        }
+      }
+      rejectValidity();
+      expect("}");
+      return new Atom.StoredApply(name.text(), null, bindings, star.pos());
+    }
+    if (peek().is("[")) {
+      return new Atom.StoredApply(name.text(), bracketArgs(), null, star.pos());
+    }
+    throw unexpected("'[' or '{' after the stored relation *" + name.text());
+  }
+
+  private void rejectValidity() {
+    if (peek().is("@")) {
+      throw new DatalogException("parser::pest", "time travel ('@') is not supported",
+          peek().pos().line(), peek().pos().column());
+    }
+  }
+
+  private List<Expr> bracketArgs() {
+    expect("[");
+    final List<Expr> args = new ArrayList<>();
+    while (!peek().is("]")) {
+      args.add(expr());
+      if (!accept(",")) {
+        break;
+      }
+    }
+    rejectValidity();
+    expect("]");
+    return args;
+  }
+
+  // options
+
+  private void option(OptionsBuilder o) {
+    final Token colon = expect(":");
+    final Token name = expectIdent("an option name");
+    if (name.start() != colon.end()) {
+      throw new DatalogException("parser::pest", "expected an option name right after ':'",
+          colon.pos().line(), colon.pos().column());
+    }
+    switch (name.text()) {
+    case "limit":
+      o.limit = expr();
+      return;
+    case "offset":
+      o.offset = expr();
+      return;
+    case "timeout":
+      o.timeout = expr();
+      return;
+    case "order":
+    case "sort":
+      do {
+        final Token sign = peek();
+        final boolean desc = accept("-");
+        if (!desc) {
+          accept("+");
+        }
+        final Token col = expectIdent("a column to order by");
+        String column = col.text();
+        if (accept("(")) {
+          column = column + "(" + expectIdent("the aggregated variable").text() + ")";
+          expect(")");
+        }
+        o.order.add(new Script.Sort(column, desc, sign.pos()));
+      } while (accept(","));
+      return;
+    case "assert":
+      final Token what = expectIdent("'none' or 'some'");
+      if (what.is("none")) {
+        o.assertion = Script.Assertion.NONE;
+      } else if (what.is("some")) {
+        o.assertion = Script.Assertion.SOME;
+      } else {
+        throw new DatalogException("parser::pest", "expected 'none' or 'some' after :assert",
+            what.pos().line(), what.pos().column());
+      }
+      return;
+    default:
+      final Script.RelationOp.Kind kind;
+      try {
+        kind = Script.RelationOp.Kind.valueOf(name.text().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new DatalogException("parser::pest", "unknown option ':" + name.text()
+            + "'; expected :limit, :offset, :order, :timeout, :assert, :create, :replace,"
+            + " :put, :rm, :insert, :update, :delete, :ensure or :ensure_not",
+            name.pos().line(), name.pos().column());
+      }
+      if (o.relationOp != null) {
+        throw new DatalogException("parser::pest", "a query block takes one relation operation",
+            colon.pos().line(), colon.pos().column());
+      }
+      final Token rel = expectIdent("a relation name");
+      final Script.Schema schema = peek().is("{") ? schema() : null;
+      o.relationOp = new Script.RelationOp(kind, rel.text(), schema, colon.pos());
+    }
+  }
+
+  private Script.Schema schema() {
+    expect("{");
+    final List<Script.Column> keys = columns();
+    final List<Script.Column> values = accept("=>") ? columns() : List.of();
+    expect("}");
+    return new Script.Schema(keys, values);
+  }
+
+  private List<Script.Column> columns() {
+    final List<Script.Column> columns = new ArrayList<>();
+    while (peek().kind() == Token.Kind.IDENT) {
+      final Token name = next();
+      final Script.ColumnType type = accept(":") ? columnType() : null;
+      Expr defaultValue = null;
+      String from = null;
+      if (accept("default")) {
+        defaultValue = expr();
+      } else if (accept("=")) {
+        from = expectIdent("the head variable the column takes").text();
+      }
+      columns.add(new Script.Column(name.text(), type, defaultValue, from, name.pos()));
+      if (!accept(",")) {
+        break;
+      }
+    }
+    return columns;
+  }
+
+  private Script.ColumnType columnType() {
+    final Token t = peek();
+    final Script.ColumnType type;
+    if (accept("[")) {
+      final Script.ColumnType element = columnType();
+      if (accept(";")) {
+        expr();
+      }
+      expect("]");
+      type = new Script.ColumnType("List", List.of(element), false, t.pos());
+    } else if (accept("(")) {
+      final List<Script.ColumnType> elements = new ArrayList<>();
+      while (!peek().is(")")) {
+        elements.add(columnType());
+        if (!accept(",")) {
+          break;
+        }
+      }
+      expect(")");
+      type = new Script.ColumnType("Tuple", elements, false, t.pos());
+    } else {
+      final Token base = expectIdent("a column type");
+      if (!List.of("Any", "Bool", "Int", "Float", "String", "Bytes", "Uuid", "Json",
+          "Validity").contains(base.text())) {
+        throw new DatalogException("parser::pest", "unknown column type '" + base.text()
+            + "'; expected Any, Bool, Int, Float, String, Bytes, Uuid, Json, a [list] or a (tuple)",
+            base.pos().line(), base.pos().column());
+      }
+      type = new Script.ColumnType(base.text(), List.of(), false, t.pos());
+    }
+    if (accept("?")) {
+      return new Script.ColumnType(type.base(), type.elements(), true, type.pos());
+    }
+    return type;
+  }
+
+  // expressions: precedence climbing over LEVELS
+
+  private Expr expr() {
+    return binary(0);
+  }
+
+  private Expr binary(int level) {
+    if (level == LEVELS.size()) {
+      return unary();
+    }
+    Expr left = binary(level + 1);
+    while (true) {
+      final Token op = peek();
+      final String function = op.kind() == Token.Kind.SYMBOL ? LEVELS.get(level).get(op.text()) : null;
+      if (function == null) {
+        return left;
+      }
+      next();
+      // ^ is right-associative
+      final Expr right = level == POW_LEVEL ? binary(level) : binary(level + 1);
+      left = new Expr.Apply(function, List.of(left, right), op.pos());
+    }
+  }
+
+  private Expr unary() {
+    final Token t = peek();
+    if (accept("-")) {
+      return new Expr.Apply("minus", List.of(unary()), t.pos());
+    }
+    if (accept("!")) {
+      return new Expr.Apply("negate", List.of(unary()), t.pos());
+    }
+    Expr e = term();
+    while (peek().is("->")) {
+      final Token arrow = next();
+      e = new Expr.Apply("maybe_get", List.of(e, term()), arrow.pos());
+    }
+    return e;
+  }
+
+  private Expr term() {
+    final Token t = peek();
+    switch (t.kind()) {
+    case INT:
+    case FLOAT:
+    case STRING:
+      next();
+      return new Expr.Literal(t.value(), t.pos());
+    case PARAM:
+      next();
+      return new Expr.Param(t.text(), t.pos());
+    case IDENT:
+      next();
+      switch (t.text()) {
+      case "null":
+        return new Expr.Literal(null, t.pos());
+      case "true":
+        return new Expr.Literal(Boolean.TRUE, t.pos());
+      case "false":
+        return new Expr.Literal(Boolean.FALSE, t.pos());
+      default:
+        break;
+      }
+      if (accept("(")) {
+        final List<Expr> args = new ArrayList<>();
+        while (!peek().is(")")) {
+          args.add(expr());
+          if (!accept(",")) {
+            break;
+          }
+        }
+        expect(")");
+        return new Expr.Apply(t.text(), args, t.pos());
+      }
+      return new Expr.Var(t.text(), t.pos());
+    case SYMBOL:
+      if (accept("(")) {
+        final Expr e = expr();
+        expect(")");
+        return e;
+      }
+      if (accept("[")) {
+        final List<Expr> items = new ArrayList<>();
+        while (!peek().is("]")) {
+          items.add(expr());
+          if (!accept(",")) {
+            break;
+          }
+        }
+        expect("]");
+        return new Expr.ListExpr(items, t.pos());
+      }
+      throw unexpected("an expression");
+    default:
+      throw unexpected("an expression");
+    }
+  }
+
+  // token helpers
+
+  private Token peek() {
+    return tokens.get(at);
+  }
+
+  private Token peek(int ahead) {
+    return tokens.get(Math.min(at + ahead, tokens.size() - 1));
+  }
+
+  private Token next() {
+    final Token t = tokens.get(at);
+    if (t.kind() != Token.Kind.EOF) {
+      at++;
+    }
+    return t;
+  }
+
+  private boolean accept(String symbol) {
+    if (peek().is(symbol)) {
+      next();
+      return true;
+    }
+    return false;
+  }
+
+  private Token expect(String symbol) {
+    if (!peek().is(symbol)) {
+      throw unexpected("'" + symbol + "'");
+    }
+    return next();
+  }
+
+  private Token expectIdent(String what) {
+    if (peek().kind() != Token.Kind.IDENT) {
+      throw unexpected(what);
+    }
+    return next();
+  }
+
+  private DatalogException unexpected(String expected) {
+    final Token t = peek();
+    return new DatalogException("parser::pest",
+        "expected " + expected + ", found " + t.describe(), t.pos().line(), t.pos().column());
+  }
+
+  /** Options as they are read. */
+  private static final class OptionsBuilder {
+    final List<Script.Sort> order = new ArrayList<>();
+    Expr limit;
+    Expr offset;
+    Expr timeout;
+    Script.Assertion assertion;
+    Script.RelationOp relationOp;
+
+    Script.Options build() {
+      return new Script.Options(List.copyOf(order), limit, offset, timeout, assertion, relationOp);
+    }
+  }
+}
