@@ -1,9 +1,15 @@
 package dev.mnestic.server;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
@@ -13,6 +19,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
@@ -52,6 +59,24 @@ class RemoteServerTest {
   @Test void urlIsLoopbackProtobuf() {
     assertEquals("jdbc:avatica:remote:url=http://127.0.0.1:" + server.port()
         + ";serialization=protobuf", server.jdbcUrl());
+  }
+
+  /** Bound to loopback: this machine's other addresses refuse the port. */
+  @Test void listensOnLoopbackOnly() throws Exception {
+    final List<InetAddress> others = new ArrayList<>();
+    for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+        if (!address.isLoopbackAddress() && address instanceof Inet4Address) {
+          others.add(address);
+        }
+      }
+    }
+    Assumptions.assumeFalse(others.isEmpty(), "no non-loopback address on this machine");
+    for (InetAddress address : others) {
+      assertThrows(ConnectException.class,
+          () -> new Socket(address, server.port()).close(), address.toString());
+    }
+    new Socket(InetAddress.getLoopbackAddress(), server.port()).close();
   }
 
   @Test void walksMetadataAndRunsQueries() throws SQLException {
