@@ -1,0 +1,77 @@
+package dev.mnestic.datalog.analysis;
+
+import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.ast.Script;
+import dev.mnestic.datalog.parse.Parser;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Stratification against CozoDB: each case of
+ * {@code conformance/stratify/cases.json} (expectations recorded from
+ * CozoDB by {@code generate.sh} there) stratifies, or fails with CozoDB's
+ * code, message and help.
+ */
+class StratifierTest {
+  /** CozoDB's meet aggregations. */
+  static final Set<String> MEET = Set.of("min", "max", "and", "or", "union", "intersection",
+      "choice", "min_cost", "shortest", "bit_and", "bit_or");
+
+  @TestFactory List<DynamicTest> matchesCozoDb() throws IOException {
+    final List<DynamicTest> tests = new ArrayList<>();
+    try (InputStream in = getClass().getResourceAsStream("/conformance/stratify/cases.json")) {
+      for (JsonNode c : new ObjectMapper().readTree(in)) {
+        tests.add(DynamicTest.dynamicTest(c.get("name").asText(), () -> check(c)));
+      }
+    }
+    return tests;
+  }
+
+  private static void check(JsonNode c) {
+    final Script.Query q = Parser.parse(c.get("script").asText()).queries().get(0);
+    if (c.get("ok").asBoolean()) {
+      Stratifier.stratify(q.rules(), MEET::contains);
+      return;
+    }
+    final DatalogException e = assertThrows(DatalogException.class,
+        () -> Stratifier.stratify(q.rules(), MEET::contains));
+    assertEquals(c.get("code").asText(), e.code());
+    assertEquals(c.get("message").asText(), e.getMessage());
+    assertEquals(c.get("help").isNull() ? null : c.get("help").asText(), e.help());
+  }
+
+  @Test void componentsComeDependenciesFirst() {
+    final Script.Query q = Parser.parse("""
+        e[a, b] <- [[1, 2], [2, 3]]
+        reach[a, b] := e[a, b]
+        reach[a, c] := reach[a, b], e[b, c]
+        odd[a] := reach[a, _], not even[a]
+        even[a] := a in [2]
+        ?[a] := odd[a]
+        unused[a] := unused[a]
+        """).queries().get(0);
+    final List<List<String>> order = Stratifier.stratify(q.rules(), MEET::contains);
+    assertEquals(5, order.size(), "unused is not reachable: " + order);
+    assertEquals(List.of("?"), order.get(order.size() - 1));
+    final int odd = order.indexOf(List.of("odd"));
+    final int even = order.indexOf(List.of("even"));
+    final int reach = order.indexOf(List.of("reach"));
+    final int e = order.indexOf(List.of("e"));
+    assertTrue(e < reach && reach < odd && even < odd, order.toString());
+  }
+}
