@@ -4,6 +4,7 @@ import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.NoSuchStatementException;
@@ -15,9 +16,15 @@ import org.apache.calcite.schema.lookup.LikePattern;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.List;
 import java.util.Optional;
 
@@ -106,33 +113,107 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   /**
    * Rows whose computation fails (a bad cast, a division by zero) fail
    * {@code ResultSet.next()} with an SQLException, as JDBC says, not with
-   * whatever the generated code threw.
+   * whatever the generated code threw. A statement with a query timeout
+   * is cancelled when it runs out (Calcite's recursive queries stop at the
+   * statement's cancel flag), and reading its rows then fails with SQLState
+   * HYT00 instead of returning what was computed so far.
    */
   @Override public Iterable<Object> createIterable(StatementHandle handle,
       QueryState state, Signature signature, List<TypedValue> parameterValues,
       Frame firstFrame) {
-    final Iterable<Object> rows =
-        super.createIterable(handle, state, signature, parameterValues, firstFrame);
+    final Deadline deadline = Deadline.start((AvaticaConnection) connection, handle);
+    final Iterable<Object> rows;
+    try {
+      rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
+    } catch (RuntimeException | ExceptionInInitializerError e) {
+      deadline.stop();
+      throw e;
+    }
     return () -> {
       final Iterator<Object> i = rows.iterator();
       return new Iterator<Object>() {
         @Override public boolean hasNext() {
           try {
-            return i.hasNext();
+            final boolean more = i.hasNext();
+            deadline.check();
+            if (!more) {
+              deadline.stop();
+            }
+            return more;
           } catch (RuntimeException | ExceptionInInitializerError e) {
+            deadline.stop();
             throw MnesticMeta.<RuntimeException>sneaky(sqlException(e));
           }
         }
 
         @Override public Object next() {
           try {
-            return i.next();
+            final Object row = i.next();
+            deadline.check();
+            return row;
           } catch (RuntimeException | ExceptionInInitializerError e) {
+            deadline.stop();
             throw MnesticMeta.<RuntimeException>sneaky(sqlException(e));
           }
         }
       };
     };
+  }
+
+  /** A statement's query timeout: sets its cancel flag when it passes. */
+  private static final class Deadline {
+    private static final ScheduledExecutorService TIMER =
+        Executors.newSingleThreadScheduledExecutor(r -> {
+          final Thread t = new Thread(r, "mnestic-query-timeout");
+          t.setDaemon(true);
+          return t;
+        });
+    private static final Deadline NONE = new Deadline(null, 0);
+
+    private final ScheduledFuture<?> timer;
+    private final int seconds;
+    private final AtomicBoolean expired = new AtomicBoolean();
+
+    private Deadline(ScheduledFuture<?> timer, int seconds) {
+      this.timer = timer;
+      this.seconds = seconds;
+    }
+
+    static Deadline start(AvaticaConnection connection, StatementHandle handle) {
+      final AvaticaStatement statement = connection.statementMap.get(handle.id);
+      final int seconds;
+      final AtomicBoolean cancelFlag;
+      try {
+        seconds = statement == null ? 0 : statement.getQueryTimeout();
+        cancelFlag = connection.getCancelFlag(handle);
+      } catch (SQLException | NoSuchStatementException e) {
+        return NONE;
+      }
+      if (seconds <= 0) {
+        return NONE;
+      }
+      cancelFlag.set(false);
+      final Deadline[] self = new Deadline[1];
+      final ScheduledFuture<?> timer = TIMER.schedule(() -> {
+        self[0].expired.set(true);
+        cancelFlag.set(true);
+      }, seconds, TimeUnit.SECONDS);
+      self[0] = new Deadline(timer, seconds);
+      return self[0];
+    }
+
+    void check() {
+      if (expired.get()) {
+        throw MnesticMeta.<RuntimeException>sneaky(new SQLTimeoutException(
+            "query timed out after " + seconds + " s and was cancelled", "HYT00"));
+      }
+    }
+
+    void stop() {
+      if (timer != null) {
+        timer.cancel(false);
+      }
+    }
   }
 
   /** Constant folding runs generated code while preparing; its failure is the statement's error. */

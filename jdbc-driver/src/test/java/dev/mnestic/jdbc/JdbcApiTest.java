@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,6 +149,25 @@ class JdbcApiTest {
     final SQLException badDb = assertThrows(SQLException.class,
         () -> DriverManager.getConnection("jdbc:mnestic:db=mem:a b"));
     assertTrue(badDb.getMessage().contains("bad db property"), badDb.getMessage());
+  }
+
+  @Test void runawayQueryStopsAtItsTimeout() throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      final long start = System.nanoTime();
+      final SQLException e = assertThrows(SQLException.class, () -> {
+        try (ResultSet rs = s.executeQuery("WITH RECURSIVE t (n) AS (VALUES (1)"
+            + " UNION ALL SELECT n + 1 FROM t) SELECT COUNT(*) FROM t")) {
+          rs.next();
+        }
+      });
+      final double seconds = (System.nanoTime() - start) / 1e9;
+      assertTrue(seconds < 30, "stopped after " + seconds + " s: " + e.getMessage());
+      // The statement stays usable.
+      try (ResultSet rs = s.executeQuery("SELECT 1")) {
+        assertTrue(rs.next());
+      }
+    }
   }
 
   @Test void dropTableLeavesNoPrimaryKey() throws SQLException {
