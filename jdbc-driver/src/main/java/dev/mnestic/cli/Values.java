@@ -1,5 +1,7 @@
 package dev.mnestic.cli;
 
+import dev.mnestic.value.FloatFormat;
+
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -55,9 +57,8 @@ final class Values {
   }
 
   /**
-   * The shortest decimal that reads back as {@code d}: the first precision
-   * p = 1..17 at which {@code d}, rounded half-even to p significant digits,
-   * converts back to {@code d}.
+   * The shortest decimal that reads back as {@code d}
+   * ({@link FloatFormat#shortestDecimal}).
    *
    * <p>Plain notation when the decimal exponent is in [-7, 21), with at least
    * one digit after the point ({@code 1.0}, {@code 4147.0}, {@code 0.0001});
@@ -72,13 +73,7 @@ final class Values {
     if (d == 0) {
       return Double.doubleToRawLongBits(d) < 0 ? "-0.0" : "0.0";
     }
-    final BigDecimal exact = new BigDecimal(d);
-    for (int p = 1; ; p++) {
-      final BigDecimal rounded = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
-      if (p == 17 || rounded.doubleValue() == d) {
-        return decimalText(rounded);
-      }
-    }
+    return decimalText(FloatFormat.shortestDecimal(d));
   }
 
   /** As {@link #shortest(double)}, for a {@code float}: at most 9 digits read back as {@code f}. */

@@ -1,0 +1,1427 @@
+package dev.mnestic.value;
+
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * CozoDB's scalar functions ({@code cozo-core/src/data/functions.rs},
+ * version 0.7.6) on {@link Values} (arguments must be values). Each is a public static method named
+ * exactly as in CozoScript ({@code add}, {@code starts_with}, ...; only
+ * {@code assert} is {@link #assert_}), so that generated code can call it;
+ * {@link #apply} dispatches by name, checking arity as CozoDB's parser does.
+ *
+ * <p>CozoDB's rules, some of them surprising, kept here on purpose:
+ * <ul>
+ *   <li>Int arithmetic wraps ({@code 9223372036854775807 + 1} is the smallest
+ *       Int; {@code abs} and {@code -} of it give it back).</li>
+ *   <li>{@code add} and {@code mul} sum (multiply) the Ints and the Floats
+ *       separately and answer an Int when the Floats sum to {@code 0.0}
+ *       (multiply to {@code 1.0}): {@code 1 + 0.0} is {@code 1},
+ *       {@code 1.5 + -1.5} is {@code 0}, {@code 2 * 0.5 * 2.0} is {@code 2}.</li>
+ *   <li>{@code div} and {@code pow} always answer a Float; Int {@code mod}
+ *       by zero is an error, Float {@code mod} by zero is NaN; {@code mod}
+ *       takes the sign of the dividend.</li>
+ *   <li>{@code eq}/{@code neq} compare an Int with a Float by value
+ *       ({@code 1 == 1.0}), everything else as the same value in
+ *       {@link Values}' order ({@code [1] != [1.0]}, {@code -0.0 != 0.0},
+ *       NaN equals a NaN with the same sign). {@code lt}, {@code le},
+ *       {@code gt}, {@code ge} fail on operands of different types
+ *       ({@code 1 < 'a'}), compare Int with Float by value and everything
+ *       else in {@link Values}' order ({@code [1] < [1.0]}).</li>
+ *   <li>{@code and}/{@code or} take booleans and stop at the first
+ *       {@code false}/{@code true}, so {@code and(false, 1)} is {@code false}
+ *       but {@code and(true, 1)} fails.</li>
+ * </ul>
+ *
+ * <p>Math functions use {@link StrictMath} (fdlibm): CozoDB's WebAssembly
+ * build uses a FreeBSD-derived {@code libm}, and the two gave the same bits
+ * on every conformance case ({@code log2} has its own port, {@link Log2};
+ * {@code exp2} may still differ in the last bit).
+ * A NaN made from non-NaN operands has its sign bit set ({@link
+ * Values#ARITHMETIC_NAN}), an operand's NaN passes through, as on CozoDB's
+ * reference platform.
+ *
+ * <p>Not implemented (no Bytes, Uuid, Json, Regex, Vector or Validity values
+ * here, and nothing random or clock-based): the remaining CozoDB functions,
+ * listed in {@link #UNSUPPORTED}; {@link #apply} rejects them with code
+ * {@code mnestic::unsupported_function}.
+ */
+public final class Functions {
+  /** Code of a call with the wrong number of arguments. */
+  public static final String WRONG_ARITY = "parser::func_wrong_num_args";
+  /** Code of a call to a function CozoDB does not have. */
+  public static final String NO_IMPLEMENTATION = "eval::no_implementation";
+  /** Code of a call to a CozoDB function that mnestic does not implement. */
+  public static final String UNSUPPORTED_FUNCTION = "mnestic::unsupported_function";
+
+  /** CozoDB functions that are not implemented here. */
+  public static final Set<String> UNSUPPORTED = Set.of(
+      "json", "set_json_path", "remove_json_path", "parse_json", "dump_json", "json_object",
+      "is_json", "json_to_scalar", "bit_and", "bit_or", "bit_not", "bit_xor", "pack_bits",
+      "unpack_bits", "is_bytes", "is_uuid", "is_vec", "regex_matches", "regex_replace",
+      "regex_replace_all", "regex_extract", "regex_extract_first", "t2s", "encode_base64",
+      "decode_base64", "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "rand_float",
+      "rand_bernoulli", "rand_int", "rand_choose", "to_uuid", "rand_uuid_v1", "rand_uuid_v4",
+      "uuid_timestamp", "validity", "now", "format_timestamp", "parse_timestamp", "vec",
+      "rand_vec");
+
+  /** A function: CozoDB's arity rule and the implementation. */
+  private record Def(int minArity, boolean vararg, Impl impl) {
+  }
+
+  /** A function body over its (already counted) arguments. */
+  @FunctionalInterface
+  private interface Impl {
+    Object apply(List<Object> a);
+  }
+
+  private static final Map<String, Def> DEFS = new TreeMap<>();
+
+  static {
+    // values and lists
+    def("list", 0, true, Functions::list);
+    def("coalesce", 0, true, Functions::coalesce);
+    def("is_null", 1, a -> is_null(a.get(0)));
+    def("is_int", 1, a -> is_int(a.get(0)));
+    def("is_float", 1, a -> is_float(a.get(0)));
+    def("is_num", 1, a -> is_num(a.get(0)));
+    def("is_string", 1, a -> is_string(a.get(0)));
+    def("is_list", 1, a -> is_list(a.get(0)));
+    def("is_finite", 1, a -> is_finite(a.get(0)));
+    def("is_infinite", 1, a -> is_infinite(a.get(0)));
+    def("is_nan", 1, a -> is_nan(a.get(0)));
+    def("is_in", 2, a -> is_in(a.get(0), a.get(1)));
+    def("to_bool", 1, a -> to_bool(a.get(0)));
+    def("to_unity", 1, a -> to_unity(a.get(0)));
+    def("to_int", 1, a -> to_int(a.get(0)));
+    def("to_float", 1, a -> to_float(a.get(0)));
+    def("to_string", 1, a -> to_string(a.get(0)));
+    def("assert", 1, true, Functions::assert_);
+    // arithmetic
+    def("add", 0, true, Functions::add);
+    def("sub", 2, a -> sub(a.get(0), a.get(1)));
+    def("mul", 0, true, Functions::mul);
+    def("div", 2, a -> div(a.get(0), a.get(1)));
+    def("mod", 2, a -> mod(a.get(0), a.get(1)));
+    def("pow", 2, a -> pow(a.get(0), a.get(1)));
+    def("minus", 1, a -> minus(a.get(0)));
+    def("abs", 1, a -> abs(a.get(0)));
+    def("signum", 1, a -> signum(a.get(0)));
+    def("floor", 1, a -> floor(a.get(0)));
+    def("ceil", 1, a -> ceil(a.get(0)));
+    def("round", 1, a -> round(a.get(0)));
+    def("max", 1, true, Functions::max);
+    def("min", 1, true, Functions::min);
+    def("sqrt", 1, a -> sqrt(a.get(0)));
+    def("exp", 1, a -> exp(a.get(0)));
+    def("exp2", 1, a -> exp2(a.get(0)));
+    def("ln", 1, a -> ln(a.get(0)));
+    def("log2", 1, a -> log2(a.get(0)));
+    def("log10", 1, a -> log10(a.get(0)));
+    def("sin", 1, a -> sin(a.get(0)));
+    def("cos", 1, a -> cos(a.get(0)));
+    def("tan", 1, a -> tan(a.get(0)));
+    def("asin", 1, a -> asin(a.get(0)));
+    def("acos", 1, a -> acos(a.get(0)));
+    def("atan", 1, a -> atan(a.get(0)));
+    def("atan2", 2, a -> atan2(a.get(0), a.get(1)));
+    def("sinh", 1, a -> sinh(a.get(0)));
+    def("cosh", 1, a -> cosh(a.get(0)));
+    def("tanh", 1, a -> tanh(a.get(0)));
+    def("asinh", 1, a -> asinh(a.get(0)));
+    def("acosh", 1, a -> acosh(a.get(0)));
+    def("atanh", 1, a -> atanh(a.get(0)));
+    def("deg_to_rad", 1, a -> deg_to_rad(a.get(0)));
+    def("rad_to_deg", 1, a -> rad_to_deg(a.get(0)));
+    def("haversine", 4, a -> haversine(a.get(0), a.get(1), a.get(2), a.get(3)));
+    def("haversine_deg_input", 4,
+        a -> haversine_deg_input(a.get(0), a.get(1), a.get(2), a.get(3)));
+    // comparison and logic
+    def("eq", 2, a -> eq(a.get(0), a.get(1)));
+    def("neq", 2, a -> neq(a.get(0), a.get(1)));
+    def("gt", 2, a -> gt(a.get(0), a.get(1)));
+    def("ge", 2, a -> ge(a.get(0), a.get(1)));
+    def("lt", 2, a -> lt(a.get(0), a.get(1)));
+    def("le", 2, a -> le(a.get(0), a.get(1)));
+    def("and", 0, true, Functions::and);
+    def("or", 0, true, Functions::or);
+    def("negate", 1, a -> negate(a.get(0)));
+    // strings
+    def("concat", 1, true, Functions::concat);
+    def("str_includes", 2, a -> str_includes(a.get(0), a.get(1)));
+    def("lowercase", 1, a -> lowercase(a.get(0)));
+    def("uppercase", 1, a -> uppercase(a.get(0)));
+    def("trim", 1, a -> trim(a.get(0)));
+    def("trim_start", 1, a -> trim_start(a.get(0)));
+    def("trim_end", 1, a -> trim_end(a.get(0)));
+    def("starts_with", 2, a -> starts_with(a.get(0), a.get(1)));
+    def("ends_with", 2, a -> ends_with(a.get(0), a.get(1)));
+    def("unicode_normalize", 2, a -> unicode_normalize(a.get(0), a.get(1)));
+    def("chars", 1, a -> chars(a.get(0)));
+    def("slice_string", 3, a -> slice_string(a.get(0), a.get(1), a.get(2)));
+    def("from_substrings", 1, a -> from_substrings(a.get(0)));
+    // lists
+    def("length", 1, a -> length(a.get(0)));
+    def("sorted", 1, a -> sorted(a.get(0)));
+    def("reverse", 1, a -> reverse(a.get(0)));
+    def("append", 2, a -> append(a.get(0), a.get(1)));
+    def("prepend", 2, a -> prepend(a.get(0), a.get(1)));
+    def("first", 1, a -> first(a.get(0)));
+    def("last", 1, a -> last(a.get(0)));
+    def("get", 2, true, Functions::get);
+    def("maybe_get", 2, a -> maybe_get(a.get(0), a.get(1)));
+    def("slice", 3, a -> slice(a.get(0), a.get(1), a.get(2)));
+    def("chunks", 2, a -> chunks(a.get(0), a.get(1)));
+    def("chunks_exact", 2, a -> chunks_exact(a.get(0), a.get(1)));
+    def("windows", 2, a -> windows(a.get(0), a.get(1)));
+    def("int_range", 1, true, Functions::int_range);
+    def("union", 1, true, Functions::union);
+    def("intersection", 1, true, Functions::intersection);
+    def("difference", 2, true, Functions::difference);
+  }
+
+  private Functions() {
+  }
+
+  private static void def(String name, int arity, Impl impl) {
+    DEFS.put(name, new Def(arity, false, impl));
+  }
+
+  private static void def(String name, int minArity, boolean vararg, VarImpl impl) {
+    DEFS.put(name, new Def(minArity, vararg, a -> impl.apply(a.toArray())));
+  }
+
+  /** A vararg method reference. */
+  @FunctionalInterface
+  private interface VarImpl {
+    Object apply(Object[] args);
+  }
+
+  // dispatch
+
+  /** Whether mnestic implements the CozoDB function {@code name}. */
+  public static boolean isDefined(String name) {
+    return DEFS.containsKey(name);
+  }
+
+  /** The names of the implemented functions, sorted. */
+  public static Set<String> names() {
+    return Collections.unmodifiableSet(DEFS.keySet());
+  }
+
+  /**
+   * Checks that {@code name} takes {@code count} arguments, as CozoDB's
+   * parser does: code {@value #WRONG_ARITY}, message "Wrong number of
+   * arguments for function 'sub'", help "Need exactly 2 argument(s)" or
+   * "Need at least 1 argument(s)".
+   *
+   * @throws ValueException if not, or if there is no such function
+   */
+  public static void checkArity(String name, int count) {
+    final Def def = def(name);
+    if (def.vararg ? count < def.minArity : count != def.minArity) {
+      throw new ValueException(WRONG_ARITY, "Wrong number of arguments for function '" + name + "'",
+          "Need " + (def.vararg ? "at least " : "exactly ") + def.minArity + " argument(s)");
+    }
+  }
+
+  /**
+   * Applies the CozoDB function {@code name} to {@code args}.
+   *
+   * @throws ValueException if there is no such function ({@value
+   *     #NO_IMPLEMENTATION}; {@value #UNSUPPORTED_FUNCTION} for a CozoDB
+   *     function mnestic lacks), the arity is wrong ({@value #WRONG_ARITY}),
+   *     or the function fails on the arguments ({@value ValueException#EVAL_THROW})
+   */
+  public static Object apply(String name, List<Object> args) {
+    checkArity(name, args.size());
+    return def(name).impl.apply(args);
+  }
+
+  private static Def def(String name) {
+    final Def def = DEFS.get(name);
+    if (def == null) {
+      if (UNSUPPORTED.contains(name)) {
+        throw new ValueException(UNSUPPORTED_FUNCTION,
+            "Function '" + name + "' of CozoDB is not supported by mnestic", null);
+      }
+      throw new ValueException(NO_IMPLEMENTATION, "No implementation found for op `" + name + "`", null);
+    }
+    return def;
+  }
+
+  // values and lists
+
+  /** {@code list(a, ...)}, also {@code [a, ...]}. */
+  public static List<Object> list(Object... args) {
+    return Values.list(args);
+  }
+
+  /** {@code coalesce(a, ...)}, also {@code a ~ b}: the first argument that is not null, else null. */
+  public static Object coalesce(Object... args) {
+    for (Object a : args) {
+      if (a != null) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /** A vararg-free form of {@link #coalesce(Object...)}. */
+  public static Object coalesce(Object a, Object b) {
+    return a != null ? a : b;
+  }
+
+  public static Boolean is_null(Object a) {
+    return a == null;
+  }
+
+  public static Boolean is_int(Object a) {
+    return a instanceof Long;
+  }
+
+  public static Boolean is_float(Object a) {
+    return a instanceof Double;
+  }
+
+  public static Boolean is_num(Object a) {
+    return a instanceof Long || a instanceof Double;
+  }
+
+  public static Boolean is_string(Object a) {
+    return a instanceof String;
+  }
+
+  public static Boolean is_list(Object a) {
+    return a instanceof List;
+  }
+
+  public static Boolean is_finite(Object a) {
+    return a instanceof Long || a instanceof Double && Double.isFinite((Double) a);
+  }
+
+  public static Boolean is_infinite(Object a) {
+    return a instanceof Double && Double.isInfinite((Double) a);
+  }
+
+  public static Boolean is_nan(Object a) {
+    return a instanceof Double && Double.isNaN((Double) a);
+  }
+
+  /** Whether {@code x} is an element of {@code list}, as the same value (so {@code 1} is not in {@code [1.0]}). */
+  public static Boolean is_in(Object x, Object list) {
+    if (!(list instanceof List)) {
+      throw ValueException.eval("right hand side of 'is_in' must be a list");
+    }
+    for (Object o : (List<?>) list) {
+      if (Values.equal(x, o)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Truthiness: false for null, {@code false}, a number that is an integral 0, {@code ''} and {@code []}. */
+  public static Boolean to_bool(Object a) {
+    if (a == null) {
+      return false;
+    }
+    if (a instanceof Boolean) {
+      return (Boolean) a;
+    }
+    if (a instanceof Long || a instanceof Double) {
+      final Long i = integral(a);
+      return i == null || i != 0;
+    }
+    if (a instanceof String) {
+      return !((String) a).isEmpty();
+    }
+    return !((List<?>) a).isEmpty();
+  }
+
+  /** 1 for a true-ish value, else 0; a number is true-ish when not {@code == 0}. */
+  public static Long to_unity(Object a) {
+    if (a instanceof Long || a instanceof Double) {
+      return toDouble(a) != 0 ? 1L : 0L;
+    }
+    return to_bool(a) ? 1L : 0L;
+  }
+
+  /**
+   * Int of a number (a Float truncated toward zero and saturated; NaN is 0),
+   * of a boolean (0/1), of null (0) and of a string in Rust's {@code i64}
+   * syntax ({@code '+42'}, not {@code '4.0'} nor {@code ' 4'}).
+   */
+  public static Long to_int(Object a) {
+    if (a instanceof Long) {
+      return (Long) a;
+    }
+    if (a instanceof Double) {
+      return (long) (double) (Double) a;
+    }
+    if (a == null) {
+      return 0L;
+    }
+    if (a instanceof Boolean) {
+      return (Boolean) a ? 1L : 0L;
+    }
+    if (a instanceof String) {
+      final String s = (String) a;
+      if (INT_SYNTAX.matcher(s).matches()) {
+        try {
+          return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+          // out of range: the same error as CozoDB's
+        }
+      }
+      throw ValueException.eval("The string cannot be interpreted as int");
+    }
+    throw ValueException.eval("'to_int' does not recognize " + Values.display(a));
+  }
+
+  private static final Pattern INT_SYNTAX = Pattern.compile("[+-]?[0-9]+");
+  /** Rust's {@code f64::from_str}: decimal with optional point and exponent, or inf/infinity/nan in any case. */
+  private static final Pattern FLOAT_SYNTAX = Pattern.compile(
+      "[+-]?(?:(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))");
+
+  /**
+   * Float of a number, of a boolean (0.0/1.0), of null (0.0) and of a
+   * string: Rust's float syntax, or {@code 'PI'}, {@code 'E'}, {@code 'NAN'},
+   * {@code 'INF'}, {@code 'NEG_INF'}.
+   */
+  public static Double to_float(Object a) {
+    if (a instanceof Long || a instanceof Double) {
+      return toDouble(a);
+    }
+    if (a == null) {
+      return 0.0;
+    }
+    if (a instanceof Boolean) {
+      return (Boolean) a ? 1.0 : 0.0;
+    }
+    if (a instanceof String) {
+      final String s = (String) a;
+      switch (s) {
+      case "PI":
+        return Math.PI;
+      case "E":
+        return Math.E;
+      case "NAN":
+        return Double.NaN;
+      case "INF":
+        return Double.POSITIVE_INFINITY;
+      case "NEG_INF":
+        return Double.NEGATIVE_INFINITY;
+      default:
+        break;
+      }
+      if (!FLOAT_SYNTAX.matcher(s).matches()) {
+        throw ValueException.eval("The string cannot be interpreted as float");
+      }
+      final boolean negative = s.startsWith("-");
+      final String body = s.replaceFirst("^[+-]", "").toLowerCase(Locale.ROOT);
+      final double d;
+      if (body.equals("nan")) {
+        d = Double.NaN;
+      } else if (body.startsWith("inf")) {
+        d = Double.POSITIVE_INFINITY;
+      } else {
+        d = Double.parseDouble(body);
+      }
+      return negative ? negateBits(d) : d;
+    }
+    throw ValueException.eval("'to_float' does not recognize " + Values.display(a));
+  }
+
+  /** A string as itself; any other value as its JSON text ({@code 1.0}, {@code [1,"a"]}; non-finite Floats as {@code null}). */
+  public static String to_string(Object a) {
+    return Values.toJsonText(a);
+  }
+
+  /** {@code assert(true, ...)} is true; anything else fails with the arguments. */
+  public static Boolean assert_(Object... args) {
+    if (Boolean.TRUE.equals(args[0])) {
+      return true;
+    }
+    throw ValueException.eval("assertion failed: " + Values.display(Arrays.asList(args)));
+  }
+
+  // arithmetic
+
+  /** {@code add(a, ...)}, also {@code a + b}; see the class comment for when the sum is an Int. */
+  public static Object add(Object... args) {
+    long ints = 0;
+    double floats = 0.0;
+    for (Object a : args) {
+      if (a instanceof Long) {
+        ints += (Long) a;
+      } else if (a instanceof Double) {
+        final double f = (Double) a;
+        floats = nan(floats + f, floats, f);
+      } else {
+        throw ValueException.eval("addition requires numbers");
+      }
+    }
+    if (floats == 0.0) {
+      return ints;
+    }
+    return nan(ints + floats, floats);
+  }
+
+  /** {@code a + b} without varargs. */
+  public static Object add(Object a, Object b) {
+    if (a instanceof Long && b instanceof Long) {
+      return (Long) a + (Long) b;
+    }
+    return add(new Object[] {a, b});
+  }
+
+  /** {@code a - b}: Int if both are Ints (wrapping), else Float. */
+  public static Object sub(Object a, Object b) {
+    if (a instanceof Long && b instanceof Long) {
+      return (Long) a - (Long) b;
+    }
+    if (isNum(a) && isNum(b)) {
+      final double x = toDouble(a);
+      final double y = toDouble(b);
+      return nan(x - y, x, y);
+    }
+    throw ValueException.eval("subtraction requires numbers");
+  }
+
+  /** {@code mul(a, ...)}, also {@code a * b}; an Int when the Floats multiply to {@code 1.0}. */
+  public static Object mul(Object... args) {
+    long ints = 1;
+    double floats = 1.0;
+    for (Object a : args) {
+      if (a instanceof Long) {
+        ints *= (Long) a;
+      } else if (a instanceof Double) {
+        final double f = (Double) a;
+        floats = nan(floats * f, floats, f);
+      } else {
+        throw ValueException.eval("multiplication requires numbers");
+      }
+    }
+    if (floats == 1.0) {
+      return ints;
+    }
+    return nan(ints * floats, floats);
+  }
+
+  /** {@code a * b} without varargs. */
+  public static Object mul(Object a, Object b) {
+    if (a instanceof Long && b instanceof Long) {
+      return (Long) a * (Long) b;
+    }
+    return mul(new Object[] {a, b});
+  }
+
+  /** {@code a / b}: always a Float ({@code 1 / 0} is infinity). */
+  public static Double div(Object a, Object b) {
+    if (isNum(a) && isNum(b)) {
+      final double x = toDouble(a);
+      final double y = toDouble(b);
+      return nan(x / y, x, y);
+    }
+    throw ValueException.eval("division requires numbers");
+  }
+
+  /** {@code a % b}, the sign of {@code a}: Int for Ints (zero divisor fails), else Float. */
+  public static Object mod(Object a, Object b) {
+    if (a instanceof Long && b instanceof Long) {
+      final long y = (Long) b;
+      if (y == 0) {
+        throw ValueException.eval("'mod' requires non-zero divisor");
+      }
+      // CozoDB panics on Long.MIN_VALUE % -1 (Rust's overflow check); the remainder is 0.
+      return y == -1 ? 0L : (Long) a % y;
+    }
+    if (isNum(a) && isNum(b)) {
+      final double x = toDouble(a);
+      final double y = toDouble(b);
+      return nan(x % y, x, y);
+    }
+    throw ValueException.eval("'mod' requires numbers");
+  }
+
+  /** {@code a ^ b}: always a Float. */
+  public static Double pow(Object a, Object b) {
+    if (!isNum(a) || !isNum(b)) {
+      throw ValueException.eval("'pow' requires numbers");
+    }
+    final double x = toDouble(a);
+    final double y = toDouble(b);
+    return nan(StrictMath.pow(x, y), x, y);
+  }
+
+  /** {@code -a} (wrapping for Ints). */
+  public static Object minus(Object a) {
+    if (a instanceof Long) {
+      return -(Long) a;
+    }
+    if (a instanceof Double) {
+      return negateBits((Double) a);
+    }
+    throw ValueException.eval("minus can only be applied to numbers");
+  }
+
+  /** {@code |a|} (wrapping for the smallest Int). */
+  public static Object abs(Object a) {
+    if (a instanceof Long) {
+      final long i = (Long) a;
+      return i < 0 ? -i : i;
+    }
+    if (a instanceof Double) {
+      return Double.longBitsToDouble(Double.doubleToRawLongBits((Double) a) & Long.MAX_VALUE);
+    }
+    throw ValueException.eval("'abs' requires numbers");
+  }
+
+  /** -1, 0 or 1 as an Int (also for Floats; {@code signum(-0.0)} is -1), NaN for NaN. */
+  public static Object signum(Object a) {
+    if (a instanceof Long) {
+      return (long) Long.signum((Long) a);
+    }
+    if (a instanceof Double) {
+      final double f = (Double) a;
+      if (Double.isNaN(f)) {
+        return Double.NaN;
+      }
+      if (Double.doubleToRawLongBits(f) < 0) {
+        return -1L;
+      }
+      return f == 0 ? 0L : 1L;
+    }
+    throw ValueException.eval("'signum' requires numbers");
+  }
+
+  /** Floor; an Int stays an Int. */
+  public static Object floor(Object a) {
+    if (a instanceof Long) {
+      return a;
+    }
+    if (a instanceof Double) {
+      final double f = (Double) a;
+      return nan(Math.floor(f), f);
+    }
+    throw ValueException.eval("'floor' requires numbers");
+  }
+
+  /** Ceiling; an Int stays an Int. */
+  public static Object ceil(Object a) {
+    if (a instanceof Long) {
+      return a;
+    }
+    if (a instanceof Double) {
+      final double f = (Double) a;
+      return nan(Math.ceil(f), f);
+    }
+    throw ValueException.eval("'ceil' requires numbers");
+  }
+
+  /** Rounds half away from zero ({@code round(-2.5)} is {@code -3.0}); an Int stays an Int. */
+  public static Object round(Object a) {
+    if (a instanceof Long) {
+      return a;
+    }
+    if (a instanceof Double) {
+      return roundHalfAway((Double) a);
+    }
+    throw ValueException.eval("'round' requires numbers");
+  }
+
+  /** Rust's {@code f64::round}: half away from zero, the sign kept ({@code -0.4} gives {@code -0.0}). */
+  private static double roundHalfAway(double f) {
+    if (Double.isNaN(f) || Double.isInfinite(f)) {
+      return f;
+    }
+    final double m = Math.abs(f);
+    double r = Math.floor(m);
+    if (m - r >= 0.5) {
+      r += 1;
+    }
+    return Math.copySign(r, f);
+  }
+
+  /** The largest argument in {@link Values}' order (all must be numbers; of {@code 1} and {@code 1.0}, {@code 1.0}). */
+  public static Object max(Object... args) {
+    Object best = null;
+    for (Object a : args) {
+      if (!isNum(a)) {
+        throw ValueException.eval("'max can only be applied to numbers'");
+      }
+      if (best == null || Values.compare(best, a) <= 0) {
+        best = a;
+      }
+    }
+    return best;
+  }
+
+  /** The smallest argument in {@link Values}' order (all must be numbers; of {@code 1} and {@code 1.0}, {@code 1}). */
+  public static Object min(Object... args) {
+    Object best = null;
+    for (Object a : args) {
+      if (!isNum(a)) {
+        throw ValueException.eval("'min' can only be applied to numbers");
+      }
+      if (best == null || Values.compare(best, a) > 0) {
+        best = a;
+      }
+    }
+    return best;
+  }
+
+  public static Double sqrt(Object a) {
+    final double x = number(a, "sqrt");
+    return nan(Math.sqrt(x), x);
+  }
+
+  public static Double exp(Object a) {
+    final double x = number(a, "exp");
+    return nan(StrictMath.exp(x), x);
+  }
+
+  /** 2 to the power {@code a}; may differ from CozoDB in the last bit for non-integral {@code a}. */
+  public static Double exp2(Object a) {
+    final double x = number(a, "exp2");
+    return nan(StrictMath.pow(2.0, x), x);
+  }
+
+  public static Double ln(Object a) {
+    final double x = number(a, "ln");
+    return nan(StrictMath.log(x), x);
+  }
+
+  public static Double log2(Object a) {
+    final double x = number(a, "log2");
+    return nan(Log2.log2(x), x);
+  }
+
+  public static Double log10(Object a) {
+    final double x = number(a, "log10");
+    return nan(StrictMath.log10(x), x);
+  }
+
+  public static Double sin(Object a) {
+    final double x = number(a, "sin");
+    return nan(StrictMath.sin(x), x);
+  }
+
+  public static Double cos(Object a) {
+    final double x = number(a, "cos");
+    return nan(StrictMath.cos(x), x);
+  }
+
+  public static Double tan(Object a) {
+    final double x = number(a, "tan");
+    return nan(StrictMath.tan(x), x);
+  }
+
+  public static Double asin(Object a) {
+    final double x = number(a, "asin");
+    return nan(StrictMath.asin(x), x);
+  }
+
+  public static Double acos(Object a) {
+    final double x = number(a, "acos");
+    return nan(StrictMath.acos(x), x);
+  }
+
+  public static Double atan(Object a) {
+    final double x = number(a, "atan");
+    return nan(StrictMath.atan(x), x);
+  }
+
+  public static Double atan2(Object a, Object b) {
+    final double y = number(a, "atan2");
+    final double x = number(b, "atan2");
+    return nan(StrictMath.atan2(y, x), y, x);
+  }
+
+  public static Double sinh(Object a) {
+    final double x = number(a, "sinh");
+    return nan(StrictMath.sinh(x), x);
+  }
+
+  public static Double cosh(Object a) {
+    final double x = number(a, "cosh");
+    return nan(StrictMath.cosh(x), x);
+  }
+
+  public static Double tanh(Object a) {
+    final double x = number(a, "tanh");
+    return nan(StrictMath.tanh(x), x);
+  }
+
+  /** Inverse hyperbolic sine, by the formula of Rust's standard library. */
+  public static Double asinh(Object a) {
+    final double x = number(a, "asinh");
+    final double ax = Math.abs(x);
+    final double ix = 1.0 / ax;
+    return nan(Math.copySign(StrictMath.log1p(ax + ax / (StrictMath.hypot(1.0, ix) + ix)), x), x);
+  }
+
+  /** Inverse hyperbolic cosine, by the formula of Rust's standard library (positive NaN below 1). */
+  public static Double acosh(Object a) {
+    final double x = number(a, "acosh");
+    if (x < 1.0) {
+      return Double.NaN;
+    }
+    return nan(StrictMath.log(x + Math.sqrt(x - 1.0) * Math.sqrt(x + 1.0)), x);
+  }
+
+  /** Inverse hyperbolic tangent, by the formula of Rust's standard library. */
+  public static Double atanh(Object a) {
+    final double x = number(a, "atanh");
+    return nan(0.5 * StrictMath.log1p(2.0 * x / (1.0 - x)), x);
+  }
+
+  public static Double deg_to_rad(Object a) {
+    return number(a, "deg_to_rad") * Math.PI / 180.0;
+  }
+
+  public static Double rad_to_deg(Object a) {
+    return number(a, "rad_to_deg") * 180.0 / Math.PI;
+  }
+
+  /** Great-circle distance on the unit sphere between two (latitude, longitude) points in radians. */
+  public static Double haversine(Object lat1, Object lon1, Object lat2, Object lon2) {
+    return haversineRad(number(lat1, "haversine"), number(lon1, "haversine"),
+        number(lat2, "haversine"), number(lon2, "haversine"));
+  }
+
+  /** {@link #haversine} with the angles in degrees. */
+  public static Double haversine_deg_input(Object lat1, Object lon1, Object lat2, Object lon2) {
+    final String f = "haversine_deg_input";
+    return haversineRad(number(lat1, f) * Math.PI / 180.0, number(lon1, f) * Math.PI / 180.0,
+        number(lat2, f) * Math.PI / 180.0, number(lon2, f) * Math.PI / 180.0);
+  }
+
+  private static double haversineRad(double lat1, double lon1, double lat2, double lon2) {
+    final double sinLat = StrictMath.sin((lat1 - lat2) / 2.0);
+    final double sinLon = StrictMath.sin((lon1 - lon2) / 2.0);
+    return 2.0 * StrictMath.asin(Math.sqrt(sinLat * sinLat
+        + StrictMath.cos(lat1) * StrictMath.cos(lat2) * (sinLon * sinLon)));
+  }
+
+  // comparison and logic
+
+  /** {@code a == b}: Int and Float by value, all else as the same value. Never fails. */
+  public static Boolean eq(Object a, Object b) {
+    if (a instanceof Long && b instanceof Double) {
+      return (double) (Long) a == (Double) b;
+    }
+    if (a instanceof Double && b instanceof Long) {
+      return (Double) a == (double) (Long) b;
+    }
+    return Values.equal(a, b);
+  }
+
+  /** {@code a != b}: the negation of {@link #eq}. */
+  public static Boolean neq(Object a, Object b) {
+    return !eq(a, b);
+  }
+
+  /** {@code a > b}; see {@link #lt}. */
+  public static Boolean gt(Object a, Object b) {
+    sameType(a, b);
+    if (mixedNumbers(a, b)) {
+      return toDouble(a) > toDouble(b);
+    }
+    return Values.compare(a, b) > 0;
+  }
+
+  /** {@code a >= b}; see {@link #lt}. */
+  public static Boolean ge(Object a, Object b) {
+    sameType(a, b);
+    if (mixedNumbers(a, b)) {
+      return toDouble(a) >= toDouble(b);
+    }
+    return Values.compare(a, b) >= 0;
+  }
+
+  /**
+   * {@code a < b}: fails unless both are of one type (numbers of either
+   * kind count as one); an Int and a Float compare by value, as IEEE does
+   * ({@code 1 < 1.0} is false, nothing is below NaN); all else in
+   * {@link Values}' order ({@code -0.0 < 0.0}, {@code [1] < [1.0]}).
+   */
+  public static Boolean lt(Object a, Object b) {
+    sameType(a, b);
+    if (mixedNumbers(a, b)) {
+      return toDouble(a) < toDouble(b);
+    }
+    return Values.compare(a, b) < 0;
+  }
+
+  /** {@code a <= b}; see {@link #lt}. */
+  public static Boolean le(Object a, Object b) {
+    sameType(a, b);
+    if (mixedNumbers(a, b)) {
+      return toDouble(a) <= toDouble(b);
+    }
+    return Values.compare(a, b) <= 0;
+  }
+
+  /** {@code a && ...}: false at the first false; every argument before it must be a boolean. */
+  public static Boolean and(Object... args) {
+    for (Object a : args) {
+      if (!(a instanceof Boolean)) {
+        throw ValueException.eval("'and' requires booleans");
+      }
+      if (!(Boolean) a) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code a || ...}: true at the first true; every argument before it must be a boolean. */
+  public static Boolean or(Object... args) {
+    for (Object a : args) {
+      if (!(a instanceof Boolean)) {
+        throw ValueException.eval("'or' requires booleans");
+      }
+      if ((Boolean) a) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code !a}. */
+  public static Boolean negate(Object a) {
+    if (!(a instanceof Boolean)) {
+      throw ValueException.eval("'negate' requires booleans");
+    }
+    return !(Boolean) a;
+  }
+
+  // strings
+
+  /** {@code a ++ ...}: strings joined, or lists concatenated (the first argument decides). */
+  public static Object concat(Object... args) {
+    if (args[0] instanceof String) {
+      final StringBuilder b = new StringBuilder();
+      for (Object a : args) {
+        if (!(a instanceof String)) {
+          throw ValueException.eval("'concat' requires strings, or lists");
+        }
+        b.append((String) a);
+      }
+      return b.toString();
+    }
+    if (args[0] instanceof List) {
+      final List<Object> out = new ArrayList<>();
+      for (Object a : args) {
+        if (!(a instanceof List)) {
+          throw ValueException.eval("'concat' requires strings, or lists");
+        }
+        out.addAll((List<?>) a);
+      }
+      return Collections.unmodifiableList(out);
+    }
+    throw ValueException.eval("'concat' requires strings, lists, or JSON objects");
+  }
+
+  /** {@code a ++ b} without varargs. */
+  public static Object concat(Object a, Object b) {
+    if (a instanceof String && b instanceof String) {
+      return (String) a + b;
+    }
+    return concat(new Object[] {a, b});
+  }
+
+  public static Boolean str_includes(Object a, Object b) {
+    if (a instanceof String && b instanceof String) {
+      return ((String) a).contains((String) b);
+    }
+    throw ValueException.eval("'str_includes' requires strings");
+  }
+
+  /** Unicode lower case, the same in every locale. */
+  public static String lowercase(Object a) {
+    return str(a, "lowercase").toLowerCase(Locale.ROOT);
+  }
+
+  /** Unicode upper case, the same in every locale ({@code 'ß'} becomes {@code 'SS'}). */
+  public static String uppercase(Object a) {
+    return str(a, "uppercase").toUpperCase(Locale.ROOT);
+  }
+
+  /** Without Unicode white space (Rust's {@code char::is_whitespace}) at both ends. */
+  public static String trim(Object a) {
+    final String s = str(a, "trim");
+    return s.substring(whiteStart(s), whiteEnd(s));
+  }
+
+  public static String trim_start(Object a) {
+    if (!(a instanceof String)) {
+      throw ValueException.eval("'trim_start' requires strings, got " + Values.display(a));
+    }
+    final String s = (String) a;
+    return s.substring(whiteStart(s));
+  }
+
+  public static String trim_end(Object a) {
+    final String s = str(a, "trim_end");
+    return s.substring(0, whiteEnd(s));
+  }
+
+  public static Boolean starts_with(Object a, Object b) {
+    if (a instanceof String && b instanceof String) {
+      return ((String) a).startsWith((String) b);
+    }
+    throw ValueException.eval("'starts_with' requires strings or bytes");
+  }
+
+  public static Boolean ends_with(Object a, Object b) {
+    if (a instanceof String && b instanceof String) {
+      return ((String) a).endsWith((String) b);
+    }
+    throw ValueException.eval("'ends_with' requires strings or bytes");
+  }
+
+  /** {@code unicode_normalize(s, 'nfc')}; also nfd, nfkc, nfkd. */
+  public static String unicode_normalize(Object a, Object form) {
+    if (!(a instanceof String) || !(form instanceof String)) {
+      throw ValueException.eval("'unicode_normalize' requires strings");
+    }
+    final Normalizer.Form f;
+    switch ((String) form) {
+    case "nfc":
+      f = Normalizer.Form.NFC;
+      break;
+    case "nfd":
+      f = Normalizer.Form.NFD;
+      break;
+    case "nfkc":
+      f = Normalizer.Form.NFKC;
+      break;
+    case "nfkd":
+      f = Normalizer.Form.NFKD;
+      break;
+    default:
+      throw ValueException.eval("unknown normalization " + form + " for 'unicode_normalize'");
+    }
+    return Normalizer.normalize((String) a, f);
+  }
+
+  /** The characters (code points) of a string, each as a string. */
+  public static List<Object> chars(Object a) {
+    if (!(a instanceof String)) {
+      throw ValueException.eval("'chars' requires strings");
+    }
+    final List<Object> out = new ArrayList<>();
+    ((String) a).codePoints().forEach(c -> out.add(new String(Character.toChars(c))));
+    return Collections.unmodifiableList(out);
+  }
+
+  /** Characters {@code from} (inclusive, >= 0) to {@code to} (exclusive, >= from), clipped to the string. */
+  public static String slice_string(Object a, Object from, Object to) {
+    if (!(a instanceof String)) {
+      throw ValueException.eval("first argument to 'slice_string' mut be a string");
+    }
+    final Long m = integral(from);
+    if (m == null) {
+      throw ValueException.eval("second argument to 'slice_string' mut be an integer");
+    }
+    if (m < 0) {
+      throw ValueException.eval("second argument to 'slice_string' mut be a positive integer");
+    }
+    final Long n = integral(to);
+    if (n == null) {
+      throw ValueException.eval("third argument to 'slice_string' mut be an integer");
+    }
+    if (n < m) {
+      throw ValueException.eval("third argument to 'slice_string' mut be a positive integer"
+          + " greater than the second argument");
+    }
+    final String s = (String) a;
+    final int count = s.codePointCount(0, s.length());
+    final int start = (int) Math.min(m, count);
+    final int end = (int) Math.min(n, count);
+    return s.substring(s.offsetByCodePoints(0, start), s.offsetByCodePoints(0, end));
+  }
+
+  /** The strings of a list joined. */
+  public static String from_substrings(Object a) {
+    if (!(a instanceof List)) {
+      throw ValueException.eval("'from_substring' requires a list of strings");
+    }
+    final StringBuilder b = new StringBuilder();
+    for (Object o : (List<?>) a) {
+      if (!(o instanceof String)) {
+        throw ValueException.eval("'from_substring' requires a list of strings");
+      }
+      b.append((String) o);
+    }
+    return b.toString();
+  }
+
+  // lists
+
+  /** Elements of a list, characters (code points) of a string. */
+  public static Long length(Object a) {
+    if (a instanceof List) {
+      return (long) ((List<?>) a).size();
+    }
+    if (a instanceof String) {
+      final String s = (String) a;
+      return (long) s.codePointCount(0, s.length());
+    }
+    throw ValueException.eval("'length' requires lists");
+  }
+
+  /** The list in {@link Values}' order. */
+  public static List<Object> sorted(Object a) {
+    final List<Object> out = new ArrayList<>(listArg(a, "'sort' requires lists"));
+    out.sort(Values.ORDER);
+    return Collections.unmodifiableList(out);
+  }
+
+  public static List<Object> reverse(Object a) {
+    final List<Object> out = new ArrayList<>(listArg(a, "'reverse' requires lists"));
+    Collections.reverse(out);
+    return Collections.unmodifiableList(out);
+  }
+
+  public static List<Object> append(Object list, Object x) {
+    final List<Object> out = new ArrayList<>(
+        listArg(list, "'append' requires first argument to be a list"));
+    out.add(x);
+    return Collections.unmodifiableList(out);
+  }
+
+  public static List<Object> prepend(Object list, Object x) {
+    final List<?> l = listArg(list, "'prepend' requires first argument to be a list");
+    final List<Object> out = new ArrayList<>(l.size() + 1);
+    out.add(x);
+    out.addAll(l);
+    return Collections.unmodifiableList(out);
+  }
+
+  /** The first element, or null for {@code []}. */
+  public static Object first(Object a) {
+    final List<?> l = listArg(a, "'first' requires lists");
+    return l.isEmpty() ? null : l.get(0);
+  }
+
+  /** The last element, or null for {@code []}. */
+  public static Object last(Object a) {
+    final List<?> l = listArg(a, "'last' requires lists");
+    return l.isEmpty() ? null : l.get(l.size() - 1);
+  }
+
+  /**
+   * {@code get(list, i)}: the element at {@code i} (negative counts from the
+   * end; an integral Float will do); fails out of range, unless a third
+   * argument is given, which is then the answer for any failure.
+   */
+  public static Object get(Object... args) {
+    try {
+      return getImpl(args[0], args[1]);
+    } catch (ValueException e) {
+      if (args.length > 2) {
+        return args[2];
+      }
+      throw e;
+    }
+  }
+
+  /** {@code get(list, i)} without varargs. */
+  public static Object get(Object list, Object index) {
+    return getImpl(list, index);
+  }
+
+  /** {@code list -> i}: {@link #get}, or null for any failure. */
+  public static Object maybe_get(Object list, Object index) {
+    try {
+      return getImpl(list, index);
+    } catch (ValueException e) {
+      return null;
+    }
+  }
+
+  private static Object getImpl(Object list, Object index) {
+    if (!(list instanceof List)) {
+      throw ValueException.eval("first argument to 'get' mut be a list or json");
+    }
+    final List<?> l = (List<?>) list;
+    final Long i = integral(index);
+    if (i == null) {
+      throw ValueException.eval("second argument to 'get' mut be an integer");
+    }
+    return l.get(index(i, l.size(), false));
+  }
+
+  /** Elements {@code from} (inclusive) to {@code to} (exclusive); negative indices count from the end. */
+  public static List<Object> slice(Object list, Object from, Object to) {
+    final List<?> l = listArg(list, "first argument to 'slice' mut be a list");
+    final Long m = integral(from);
+    if (m == null) {
+      throw ValueException.eval("second argument to 'slice' mut be an integer");
+    }
+    final Long n = integral(to);
+    if (n == null) {
+      throw ValueException.eval("third argument to 'slice' mut be an integer");
+    }
+    final int start = index(m, l.size(), false);
+    final int end = index(n, l.size(), true);
+    if (start > end) {
+      // CozoDB panics here (a Rust slice with start > end).
+      throw ValueException.eval("slice index starts at " + start + " but ends at " + end);
+    }
+    return Collections.unmodifiableList(new ArrayList<>(l.subList(start, end)));
+  }
+
+  /** CozoDB's index rule: negative counts from the end; {@code upper} allows {@code size}. */
+  private static int index(long i, int size, boolean upper) {
+    if (i < 0) {
+      i += size;
+    }
+    if (i < 0 || i > size || !upper && i == size) {
+      throw ValueException.eval("index " + i + " out of bound");
+    }
+    return (int) i;
+  }
+
+  /** The list cut into lists of {@code n} (the last may be shorter). */
+  public static List<Object> chunks(Object list, Object n) {
+    return cut(list, n, "chunks", false);
+  }
+
+  /** The list cut into lists of exactly {@code n} (a shorter rest is dropped). */
+  public static List<Object> chunks_exact(Object list, Object n) {
+    return cut(list, n, "chunks_exact", true);
+  }
+
+  private static List<Object> cut(Object list, Object size, String name, boolean exact) {
+    final List<?> l = listArg(list, "first argument of '" + name + "' must be a list");
+    final int n = positive(size, name);
+    final List<Object> out = new ArrayList<>();
+    for (int i = 0; i < l.size(); i += n) {
+      if (exact && i + n > l.size()) {
+        break;
+      }
+      out.add(Collections.unmodifiableList(new ArrayList<>(l.subList(i, Math.min(l.size(), i + n)))));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /** Every run of {@code n} consecutive elements. */
+  public static List<Object> windows(Object list, Object size) {
+    final List<?> l = listArg(list, "first argument of 'windows' must be a list");
+    final int n = positive(size, "windows");
+    final List<Object> out = new ArrayList<>();
+    for (int i = 0; i + n <= l.size(); i++) {
+      out.add(Collections.unmodifiableList(new ArrayList<>(l.subList(i, i + n))));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  private static int positive(Object size, String name) {
+    final Long n = integral(size);
+    if (n == null) {
+      throw ValueException.eval("second argument of '" + name + "' must be an integer");
+    }
+    if (n <= 0) {
+      throw ValueException.eval("second argument to '" + name + "' must be positive");
+    }
+    return (int) Math.min(n, Integer.MAX_VALUE);
+  }
+
+  /**
+   * {@code int_range(end)}, {@code int_range(start, end)},
+   * {@code int_range(start, end, step)}: the Ints from start (0) up to but
+   * excluding end; with a negative step, down to but excluding end.
+   * A step of 0 fails here (CozoDB does not terminate).
+   */
+  public static List<Object> int_range(Object... args) {
+    if (args.length > 3) {
+      throw ValueException.eval("'int_range' requires 1 to 3 argument");
+    }
+    final long start;
+    final long end;
+    if (args.length == 1) {
+      start = 0;
+      end = intArg(args[0], "'int_range' requires integer argument for end");
+    } else {
+      start = intArg(args[0], "'int_range' requires integer argument for start");
+      end = intArg(args[1], "'int_range' requires integer argument for end");
+    }
+    final long step = args.length == 3 ? intArg(args[2], "'int_range' requires integer argument for step") : 1;
+    if (step == 0) {
+      throw ValueException.eval("'int_range' requires a non-zero step");
+    }
+    final List<Object> out = new ArrayList<>();
+    for (long i = start; step > 0 ? i < end : i > end; ) {
+      out.add(i);
+      final long next = i + step;
+      if ((next > i) != (step > 0)) {
+        break;
+      }
+      i = next;
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /** The distinct elements of all the lists, in {@link Values}' order. */
+  public static List<Object> union(Object... args) {
+    final TreeSet<Object> set = new TreeSet<>(Values.ORDER);
+    for (Object a : args) {
+      set.addAll(listArg(a, "'union' requires lists"));
+    }
+    return Values.listOf(set);
+  }
+
+  /** The distinct elements common to all the lists, in {@link Values}' order. */
+  public static List<Object> intersection(Object... args) {
+    final TreeSet<Object> set = new TreeSet<>(Values.ORDER);
+    set.addAll(listArg(args[0], "'intersection' requires lists"));
+    for (int i = 1; i < args.length; i++) {
+      final TreeSet<Object> other = new TreeSet<>(Values.ORDER);
+      other.addAll(listArg(args[i], "'intersection' requires lists"));
+      set.retainAll(other);
+    }
+    return Values.listOf(set);
+  }
+
+  /** The distinct elements of the first list that are in none of the others, in {@link Values}' order. */
+  public static List<Object> difference(Object... args) {
+    final TreeSet<Object> set = new TreeSet<>(Values.ORDER);
+    set.addAll(listArg(args[0], "'difference' requires lists"));
+    for (int i = 1; i < args.length; i++) {
+      listArg(args[i], "'difference' requires lists").forEach(set::remove);
+    }
+    return Values.listOf(set);
+  }
+
+  // helpers
+
+  private static boolean isNum(Object a) {
+    return a instanceof Long || a instanceof Double;
+  }
+
+  private static double toDouble(Object a) {
+    return a instanceof Long ? (double) (Long) a : (Double) a;
+  }
+
+  /** A number's {@code f64} value for the one-argument math functions, or the function's error. */
+  private static double number(Object a, String function) {
+    if (!isNum(a)) {
+      throw ValueException.eval("'" + function + "' requires numbers");
+    }
+    return toDouble(a);
+  }
+
+  /** CozoDB's {@code get_int}: an Int, or a Float with an integral value (saturated); else null. */
+  private static Long integral(Object a) {
+    if (a instanceof Long) {
+      return (Long) a;
+    }
+    if (a instanceof Double) {
+      final double f = (Double) a;
+      return roundHalfAway(f) == f ? (long) f : null;
+    }
+    return null;
+  }
+
+  private static long intArg(Object a, String error) {
+    final Long i = integral(a);
+    if (i == null) {
+      throw ValueException.eval(error);
+    }
+    return i;
+  }
+
+  private static String str(Object a, String function) {
+    if (!(a instanceof String)) {
+      throw ValueException.eval("'" + function + "' requires strings");
+    }
+    return (String) a;
+  }
+
+  private static List<?> listArg(Object a, String error) {
+    if (!(a instanceof List)) {
+      throw ValueException.eval(error);
+    }
+    return (List<?>) a;
+  }
+
+  private static void sameType(Object a, Object b) {
+    final boolean same = a == null ? b == null
+        : isNum(a) ? isNum(b)
+        : b != null && a.getClass() == b.getClass()
+            || a instanceof List && b instanceof List;
+    if (!same) {
+      throw ValueException.eval("comparison can only be done between the same datatypes, got "
+          + Values.display(a) + " and " + Values.display(b));
+    }
+  }
+
+  private static boolean mixedNumbers(Object a, Object b) {
+    return a instanceof Long && b instanceof Double || a instanceof Double && b instanceof Long;
+  }
+
+  private static double negateBits(double d) {
+    return Double.longBitsToDouble(Double.doubleToRawLongBits(d) ^ Long.MIN_VALUE);
+  }
+
+  /** {@code r}, or if it is NaN: the operand's NaN if it is one, else {@link Values#ARITHMETIC_NAN}. */
+  private static double nan(double r, double x) {
+    if (!Double.isNaN(r)) {
+      return r;
+    }
+    return Double.isNaN(x) ? x : Values.ARITHMETIC_NAN;
+  }
+
+  /** {@code r}, or if it is NaN: the first NaN operand, else {@link Values#ARITHMETIC_NAN}. */
+  private static double nan(double r, double x, double y) {
+    if (!Double.isNaN(r)) {
+      return r;
+    }
+    return Double.isNaN(x) ? x : Double.isNaN(y) ? y : Values.ARITHMETIC_NAN;
+  }
+
+  private static int whiteStart(String s) {
+    int i = 0;
+    while (i < s.length()) {
+      final int c = s.codePointAt(i);
+      if (!isWhiteSpace(c)) {
+        break;
+      }
+      i += Character.charCount(c);
+    }
+    return i;
+  }
+
+  private static int whiteEnd(String s) {
+    int i = s.length();
+    while (i > 0) {
+      final int c = s.codePointBefore(i);
+      if (!isWhiteSpace(c)) {
+        break;
+      }
+      i -= Character.charCount(c);
+    }
+    return i;
+  }
+
+  /** Unicode's White_Space property, which Rust's {@code trim} uses (unlike {@link Character#isWhitespace}). */
+  private static boolean isWhiteSpace(int c) {
+    return c >= 0x09 && c <= 0x0d || c == 0x20 || c == 0x85 || c == 0xa0 || c == 0x1680
+        || c >= 0x2000 && c <= 0x200a || c == 0x2028 || c == 0x2029 || c == 0x202f
+        || c == 0x205f || c == 0x3000;
+  }
+}

@@ -1,0 +1,116 @@
+package dev.mnestic.value;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The function table and the behaviours the CozoDB conformance cases
+ * ({@code datalog-frontend/src/test/resources/conformance/functions/cases.json})
+ * cannot show: dispatch errors, NaN bits, and the places where CozoDB
+ * crashes or never returns.
+ */
+class FunctionsTest {
+  @Test void dispatchChecksNameAndArity() {
+    assertEquals(3L, Functions.apply("add", List.of(1L, 2L)));
+    ValueException e = assertThrows(ValueException.class, () -> Functions.apply("foo", List.of()));
+    assertEquals(Functions.NO_IMPLEMENTATION, e.code());
+    assertEquals("No implementation found for op `foo`", e.getMessage());
+    e = assertThrows(ValueException.class, () -> Functions.apply("json", List.of(1L)));
+    assertEquals(Functions.UNSUPPORTED_FUNCTION, e.code());
+    e = assertThrows(ValueException.class, () -> Functions.apply("sub", List.of(1L)));
+    assertEquals(Functions.WRONG_ARITY, e.code());
+    assertEquals("Wrong number of arguments for function 'sub'", e.getMessage());
+    assertEquals("Need exactly 2 argument(s)", e.help());
+    e = assertThrows(ValueException.class, () -> Functions.apply("concat", List.of()));
+    assertEquals("Need at least 1 argument(s)", e.help());
+    for (String name : Functions.names()) {
+      assertFalse(Functions.UNSUPPORTED.contains(name), name);
+    }
+  }
+
+  @Test void failuresAreEvalThrow() {
+    final ValueException e = assertThrows(ValueException.class, () -> Functions.add(1L, "a"));
+    assertEquals(ValueException.EVAL_THROW, e.code());
+    assertEquals(ValueException.EVAL_FAILED, e.getMessage());
+    assertEquals("addition requires numbers", e.help());
+    assertEquals("addition requires numbers", e.reason());
+  }
+
+  @Test void directCallsMatchDispatch() {
+    assertEquals(Long.MIN_VALUE, Functions.add(Long.MAX_VALUE, 1L));
+    assertEquals(1L, Functions.add(1L, 0.0), "Floats summing to 0.0 leave an Int");
+    assertEquals(2L, Functions.mul(2L, 0.5, 2.0));
+    assertEquals("ab", Functions.concat("a", "b"));
+    assertEquals(2L, Functions.coalesce(null, 2L));
+    assertEquals(2L, Functions.get(List.of(1L, 2L), -1L));
+    assertEquals("d", Functions.get(List.of(1L), 5L, "d"));
+  }
+
+  /** A NaN from non-NaN operands has the sign bit set; a NaN operand passes through. */
+  @Test void nanBitsFollowCozoDbsPlatform() {
+    final long arith = Double.doubleToRawLongBits(Values.ARITHMETIC_NAN);
+    final long positive = Double.doubleToRawLongBits(Double.NaN);
+    assertEquals(arith, Double.doubleToRawLongBits(Functions.div(0.0, 0L)));
+    assertEquals(arith, Double.doubleToRawLongBits(Functions.sqrt(-1L)));
+    assertEquals(arith, Double.doubleToRawLongBits(Functions.ln(-1.0)));
+    assertEquals(arith, Double.doubleToRawLongBits((Double) Functions.mod(1.0, 0.0)));
+    assertEquals(positive, Double.doubleToRawLongBits(Functions.to_float("NAN")));
+    assertEquals(positive, Double.doubleToRawLongBits(Functions.acosh(0.5)));
+    assertEquals(positive, Double.doubleToRawLongBits((Double) Functions.minus(Values.ARITHMETIC_NAN)));
+    assertEquals(positive, Double.doubleToRawLongBits((Double) Functions.abs(Values.ARITHMETIC_NAN)));
+    assertEquals(positive, Double.doubleToRawLongBits(Functions.sqrt(Double.NaN)), "passes through");
+    assertEquals(arith, Double.doubleToRawLongBits(Functions.to_float("-nan")));
+  }
+
+  /** Where CozoDB panics or loops, mnestic answers or fails cleanly. */
+  @Test void noCrashWhereCozoDbCrashes() {
+    // CozoDB: "attempt to calculate the remainder with overflow"
+    assertEquals(0L, Functions.mod(Long.MIN_VALUE, -1L));
+    // CozoDB: "slice index starts at 2 but ends at 1"
+    final ValueException e = assertThrows(ValueException.class,
+        () -> Functions.slice(List.of(1L, 2L, 3L), 2L, 1L));
+    assertEquals("slice index starts at 2 but ends at 1", e.help());
+    // CozoDB never returns
+    assertThrows(ValueException.class, () -> Functions.int_range(0L, 10L, 0L));
+    assertEquals(List.of(Long.MAX_VALUE - 1), Functions.int_range(Long.MAX_VALUE - 1, Long.MAX_VALUE, 5L));
+  }
+
+  /** {@link Log2} is exact at powers of two and within an ulp of the true value elsewhere. */
+  @Test void log2() {
+    for (int k = -1074; k <= 1023; k++) {
+      assertEquals(k, Log2.log2(Math.scalb(1.0, k)), "2^" + k);
+    }
+    assertEquals(3.321928094887362, Log2.log2(10), "CozoDB's, not log(10)/log(2)");
+    final Random r = new Random(3);
+    for (int i = 0; i < 10_000; i++) {
+      final double x = Math.abs(Double.longBitsToDouble(r.nextLong()));
+      if (!Double.isFinite(x) || x == 0) {
+        continue;
+      }
+      final double y = Log2.log2(x);
+      final double approx = StrictMath.log(x) / StrictMath.log(2);
+      assertTrue(Math.abs(y - approx) <= 2 * Math.ulp(approx), x + ": " + y + " vs " + approx);
+    }
+    assertEquals(Double.NEGATIVE_INFINITY, Log2.log2(0.0));
+    assertTrue(Double.isNaN(Log2.log2(-1.0)));
+    assertEquals(Double.POSITIVE_INFINITY, Log2.log2(Double.POSITIVE_INFINITY));
+  }
+
+  @Test void comparisonsNeedOneType() {
+    assertTrue(Functions.lt(List.of(1L), List.of(1.0)));
+    assertTrue(Functions.lt(1L, 1.5));
+    assertFalse(Functions.lt(1L, 1.0));
+    assertTrue(Functions.le(1L, 1.0));
+    assertTrue(Functions.eq(1L, 1.0));
+    assertFalse(Functions.eq(List.of(1L), List.of(1.0)));
+    final ValueException e = assertThrows(ValueException.class, () -> Functions.gt("a", List.of()));
+    assertEquals("comparison can only be done between the same datatypes, got \"a\" and []", e.help());
+  }
+}

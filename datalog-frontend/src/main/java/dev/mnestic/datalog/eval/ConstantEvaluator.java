@@ -1,0 +1,194 @@
+package dev.mnestic.datalog.eval;
+
+import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.ast.Expr;
+import dev.mnestic.datalog.ast.Pos;
+import dev.mnestic.value.Functions;
+import dev.mnestic.value.ValueException;
+import dev.mnestic.value.Values;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Evaluates an expression without variables, such as the body of a constant
+ * rule {@code ?[a, b] <- [[1, 'x' ++ 'y']]}, to a {@link Values value}, with
+ * CozoDB's errors in CozoDB's order. CozoDB works in two passes, and so does
+ * this class:
+ *
+ * <ol>
+ *   <li>While parsing (innermost first, left to right): every {@code $param}
+ *       must be given ({@code parser::param_not_found}), every known function
+ *       must get its number of arguments ({@code parser::func_wrong_num_args}),
+ *       {@code if} two or three ({@code parser::bad_if}), {@code cond} at least
+ *       one ({@code parser::empty_cond}).</li>
+ *   <li>Folding: a function application whose arguments are all constants is
+ *       applied, innermost first, left to right; a failure is
+ *       {@code eval::throw} with the function's reason as help. Variables,
+ *       {@code if}, {@code cond} and unknown functions stay unevaluated, and
+ *       the arguments of the last three are not even looked at.</li>
+ *   <li>An expression that did not fold to a constant is
+ *       {@code eval::not_constant} ("Expression contains unevaluated
+ *       constant"): so is a variable, and so is a function CozoDB does not
+ *       have.</li>
+ * </ol>
+ *
+ * <p>Errors name the line and column of the expression at fault (for an
+ * operator, the operator's).
+ */
+public final class ConstantEvaluator {
+  /** Code of an expression that is not constant. */
+  public static final String NOT_CONSTANT = "eval::not_constant";
+  /** Code of a {@code $param} that was not given. */
+  public static final String PARAM_NOT_FOUND = "parser::param_not_found";
+
+  /** Marks a subexpression that did not fold to a constant. */
+  private static final Object UNEVALUATED = new Object();
+
+  /** The parameters, by name without {@code $}. */
+  private final Map<String, Object> params;
+
+  /**
+   * An evaluator with parameters, by name without {@code $}; each is
+   * converted by {@link Values#of}.
+   */
+  public ConstantEvaluator(Map<String, ?> params) {
+    final Map<String, Object> copy = new HashMap<>();
+    params.forEach((k, v) -> copy.put(k, Values.of(v)));
+    this.params = copy;
+  }
+
+  /** Evaluates {@code e} with the given parameters. */
+  public static Object evaluate(Expr e, Map<String, ?> params) {
+    return new ConstantEvaluator(params).evaluate(e);
+  }
+
+  /**
+   * Evaluates {@code e}.
+   *
+   * @throws DatalogException with CozoDB's code, message and help
+   */
+  public Object evaluate(Expr e) {
+    check(e);
+    final Object v = fold(e);
+    if (v == UNEVALUATED) {
+      final Pos pos = firstUnevaluated(e).pos();
+      throw new DatalogException(NOT_CONSTANT, "Expression contains unevaluated constant",
+          pos.line(), pos.column());
+    }
+    return v;
+  }
+
+  // 1. what CozoDB checks while parsing
+
+  private void check(Expr e) {
+    if (e instanceof Expr.Param) {
+      final Expr.Param p = (Expr.Param) e;
+      if (!params.containsKey(p.name())) {
+        throw error(PARAM_NOT_FOUND, "Required parameter " + p.name() + " not found", null, p.pos());
+      }
+    } else if (e instanceof Expr.ListExpr) {
+      ((Expr.ListExpr) e).items().forEach(this::check);
+    } else if (e instanceof Expr.Apply) {
+      final Expr.Apply a = (Expr.Apply) e;
+      a.args().forEach(this::check);
+      final int n = a.args().size();
+      switch (a.function()) {
+      case "if":
+        if (n != 2 && n != 3) {
+          throw error("parser::bad_if", "wrong number of arguments to if: 2 or 3 required", null, a.pos());
+        }
+        break;
+      case "cond":
+        if (n == 0) {
+          throw error("parser::empty_cond", "'cond' cannot have empty body", null, a.pos());
+        }
+        break;
+      default:
+        if (Functions.isDefined(a.function())) {
+          try {
+            Functions.checkArity(a.function(), n);
+          } catch (ValueException x) {
+            throw error(x, a.pos());
+          }
+        }
+      }
+    }
+  }
+
+  // 2. folding
+
+  private Object fold(Expr e) {
+    if (e instanceof Expr.Literal) {
+      return ((Expr.Literal) e).value();
+    }
+    if (e instanceof Expr.Param) {
+      return params.get(((Expr.Param) e).name());
+    }
+    if (e instanceof Expr.Var) {
+      return UNEVALUATED;
+    }
+    if (e instanceof Expr.ListExpr) {
+      final List<Object> items = foldAll(((Expr.ListExpr) e).items());
+      return items == null ? UNEVALUATED : Values.listOf(items);
+    }
+    final Expr.Apply a = (Expr.Apply) e;
+    if (isOpaque(a)) {
+      return UNEVALUATED;
+    }
+    final List<Object> args = foldAll(a.args());
+    if (args == null) {
+      return UNEVALUATED;
+    }
+    try {
+      return Functions.apply(a.function(), args);
+    } catch (ValueException x) {
+      throw error(x, a.pos());
+    }
+  }
+
+  /** The values of all of {@code exprs} (each folded, so that errors surface), or null if one is not constant. */
+  private List<Object> foldAll(List<Expr> exprs) {
+    final List<Object> values = new ArrayList<>(exprs.size());
+    boolean constant = true;
+    for (Expr x : exprs) {
+      final Object v = fold(x);
+      constant &= v != UNEVALUATED;
+      values.add(v);
+    }
+    return constant ? values : null;
+  }
+
+  /** {@code if}, {@code cond}, and functions CozoDB lacks: never folded, arguments untouched. */
+  private static boolean isOpaque(Expr.Apply a) {
+    final String f = a.function();
+    return f.equals("if") || f.equals("cond")
+        || !Functions.isDefined(f) && !Functions.UNSUPPORTED.contains(f);
+  }
+
+  /** The first subexpression (in reading order) that cannot fold. */
+  private static Expr firstUnevaluated(Expr e) {
+    if (e instanceof Expr.Var || e instanceof Expr.Apply && isOpaque((Expr.Apply) e)) {
+      return e;
+    }
+    final List<Expr> children = e instanceof Expr.ListExpr ? ((Expr.ListExpr) e).items()
+        : e instanceof Expr.Apply ? ((Expr.Apply) e).args() : List.of();
+    for (Expr c : children) {
+      final Expr found = firstUnevaluated(c);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  private static DatalogException error(ValueException x, Pos pos) {
+    return error(x.code(), x.getMessage(), x.help(), pos);
+  }
+
+  private static DatalogException error(String code, String message, String help, Pos pos) {
+    return new DatalogException(code, message, pos.line(), pos.column(), help);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.mnestic.datalog.eval;
+
+import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.value.Values;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The relation a constant rule {@code name[a, b] <- [[1, 2], [3, 4]]}
+ * defines, checked as CozoDB's {@code Constant} fixed rule checks it.
+ */
+public final class ConstantRules {
+  private ConstantRules() {
+  }
+
+  /**
+   * The rows of constant rule {@code rule}: its body evaluated by
+   * {@link ConstantEvaluator}, which must give a list of lists of one length
+   * (that of the head, if the head is not empty). The rows come as a set:
+   * without duplicates, in {@link Values#ORDER} (as CozoDB returns them).
+   *
+   * @throws DatalogException with CozoDB's code, message and help:
+   *     {@code fixed_rule::arg_wrong} (the body is not a list),
+   *     {@code parser::bad_row_for_const} (a row is not a list),
+   *     {@code parser::const_data_arity_mismatch} (rows of different lengths),
+   *     {@code parser::empty_const_rule} (no rows and no head),
+   *     {@code parser::const_rule_empty_row} (rows of length 0),
+   *     {@code parser::fixed_rule_head_arity_mismatch} (rows and head differ),
+   *     or any error of {@link ConstantEvaluator}
+   */
+  public static List<List<Object>> rows(Rule rule, Map<String, ?> params) {
+    if (rule.kind() != Rule.Kind.CONSTANT) {
+      throw new IllegalArgumentException("not a constant rule: " + rule.name());
+    }
+    final Object data = ConstantEvaluator.evaluate(rule.constant(), params);
+    if (!(data instanceof List)) {
+      throw error(rule, "fixed_rule::arg_wrong", "Wrong value for option 'data' of 'Constant'",
+          "a list of lists is required");
+    }
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Object row : (List<?>) data) {
+      if (!(row instanceof List)) {
+        throw error(rule, "parser::bad_row_for_const", "Bad row for constant rule: " + Values.display(row),
+            "The body of a constant rule should evaluate to a list of lists");
+      }
+      @SuppressWarnings("unchecked")
+      final List<Object> tuple = (List<Object>) row;
+      if (!rows.isEmpty() && rows.get(0).size() != tuple.size()) {
+        throw error(rule, "parser::const_data_arity_mismatch",
+            "Constant head must have the same arity as the data given",
+            "First row length: " + rows.get(0).size() + "; the mismatch: " + Values.display(tuple));
+      }
+      rows.add(tuple);
+    }
+    final int headArity = rule.head().size();
+    final int arity;
+    if (!rows.isEmpty()) {
+      arity = rows.get(0).size();
+    } else if (headArity == 0) {
+      throw error(rule, "parser::empty_const_rule", "Constant rule does not have data",
+          "If you insist on using this empty rule, explicitly give its head");
+    } else {
+      arity = headArity;
+    }
+    if (arity == 0) {
+      throw error(rule, "parser::const_rule_empty_row", "Encountered empty row for constant rule", null);
+    }
+    if (headArity != 0 && arity != headArity) {
+      throw error(rule, "parser::fixed_rule_head_arity_mismatch", "Fixed rule head arity mismatch",
+          "Expected arity: " + arity + ", number of arguments given: " + headArity);
+    }
+    final TreeSet<List<Object>> set = new TreeSet<>(Values.ORDER::compare);
+    set.addAll(rows);
+    return List.copyOf(set);
+  }
+
+  private static DatalogException error(Rule rule, String code, String message, String help) {
+    return new DatalogException(code, message, rule.pos().line(), rule.pos().column(), help);
+  }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Regenerates the "expected" of every case in a conformance file from CozoDB
+# (cozo-lib-wasm, through ../../cozo/cozo-run.mjs):
+#   generate.sh functions/cases.json
+# A case is
+# {"name", "script", "params"?, "expected"}: "params" is the raw JSON text of
+# the parameters, and "expected" is CozoDB's own result object, copied as
+# text (so 1.0 stays 1.0 and 1e16 stays 1e16) without its rendered
+# "display". To add a case, append {"name", "script"} and run this script on the file.
+# Needs node 20+; run `npm ci` in datalog-frontend/src/test/cozo first.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+runner="$here/../../cozo/cozo-run.mjs"
+node - "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" "$runner" <<'JS'
+const fs = require('fs');
+const { execFileSync } = require('child_process');
+const [path, runner] = process.argv.slice(2);
+const cases = JSON.parse(fs.readFileSync(path, 'utf8'));
+const input = cases.map((c) => ({ name: c.name, script: c.script, params: c.params }));
+const out = execFileSync('node', [runner, '--batch'], { input: JSON.stringify(input), maxBuffer: 1 << 28 })
+  .toString('utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => l.replace(/,$/, ''));
+if (out.length !== cases.length) throw new Error(`expected ${cases.length} results, got ${out.length}`);
+const entries = cases.map((c, i) => {
+  const prefix = `{"name":${JSON.stringify(c.name)}`;
+  if (!out[i].startsWith(prefix)) throw new Error(`result ${i} is not for ${c.name}`);
+  const result = JSON.parse(out[i]);
+  if ('stage' in result) throw new Error(`${c.name}: the harness failed: ${result.message}`);
+  // CozoDB's object without the spliced name and without "display" (ANSI-coloured text).
+  const expected = ('{' + out[i].slice(prefix.length + 1))
+    .replace(/,"display":"(?:[^"\\]|\\.)*"/, '');
+  const fields = [`  "name": ${JSON.stringify(c.name)}`, `  "script": ${JSON.stringify(c.script)}`];
+  if (c.params !== undefined) fields.push(`  "params": ${JSON.stringify(c.params)}`);
+  fields.push(`  "expected": ${expected}`);
+  return ' {\n' + fields.join(',\n') + '\n }';
+});
+fs.writeFileSync(path, '[\n' + entries.join(',\n') + '\n]\n');
+console.log(`${cases.length} cases written to ${path}`);
+JS
