@@ -2,6 +2,7 @@ package dev.mnestic.runtime;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.schema.TransientTable;
 
 import java.lang.reflect.Method;
 
@@ -11,7 +12,10 @@ import java.lang.reflect.Method;
  */
 public enum MnesticMethod {
   STORE_MODIFY(StoreWrites.class, "modify", DataContext.class, String.class,
-      String.class, String[].class, Enumerable.class);
+      String.class, String[].class, Enumerable.class),
+  SEMI_NAIVE_FIXPOINT(SemiNaive.class, "fixpoint", DataContext.class, Enumerable[].class,
+      Enumerable[].class, TransientTable[].class, TransientTable[].class, String[].class,
+      int.class);
 
   public final Method method;
 

@@ -1,5 +1,6 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreMerge;
 import dev.mnestic.store.StoreRules;
@@ -46,6 +47,7 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     // Store tables are written by StoreWrites, not through a Java collection.
     planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
     planner.addRule(StoreRules.STORE_MODIFY);
+    planner.addRule(MnesticRules.ENUMERABLE_RECURSIVE_UNION);
     // Store scans come unsorted: a merge join would sort both sides, and
     // Calcite's merge join is many times slower than its hash join here
     // (bench/RESULTS.md, "Where work over the store runs").

@@ -1,0 +1,91 @@
+package dev.mnestic.rel;
+
+import dev.mnestic.runtime.MnesticMethod;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.schema.TransientTable;
+import org.apache.calcite.util.Util;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/** {@link RecursiveUnion} in Enumerable code: one call into {@link dev.mnestic.runtime.SemiNaive}. */
+public final class EnumerableRecursiveUnion extends RecursiveUnion implements EnumerableRel {
+  EnumerableRecursiveUnion(RelOptCluster cluster, RelTraitSet traits,
+      List<RelNode> seeds, List<RelNode> iteratives, List<RelOptTable> fullTables,
+      List<RelOptTable> deltaTables, int maxIterations) {
+    super(cluster, traits, seeds, iteratives, fullTables, deltaTables, maxIterations);
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    final int n = size();
+    return new EnumerableRecursiveUnion(getCluster(), traitSet, inputs.subList(0, n),
+        inputs.subList(n, 2 * n), fullTables, deltaTables, maxIterations);
+  }
+
+  @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    // return SemiNaive.fixpoint(root, new Enumerable[] {<seeds>},
+    //     new Enumerable[] {<iteratives>}, new TransientTable[] {<full>},
+    //     new TransientTable[] {<delta>}, new String[] {<names>}, maxIterations);
+    final BlockBuilder builder = new BlockBuilder();
+    final List<Expression> parts = new ArrayList<>();
+    for (int i = 0; i < inputs.size(); i++) {
+      final Result r = implementor.visitChild(this, i, (EnumerableRel) inputs.get(i), Prefer.ARRAY);
+      parts.add(builder.append("part" + i,
+          r.physType.convertTo(builder.append("input" + i, r.block), JavaRowFormat.ARRAY)));
+    }
+    final int n = size();
+    final Expression rows = builder.append("rows",
+            Expressions.call(MnesticMethod.SEMI_NAIVE_FIXPOINT.method,
+                implementor.getRootExpression(),
+                Expressions.newArrayInit(Enumerable.class, parts.subList(0, n)),
+                Expressions.newArrayInit(Enumerable.class, parts.subList(n, 2 * n)),
+                tables(implementor, fullTables),
+                tables(implementor, deltaTables),
+                Expressions.newArrayInit(String.class, names(fullTables, deltaTables)),
+                Expressions.constant(maxIterations)));
+    final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+        pref.prefer(JavaRowFormat.ARRAY));
+    // Object[] rows even for one column (of(..., true) would make that SCALAR).
+    final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+        JavaRowFormat.ARRAY, false);
+    builder.add(Expressions.return_(null, arrays.convertTo(rows, physType.getFormat())));
+    return implementor.result(physType, builder.toBlock());
+  }
+
+  private static Expression tables(EnumerableRelImplementor implementor,
+      List<RelOptTable> tables) {
+    final List<Expression> stashed = new ArrayList<>();
+    for (RelOptTable t : tables) {
+      stashed.add(implementor.stash(
+          requireNonNull(t.unwrap(TransientTable.class)), TransientTable.class));
+    }
+    return Expressions.newArrayInit(TransientTable.class, stashed);
+  }
+
+  /** The names the scans of the transient tables look them up by: full tables, then delta tables. */
+  private static List<Expression> names(List<RelOptTable> full, List<RelOptTable> delta) {
+    final List<Expression> names = new ArrayList<>();
+    for (RelOptTable t : full) {
+      names.add(Expressions.constant(Util.last(t.getQualifiedName())));
+    }
+    for (RelOptTable t : delta) {
+      names.add(Expressions.constant(Util.last(t.getQualifiedName())));
+    }
+    return names;
+  }
+}

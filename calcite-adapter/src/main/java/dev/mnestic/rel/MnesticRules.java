@@ -1,0 +1,41 @@
+package dev.mnestic.rel;
+
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Planner rules for mnestic's own operators. */
+public final class MnesticRules {
+  private MnesticRules() {
+  }
+
+  /** Rule that implements a {@link LogicalRecursiveUnion} as an {@link EnumerableRecursiveUnion}. */
+  public static final ConverterRule ENUMERABLE_RECURSIVE_UNION = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalRecursiveUnion.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableRecursiveUnionRule")
+      .withRuleFactory(EnumerableRecursiveUnionRule::new)
+      .toRule(EnumerableRecursiveUnionRule.class);
+
+  /** Converts a {@link LogicalRecursiveUnion}, its inputs to Enumerable. */
+  static final class EnumerableRecursiveUnionRule extends ConverterRule {
+    EnumerableRecursiveUnionRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalRecursiveUnion u = (LogicalRecursiveUnion) rel;
+      final List<RelNode> inputs = new ArrayList<>();
+      for (RelNode input : u.getInputs()) {
+        inputs.add(convert(input, input.getTraitSet().replace(EnumerableConvention.INSTANCE)));
+      }
+      final int n = u.size();
+      return new EnumerableRecursiveUnion(u.getCluster(),
+          u.getTraitSet().replace(EnumerableConvention.INSTANCE), inputs.subList(0, n),
+          inputs.subList(n, 2 * n), u.fullTables, u.deltaTables, u.maxIterations);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.mnestic.rel;
+
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.AbstractRelNode;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.schema.TransientTable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The least fixpoint of n mutually recursive relations, evaluated
+ * semi-naively. This is Datalog's recursion; Calcite's RepeatUnion holds
+ * one relation and re-reads all of it every iteration.
+ *
+ * <p>Relation i has a seed (its rules that read no relation of the
+ * component), an iterative part (its other rules) and two transient tables
+ * the iterative parts scan: {@code full_i} (every tuple so far) and
+ * {@code delta_i} (the tuples the last iteration added). The lowering writes
+ * each recursive rule once per recursive atom, that atom reading
+ * {@code delta} and the others {@code full}, so an iteration derives only
+ * from new tuples:
+ *
+ * <ol>
+ *   <li>{@code full_i = delta_i = distinct(seed_i)};
+ *   <li>{@code new_i = distinct(iterative_i) − full_i} for every i, all
+ *       computed from the same {@code full} and {@code delta};
+ *   <li>{@code full_i ∪= new_i}, {@code delta_i = new_i};
+ *   <li>repeat from 2 until every {@code new_i} is empty; the result is
+ *       {@code full_0} (the others stay in their {@code full} tables).
+ * </ol>
+ *
+ * <p>The transient tables come from {@link TransientTables#create}, each
+ * with a name of its own. Set semantics: rows are equal when their values
+ * are {@code equals}.
+ * Hazards: a program whose fixpoint is infinite (e.g. {@code n + 1} over
+ * the naturals) never settles; evaluation stops after
+ * {@link #maxIterations} iterations or when the statement is cancelled
+ * (query timeout), and fails rather than return a partial result.
+ */
+public abstract class RecursiveUnion extends AbstractRelNode {
+  /** Seeds, then iterative parts: n of each. */
+  protected final List<RelNode> inputs;
+  public final List<RelOptTable> fullTables;
+  public final List<RelOptTable> deltaTables;
+  public final int maxIterations;
+
+  protected RecursiveUnion(RelOptCluster cluster, RelTraitSet traits,
+      List<RelNode> seeds, List<RelNode> iteratives, List<RelOptTable> fullTables,
+      List<RelOptTable> deltaTables, int maxIterations) {
+    super(cluster, traits);
+    final int n = seeds.size();
+    if (n == 0 || iteratives.size() != n || fullTables.size() != n || deltaTables.size() != n) {
+      throw new IllegalArgumentException("need n seeds, iterative parts, full and delta tables;"
+          + " got " + seeds.size() + ", " + iteratives.size() + ", " + fullTables.size()
+          + ", " + deltaTables.size());
+    }
+    for (RelOptTable t : fullTables) {
+      requireNonNull(t.unwrap(TransientTable.class), "full table must be transient");
+    }
+    for (RelOptTable t : deltaTables) {
+      requireNonNull(t.unwrap(TransientTable.class), "delta table must be transient");
+    }
+    final List<RelNode> all = new ArrayList<>(seeds);
+    all.addAll(iteratives);
+    this.inputs = all;
+    this.fullTables = List.copyOf(fullTables);
+    this.deltaTables = List.copyOf(deltaTables);
+    this.maxIterations = maxIterations;
+  }
+
+  /** Number of relations in the component. */
+  public int size() {
+    return fullTables.size();
+  }
+
+  public List<RelNode> seeds() {
+    return inputs.subList(0, size());
+  }
+
+  public List<RelNode> iteratives() {
+    return inputs.subList(size(), 2 * size());
+  }
+
+  @Override public List<RelNode> getInputs() {
+    return inputs;
+  }
+
+  @Override public void replaceInput(int ordinalInParent, RelNode p) {
+    inputs.set(ordinalInParent, p);
+    recomputeDigest();
+  }
+
+  @Override protected RelDataType deriveRowType() {
+    return inputs.get(0).getRowType();
+  }
+
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    super.explainTerms(pw);
+    for (int i = 0; i < size(); i++) {
+      pw.input("seed" + i, seeds().get(i));
+      pw.input("iterative" + i, iteratives().get(i));
+    }
+    return pw.item("relations", fullTables.stream()
+            .map(t -> t.getQualifiedName().get(t.getQualifiedName().size() - 1)).toList())
+        .item("maxIterations", maxIterations);
+  }
+}
