@@ -103,8 +103,11 @@ public abstract class RecursiveUnion extends AbstractRelNode {
 
   @Override public RelWriter explainTerms(RelWriter pw) {
     super.explainTerms(pw);
+    // in the order of getInputs()
     for (int i = 0; i < size(); i++) {
       pw.input("seed" + i, seeds().get(i));
+    }
+    for (int i = 0; i < size(); i++) {
       pw.input("iterative" + i, iteratives().get(i));
     }
     return pw.item("relations", fullTables.stream()

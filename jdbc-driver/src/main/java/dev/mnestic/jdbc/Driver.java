@@ -25,6 +25,7 @@ import java.util.Properties;
  *   <li>{@code db}: absent for a private in-memory store, {@code mem:NAME} for
  *       an in-memory store shared within this JVM, otherwise the directory of a
  *       file store, created on first use;
+ *   <li>{@code lang}: {@code datalog} to run CozoScript scripts instead of SQL;
  *   <li>any of Calcite's connection properties. mnestic's defaults:
  *       identifiers match case-insensitively and keep the case they were
  *       written in; the parser is mnestic's dialect; string literals of
@@ -40,6 +41,12 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
 
   /** Connection property naming the store; see {@link StoreLocation#parse}. */
   public static final String DB = "db";
+
+  /** Connection property choosing the statement language: {@code sql} (default) or {@value #DATALOG}. */
+  public static final String LANG = "lang";
+
+  /** {@code lang=datalog}: statements are CozoScript scripts; a result set is the entry rule's rows. */
+  public static final String DATALOG = "datalog";
 
   static {
     new Driver().register();

@@ -1,5 +1,7 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.Engine;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 
@@ -12,11 +14,15 @@ import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaSubclassing;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.schema.lookup.LikePattern;
 
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -26,6 +32,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -93,6 +100,10 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
+    if (Driver.DATALOG.equalsIgnoreCase(
+        ((CalciteConnection) connection).getProperties().getProperty(Driver.LANG))) {
+      return executeDatalog(h, sql, callback);
+    }
     try {
       return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
     } catch (ExceptionInInitializerError e) {
@@ -214,6 +225,51 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         timer.cancel(false);
       }
     }
+  }
+
+  /**
+   * Runs a CozoScript script ({@code lang=datalog}): the result set is the
+   * entry rule's rows, their columns of JDBC type JAVA_OBJECT holding
+   * CozoDB values (Long, Double, String, Boolean, List, null).
+   */
+  private ExecuteResult executeDatalog(StatementHandle h, String script,
+      PrepareCallback callback) {
+    final Engine.Result result;
+    try {
+      result = new Engine(connection).run(script, Map.of());
+    } catch (DatalogException e) {
+      throw new IllegalStateException(e.render(script), e);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    final List<ColumnMetaData> columns = new ArrayList<>();
+    final ColumnMetaData.AvaticaType any =
+        ColumnMetaData.scalar(Types.JAVA_OBJECT, "ANY", ColumnMetaData.Rep.OBJECT);
+    for (int i = 0; i < result.headers().size(); i++) {
+      final String name = result.headers().get(i);
+      columns.add(new ColumnMetaData(i, false, true, false, false,
+          DatabaseMetaData.columnNullable, true, 40, name, name, null, 0, 0, null, null, any,
+          true, false, false, Object.class.getName()));
+    }
+    final List<Object> rows = new ArrayList<>();
+    for (List<Object> row : result.rows()) {
+      rows.add(row.toArray());
+    }
+    final CalcitePrepare.CalciteSignature<Object> signature =
+        new CalcitePrepare.CalciteSignature<>(script, List.of(), Map.of(), null, columns,
+            Meta.CursorFactory.ARRAY, null, List.of(), -1,
+            dataContext -> Linq4j.asEnumerable(rows), Meta.StatementType.SELECT);
+    try {
+      synchronized (callback.getMonitor()) {
+        callback.clear();
+        callback.assign(signature, null, -1);
+      }
+      callback.execute();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    return new ExecuteResult(
+        List.of(MetaResultSet.create(h.connectionId, h.id, false, signature, null)));
   }
 
   /** Constant folding runs generated code while preparing; its failure is the statement's error. */

@@ -28,9 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * CozoDB's code, message and help.
  */
 class StratifierTest {
-  /** CozoDB's meet aggregations. */
-  static final Set<String> MEET = Set.of("min", "max", "and", "or", "union", "intersection",
-      "choice", "min_cost", "shortest", "bit_and", "bit_or");
+  private static final Set<String> MEET = Aggregations.MEET;
 
   @TestFactory List<DynamicTest> matchesCozoDb() throws IOException {
     final List<DynamicTest> tests = new ArrayList<>();

@@ -1,4 +1,4 @@
-package dev.mnestic.datalog.eval;
+package dev.mnestic.datalog.conformance;
 
 import dev.mnestic.value.Values;
 
@@ -14,29 +14,29 @@ import java.util.Map;
  * parser would turn CozoDB's {@code 1e16} into {@code 1.0E16} and its
  * {@code 1.0} into {@code 1}).
  */
-final class RawJson {
+public final class RawJson {
   /**
    * A JSON value and its exact source text. {@code value} is null, a
    * Boolean, a String, a {@link Num}, a {@code List<Node>} or a
    * {@code Map<String, Node>} (in source order).
    */
-  record Node(Object value, String text) {
-    Node get(String key) {
+  public record Node(Object value, String text) {
+    public Node get(String key) {
       @SuppressWarnings("unchecked")
       final Map<String, Node> m = (Map<String, Node>) value;
       return m.get(key);
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
       return value instanceof Map && ((Map<?, ?>) value).containsKey(key);
     }
 
     @SuppressWarnings("unchecked")
-    List<Node> items() {
+    public List<Node> items() {
       return (List<Node>) value;
     }
 
-    String string() {
+    public String string() {
       return (String) value;
     }
 
@@ -44,7 +44,7 @@ final class RawJson {
      * The node as a mnestic value, as CozoDB reads JSON parameters: a
      * number with a point or an exponent is a Float, others are Ints.
      */
-    Object toValue() {
+    public Object toValue() {
       if (value instanceof Num) {
         final String t = ((Num) value).text();
         return t.contains(".") || t.contains("e") || t.contains("E")
@@ -63,7 +63,7 @@ final class RawJson {
   }
 
   /** A JSON number, by its source text. */
-  record Num(String text) {
+  public record Num(String text) {
   }
 
   private final String s;
@@ -73,7 +73,7 @@ final class RawJson {
     this.s = s;
   }
 
-  static Node parse(String text) {
+  public static Node parse(String text) {
     final RawJson r = new RawJson(text);
     final Node n = r.value();
     r.space();

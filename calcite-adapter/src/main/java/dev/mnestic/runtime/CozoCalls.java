@@ -1,0 +1,77 @@
+package dev.mnestic.runtime;
+
+import dev.mnestic.value.Functions;
+import dev.mnestic.value.ValueException;
+import dev.mnestic.value.Values;
+
+import java.math.BigDecimal;
+import java.util.Arrays;
+
+/**
+ * What generated code calls to evaluate CozoScript expressions: every
+ * function by name through {@link Functions#apply}, one entry per arity,
+ * over values of CozoDB's model ({@link Values}).
+ */
+public final class CozoCalls {
+  private CozoCalls() {
+  }
+
+  public static Object call0(String f) {
+    return Functions.apply(f, Arrays.asList());
+  }
+
+  public static Object call1(String f, Object a) {
+    return Functions.apply(f, Arrays.asList(a));
+  }
+
+  public static Object call2(String f, Object a, Object b) {
+    return Functions.apply(f, Arrays.asList(a, b));
+  }
+
+  public static Object call3(String f, Object a, Object b, Object c) {
+    return Functions.apply(f, Arrays.asList(a, b, c));
+  }
+
+  public static Object call4(String f, Object a, Object b, Object c, Object d) {
+    return Functions.apply(f, Arrays.asList(a, b, c, d));
+  }
+
+  public static Object call5(String f, Object a, Object b, Object c, Object d, Object e) {
+    return Functions.apply(f, Arrays.asList(a, b, c, d, e));
+  }
+
+  public static Object call6(String f, Object a, Object b, Object c, Object d, Object e,
+      Object g) {
+    return Functions.apply(f, Arrays.asList(a, b, c, d, e, g));
+  }
+
+  /** The most arguments {@code callN} takes. */
+  public static final int MAX_ARITY = 6;
+
+  /** A filter's verdict: the value must be a Boolean, as CozoDB requires. */
+  public static boolean test(Object v) {
+    if (v instanceof Boolean) {
+      return (Boolean) v;
+    }
+    throw new ValueException("eval::pred_not_bool", "Predicate must have boolean return type",
+        "got " + Values.display(v));
+  }
+
+  /** Whether two values are the same value (CozoDB's identity: 1 and 1.0 differ). */
+  public static boolean same(Object a, Object b) {
+    return Values.equal(a, b);
+  }
+
+  /** A stored (SQL) value as a CozoDB value: integers are Int, DECIMAL and REAL are Float. */
+  public static Object value(Object sql) {
+    if (sql instanceof BigDecimal) {
+      return ((BigDecimal) sql).doubleValue();
+    }
+    return Values.of(sql);
+  }
+
+  /** A Float constant written as text (NaN and the infinities have no SQL literal). */
+  public static Object floatOf(String text) {
+    return Double.parseDouble(text);
+  }
+}

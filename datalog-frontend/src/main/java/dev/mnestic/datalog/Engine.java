@@ -1,0 +1,137 @@
+package dev.mnestic.datalog;
+
+import dev.mnestic.datalog.analysis.Aggregations;
+import dev.mnestic.datalog.analysis.Stratifier;
+import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.datalog.ast.Script;
+import dev.mnestic.datalog.eval.ConstantEvaluator;
+import dev.mnestic.datalog.eval.ConstantRules;
+import dev.mnestic.datalog.lower.Strata;
+import dev.mnestic.datalog.parse.Parser;
+import dev.mnestic.value.Values;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs CozoScript on a mnestic connection: parse, stratify, lower each
+ * stratum to Calcite algebra and run it, then order and cut the entry
+ * rule's rows as its options say.
+ *
+ * <p>Stored relations are the tables of the connection's store.
+ */
+public final class Engine {
+  private final Connection connection;
+
+  public Engine(Connection connection) {
+    this.connection = connection;
+  }
+
+  /** The rows of a script's last query block. */
+  public record Result(List<String> headers, List<List<Object>> rows) {
+    /** CozoDB's JSON form: {@code {"headers":[...],"rows":[[...]]}}. */
+    public String toJson() {
+      final StringBuilder b = new StringBuilder("{\"headers\":[");
+      for (int i = 0; i < headers.size(); i++) {
+        b.append(i > 0 ? "," : "").append(Values.toJson(headers.get(i)));
+      }
+      b.append("],\"rows\":[");
+      for (int r = 0; r < rows.size(); r++) {
+        b.append(r > 0 ? "," : "").append('[');
+        final List<Object> row = rows.get(r);
+        for (int i = 0; i < row.size(); i++) {
+          b.append(i > 0 ? "," : "").append(Values.toJson(row.get(i)));
+        }
+        b.append(']');
+      }
+      return b.append("]}").toString();
+    }
+  }
+
+  /** Runs {@code script} with parameters {@code params} (CozoDB values). */
+  public Result run(String script, Map<String, ?> params) throws SQLException {
+    final Script parsed = Parser.parse(script);
+    if (parsed.sysOp() != null) {
+      throw new DatalogException("mnestic::unsupported",
+          "system operations are not supported yet", parsed.sysOp().pos().line(),
+          parsed.sysOp().pos().column());
+    }
+    Result last = null;
+    for (Script.Query query : parsed.queries()) {
+      last = run(query, params);
+    }
+    return last;
+  }
+
+  private Result run(Script.Query query, Map<String, ?> params) throws SQLException {
+    final Script.Options options = query.options();
+    if (options.relationOp() != null) {
+      throw new DatalogException("mnestic::unsupported",
+          "writing stored relations (:" + options.relationOp().kind().name().toLowerCase()
+              + ") is not supported yet",
+          options.relationOp().pos().line(), options.relationOp().pos().column());
+    }
+    final List<Rule> entry = query.rules().stream()
+        .filter(r -> r.name().equals(Rule.ENTRY)).toList();
+    if (entry.isEmpty()) {
+      throw new DatalogException("parser::no_entry", "Program has no entry", 0, 0,
+          "You need to have one rule named '?'");
+    }
+    final List<List<String>> strata = Stratifier.stratify(query.rules(), Aggregations.MEET::contains);
+    final List<List<Object>> rows;
+    if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
+      rows = ConstantRules.rows(entry.get(0), params);
+    } else {
+      try (Strata run = new Strata(connection, params)) {
+        rows = run.evaluate(query.rules(), strata);
+      }
+    }
+    final List<String> headers = new ArrayList<>();
+    for (Rule.HeadArg h : entry.get(0).head()) {
+      headers.add(h.toString());
+    }
+    return new Result(headers, shape(rows, headers, options, params));
+  }
+
+  /** CozoDB's order (value order, then {@code :order}), then {@code :offset} and {@code :limit}. */
+  private static List<List<Object>> shape(List<List<Object>> rows, List<String> headers,
+      Script.Options options, Map<String, ?> params) {
+    final List<List<Object>> sorted = new ArrayList<>(rows);
+    sorted.sort((x, y) -> Values.compare(x, y));
+    if (!options.order().isEmpty()) {
+      Comparator<List<Object>> order = null;
+      for (Script.Sort sort : options.order()) {
+        final int i = headers.indexOf(sort.column());
+        if (i < 0) {
+          throw new DatalogException("query::sort_key_not_found",
+              "Cannot find sort key '" + sort.column() + "' in the head",
+              sort.pos().line(), sort.pos().column());
+        }
+        Comparator<List<Object>> key = (x, y) -> Values.compare(x.get(i), y.get(i));
+        if (sort.descending()) {
+          key = key.reversed();
+        }
+        order = order == null ? key : order.thenComparing(key);
+      }
+      sorted.sort(order);
+    }
+    final long offset = options.offset() == null ? 0 : count(options.offset(), params);
+    final long limit = options.limit() == null ? Long.MAX_VALUE : count(options.limit(), params);
+    final int from = (int) Math.min(offset, sorted.size());
+    final int to = (int) Math.min(sorted.size(), from + Math.min(limit, Integer.MAX_VALUE));
+    return sorted.subList(from, to);
+  }
+
+  private static long count(dev.mnestic.datalog.ast.Expr e, Map<String, ?> params) {
+    final Object v = ConstantEvaluator.evaluate(e, params);
+    if (!(v instanceof Long) || (Long) v < 0) {
+      throw new DatalogException("eval::throw", "Evaluation of expression failed",
+          e.pos().line(), e.pos().column(), ":limit and :offset take a non-negative integer");
+    }
+    return (Long) v;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.mnestic.datalog.lower;
+
+import dev.mnestic.runtime.CozoCalls;
+
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+
+/**
+ * The SQL operators lowered CozoScript uses: each calls a method of
+ * {@link CozoCalls} from generated code. Values are of SQL type ANY.
+ */
+final class Operators {
+  /** {@code CALL[n](name, a1..an)}: the CozoDB function {@code name} of n arguments. */
+  static final SqlFunction[] CALL = new SqlFunction[CozoCalls.MAX_ARITY + 1];
+  /** {@code TEST(v)}: a Boolean value as a SQL BOOLEAN; anything else fails. */
+  static final SqlFunction TEST = udf("COZO_TEST", "test", SqlTypeName.BOOLEAN, false);
+  /** {@code SAME(a, b)}: whether a and b are the same value. */
+  static final SqlFunction SAME = udf("COZO_SAME", "same", SqlTypeName.BOOLEAN, false);
+  /** {@code VALUE(x)}: a stored SQL value as a CozoDB value. */
+  static final SqlFunction VALUE = udf("COZO_VALUE", "value", SqlTypeName.ANY, true);
+  /** {@code FLOAT_OF('NaN')}: a Float with no SQL literal. */
+  static final SqlFunction FLOAT_OF = udf("COZO_FLOAT_OF", "floatOf", SqlTypeName.ANY, true);
+
+  static {
+    for (int n = 0; n <= CozoCalls.MAX_ARITY; n++) {
+      CALL[n] = udf("COZO_CALL" + n, "call" + n, SqlTypeName.ANY, true);
+    }
+  }
+
+  private Operators() {
+  }
+
+  private static SqlFunction udf(String name, String method, SqlTypeName returns,
+      boolean nullable) {
+    return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO),
+        nullable
+            ? ReturnTypes.explicit(returns).andThen(SqlTypeTransforms.FORCE_NULLABLE)
+            : ReturnTypes.explicit(returns),
+        null, OperandTypes.VARIADIC, null,
+        ScalarFunctionImpl.create(CozoCalls.class, method));
+  }
+}

@@ -1,0 +1,498 @@
+package dev.mnestic.datalog.lower;
+
+import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.ast.Atom;
+import dev.mnestic.datalog.ast.Expr;
+import dev.mnestic.datalog.ast.Pos;
+import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.datalog.eval.ConstantEvaluator;
+import dev.mnestic.runtime.CozoCalls;
+import dev.mnestic.value.Functions;
+import dev.mnestic.value.ValueException;
+
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalTableScan;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.RelBuilder;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Lowers one rule (in disjunctive normal form) to relational algebra with
+ * {@link RelBuilder}: its atoms become scans joined on shared variables,
+ * filters, projections and anti-joins, over columns of SQL type ANY
+ * holding CozoDB values.
+ *
+ * <p>Atoms are taken in order as they become applicable (CozoDB reorders
+ * the same way): a relation at once; a unification, membership or filter
+ * when the variables it reads are bound; a negation when no positive atom
+ * is left. An atom that never becomes applicable is an unbound variable.
+ */
+final class RuleLowering {
+  /** Name of the placeholder column of the one-row start. */
+  private static final String UNIT = "$unit";
+
+  private final RelBuilder b;
+  private final Map<String, ?> params;
+  private final Tables tables;
+
+  /** Where relations come from. */
+  interface Tables {
+    /** The table holding a rule's relation, for this application of it. */
+    RelOptTable rule(Atom.RuleApply apply);
+
+    /** The table of a stored relation (a SQL table), by name. */
+    RelNode stored(String relation, Pos pos);
+
+    /** A one-column table holding the given values. */
+    RelOptTable constants(List<Object> values);
+  }
+
+  RuleLowering(RelBuilder b, Map<String, ?> params, Tables tables) {
+    this.b = b;
+    this.params = params;
+    this.tables = tables;
+  }
+
+  /** The plan of {@code rule}: one row per derivation (not yet distinct), its head's columns. */
+  RelNode lower(Rule rule) {
+    final List<String> vars = new ArrayList<>();
+    b.values(new String[] {UNIT}, true);
+    vars.add(UNIT);
+    final List<Atom> todo = new ArrayList<>(rule.body());
+    while (!todo.isEmpty()) {
+      final boolean positivesLeft = todo.stream().anyMatch(RuleLowering::isRelation);
+      Atom next = null;
+      for (Iterator<Atom> it = todo.iterator(); it.hasNext();) {
+        final Atom a = it.next();
+        if (applicable(a, vars, positivesLeft)) {
+          next = a;
+          it.remove();
+          break;
+        }
+      }
+      if (next == null) {
+        final Atom stuck = todo.get(0);
+        throw new DatalogException("eval::unbound_variable",
+            "Atom contains unbound variable, or rule contains no variable at all",
+            stuck.pos().line(), stuck.pos().column());
+      }
+      apply(next, vars);
+    }
+    final List<RexNode> head = new ArrayList<>();
+    final List<String> names = new ArrayList<>();
+    for (Rule.HeadArg h : rule.head()) {
+      if (h.isAggregated()) {
+        throw new DatalogException("mnestic::unsupported",
+            "aggregation '" + h.aggregation() + "' is not supported yet",
+            h.pos().line(), h.pos().column());
+      }
+      final int i = vars.indexOf(h.var().name());
+      if (i < 0 || h.var().name().equals("_")) {
+        throw new DatalogException("eval::unbound_symb_in_head",
+            "Symbol '" + h.var().name() + "' in rule head is unbound",
+            h.pos().line(), h.pos().column(),
+            "Note that symbols occurring only in negated positions are not considered bound");
+      }
+      head.add(b.field(i));
+      names.add("c" + names.size());
+    }
+    b.project(head, names, true);
+    return b.build();
+  }
+
+  private static boolean isRelation(Atom a) {
+    return a instanceof Atom.RuleApply || a instanceof Atom.StoredApply;
+  }
+
+  private boolean applicable(Atom a, List<String> vars, boolean positivesLeft) {
+    if (isRelation(a)) {
+      return true;
+    }
+    if (a instanceof Atom.Unify) {
+      return bound(variables(((Atom.Unify) a).value()), vars);
+    }
+    if (a instanceof Atom.Member) {
+      return bound(variables(((Atom.Member) a).list()), vars);
+    }
+    if (a instanceof Atom.Filter) {
+      return bound(variables(((Atom.Filter) a).condition()), vars);
+    }
+    if (a instanceof Atom.Negation) {
+      return !positivesLeft;
+    }
+    throw new IllegalStateException("not in normal form: " + a);
+  }
+
+  private static boolean bound(Set<String> needed, List<String> vars) {
+    return vars.containsAll(needed);
+  }
+
+  private void apply(Atom a, List<String> vars) {
+    if (isRelation(a)) {
+      join(a, vars, JoinRelType.INNER);
+    } else if (a instanceof Atom.Unify) {
+      final Atom.Unify u = (Atom.Unify) a;
+      final RexNode value = rex(u.value(), vars);
+      final int i = vars.indexOf(u.var().name());
+      if (i >= 0) {
+        b.filter(b.call(Operators.SAME, b.field(i), value));
+      } else {
+        b.projectPlus(b.alias(value, u.var().name()));
+        vars.add(u.var().name());
+      }
+    } else if (a instanceof Atom.Member) {
+      member((Atom.Member) a, vars);
+    } else if (a instanceof Atom.Filter) {
+      b.filter(b.call(Operators.TEST, rex(((Atom.Filter) a).condition(), vars)));
+    } else {
+      negation((Atom.Negation) a, vars);
+    }
+  }
+
+  private void negation(Atom.Negation n, List<String> vars) {
+    final Atom inner = n.atom();
+    if (isRelation(inner)) {
+      join(inner, vars, JoinRelType.ANTI);
+    } else if (inner instanceof Atom.Filter) {
+      if (!bound(variables(((Atom.Filter) inner).condition()), vars)) {
+        throw unsafeNegation(n);
+      }
+      b.filter(b.not(b.call(Operators.TEST, rex(((Atom.Filter) inner).condition(), vars))));
+    } else if (inner instanceof Atom.Unify) {
+      final Atom.Unify u = (Atom.Unify) inner;
+      final int i = vars.indexOf(u.var().name());
+      if (i < 0 || !bound(variables(u.value()), vars)) {
+        throw unsafeNegation(n);
+      }
+      b.filter(b.not(b.call(Operators.SAME, b.field(i), rex(u.value(), vars))));
+    } else {
+      throw new DatalogException("mnestic::unsupported", "this negation is not supported yet",
+          n.pos().line(), n.pos().column());
+    }
+  }
+
+  private static DatalogException unsafeNegation(Atom a) {
+    return new DatalogException("eval::unsafe_negation",
+        "Encountered unsafe negation, or empty rule definition", a.pos().line(), a.pos().column(),
+        "Only rule applications that are partially bounded, or expressions / unifications that"
+            + " are completely bounded, can be safely negated. You may also encounter this error"
+            + " if your rule can never produce any rows.");
+  }
+
+  /** {@code v in list}, the list a constant: a join with the list's elements. */
+  private void member(Atom.Member m, List<String> vars) {
+    if (!variables(m.list()).isEmpty()) {
+      throw new DatalogException("mnestic::unsupported",
+          "'in' over a list computed from variables is not supported yet",
+          m.pos().line(), m.pos().column());
+    }
+    final Object list = ConstantEvaluator.evaluate(m.list(), params);
+    if (!(list instanceof List)) {
+      throw new DatalogException("eval::throw", "Evaluation of expression failed",
+          m.list().pos().line(), m.list().pos().column(), "'in' needs a list");
+    }
+    @SuppressWarnings("unchecked")
+    final RelOptTable elements = tables.constants((List<Object>) list);
+    final int left = b.peek().getRowType().getFieldCount();
+    b.push(LogicalTableScan.create(b.getCluster(), elements, List.of()));
+    final int i = vars.indexOf(m.var().name());
+    if (i >= 0) {
+      b.join(JoinRelType.SEMI, b.equals(b.field(2, 0, i), b.field(2, 1, 0)));
+    } else {
+      b.join(JoinRelType.INNER, b.literal(true));
+      vars.add(m.var().name());
+      renameLast(left, m.var().name());
+    }
+  }
+
+  private void renameLast(int left, String name) {
+    final List<String> names = new ArrayList<>(b.peek().getRowType().getFieldNames());
+    names.set(left, name);
+    b.rename(names);
+  }
+
+  /** Joins (or anti-joins) the current rows with a relation atom. */
+  private void join(Atom atom, List<String> vars, JoinRelType type) {
+    final List<Expr> args = new ArrayList<>();
+    final RelNode relation = relation(atom, args);
+    final int arity = relation.getRowType().getFieldCount();
+    // Expressions over bound variables become columns of the left side first.
+    final List<Integer> leftKeys = new ArrayList<>();
+    final List<Integer> rightKeys = new ArrayList<>();
+    final List<RexNode> extra = new ArrayList<>();
+    final Map<String, Integer> fresh = new HashMap<>();
+    final List<int[]> sameInRelation = new ArrayList<>();
+    final List<Object[]> constantsInRelation = new ArrayList<>();
+    for (int i = 0; i < arity; i++) {
+      final Expr arg = args.get(i);
+      if (arg == null || isWildcard(arg)) {
+        continue;
+      }
+      if (arg instanceof Expr.Var) {
+        final String v = ((Expr.Var) arg).name();
+        final int bound = vars.indexOf(v);
+        if (bound >= 0) {
+          leftKeys.add(bound);
+          rightKeys.add(i);
+        } else if (fresh.containsKey(v)) {
+          sameInRelation.add(new int[] {fresh.get(v), i});
+        } else {
+          fresh.put(v, i);
+        }
+      } else if (variables(arg).isEmpty()) {
+        constantsInRelation.add(new Object[] {i, arg});
+      } else if (bound(variables(arg), vars)) {
+        leftKeys.add(vars.size() + extra.size());
+        extra.add(rex(arg, vars));
+        rightKeys.add(i);
+      } else {
+        throw new DatalogException("eval::unbound_variable",
+            "Atom contains unbound variable, or rule contains no variable at all",
+            arg.pos().line(), arg.pos().column());
+      }
+    }
+    if (!extra.isEmpty()) {
+      b.projectPlus(extra);
+    }
+    final int left = b.peek().getRowType().getFieldCount();
+    b.push(relation);
+    for (int[] same : sameInRelation) {
+      b.filter(b.call(Operators.SAME, b.field(same[0]), b.field(same[1])));
+    }
+    for (Object[] c : constantsInRelation) {
+      b.filter(b.call(Operators.SAME, b.field((Integer) c[0]),
+          rex((Expr) c[1], List.of())));
+    }
+    final List<RexNode> conditions = new ArrayList<>();
+    for (int k = 0; k < leftKeys.size(); k++) {
+      conditions.add(b.equals(b.field(2, 0, leftKeys.get(k)), b.field(2, 1, rightKeys.get(k))));
+    }
+    b.join(type, conditions.isEmpty() ? List.of(b.literal(true)) : conditions);
+    if (type == JoinRelType.ANTI) {
+      if (!extra.isEmpty()) {
+        b.project(fields(0, vars.size()), vars, true);
+      }
+      return;
+    }
+    // keep the bound variables, then the relation's new ones
+    final List<RexNode> keep = new ArrayList<>(fields(0, vars.size()));
+    final List<String> names = new ArrayList<>(vars);
+    for (Map.Entry<String, Integer> e : fresh.entrySet()) {
+      keep.add(b.field(left + e.getValue()));
+      names.add(e.getKey());
+    }
+    b.project(keep, names, true);
+    vars.clear();
+    vars.addAll(names);
+  }
+
+  private List<RexNode> fields(int from, int to) {
+    final List<RexNode> fields = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      fields.add(b.field(i));
+    }
+    return fields;
+  }
+
+  /** The relation an atom reads, its columns as CozoDB values; fills {@code args} per column. */
+  private RelNode relation(Atom atom, List<Expr> args) {
+    if (atom instanceof Atom.RuleApply) {
+      final Atom.RuleApply r = (Atom.RuleApply) atom;
+      args.addAll(r.args());
+      return b.push(LogicalTableScan.create(b.getCluster(), tables.rule(r), List.of())).build();
+    }
+    final Atom.StoredApply s = (Atom.StoredApply) atom;
+    b.push(tables.stored(s.relation(), s.pos()));
+    final List<RelDataTypeField> columns = b.peek().getRowType().getFieldList();
+    final List<RexNode> values = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      values.add(b.call(Operators.VALUE, b.field(i)));
+    }
+    b.project(values, b.peek().getRowType().getFieldNames(), true);
+    if (s.isNamed()) {
+      for (int i = 0; i < columns.size(); i++) {
+        args.add(null);
+      }
+      for (Atom.Binding binding : s.named()) {
+        final int i = column(columns, binding.column());
+        if (i < 0) {
+          throw new DatalogException("eval::named_field_not_found",
+              "stored relation " + s.relation() + " does not have field " + binding.column(),
+              binding.pos().line(), binding.pos().column());
+        }
+        args.set(i, binding.value());
+      }
+    } else {
+      if (s.positional().size() != columns.size()) {
+        throw new DatalogException("eval::relation_arity_mismatch",
+            "Arity mismatch for stored relation " + s.relation(), s.pos().line(),
+            s.pos().column(), "Required arity: " + columns.size()
+                + ", number of arguments given: " + s.positional().size());
+      }
+      args.addAll(s.positional());
+    }
+    return b.build();
+  }
+
+  private static int column(List<RelDataTypeField> columns, String name) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).getName().equals(name)) {
+        return i;
+      }
+    }
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).getName().equalsIgnoreCase(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean isWildcard(Expr e) {
+    return e instanceof Expr.Var && ((Expr.Var) e).name().equals("_");
+  }
+
+  /** The variables an expression reads. */
+  static Set<String> variables(Expr e) {
+    final Set<String> vars = new LinkedHashSet<>();
+    collect(e, vars);
+    return vars;
+  }
+
+  private static void collect(Expr e, Set<String> vars) {
+    if (e instanceof Expr.Var) {
+      vars.add(((Expr.Var) e).name());
+    } else if (e instanceof Expr.ListExpr) {
+      ((Expr.ListExpr) e).items().forEach(i -> collect(i, vars));
+    } else if (e instanceof Expr.Apply) {
+      ((Expr.Apply) e).args().forEach(a -> collect(a, vars));
+    }
+  }
+
+  /** An expression as a row expression over the current columns {@code vars}. */
+  private RexNode rex(Expr e, List<String> vars) {
+    if (e instanceof Expr.Var) {
+      final int i = vars.indexOf(((Expr.Var) e).name());
+      if (i < 0) {
+        throw new DatalogException("eval::unbound_variable",
+            "Atom contains unbound variable, or rule contains no variable at all",
+            e.pos().line(), e.pos().column());
+      }
+      return b.field(i);
+    }
+    if (e instanceof Expr.Literal || e instanceof Expr.Param) {
+      return literal(ConstantEvaluator.evaluate(e, params));
+    }
+    if (e instanceof Expr.ListExpr) {
+      final List<RexNode> items = new ArrayList<>();
+      for (Expr item : ((Expr.ListExpr) e).items()) {
+        items.add(rex(item, vars));
+      }
+      return list(items);
+    }
+    final Expr.Apply apply = (Expr.Apply) e;
+    final List<RexNode> args = new ArrayList<>();
+    for (Expr a : apply.args()) {
+      args.add(rex(a, vars));
+    }
+    try {
+      Functions.checkArity(apply.function(), args.size());
+    } catch (ValueException ex) {
+      throw new DatalogException(ex.code(), ex.getMessage(), e.pos().line(), e.pos().column(),
+          ex.help());
+    }
+    if (apply.function().equals("list")) {
+      return list(args);
+    }
+    if (args.size() > CozoCalls.MAX_ARITY) {
+      throw new DatalogException("mnestic::unsupported", "'" + apply.function()
+          + "' with more than " + CozoCalls.MAX_ARITY + " arguments is not supported yet",
+          e.pos().line(), e.pos().column());
+    }
+    return call(apply.function(), args);
+  }
+
+  private RexNode call(String function, List<RexNode> args) {
+    final List<RexNode> operands = new ArrayList<>();
+    operands.add(b.literal(function));
+    operands.addAll(args);
+    return b.call(Operators.CALL[args.size()], operands);
+  }
+
+  /** A list of any length: lists of at most MAX_ARITY items, concatenated. */
+  private RexNode list(List<RexNode> items) {
+    RexNode result = null;
+    for (int from = 0; from < items.size() || result == null; from += CozoCalls.MAX_ARITY) {
+      final RexNode chunk = call("list",
+          items.subList(from, Math.min(items.size(), from + CozoCalls.MAX_ARITY)));
+      result = result == null ? chunk : call("concat", List.of(result, chunk));
+      if (items.isEmpty()) {
+        break;
+      }
+    }
+    return result;
+  }
+
+  /** A constant value as a row expression. */
+  private RexNode literal(Object v) {
+    final RexBuilder rex = b.getRexBuilder();
+    if (v == null) {
+      return rex.makeNullLiteral(any());
+    }
+    // Every constant goes through VALUE, so that its column is of type ANY too.
+    if (v instanceof Boolean) {
+      return b.call(Operators.VALUE, rex.makeLiteral((Boolean) v));
+    }
+    if (v instanceof Long) {
+      return b.call(Operators.VALUE, rex.makeBigintLiteral(BigDecimal.valueOf((Long) v)));
+    }
+    if (v instanceof Double) {
+      final double d = (Double) v;
+      if (Double.isFinite(d) && !(d == 0 && 1 / d < 0)) {
+        return b.call(Operators.VALUE, rex.makeApproxLiteral(new BigDecimal(d)));
+      }
+      return b.call(Operators.FLOAT_OF, b.literal(Double.toString(d)));
+    }
+    if (v instanceof String) {
+      return b.call(Operators.VALUE, rex.makeLiteral((String) v));
+    }
+    if (v instanceof List) {
+      final List<RexNode> items = new ArrayList<>();
+      for (Object item : (List<?>) v) {
+        items.add(literal(item));
+      }
+      return list(items);
+    }
+    throw new IllegalArgumentException("not a value: " + v);
+  }
+
+  private RelDataType any() {
+    return b.getTypeFactory().createTypeWithNullability(
+        b.getTypeFactory().createSqlType(SqlTypeName.ANY), true);
+  }
+
+  /** Rule atoms that read relations of {@code component}, in body order. */
+  static List<Atom.RuleApply> recursiveAtoms(Rule rule, Set<String> component) {
+    final List<Atom.RuleApply> found = new ArrayList<>();
+    for (Atom a : rule.body()) {
+      if (a instanceof Atom.RuleApply && component.contains(((Atom.RuleApply) a).rule())) {
+        found.add((Atom.RuleApply) a);
+      }
+    }
+    return found;
+  }
+}

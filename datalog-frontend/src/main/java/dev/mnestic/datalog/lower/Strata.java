@@ -1,0 +1,263 @@
+package dev.mnestic.datalog.lower;
+
+import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.ast.Atom;
+import dev.mnestic.datalog.ast.Pos;
+import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.datalog.eval.ConstantRules;
+import dev.mnestic.rel.LogicalRecursiveUnion;
+import dev.mnestic.rel.MnesticRules;
+import dev.mnestic.rel.TransientTables;
+import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreCatalog;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ModifiableTable;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.TransientTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.tools.RelRunner;
+import org.apache.calcite.util.Util;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Evaluates a query's strata in order. Each stratum is one Calcite plan:
+ * the union of its rules for a non-recursive rule, a
+ * {@link LogicalRecursiveUnion} for a recursive component. Its result is
+ * materialised as a transient table that later strata scan; the tables are
+ * dropped when the evaluation closes.
+ */
+public final class Strata implements RuleLowering.Tables, AutoCloseable {
+  /** Iterations after which a recursion that keeps changing is stopped. */
+  static final int MAX_ITERATIONS = 1_000_000;
+
+  private final CalciteConnection connection;
+  private final Map<String, ?> params;
+  private final RelBuilder b;
+  private final SchemaPlus root;
+  private final Map<String, RelOptTable> materialized = new HashMap<>();
+  private final List<String> registered = new ArrayList<>();
+  /** During a recursive stratum: which table each rule application reads. */
+  private Map<Atom.RuleApply, RelOptTable> reads = new IdentityHashMap<>();
+
+  public Strata(Connection connection, Map<String, ?> params) throws SQLException {
+    this.connection = connection.unwrap(CalciteConnection.class);
+    this.params = params;
+    this.root = this.connection.getRootSchema();
+    this.b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
+    // RelRunner plans with the planner of the plan's own cluster. Values of
+    // type ANY have no order Calcite can generate code for: no merge joins.
+    b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_RECURSIVE_UNION);
+    b.getCluster().getPlanner().removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
+    // Its uniqueness metadata recursed forever over mutually recursive components.
+    b.getCluster().getPlanner().removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
+  }
+
+  /** Evaluates every stratum; returns the entry rule's rows (distinct, unordered). */
+  public List<List<Object>> evaluate(List<Rule> rules, List<List<String>> strata)
+      throws SQLException {
+    final Map<String, List<Rule>> byName = new LinkedHashMap<>();
+    for (Rule r : rules) {
+      byName.computeIfAbsent(r.name(), k -> new ArrayList<>()).addAll(Dnf.expand(r));
+    }
+    for (List<String> component : strata) {
+      evaluate(component, byName);
+    }
+    return rows(materialized.get(Rule.ENTRY));
+  }
+
+  private void evaluate(List<String> component, Map<String, List<Rule>> byName)
+      throws SQLException {
+    final Set<String> members = new TreeSet<>(component);
+    final String first = component.get(0);
+    final List<Rule> firstRules = byName.get(first);
+    if (firstRules.get(0).kind() == Rule.Kind.CONSTANT) {
+      materialize(first, ConstantRules.rows(firstRules.get(0), params),
+          firstRules.get(0).head().size());
+      return;
+    }
+    final boolean recursive = members.size() > 1 || firstRules.stream()
+        .anyMatch(r -> !RuleLowering.recursiveAtoms(r, members).isEmpty());
+    if (!recursive) {
+      final RelNode plan = union(firstRules, arity(firstRules));
+      materialize(first, execute(b.push(plan).distinct().build()), arity(firstRules));
+      return;
+    }
+    // full_m and delta_m for every member; seeds read no member, iterative
+    // parts read one member's delta per variant and full elsewhere.
+    final Map<String, RelOptTable> full = new LinkedHashMap<>();
+    final Map<String, RelOptTable> delta = new LinkedHashMap<>();
+    for (String m : component) {
+      full.put(m, TransientTables.create(b.getRelOptSchema(), "full_" + m, anyRow(arity(byName.get(m)))));
+      delta.put(m, TransientTables.create(b.getRelOptSchema(), "delta_" + m, anyRow(arity(byName.get(m)))));
+    }
+    final List<RelNode> seeds = new ArrayList<>();
+    final List<RelNode> iteratives = new ArrayList<>();
+    for (String m : component) {
+      final int arity = arity(byName.get(m));
+      final List<RelNode> seedPlans = new ArrayList<>();
+      final List<RelNode> iterativePlans = new ArrayList<>();
+      for (Rule r : byName.get(m)) {
+        final List<Atom.RuleApply> recursiveAtoms = RuleLowering.recursiveAtoms(r, members);
+        if (recursiveAtoms.isEmpty()) {
+          seedPlans.add(lower(r));
+          continue;
+        }
+        for (Atom.RuleApply viaDelta : recursiveAtoms) {
+          reads = new IdentityHashMap<>();
+          for (Atom.RuleApply a : recursiveAtoms) {
+            reads.put(a, a == viaDelta ? delta.get(a.rule()) : full.get(a.rule()));
+          }
+          iterativePlans.add(lower(r));
+          reads = new IdentityHashMap<>();
+        }
+      }
+      seeds.add(unionOf(seedPlans, arity));
+      iteratives.add(unionOf(iterativePlans, arity));
+    }
+    final RelNode plan = LogicalRecursiveUnion.create(seeds, iteratives,
+        new ArrayList<>(full.values()), new ArrayList<>(delta.values()), MAX_ITERATIONS);
+    final List<List<Object>> firstRows = execute(plan);
+    materialize(first, firstRows, arity(firstRules));
+    for (String m : component.subList(1, component.size())) {
+      materialize(m, rows(full.get(m)), arity(byName.get(m)));
+    }
+  }
+
+  private RelNode lower(Rule rule) {
+    return new RuleLowering(b, params, this).lower(rule);
+  }
+
+  private RelNode union(List<Rule> rules, int arity) {
+    final List<RelNode> plans = new ArrayList<>();
+    for (Rule r : rules) {
+      plans.add(lower(r));
+    }
+    return unionOf(plans, arity);
+  }
+
+  private RelNode unionOf(List<RelNode> plans, int arity) {
+    if (plans.isEmpty()) {
+      return b.values(anyRow(arity)).build();
+    }
+    for (RelNode p : plans) {
+      b.push(p);
+    }
+    return b.union(true, plans.size()).build();
+  }
+
+  private static int arity(List<Rule> rules) {
+    return rules.get(0).head().size();
+  }
+
+  private RelDataType anyRow(int arity) {
+    final RelDataTypeFactory f = b.getTypeFactory();
+    final RelDataTypeFactory.Builder row = f.builder();
+    for (int i = 0; i < arity; i++) {
+      row.add("c" + i, f.createTypeWithNullability(f.createSqlType(SqlTypeName.ANY), true));
+    }
+    return row.build();
+  }
+
+  /** Runs a plan; returns its rows as CozoDB values. */
+  private List<List<Object>> execute(RelNode plan) throws SQLException {
+    final List<List<Object>> rows = new ArrayList<>();
+    try (PreparedStatement ps = connection.unwrap(RelRunner.class).prepareStatement(plan);
+         ResultSet rs = ps.executeQuery()) {
+      final int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        final List<Object> row = new ArrayList<>(n);
+        for (int i = 1; i <= n; i++) {
+          row.add(rs.getObject(i));
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  private void materialize(String rule, List<List<Object>> rows, int arity) {
+    final RelOptTable table = TransientTables.create(b.getRelOptSchema(), "rule_" + rule,
+        anyRow(arity));
+    fill(table, rows);
+    materialized.put(rule, table);
+  }
+
+  private void fill(RelOptTable table, List<List<Object>> rows) {
+    final TransientTable t = table.unwrap(TransientTable.class);
+    @SuppressWarnings("unchecked")
+    final List<Object[]> contents = (List<Object[]>) ((ModifiableTable) t).getModifiableCollection();
+    for (List<Object> row : rows) {
+      contents.add(row.toArray());
+    }
+    final String name = Util.last(table.getQualifiedName());
+    root.add(name, t);
+    registered.add(name);
+  }
+
+  private static List<List<Object>> rows(RelOptTable table) {
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Object row : ((ModifiableTable) table.unwrap(TransientTable.class))
+        .getModifiableCollection()) {
+      rows.add(java.util.Arrays.asList((Object[]) row));
+    }
+    return rows;
+  }
+
+  // RuleLowering.Tables
+
+  @Override public RelOptTable rule(Atom.RuleApply apply) {
+    final RelOptTable t = reads.getOrDefault(apply, materialized.get(apply.rule()));
+    if (t == null) {
+      throw new IllegalStateException("rule " + apply.rule() + " read before it was evaluated");
+    }
+    return t;
+  }
+
+  @Override public RelNode stored(String relation, Pos pos) {
+    final Session session = Session.of(root);
+    final Optional<String> table = StoreCatalog.findTable(session, relation);
+    if (table.isEmpty()) {
+      throw new DatalogException("query::relation_not_found",
+          "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column());
+    }
+    return b.scan(Session.SCHEMA, table.get()).build();
+  }
+
+  @Override public RelOptTable constants(List<Object> values) {
+    final RelOptTable table = TransientTables.create(b.getRelOptSchema(), "in", anyRow(1));
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Object v : values) {
+      rows.add(java.util.Arrays.asList(v));
+    }
+    fill(table, rows);
+    return table;
+  }
+
+  @Override public void close() {
+    for (String name : registered) {
+      root.removeTable(name);
+    }
+  }
+}

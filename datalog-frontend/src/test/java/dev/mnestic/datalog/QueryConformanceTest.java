@@ -1,0 +1,75 @@
+package dev.mnestic.datalog;
+
+import dev.mnestic.datalog.conformance.Oracle;
+import dev.mnestic.datalog.conformance.RawJson;
+import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreLocation;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * Whole queries against CozoDB: each case of
+ * {@code conformance/queries/cases.json} runs through {@link Engine}
+ * (parse, stratify, lower to Calcite, run) and must give CozoDB's headers
+ * and exactly CozoDB's rows, or fail with CozoDB's error code.
+ */
+class QueryConformanceTest {
+  private static final String CASES = "/conformance/queries/cases.json";
+  private static Connection connection;
+  private static Session session;
+
+  @BeforeAll static void connect() throws SQLException {
+    final Properties info = new Properties();
+    info.setProperty("caseSensitive", "false");
+    connection = DriverManager.getConnection("jdbc:calcite:", info);
+    session = Session.open(StoreLocation.privateMemory());
+    session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
+  }
+
+  @AfterAll static void close() throws SQLException {
+    connection.close();
+    session.close();
+  }
+
+  @TestFactory List<DynamicTest> matchesCozoDb() {
+    final List<DynamicTest> tests = new ArrayList<>();
+    for (RawJson.Node c : Oracle.cases(CASES)) {
+      tests.add(DynamicTest.dynamicTest(c.get("name").string(), () -> check(c)));
+    }
+    return tests;
+  }
+
+  private static void check(RawJson.Node c) throws SQLException {
+    final String script = c.get("script").string();
+    final RawJson.Node expected = c.get("expected");
+    final Engine engine = new Engine(connection);
+    if (expected.get("ok").value() == Boolean.TRUE) {
+      final Engine.Result result = engine.run(script, Oracle.params(c));
+      assertEquals("{\"headers\":" + expected.get("headers").text() + ",\"rows\":"
+          + expected.get("rows").text() + "}", result.toJson(), script);
+      return;
+    }
+    final DatalogException e = assertThrows(DatalogException.class,
+        () -> engine.run(script, Oracle.params(c)), script);
+    assertEquals(expected.get("code").string(), e.code(), script);
+  }
+
+  @Test void expectationsAreStillCozoDbs() {
+    Oracle.assertStillCozoDbs(CASES);
+  }
+}
