@@ -24,6 +24,7 @@ public final class Main {
 
       Commands:
         sql      Run SQL statements on a store and print their results
+        run      Run a CozoScript (Datalog) script and print its rows
         serve    Serve a store to JDBC clients over HTTP
 
       Options:
@@ -64,6 +65,9 @@ public final class Main {
       case "sql":
         return CommandLine.wantsHelp(rest) ? help(out, SqlCommand.USAGE)
             : SqlCommand.run(rest, in, out, err);
+      case "run":
+        return CommandLine.wantsHelp(rest) ? help(out, RunCommand.USAGE)
+            : RunCommand.run(rest, in, out, err);
       case "serve":
         return CommandLine.wantsHelp(rest) ? help(out, ServeCommand.USAGE)
             : ServeCommand.run(rest, out, err);
@@ -71,7 +75,7 @@ public final class Main {
         throw new UsageException("unknown command '" + command + "'");
       }
     } catch (UsageException e) {
-      final boolean known = "sql".equals(command) || "serve".equals(command);
+      final boolean known = command != null && List.of("sql", "run", "serve").contains(command);
       out.flush();
       err.print("Error: " + e.getMessage() + "\n"
           + "Run 'mnestic " + (known ? command + " " : "") + "--help' for usage.\n");

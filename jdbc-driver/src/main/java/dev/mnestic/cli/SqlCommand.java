@@ -88,7 +88,7 @@ final class SqlCommand {
     }
   }
 
-  private static int fail(PrintStream out, PrintStream err, String message) {
+  static int fail(PrintStream out, PrintStream err, String message) {
     out.flush();
     err.print("Error: " + message + "\n");
     err.flush();
@@ -103,19 +103,7 @@ final class SqlCommand {
       if (!operands.isEmpty()) {
         throw new UsageException("give either a query or -f FILE, not both");
       }
-      try {
-        return file.equals("-")
-            ? new String(in.readAllBytes(), StandardCharsets.UTF_8)
-            : Files.readString(Path.of(file), StandardCharsets.UTF_8);
-      } catch (NoSuchFileException e) {
-        throw unreadable(file, "no such file");
-      } catch (AccessDeniedException e) {
-        throw unreadable(file, "permission denied");
-      } catch (CharacterCodingException e) {
-        throw unreadable(file, "not UTF-8 text");
-      } catch (IOException | InvalidPathException e) {
-        throw unreadable(file, e.getMessage());
-      }
+      return read(file, in);
     }
     if (operands.isEmpty()) {
       throw new UsageException("missing query (or -f FILE)");
@@ -125,6 +113,23 @@ final class SqlCommand {
           + " arguments (quote the query)");
     }
     return operands.get(0);
+  }
+
+  /** The text of {@code file}, UTF-8; {@code -} is {@code in}. */
+  static String read(String file, InputStream in) throws UsageException {
+    try {
+      return file.equals("-")
+          ? new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          : Files.readString(Path.of(file), StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw unreadable(file, "no such file");
+    } catch (AccessDeniedException e) {
+      throw unreadable(file, "permission denied");
+    } catch (CharacterCodingException e) {
+      throw unreadable(file, "not UTF-8 text");
+    } catch (IOException | InvalidPathException e) {
+      throw unreadable(file, e.getMessage());
+    }
   }
 
   private static UsageException unreadable(String file, String reason) {

@@ -166,4 +166,20 @@ class MainTest {
     assertOk(ServeCommand.USAGE, run("serve", "--help"));
     assertTrue(SqlCommand.USAGE.startsWith("Usage: mnestic sql"));
   }
+
+  @Test void runsADatalogScriptOverTheStore(@TempDir Path dir) throws Exception {
+    final String db = dir.resolve("store").toString();
+    assertEquals(0, run("sql", "--db", db, "CREATE TABLE edge (a INT, b INT);"
+        + " INSERT INTO edge VALUES (1, 2), (2, 3), (3, 4)").status());
+    final Path script = dir.resolve("reach.cozo");
+    Files.writeString(script, "reach[a, b] := *edge[a, b]\n"
+        + "reach[a, c] := reach[a, b], *edge[b, c]\n?[a, b] := reach[a, b], a == 1\n");
+    assertEquals(new Run(0, "a    b\n1    2\n1    3\n1    4\n", ""),
+        run("run", "--db", db, script.toString()));
+    assertEquals(new Run(0, "{\"headers\":[\"x\"],\"rows\":[[1.5],[\"a\"]]}\n", ""),
+        runWithInput("?[x] <- [['a'], [1.5]]", "run", "--format", "json", "-"));
+    final Run bad = runWithInput("?[x] := x = 1,\n  y > ", "run", "-");
+    assertEquals(1, bad.status());
+    assertTrue(bad.err().startsWith("Error: 2:7: expected an expression"), bad.err());
+  }
 }
