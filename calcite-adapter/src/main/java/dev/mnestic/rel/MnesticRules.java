@@ -20,6 +20,28 @@ public final class MnesticRules {
       .withRuleFactory(EnumerableRecursiveUnionRule::new)
       .toRule(EnumerableRecursiveUnionRule.class);
 
+  /** Rule that implements a {@link LogicalDatalogAggregate} as an {@link EnumerableDatalogAggregate}. */
+  public static final ConverterRule ENUMERABLE_DATALOG_AGGREGATE = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalDatalogAggregate.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableDatalogAggregateRule")
+      .withRuleFactory(EnumerableDatalogAggregateRule::new)
+      .toRule(EnumerableDatalogAggregateRule.class);
+
+  /** Converts a {@link LogicalDatalogAggregate}, its input to Enumerable. */
+  static final class EnumerableDatalogAggregateRule extends ConverterRule {
+    EnumerableDatalogAggregateRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalDatalogAggregate a = (LogicalDatalogAggregate) rel;
+      return new EnumerableDatalogAggregate(a.getCluster(),
+          a.getTraitSet().replace(EnumerableConvention.INSTANCE),
+          convert(a.getInput(), a.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE)),
+          a.aggregations);
+    }
+  }
+
   /** Converts a {@link LogicalRecursiveUnion}, its inputs to Enumerable. */
   static final class EnumerableRecursiveUnionRule extends ConverterRule {
     EnumerableRecursiveUnionRule(Config config) {

@@ -7,6 +7,7 @@ import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.runtime.CozoCalls;
+import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.ValueException;
 
@@ -67,7 +68,11 @@ final class RuleLowering {
     this.tables = tables;
   }
 
-  /** The plan of {@code rule}: one row per derivation (not yet distinct), its head's columns. */
+  /**
+   * The plan of {@code rule}: one row per derivation (not yet distinct), its
+   * head's columns; for a head with aggregations, the aggregations' inputs,
+   * one row per distinct binding of the body (aggregated by the caller).
+   */
   RelNode lower(Rule rule) {
     final List<String> vars = new ArrayList<>();
     b.values(new String[] {UNIT}, true);
@@ -92,12 +97,23 @@ final class RuleLowering {
       }
       apply(next, vars);
     }
+    final boolean aggregated = rule.head().stream().anyMatch(Rule.HeadArg::isAggregated);
+    if (aggregated) {
+      // Aggregations see a bag: one value per distinct binding of the body.
+      b.project(fields(1, vars.size()), vars.subList(1, vars.size()), true).distinct();
+      vars.remove(0);
+    }
     final List<RexNode> head = new ArrayList<>();
     final List<String> names = new ArrayList<>();
     for (Rule.HeadArg h : rule.head()) {
-      if (h.isAggregated()) {
+      if (h.isAggregated() && !Aggregators.isDefined(h.aggregation())) {
         throw new DatalogException("mnestic::unsupported",
             "aggregation '" + h.aggregation() + "' is not supported yet",
+            h.pos().line(), h.pos().column());
+      }
+      if (h.isAggregated() && !h.aggregationArgs().isEmpty()) {
+        throw new DatalogException("mnestic::unsupported",
+            "arguments to aggregation '" + h.aggregation() + "' are not supported yet",
             h.pos().line(), h.pos().column());
       }
       final int i = vars.indexOf(h.var().name());
@@ -112,6 +128,15 @@ final class RuleLowering {
     }
     b.project(head, names, true);
     return b.build();
+  }
+
+  /** Per head position: its aggregation, or null for a grouping key. */
+  static List<String> aggregations(Rule rule) {
+    final List<String> aggregations = new ArrayList<>();
+    for (Rule.HeadArg h : rule.head()) {
+      aggregations.add(h.aggregation());
+    }
+    return aggregations;
   }
 
   private static boolean isRelation(Atom a) {

@@ -5,6 +5,7 @@ import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.eval.ConstantRules;
+import dev.mnestic.rel.LogicalDatalogAggregate;
 import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.TransientTables;
@@ -69,6 +70,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     // RelRunner plans with the planner of the plan's own cluster. Values of
     // type ANY have no order Calcite can generate code for: no merge joins.
     b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_RECURSIVE_UNION);
+    b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_DATALOG_AGGREGATE);
     b.getCluster().getPlanner().removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
     // Its uniqueness metadata recursed forever over mutually recursive components.
     b.getCluster().getPlanner().removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
@@ -100,9 +102,20 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final boolean recursive = members.size() > 1 || firstRules.stream()
         .anyMatch(r -> !RuleLowering.recursiveAtoms(r, members).isEmpty());
     if (!recursive) {
-      final RelNode plan = union(firstRules, arity(firstRules));
-      materialize(first, execute(b.push(plan).distinct().build()), arity(firstRules));
+      final RelNode union = union(firstRules, arity(firstRules));
+      final List<String> aggregations = RuleLowering.aggregations(firstRules.get(0));
+      final RelNode plan = aggregations.stream().allMatch(a -> a == null)
+          ? b.push(union).distinct().build()
+          : LogicalDatalogAggregate.create(union, aggregations);
+      materialize(first, execute(plan), arity(firstRules));
       return;
+    }
+    for (String m : component) {
+      if (byName.get(m).stream().anyMatch(r -> r.head().stream().anyMatch(Rule.HeadArg::isAggregated))) {
+        throw new DatalogException("mnestic::unsupported",
+            "aggregation inside recursion is not supported yet",
+            byName.get(m).get(0).pos().line(), byName.get(m).get(0).pos().column());
+      }
     }
     // full_m and delta_m for every member; seeds read no member, iterative
     // parts read one member's delta per variant and full elsewhere.

@@ -1,0 +1,25 @@
+package dev.mnestic.rel;
+
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+
+import java.util.List;
+
+/** {@link DatalogAggregate} not yet implemented in a convention. */
+public final class LogicalDatalogAggregate extends DatalogAggregate {
+  private LogicalDatalogAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input,
+      List<String> aggregations) {
+    super(cluster, traits, input, aggregations);
+  }
+
+  public static LogicalDatalogAggregate create(RelNode input, List<String> aggregations) {
+    return new LogicalDatalogAggregate(input.getCluster(),
+        input.getCluster().traitSetOf(Convention.NONE), input, aggregations);
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new LogicalDatalogAggregate(getCluster(), traitSet, sole(inputs), aggregations);
+  }
+}

@@ -1,0 +1,70 @@
+package dev.mnestic.runtime;
+
+import dev.mnestic.value.Aggregators;
+import dev.mnestic.value.Values;
+
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Runtime of {@link dev.mnestic.rel.DatalogAggregate}. */
+public final class Aggregation {
+  private Aggregation() {
+  }
+
+  /** Groups {@code rows} by the columns whose aggregation is null and aggregates the others. */
+  public static Enumerable<Object[]> group(Enumerable<Object[]> rows, String[] aggregations) {
+    final List<Object[]> input = new ArrayList<>();
+    for (Object[] row : rows) {
+      input.add(row.clone());
+    }
+    // CozoDB feeds a group's values in the value order of its rows.
+    input.sort((a, b) -> Values.compare(Arrays.asList(a), Arrays.asList(b)));
+    final Map<List<Object>, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
+    for (Object[] row : input) {
+      final List<Object> key = new ArrayList<>();
+      for (int i = 0; i < aggregations.length; i++) {
+        if (aggregations[i] == null) {
+          key.add(row[i]);
+        }
+      }
+      final Aggregators.Aggregator[] aggs = groups.computeIfAbsent(key, k -> {
+        final Aggregators.Aggregator[] a = new Aggregators.Aggregator[aggregations.length];
+        for (int i = 0; i < aggregations.length; i++) {
+          if (aggregations[i] != null) {
+            a[i] = Aggregators.create(aggregations[i]);
+          }
+        }
+        return a;
+      });
+      for (int i = 0; i < aggregations.length; i++) {
+        if (aggs[i] != null) {
+          aggs[i].add(row[i]);
+        }
+      }
+    }
+    if (groups.isEmpty() && Arrays.stream(aggregations).allMatch(a -> a != null)) {
+      // No grouping key: one row even for no input, as CozoDB gives (count 0).
+      final Aggregators.Aggregator[] empty = new Aggregators.Aggregator[aggregations.length];
+      for (int i = 0; i < aggregations.length; i++) {
+        empty[i] = Aggregators.create(aggregations[i]);
+      }
+      groups.put(List.of(), empty);
+    }
+    final List<Object[]> out = new ArrayList<>();
+    groups.forEach((key, aggs) -> {
+      final Object[] row = new Object[aggregations.length];
+      int k = 0;
+      for (int i = 0; i < aggregations.length; i++) {
+        row[i] = aggs[i] == null ? key.get(k++) : aggs[i].result();
+      }
+      out.add(row);
+    });
+    return Linq4j.asEnumerable(out);
+  }
+}
