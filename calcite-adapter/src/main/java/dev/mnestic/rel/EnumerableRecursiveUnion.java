@@ -27,20 +27,22 @@ import static java.util.Objects.requireNonNull;
 public final class EnumerableRecursiveUnion extends RecursiveUnion implements EnumerableRel {
   EnumerableRecursiveUnion(RelOptCluster cluster, RelTraitSet traits,
       List<RelNode> seeds, List<RelNode> iteratives, List<RelOptTable> fullTables,
-      List<RelOptTable> deltaTables, int maxIterations) {
-    super(cluster, traits, seeds, iteratives, fullTables, deltaTables, maxIterations);
+      List<RelOptTable> deltaTables, List<List<String>> aggregations, int maxIterations) {
+    super(cluster, traits, seeds, iteratives, fullTables, deltaTables, aggregations,
+        maxIterations);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     final int n = size();
     return new EnumerableRecursiveUnion(getCluster(), traitSet, inputs.subList(0, n),
-        inputs.subList(n, 2 * n), fullTables, deltaTables, maxIterations);
+        inputs.subList(n, 2 * n), fullTables, deltaTables, aggregations, maxIterations);
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return SemiNaive.fixpoint(root, new Enumerable[] {<seeds>},
     //     new Enumerable[] {<iteratives>}, new TransientTable[] {<full>},
-    //     new TransientTable[] {<delta>}, new String[] {<names>}, maxIterations);
+    //     new TransientTable[] {<delta>}, new String[] {<names>}, maxIterations,
+    //     new String[][] {<aggregations>});
     final BlockBuilder builder = new BlockBuilder();
     final List<Expression> parts = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
@@ -57,7 +59,14 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
                 tables(implementor, fullTables),
                 tables(implementor, deltaTables),
                 Expressions.newArrayInit(String.class, names(fullTables, deltaTables)),
-                Expressions.constant(maxIterations)));
+                Expressions.constant(maxIterations),
+                Expressions.newArrayInit(String.class, 2, aggregations.stream()
+                    .map(a -> a == null
+                        ? Expressions.constant(null, String[].class)
+                        : (Expression) Expressions.newArrayInit(String.class, a.stream()
+                            .map(x -> (Expression) Expressions.constant(x, String.class))
+                            .toList()))
+                    .toList())));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         pref.prefer(JavaRowFormat.ARRAY));
     // Object[] rows even for one column (of(..., true) would make that SCALAR).

@@ -12,20 +12,30 @@ import java.util.List;
 public final class LogicalRecursiveUnion extends RecursiveUnion {
   private LogicalRecursiveUnion(RelOptCluster cluster, RelTraitSet traits,
       List<RelNode> seeds, List<RelNode> iteratives, List<RelOptTable> fullTables,
-      List<RelOptTable> deltaTables, int maxIterations) {
-    super(cluster, traits, seeds, iteratives, fullTables, deltaTables, maxIterations);
+      List<RelOptTable> deltaTables, List<List<String>> aggregations, int maxIterations) {
+    super(cluster, traits, seeds, iteratives, fullTables, deltaTables, aggregations,
+        maxIterations);
   }
 
+  /** A recursive union of relations with set semantics. */
   public static LogicalRecursiveUnion create(List<RelNode> seeds, List<RelNode> iteratives,
       List<RelOptTable> fullTables, List<RelOptTable> deltaTables, int maxIterations) {
+    return create(seeds, iteratives, fullTables, deltaTables,
+        java.util.Collections.nCopies(seeds.size(), null), maxIterations);
+  }
+
+  /** A recursive union; see {@link RecursiveUnion#aggregations}. */
+  public static LogicalRecursiveUnion create(List<RelNode> seeds, List<RelNode> iteratives,
+      List<RelOptTable> fullTables, List<RelOptTable> deltaTables,
+      List<List<String>> aggregations, int maxIterations) {
     final RelOptCluster cluster = seeds.get(0).getCluster();
     return new LogicalRecursiveUnion(cluster, cluster.traitSetOf(Convention.NONE),
-        seeds, iteratives, fullTables, deltaTables, maxIterations);
+        seeds, iteratives, fullTables, deltaTables, aggregations, maxIterations);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     final int n = size();
     return new LogicalRecursiveUnion(getCluster(), traitSet, inputs.subList(0, n),
-        inputs.subList(n, 2 * n), fullTables, deltaTables, maxIterations);
+        inputs.subList(n, 2 * n), fullTables, deltaTables, aggregations, maxIterations);
   }
 }

@@ -57,7 +57,8 @@ public final class MnesticRules {
       final int n = u.size();
       return new EnumerableRecursiveUnion(u.getCluster(),
           u.getTraitSet().replace(EnumerableConvention.INSTANCE), inputs.subList(0, n),
-          inputs.subList(n, 2 * n), u.fullTables, u.deltaTables, u.maxIterations);
+          inputs.subList(n, 2 * n), u.fullTables, u.deltaTables, u.aggregations,
+          u.maxIterations);
     }
   }
 }

@@ -36,6 +36,11 @@ import static java.util.Objects.requireNonNull;
  *       {@code full_0} (the others stay in their {@code full} tables).
  * </ol>
  *
+ * <p>The iterative parts are enumerated anew each round, so they must read
+ * the tables lazily: Calcite's Enumerable aggregate computes its groups
+ * when its Enumerable is built, once, and so must not stand in an iterative
+ * part.
+ *
  * <p>The transient tables come from {@link TransientTables#create}, each
  * with a name of its own. Set semantics: rows are equal when their values
  * are {@code equals}.
@@ -50,13 +55,20 @@ public abstract class RecursiveUnion extends AbstractRelNode {
   public final List<RelOptTable> fullTables;
   public final List<RelOptTable> deltaTables;
   public final int maxIterations;
+  /**
+   * Per relation: null for set semantics, or one meet aggregation (or null
+   * for a grouping key) per column; such a relation keeps one row per group,
+   * its best so far, and a round's delta is the groups that improved.
+   */
+  public final List<List<String>> aggregations;
 
   protected RecursiveUnion(RelOptCluster cluster, RelTraitSet traits,
       List<RelNode> seeds, List<RelNode> iteratives, List<RelOptTable> fullTables,
-      List<RelOptTable> deltaTables, int maxIterations) {
+      List<RelOptTable> deltaTables, List<List<String>> aggregations, int maxIterations) {
     super(cluster, traits);
     final int n = seeds.size();
-    if (n == 0 || iteratives.size() != n || fullTables.size() != n || deltaTables.size() != n) {
+    if (n == 0 || iteratives.size() != n || fullTables.size() != n || deltaTables.size() != n
+        || aggregations.size() != n) {
       throw new IllegalArgumentException("need n seeds, iterative parts, full and delta tables;"
           + " got " + seeds.size() + ", " + iteratives.size() + ", " + fullTables.size()
           + ", " + deltaTables.size());
@@ -73,6 +85,7 @@ public abstract class RecursiveUnion extends AbstractRelNode {
     this.fullTables = List.copyOf(fullTables);
     this.deltaTables = List.copyOf(deltaTables);
     this.maxIterations = maxIterations;
+    this.aggregations = java.util.Collections.unmodifiableList(new ArrayList<>(aggregations));
   }
 
   /** Number of relations in the component. */
@@ -112,6 +125,7 @@ public abstract class RecursiveUnion extends AbstractRelNode {
     }
     return pw.item("relations", fullTables.stream()
             .map(t -> t.getQualifiedName().get(t.getQualifiedName().size() - 1)).toList())
+        .item("aggregations", aggregations)
         .item("maxIterations", maxIterations);
   }
 }

@@ -15,7 +15,7 @@ public enum MnesticMethod {
       String.class, String[].class, Enumerable.class),
   SEMI_NAIVE_FIXPOINT(SemiNaive.class, "fixpoint", DataContext.class, Enumerable[].class,
       Enumerable[].class, TransientTable[].class, TransientTable[].class, String[].class,
-      int.class),
+      int.class, String[][].class),
   DATALOG_AGGREGATE(Aggregation.class, "group", Enumerable.class, String[].class);
 
   public final Method method;

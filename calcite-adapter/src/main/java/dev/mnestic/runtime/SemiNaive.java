@@ -1,5 +1,7 @@
 package dev.mnestic.runtime;
 
+import dev.mnestic.value.Aggregators;
+
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
@@ -10,8 +12,11 @@ import org.apache.calcite.schema.TransientTable;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -21,15 +26,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>State of relation i, by the names the algorithm gives it:
  * <ol>
- *   <li>{@code stable} ({@code full_i}'s rows, with {@code seen_i} their set): every
- *       tuple derived so far;
- *   <li>{@code recent} ({@code delta_i}): the tuples the last round added; the
- *       iterative parts read it to derive only from new tuples;
- *   <li>{@code toAdd}: what this round derived that {@code seen_i} lacks.
+ *   <li>{@code stable} ({@code full_i}): every tuple derived so far; for a
+ *       relation with meet aggregations, each group's best row;
+ *   <li>{@code recent} ({@code delta_i}): what the last round added or
+ *       improved; the iterative parts read it to derive only from new tuples;
+ *   <li>{@code toAdd}: this round's derivations, merged into {@code stable}
+ *       after every relation's have been computed.
  * </ol>
- * A round computes every {@code toAdd} from the same {@code stable} and
- * {@code recent}, then merges: {@code stable ∪= toAdd; recent = toAdd}.
- * The fixpoint is reached when every {@code toAdd} is empty.
+ * The fixpoint is reached when a round changes nothing.
  */
 public final class SemiNaive {
   private SemiNaive() {
@@ -38,7 +42,8 @@ public final class SemiNaive {
   /** Evaluates to the fixpoint; returns relation 0's rows. */
   public static Enumerable<Object[]> fixpoint(DataContext root,
       Enumerable<Object[]>[] seeds, Enumerable<Object[]>[] iteratives,
-      TransientTable[] full, TransientTable[] delta, String[] names, int maxIterations) {
+      TransientTable[] full, TransientTable[] delta, String[] names, int maxIterations,
+      String[][] aggregations) {
     final int n = seeds.length;
     final SchemaPlus schema = root.getRootSchema();
     final List<Table> tables = new ArrayList<>(Arrays.asList(full));
@@ -47,22 +52,20 @@ public final class SemiNaive {
       schema.add(names[k], tables.get(k));
     }
     try {
-      final List<Set<List<Object>>> seen = new ArrayList<>();
-      final List<List<Object[]>> stable = new ArrayList<>();
-      final List<List<Object[]>> recent = new ArrayList<>();
+      final List<State> states = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        seen.add(new HashSet<>());
-        stable.add(rows(full[i]));
-        recent.add(rows(delta[i]));
-        stable.get(i).clear();
-        recent.get(i).clear();
-        // full_i = delta_i = distinct(seed_i)
+        final State state = aggregations[i] == null
+            ? new SetState() : new MeetState(aggregations[i]);
+        states.add(state);
+        rows(full[i]).clear();
+        rows(delta[i]).clear();
+        // full_i = delta_i = seed_i (distinct, or each group's best)
+        final List<Object[]> rows = new ArrayList<>();
         for (Object[] row : seeds[i]) {
-          if (seen.get(i).add(Arrays.asList(row.clone()))) {
-            stable.get(i).add(row);
-            recent.get(i).add(row);
-          }
+          rows.add(row.clone());
         }
+        state.merge(rows);
+        state.publish(rows(full[i]), rows(delta[i]));
       }
       final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
       for (int round = 1; ; round++) {
@@ -70,18 +73,13 @@ public final class SemiNaive {
           throw new IllegalStateException("recursion did not reach a fixpoint after "
               + maxIterations + " iterations");
         }
-        // toAdd_i = distinct(iterative_i) − seen_i, all from the same stable and recent
         final List<List<Object[]>> toAdd = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-          final Set<List<Object>> fresh = new HashSet<>();
-          final List<Object[]> add = new ArrayList<>();
+          final List<Object[]> rows = new ArrayList<>();
           for (Object[] row : iteratives[i]) {
-            final List<Object> key = Arrays.asList(row.clone());
-            if (!seen.get(i).contains(key) && fresh.add(key)) {
-              add.add(row);
-            }
+            rows.add(row.clone());
           }
-          toAdd.add(add);
+          toAdd.add(rows);
         }
         // Cancelled scans read nothing: a quiet round then proves nothing.
         if (cancelled != null && cancelled.get()) {
@@ -90,16 +88,11 @@ public final class SemiNaive {
         }
         boolean changed = false;
         for (int i = 0; i < n; i++) {
-          recent.get(i).clear();
-          for (Object[] row : toAdd.get(i)) {
-            seen.get(i).add(Arrays.asList(row.clone()));
-            stable.get(i).add(row);
-            recent.get(i).add(row);
-          }
-          changed |= !toAdd.get(i).isEmpty();
+          changed |= states.get(i).merge(toAdd.get(i));
+          states.get(i).publish(rows(full[i]), rows(delta[i]));
         }
         if (!changed) {
-          return Linq4j.asEnumerable(new ArrayList<>(stable.get(0)));
+          return Linq4j.asEnumerable(new ArrayList<>(rows(full[0])));
         }
       }
     } finally {
@@ -112,5 +105,100 @@ public final class SemiNaive {
   @SuppressWarnings("unchecked")
   private static List<Object[]> rows(TransientTable table) {
     return (List<Object[]>) ((ModifiableTable) table).getModifiableCollection();
+  }
+
+  /** A relation's tuples and what last changed. */
+  private interface State {
+    /** Merges derived rows; returns whether anything changed. */
+    boolean merge(List<Object[]> rows);
+
+    /** Writes the tuples into {@code full} and the last change into {@code delta}. */
+    void publish(List<Object[]> full, List<Object[]> delta);
+  }
+
+  /** Set semantics: a tuple is new unless seen. */
+  private static final class SetState implements State {
+    private final Set<List<Object>> seen = new HashSet<>();
+    private final List<Object[]> added = new ArrayList<>();
+
+    @Override public boolean merge(List<Object[]> rows) {
+      added.clear();
+      for (Object[] row : rows) {
+        if (seen.add(Arrays.asList(row))) {
+          added.add(row);
+        }
+      }
+      return !added.isEmpty();
+    }
+
+    @Override public void publish(List<Object[]> full, List<Object[]> delta) {
+      full.addAll(added);
+      delta.clear();
+      delta.addAll(added);
+    }
+  }
+
+  /** Meet aggregations: one row per group, improved in place. */
+  private static final class MeetState implements State {
+    private final String[] aggregations;
+    private final Map<List<Object>, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
+    private final Map<List<Object>, Object[]> best = new HashMap<>();
+    private final Set<List<Object>> improved = new HashSet<>();
+
+    MeetState(String[] aggregations) {
+      this.aggregations = aggregations;
+    }
+
+    @Override public boolean merge(List<Object[]> rows) {
+      improved.clear();
+      for (Object[] row : rows) {
+        final List<Object> key = new ArrayList<>();
+        for (int c = 0; c < aggregations.length; c++) {
+          if (aggregations[c] == null) {
+            key.add(row[c]);
+          }
+        }
+        Aggregators.Aggregator[] aggs = groups.get(key);
+        boolean changed = false;
+        if (aggs == null) {
+          aggs = new Aggregators.Aggregator[aggregations.length];
+          for (int c = 0; c < aggregations.length; c++) {
+            if (aggregations[c] != null) {
+              aggs[c] = Aggregators.create(aggregations[c]);
+            }
+          }
+          groups.put(key, aggs);
+          changed = true;
+        }
+        for (int c = 0; c < aggregations.length; c++) {
+          if (aggs[c] != null) {
+            changed |= aggs[c].improves(row[c]);
+          }
+        }
+        if (changed) {
+          final Object[] current = row.clone();
+          for (int c = 0; c < aggregations.length; c++) {
+            if (aggs[c] != null) {
+              current[c] = aggs[c].result();
+            }
+          }
+          best.put(key, current);
+          improved.add(key);
+        }
+      }
+      return !improved.isEmpty();
+    }
+
+    @Override public void publish(List<Object[]> full, List<Object[]> delta) {
+      full.clear();
+      delta.clear();
+      for (List<Object> key : groups.keySet()) {
+        final Object[] row = best.get(key);
+        full.add(row);
+        if (improved.contains(key)) {
+          delta.add(row);
+        }
+      }
+    }
   }
 }

@@ -1,7 +1,13 @@
 package dev.mnestic.jdbc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -73,6 +79,42 @@ class DatalogJdbcTest {
           "p[x] <- [[1]]\na[x] := p[x], not a[x]\n?[x] := a[x]"));
       assertTrue(strata.getMessage().contains("Query is unstratifiable [eval::unstratifiable]"),
           strata.getMessage());
+    }
+  }
+
+  /**
+   * CozoDB's tutorial on its air-routes dataset: the recursive shortest
+   * distance from LHR to YPO, a min aggregation inside recursion, is 4147.0.
+   */
+  @Test void airRoutesShortestDistance() throws Exception {
+    final Path data = Path.of("../../shared/data/air-routes/air-routes.json");
+    Assumptions.assumeTrue(Files.exists(data), "no air-routes dataset at " + data.toAbsolutePath());
+    final JsonNode route = new ObjectMapper().readTree(data.toFile()).get("route");
+    final String db = "mem:air-" + UUID.randomUUID();
+    try (Connection sql = DriverManager.getConnection("jdbc:mnestic:db=" + db);
+         Connection datalog = DriverManager.getConnection("jdbc:mnestic:db=" + db + ";lang=datalog")) {
+      Rows.update(sql, "CREATE TABLE route (fr VARCHAR(3) NOT NULL, \"to\" VARCHAR(3) NOT NULL,"
+          + " dist DOUBLE NOT NULL, PRIMARY KEY (fr, \"to\"))");
+      sql.setAutoCommit(false);
+      try (PreparedStatement ps = sql.prepareStatement("INSERT INTO route VALUES (?, ?, ?)")) {
+        for (JsonNode r : route.get("rows")) {
+          ps.setString(1, r.get(0).asText());
+          ps.setString(2, r.get(1).asText());
+          ps.setDouble(3, r.get(2).asDouble());
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+      sql.commit();
+      try (ResultSet rs = datalog.createStatement().executeQuery("""
+          shortest[b, min(dist)] := *route{fr: 'LHR', to: b, dist}
+          shortest[b, min(dist)] := shortest[c, d1], *route{fr: c, to: b, dist: d2},
+                                    dist = d1 + d2
+          ?[dist] := shortest['YPO', dist]
+          """)) {
+        assertTrue(rs.next());
+        assertEquals(4147.0, rs.getObject(1));
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.mnestic.datalog.lower;
 
 import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.analysis.Aggregations;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
@@ -97,9 +98,11 @@ final class RuleLowering {
       }
       apply(next, vars);
     }
-    final boolean aggregated = rule.head().stream().anyMatch(Rule.HeadArg::isAggregated);
-    if (aggregated) {
+    final boolean bagged = rule.head().stream()
+        .anyMatch(h -> h.isAggregated() && !Aggregations.MEET.contains(h.aggregation()));
+    if (bagged) {
       // Aggregations see a bag: one value per distinct binding of the body.
+      // (Meet aggregations are idempotent: duplicates change nothing.)
       b.project(fields(1, vars.size()), vars.subList(1, vars.size()), true).distinct();
       vars.remove(0);
     }

@@ -110,13 +110,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       materialize(first, execute(plan), arity(firstRules));
       return;
     }
-    for (String m : component) {
-      if (byName.get(m).stream().anyMatch(r -> r.head().stream().anyMatch(Rule.HeadArg::isAggregated))) {
-        throw new DatalogException("mnestic::unsupported",
-            "aggregation inside recursion is not supported yet",
-            byName.get(m).get(0).pos().line(), byName.get(m).get(0).pos().column());
-      }
-    }
+
     // full_m and delta_m for every member; seeds read no member, iterative
     // parts read one member's delta per variant and full elsewhere.
     final Map<String, RelOptTable> full = new LinkedHashMap<>();
@@ -127,8 +121,12 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     }
     final List<RelNode> seeds = new ArrayList<>();
     final List<RelNode> iteratives = new ArrayList<>();
+    // Meet aggregations keep each group's best (the stratifier allows no others here).
+    final List<List<String>> aggregations = new ArrayList<>();
     for (String m : component) {
       final int arity = arity(byName.get(m));
+      final List<String> aggs = RuleLowering.aggregations(byName.get(m).get(0));
+      aggregations.add(aggs.stream().allMatch(a -> a == null) ? null : aggs);
       final List<RelNode> seedPlans = new ArrayList<>();
       final List<RelNode> iterativePlans = new ArrayList<>();
       for (Rule r : byName.get(m)) {
@@ -150,7 +148,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       iteratives.add(unionOf(iterativePlans, arity));
     }
     final RelNode plan = LogicalRecursiveUnion.create(seeds, iteratives,
-        new ArrayList<>(full.values()), new ArrayList<>(delta.values()), MAX_ITERATIONS);
+        new ArrayList<>(full.values()), new ArrayList<>(delta.values()), aggregations,
+        MAX_ITERATIONS);
     final List<List<Object>> firstRows = execute(plan);
     materialize(first, firstRows, arity(firstRules));
     for (String m : component.subList(1, component.size())) {
