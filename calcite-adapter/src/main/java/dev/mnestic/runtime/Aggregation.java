@@ -14,6 +14,10 @@ import java.util.Map;
 
 /** Runtime of {@link dev.mnestic.rel.DatalogAggregate}. */
 public final class Aggregation {
+  /** Aggregations whose result does not depend on the order of their input. */
+  private static final java.util.Set<String> ORDER_BLIND = java.util.Set.of(
+      "count", "count_unique", "unique", "group_count", "union", "and", "or");
+
   private Aggregation() {
   }
 
@@ -23,8 +27,11 @@ public final class Aggregation {
     for (Object[] row : rows) {
       input.add(row.clone());
     }
-    // CozoDB feeds a group's values in the value order of its rows.
-    input.sort((a, b) -> Values.compare(Arrays.asList(a), Arrays.asList(b)));
+    // CozoDB feeds a group's values in the value order of its rows; only
+    // some aggregations can tell (float sums round by order).
+    if (!Arrays.stream(aggregations).allMatch(a -> a == null || ORDER_BLIND.contains(a))) {
+      input.sort((a, b) -> Values.compare(Arrays.asList(a), Arrays.asList(b)));
+    }
     final Map<List<Object>, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
     for (Object[] row : input) {
       final List<Object> key = new ArrayList<>();

@@ -116,15 +116,43 @@ public final class SemiNaive {
     void publish(List<Object[]> full, List<Object[]> delta);
   }
 
+  /**
+   * A row as a hash key. {@code List.hashCode} (31 * h + e) collides
+   * heavily for rows of small integers, degrading HashMap to tree bins;
+   * this mixes each element's hash.
+   */
+  static final class Key {
+    private final Object[] values;
+    private final int hash;
+
+    Key(Object[] values) {
+      this.values = values;
+      long h = 0x9E3779B97F4A7C15L;
+      for (Object v : values) {
+        h = (h ^ (v == null ? 0 : v.hashCode())) * 0xBF58476D1CE4E5B9L;
+        h ^= h >>> 31;
+      }
+      this.hash = (int) (h ^ (h >>> 32));
+    }
+
+    @Override public int hashCode() {
+      return hash;
+    }
+
+    @Override public boolean equals(Object o) {
+      return o instanceof Key && Arrays.equals(values, ((Key) o).values);
+    }
+  }
+
   /** Set semantics: a tuple is new unless seen. */
   private static final class SetState implements State {
-    private final Set<List<Object>> seen = new HashSet<>();
+    private final Set<Key> seen = new HashSet<>();
     private final List<Object[]> added = new ArrayList<>();
 
     @Override public boolean merge(List<Object[]> rows) {
       added.clear();
       for (Object[] row : rows) {
-        if (seen.add(Arrays.asList(row))) {
+        if (seen.add(new Key(row))) {
           added.add(row);
         }
       }
@@ -141,9 +169,9 @@ public final class SemiNaive {
   /** Meet aggregations: one row per group, improved in place. */
   private static final class MeetState implements State {
     private final String[] aggregations;
-    private final Map<List<Object>, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
-    private final Map<List<Object>, Object[]> best = new HashMap<>();
-    private final Set<List<Object>> improved = new HashSet<>();
+    private final Map<Key, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
+    private final Map<Key, Object[]> best = new HashMap<>();
+    private final Set<Key> improved = new HashSet<>();
 
     MeetState(String[] aggregations) {
       this.aggregations = aggregations;
@@ -152,12 +180,13 @@ public final class SemiNaive {
     @Override public boolean merge(List<Object[]> rows) {
       improved.clear();
       for (Object[] row : rows) {
-        final List<Object> key = new ArrayList<>();
+        final List<Object> keyValues = new ArrayList<>();
         for (int c = 0; c < aggregations.length; c++) {
           if (aggregations[c] == null) {
-            key.add(row[c]);
+            keyValues.add(row[c]);
           }
         }
+        final Key key = new Key(keyValues.toArray());
         Aggregators.Aggregator[] aggs = groups.get(key);
         boolean changed = false;
         if (aggs == null) {
@@ -192,7 +221,7 @@ public final class SemiNaive {
     @Override public void publish(List<Object[]> full, List<Object[]> delta) {
       full.clear();
       delta.clear();
-      for (List<Object> key : groups.keySet()) {
+      for (Key key : groups.keySet()) {
         final Object[] row = best.get(key);
         full.add(row);
         if (improved.contains(key)) {

@@ -19,6 +19,7 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ModifiableTable;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.TransientTable;
@@ -61,6 +62,10 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private final List<String> registered = new ArrayList<>();
   /** During a recursive stratum: which table each rule application reads. */
   private Map<Atom.RuleApply, RelOptTable> reads = new IdentityHashMap<>();
+  /** Whether rules being lowered run inside a fixpoint, once per round. */
+  private boolean inFixpoint;
+  /** Stored relations read inside fixpoints, copied once (as CozoDB values) instead of rescanned each round. */
+  private final Map<String, RelOptTable> storedCopies = new HashMap<>();
 
   public Strata(Connection connection, Map<String, ?> params) throws SQLException {
     this.connection = connection.unwrap(CalciteConnection.class);
@@ -121,6 +126,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     }
     final List<RelNode> seeds = new ArrayList<>();
     final List<RelNode> iteratives = new ArrayList<>();
+    inFixpoint = true;
     // Meet aggregations keep each group's best (the stratifier allows no others here).
     final List<List<String>> aggregations = new ArrayList<>();
     for (String m : component) {
@@ -147,6 +153,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       seeds.add(unionOf(seedPlans, arity));
       iteratives.add(unionOf(iterativePlans, arity));
     }
+    inFixpoint = false;
     final RelNode plan = LogicalRecursiveUnion.create(seeds, iteratives,
         new ArrayList<>(full.values()), new ArrayList<>(delta.values()), aggregations,
         MAX_ITERATIONS);
@@ -254,7 +261,41 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       throw new DatalogException("query::relation_not_found",
           "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column());
     }
-    return b.scan(Session.SCHEMA, table.get()).build();
+    final RelNode scan = b.scan(Session.SCHEMA, table.get()).build();
+    if (!inFixpoint) {
+      return scan;
+    }
+    RelOptTable copy = storedCopies.get(table.get());
+    if (copy == null) {
+      final List<RexNode> values = new ArrayList<>();
+      b.push(scan);
+      for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
+        values.add(b.call(Operators.VALUE, b.field(i)));
+      }
+      final RelNode read = b.project(values, scan.getRowType().getFieldNames(), true).build();
+      inFixpoint = false;
+      try {
+        copy = TransientTables.create(b.getRelOptSchema(), "stored_" + table.get(),
+            anyRow(scan.getRowType().getFieldNames()));
+        fill(copy, execute(read));
+      } catch (SQLException e) {
+        throw new IllegalStateException("reading " + table.get() + " failed: " + e.getMessage(), e);
+      } finally {
+        inFixpoint = true;
+      }
+      storedCopies.put(table.get(), copy);
+    }
+    return b.push(org.apache.calcite.rel.logical.LogicalTableScan.create(b.getCluster(), copy,
+        List.of())).build();
+  }
+
+  private RelDataType anyRow(List<String> names) {
+    final RelDataTypeFactory f = b.getTypeFactory();
+    final RelDataTypeFactory.Builder row = f.builder();
+    for (String name : names) {
+      row.add(name, f.createTypeWithNullability(f.createSqlType(SqlTypeName.ANY), true));
+    }
+    return row.build();
   }
 
   @Override public RelOptTable constants(List<Object> values) {
