@@ -120,7 +120,11 @@ public final class Engine {
       sorted.sort(order);
     }
     final long offset = options.offset() == null ? 0 : count(options.offset(), params);
-    final long limit = options.limit() == null ? Long.MAX_VALUE : count(options.limit(), params);
+    long limit = options.limit() == null ? Long.MAX_VALUE : count(options.limit(), params);
+    if (limit == 0 && options.order().isEmpty()) {
+      // As CozoDB: without :order, evaluation stops once a row past the limit is in.
+      limit = 1;
+    }
     final int from = (int) Math.min(offset, sorted.size());
     final int to = (int) Math.min(sorted.size(), from + Math.min(limit, Integer.MAX_VALUE));
     return sorted.subList(from, to);

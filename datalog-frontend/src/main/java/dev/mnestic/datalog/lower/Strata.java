@@ -11,6 +11,7 @@ import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.TransientTables;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -199,7 +200,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     return row.build();
   }
 
-  /** Runs a plan; returns its rows as CozoDB values. */
+  /** Runs a plan; returns its rows as CozoDB values. A function's failure is the script's error. */
   private List<List<Object>> execute(RelNode plan) throws SQLException {
     final List<List<Object>> rows = new ArrayList<>();
     try (PreparedStatement ps = connection.unwrap(RelRunner.class).prepareStatement(plan);
@@ -212,6 +213,14 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         }
         rows.add(row);
       }
+    } catch (SQLException | RuntimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof ValueException) {
+          final ValueException v = (ValueException) t;
+          throw new DatalogException(v.code(), v.getMessage(), 0, 0, v.help());
+        }
+      }
+      throw e;
     }
     return rows;
   }
