@@ -16,7 +16,7 @@ const fs = require('fs');
 const { execFileSync } = require('child_process');
 const [path, runner] = process.argv.slice(2);
 const cases = JSON.parse(fs.readFileSync(path, 'utf8'));
-const input = cases.map((c) => ({ name: c.name, script: c.script, params: c.params }));
+const input = cases.map((c) => ({ name: c.name, script: c.script, params: c.params, setup: c.setup }));
 const out = execFileSync('node', [runner, '--batch'], { input: JSON.stringify(input), maxBuffer: 1 << 28 })
   .toString('utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => l.replace(/,$/, ''));
 if (out.length !== cases.length) throw new Error(`expected ${cases.length} results, got ${out.length}`);
@@ -30,6 +30,7 @@ const entries = cases.map((c, i) => {
     .replace(/,"display":"(?:[^"\\]|\\.)*"/, '');
   const fields = [`  "name": ${JSON.stringify(c.name)}`, `  "script": ${JSON.stringify(c.script)}`];
   if (c.params !== undefined) fields.push(`  "params": ${JSON.stringify(c.params)}`);
+  if (c.setup !== undefined) fields.push(`  "setup": ${JSON.stringify(c.setup)}`);
   fields.push(`  "expected": ${expected}`);
   return ' {\n' + fields.join(',\n') + '\n }';
 });

@@ -8,7 +8,10 @@ import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.datalog.lower.Strata;
 import dev.mnestic.datalog.parse.Parser;
+import dev.mnestic.store.Session;
 import dev.mnestic.value.Values;
+
+import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -52,29 +55,61 @@ public final class Engine {
     }
   }
 
-  /** Runs {@code script} with parameters {@code params} (CozoDB values). */
+  /**
+   * Runs {@code script} with parameters {@code params} (CozoDB values). Its
+   * blocks run as one transaction (on an auto-commit connection, their own):
+   * a failing block undoes what the blocks before it wrote, except DDL,
+   * which the store commits when it runs.
+   */
   public Result run(String script, Map<String, ?> params) throws SQLException {
     final Script parsed = Parser.parse(script);
-    if (parsed.sysOp() != null) {
-      throw new DatalogException("mnestic::unsupported",
-          "system operations are not supported yet", parsed.sysOp().pos().line(),
-          parsed.sysOp().pos().column());
+    final Session session = Session.of(connection.unwrap(CalciteConnection.class).getRootSchema());
+    final StoredRelations stored = new StoredRelations(session);
+    final boolean autoCommit = session.getAutoCommit();
+    session.setAutoCommit(false);
+    boolean done = false;
+    try {
+      final Result result;
+      if (parsed.sysOp() != null) {
+        result = sysOp(parsed.sysOp(), stored);
+      } else {
+        Result last = null;
+        for (Script.Query query : parsed.queries()) {
+          last = run(query, params, stored);
+        }
+        result = last;
+      }
+      done = true;
+      return result;
+    } finally {
+      if (autoCommit) {
+        if (done) {
+          session.commit();
+        } else {
+          session.rollback();
+        }
+        session.setAutoCommit(true);
+      }
     }
-    Result last = null;
-    for (Script.Query query : parsed.queries()) {
-      last = run(query, params);
-    }
-    return last;
   }
 
-  private Result run(Script.Query query, Map<String, ?> params) throws SQLException {
-    final Script.Options options = query.options();
-    if (options.relationOp() != null) {
-      throw new DatalogException("mnestic::unsupported",
-          "writing stored relations (:" + options.relationOp().kind().name().toLowerCase()
-              + ") is not supported yet",
-          options.relationOp().pos().line(), options.relationOp().pos().column());
+  private static Result sysOp(Script.SysOp op, StoredRelations stored) throws SQLException {
+    switch (op.kind()) {
+    case RELATIONS:
+      return stored.relations();
+    case COLUMNS:
+      return stored.columns(op.relations().get(0), op.pos());
+    case REMOVE:
+      return stored.remove(op.relations(), op.pos());
+    default:
+      throw new DatalogException("mnestic::unsupported", "::explain is not supported yet",
+          op.pos().line(), op.pos().column());
     }
+  }
+
+  private Result run(Script.Query query, Map<String, ?> params, StoredRelations stored)
+      throws SQLException {
+    final Script.Options options = query.options();
     final List<Rule> entry = query.rules().stream()
         .filter(r -> r.name().equals(Rule.ENTRY)).toList();
     if (entry.isEmpty()) {
@@ -94,7 +129,11 @@ public final class Engine {
     for (Rule.HeadArg h : entry.get(0).head()) {
       headers.add(h.toString());
     }
-    return new Result(headers, shape(rows, headers, options, params));
+    final List<List<Object>> shaped = shape(rows, headers, options, params);
+    if (options.relationOp() != null) {
+      return stored.apply(options.relationOp(), headers, shaped);
+    }
+    return new Result(headers, shaped);
   }
 
   /** CozoDB's order (value order, then {@code :order}), then {@code :offset} and {@code :limit}. */

@@ -6,8 +6,6 @@ import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreLocation;
 
 import org.apache.calcite.jdbc.CalciteConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -30,21 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class QueryConformanceTest {
   private static final String CASES = "/conformance/queries/cases.json";
-  private static Connection connection;
-  private static Session session;
-
-  @BeforeAll static void connect() throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("caseSensitive", "false");
-    connection = DriverManager.getConnection("jdbc:calcite:", info);
-    session = Session.open(StoreLocation.privateMemory());
-    session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
-  }
-
-  @AfterAll static void close() throws SQLException {
-    connection.close();
-    session.close();
-  }
 
   @TestFactory List<DynamicTest> matchesCozoDb() {
     final List<DynamicTest> tests = new ArrayList<>();
@@ -54,10 +37,26 @@ class QueryConformanceTest {
     return tests;
   }
 
+  /** Each case on a store of its own, as the oracle runs each in a fresh database. */
   private static void check(RawJson.Node c) throws SQLException {
+    final Properties info = new Properties();
+    info.setProperty("caseSensitive", "false");
+    try (Connection connection = DriverManager.getConnection("jdbc:calcite:", info);
+         Session session = Session.open(StoreLocation.privateMemory())) {
+      session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
+      final Engine engine = new Engine(connection);
+      if (c.has("setup")) {
+        for (RawJson.Node setup : c.get("setup").items()) {
+          engine.run(setup.string(), Oracle.params(c));
+        }
+      }
+      check(c, engine);
+    }
+  }
+
+  private static void check(RawJson.Node c, Engine engine) throws SQLException {
     final String script = c.get("script").string();
     final RawJson.Node expected = c.get("expected");
-    final Engine engine = new Engine(connection);
     if (expected.get("ok").value() == Boolean.TRUE) {
       final Engine.Result result = engine.run(script, Oracle.params(c));
       assertEquals("{\"headers\":" + expected.get("headers").text() + ",\"rows\":"

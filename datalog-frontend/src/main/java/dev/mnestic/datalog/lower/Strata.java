@@ -21,7 +21,11 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.plan.ViewExpanders;
+import org.apache.calcite.prepare.RelOptTableImpl;
 import org.apache.calcite.schema.ModifiableTable;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.TransientTable;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -270,7 +274,18 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       throw new DatalogException("query::relation_not_found",
           "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column());
     }
-    final RelNode scan = b.scan(Session.SCHEMA, table.get()).build();
+    // Asked of the store schema itself: Calcite's wrapper snapshots table
+    // names and would miss a table this script just created.
+    final Table stored = root.getSubSchema(Session.SCHEMA)
+        .unwrap(org.apache.calcite.adapter.jdbc.JdbcSchema.class).tables().get(table.get());
+    if (stored == null) {
+      throw new IllegalStateException("store table " + table.get() + " is not in the schema");
+    }
+    final RelOptTable relOptTable = RelOptTableImpl.create(b.getRelOptSchema(),
+        stored.getRowType(b.getTypeFactory()), stored,
+        com.google.common.collect.ImmutableList.of(Session.SCHEMA, table.get()));
+    final RelNode scan = ((TranslatableTable) stored).toRel(
+        ViewExpanders.simpleContext(b.getCluster()), relOptTable);
     if (!inFixpoint) {
       return scan;
     }

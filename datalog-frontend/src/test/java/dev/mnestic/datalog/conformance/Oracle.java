@@ -73,6 +73,9 @@ public final class Oracle {
       if (c.has("params")) {
         input.append(",\"params\":").append(c.get("params").text());
       }
+      if (c.has("setup")) {
+        input.append(",\"setup\":").append(c.get("setup").text());
+      }
       input.append('}');
     }
     final String out = run(List.of("node", "cozo-run.mjs", "--batch"), input.append(']').toString(), 300);
