@@ -195,13 +195,13 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     return rules.get(0).head().size();
   }
 
+  /** A row of {@code arity} columns c0, c1, ... of type ANY. */
   private RelDataType anyRow(int arity) {
-    final RelDataTypeFactory f = b.getTypeFactory();
-    final RelDataTypeFactory.Builder row = f.builder();
+    final List<String> names = new ArrayList<>();
     for (int i = 0; i < arity; i++) {
-      row.add("c" + i, f.createTypeWithNullability(f.createSqlType(SqlTypeName.ANY), true));
+      names.add("c" + i);
     }
-    return row.build();
+    return anyRow(names);
   }
 
   /** Runs a plan; returns its rows as CozoDB values. A function's failure is the script's error. */
