@@ -121,7 +121,7 @@ public final class Engine {
     if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
       rows = ConstantRules.rows(entry.get(0), params);
     } else {
-      try (Strata run = new Strata(connection, params)) {
+      try (Strata run = new Strata(connection, params, timeout(options, params))) {
         rows = run.evaluate(query.rules(), strata);
       }
     }
@@ -130,6 +130,17 @@ public final class Engine {
       headers.add(h.toString());
     }
     final List<List<Object>> shaped = shape(rows, headers, options, params);
+    if (options.assertion() == Script.Assertion.NONE && !shaped.isEmpty()) {
+      throw new DatalogException("eval::assert_none_failure",
+          "The query is asserted to return no result, but a tuple "
+              + Values.display(shaped.get(0)) + " is found", query.pos().line(),
+          query.pos().column());
+    }
+    if (options.assertion() == Script.Assertion.SOME && shaped.isEmpty()) {
+      throw new DatalogException("eval::assert_some_failure",
+          "The query is asserted to return some results, but returned none",
+          query.pos().line(), query.pos().column());
+    }
     if (options.relationOp() != null) {
       return stored.apply(options.relationOp(), headers, shaped);
     }
@@ -167,6 +178,20 @@ public final class Engine {
     final int from = (int) Math.min(offset, sorted.size());
     final int to = (int) Math.min(sorted.size(), from + Math.min(limit, Integer.MAX_VALUE));
     return sorted.subList(from, to);
+  }
+
+  /** {@code :timeout} in whole seconds (at least 1), or 0 for none. */
+  private static int timeout(Script.Options options, Map<String, ?> params) {
+    if (options.timeout() == null) {
+      return 0;
+    }
+    final Object v = ConstantEvaluator.evaluate(options.timeout(), params);
+    if (!(v instanceof Long || v instanceof Double) || ((Number) v).doubleValue() <= 0) {
+      throw new DatalogException("eval::throw", "Evaluation of expression failed",
+          options.timeout().pos().line(), options.timeout().pos().column(),
+          ":timeout takes a positive number of seconds");
+    }
+    return (int) Math.max(1, Math.ceil(((Number) v).doubleValue()));
   }
 
   private static long count(dev.mnestic.datalog.ast.Expr e, Map<String, ?> params) {

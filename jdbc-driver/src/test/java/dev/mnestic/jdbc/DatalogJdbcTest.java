@@ -64,6 +64,23 @@ class DatalogJdbcTest {
     }
   }
 
+  /** A recursion that never settles stops at its {@code :timeout} and writes nothing. */
+  @Test void divergentRecursionStopsAtItsTimeout() throws SQLException {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
+         Statement s = datalog.createStatement()) {
+      final long start = System.nanoTime();
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(
+          "p[n, s] := n = 0, s = 'x'\np[m, t] := p[n, s], m = n + 1, t = s ++ 'x'\n"
+              + "?[n] := p[n, _]\n:create grown {n: Int}\n:timeout 1"));
+      final double seconds = (System.nanoTime() - start) / 1e9;
+      assertTrue(e.getMessage().contains("[eval::killed]"), e.getMessage());
+      assertTrue(seconds < 30, "stopped after " + seconds + " s");
+      try (ResultSet rs = s.executeQuery("::relations")) {
+        assertTrue(!rs.next(), "nothing was created");
+      }
+    }
+  }
+
   @Test void scriptErrorsNameLineAndColumn() throws SQLException {
     try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
          Statement s = datalog.createStatement()) {

@@ -38,6 +38,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -60,6 +61,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   static final int MAX_ITERATIONS = 1_000_000;
 
   private final CalciteConnection connection;
+  /** {@link System#nanoTime()} by which evaluation must end; 0 for none. */
+  private final long deadline;
   private final Map<String, ?> params;
   private final RelBuilder b;
   private final SchemaPlus root;
@@ -72,9 +75,15 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   /** Stored relations read inside fixpoints, copied once (as CozoDB values) instead of rescanned each round. */
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
 
-  public Strata(Connection connection, Map<String, ?> params) throws SQLException {
+  /**
+   * @param timeoutSeconds the whole evaluation's time ({@code :timeout}), 0 for none: each
+   *     plan runs with what is left, as a query timeout, and fails when it is gone
+   */
+  public Strata(Connection connection, Map<String, ?> params, int timeoutSeconds)
+      throws SQLException {
     this.connection = connection.unwrap(CalciteConnection.class);
     this.params = params;
+    this.deadline = timeoutSeconds <= 0 ? 0 : System.nanoTime() + timeoutSeconds * 1_000_000_000L;
     this.root = this.connection.getRootSchema();
     this.b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
     // RelRunner plans with the planner of the plan's own cluster. Values of
@@ -204,24 +213,48 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     return anyRow(names);
   }
 
-  /** Runs a plan; returns its rows as CozoDB values. A function's failure is the script's error. */
+  private static DatalogException killed() {
+    return new DatalogException("eval::killed", "Running query is killed before completion",
+        0, 0, "it ran past its :timeout");
+  }
+
+  /**
+   * Runs a plan; returns its rows as CozoDB values. A function's failure is
+   * the script's error; so is running past the deadline.
+   */
   private List<List<Object>> execute(RelNode plan) throws SQLException {
     final List<List<Object>> rows = new ArrayList<>();
-    try (PreparedStatement ps = connection.unwrap(RelRunner.class).prepareStatement(plan);
-         ResultSet rs = ps.executeQuery()) {
-      final int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        final List<Object> row = new ArrayList<>(n);
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getObject(i));
+    try (PreparedStatement ps = connection.unwrap(RelRunner.class).prepareStatement(plan)) {
+      if (deadline != 0) {
+        final long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw killed();
         }
-        rows.add(row);
+        ps.setQueryTimeout((int) Math.max(1, (left + 999_999_999L) / 1_000_000_000L));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        final int n = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          final List<Object> row = new ArrayList<>(n);
+          for (int i = 1; i <= n; i++) {
+            row.add(rs.getObject(i));
+          }
+          rows.add(row);
+        }
       }
     } catch (SQLException | RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof ValueException) {
           final ValueException v = (ValueException) t;
           throw new DatalogException(v.code(), v.getMessage(), 0, 0, v.help());
+        }
+        if (t instanceof SQLTimeoutException
+            || (t.getMessage() != null && t.getMessage().contains("recursion cancelled"))) {
+          throw killed();
+        }
+        if (t.getMessage() != null && t.getMessage().startsWith("recursion did not reach")) {
+          throw new DatalogException("mnestic::no_fixpoint", t.getMessage(), 0, 0,
+              "a recursive rule keeps deriving new rows; bound it, or give the query a :timeout");
         }
       }
       throw e;
