@@ -93,6 +93,81 @@ public final class Engine {
     }
   }
 
+  /**
+   * Loads CozoDB's relation-JSON ({@code {"rel": {"headers": [...], "rows":
+   * [[...]]}}}) into existing stored relations, as CozoDB's
+   * {@code import_relations}: rows are put (a key's old row is replaced),
+   * all relations in one transaction. JSON integers are Ints, other numbers
+   * Floats.
+   */
+  public void importRelations(String json) throws SQLException {
+    final com.fasterxml.jackson.databind.JsonNode root;
+    try {
+      root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+    } catch (java.io.IOException e) {
+      throw new DatalogException("import::bad_json", "not valid JSON: " + e.getMessage(), 0, 0);
+    }
+    if (root == null || !root.isObject()) {
+      throw new DatalogException("import::bad_json",
+          "expected an object of relations: {\"rel\": {\"headers\": [...], \"rows\": [...]}}", 0, 0);
+    }
+    final Session session = Session.of(connection.unwrap(CalciteConnection.class).getRootSchema());
+    final StoredRelations stored = new StoredRelations(session);
+    final boolean autoCommit = session.getAutoCommit();
+    session.setAutoCommit(false);
+    boolean done = false;
+    try {
+      for (java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it =
+           root.fields(); it.hasNext();) {
+        final Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> rel = it.next();
+        final List<String> headers = new ArrayList<>();
+        rel.getValue().path("headers").forEach(h -> headers.add(h.asText()));
+        final List<List<Object>> rows = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode row : rel.getValue().path("rows")) {
+          final List<Object> values = new ArrayList<>();
+          row.forEach(v -> values.add(value(v)));
+          rows.add(values);
+        }
+        stored.apply(new Script.RelationOp(Script.RelationOp.Kind.PUT, rel.getKey(), null,
+            new dev.mnestic.datalog.ast.Pos(0, 0)), headers, rows);
+      }
+      done = true;
+    } finally {
+      if (autoCommit) {
+        if (done) {
+          session.commit();
+        } else {
+          session.rollback();
+        }
+        session.setAutoCommit(true);
+      }
+    }
+  }
+
+  private static Object value(com.fasterxml.jackson.databind.JsonNode v) {
+    if (v.isNull()) {
+      return null;
+    }
+    if (v.isBoolean()) {
+      return v.booleanValue();
+    }
+    if (v.isIntegralNumber()) {
+      return v.longValue();
+    }
+    if (v.isNumber()) {
+      return v.doubleValue();
+    }
+    if (v.isArray()) {
+      final List<Object> items = new ArrayList<>();
+      v.forEach(x -> items.add(value(x)));
+      return Values.listOf(items);
+    }
+    if (v.isTextual()) {
+      return v.textValue();
+    }
+    throw new DatalogException("import::bad_value", "JSON objects are not values: " + v, 0, 0);
+  }
+
   private static Result sysOp(Script.SysOp op, StoredRelations stored) throws SQLException {
     switch (op.kind()) {
     case RELATIONS:
@@ -112,6 +187,10 @@ public final class Engine {
     final Script.Options options = query.options();
     final List<Rule> entry = query.rules().stream()
         .filter(r -> r.name().equals(Rule.ENTRY)).toList();
+    if (query.rules().isEmpty()) {
+      // a bare ':create rel {...}' makes an empty relation
+      return stored.apply(options.relationOp(), List.of(), List.of());
+    }
     if (entry.isEmpty()) {
       throw new DatalogException("parser::no_entry", "Program has no entry", 0, 0,
           "You need to have one rule named '?'");

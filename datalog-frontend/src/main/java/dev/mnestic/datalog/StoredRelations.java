@@ -111,6 +111,9 @@ final class StoredRelations {
   /** Writes rows: {@code put} (upsert), {@code insert}, {@code rm} or {@code delete} by key. */
   private void write(Script.RelationOp op, String table, List<String> headers,
       List<List<Object>> rows, String how) throws SQLException {
+    if (rows.isEmpty()) {
+      return;
+    }
     final List<Object[]> columns = StoreCatalog.columns(session, table);
     final List<String> names = columns.stream().map(c -> (String) c[0]).collect(Collectors.toList());
     final List<String> keys = StoreCatalog.primaryKey(session, table).stream()

@@ -25,6 +25,7 @@ public final class Main {
       Commands:
         sql      Run SQL statements on a store and print their results
         run      Run a CozoScript (Datalog) script and print its rows
+        import   Load CozoDB relation-JSON into stored relations
         serve    Serve a store to JDBC clients over HTTP
 
       Options:
@@ -68,6 +69,9 @@ public final class Main {
       case "run":
         return CommandLine.wantsHelp(rest) ? help(out, RunCommand.USAGE)
             : RunCommand.run(rest, in, out, err);
+      case "import":
+        return CommandLine.wantsHelp(rest) ? help(out, ImportCommand.USAGE)
+            : ImportCommand.run(rest, in, out, err);
       case "serve":
         return CommandLine.wantsHelp(rest) ? help(out, ServeCommand.USAGE)
             : ServeCommand.run(rest, out, err);
@@ -75,7 +79,7 @@ public final class Main {
         throw new UsageException("unknown command '" + command + "'");
       }
     } catch (UsageException e) {
-      final boolean known = command != null && List.of("sql", "run", "serve").contains(command);
+      final boolean known = command != null && List.of("sql", "run", "import", "serve").contains(command);
       out.flush();
       err.print("Error: " + e.getMessage() + "\n"
           + "Run 'mnestic " + (known ? command + " " : "") + "--help' for usage.\n");

@@ -182,4 +182,18 @@ class MainTest {
     assertEquals(1, bad.status());
     assertTrue(bad.err().startsWith("Error: 2:7: expected an expression"), bad.err());
   }
+
+  @Test void importsRelationJson(@TempDir Path dir) throws Exception {
+    final String db = dir.resolve("store").toString();
+    assertEquals(0, runWithInput(":create r {k: Int => v: String}", "run", "--db", db, "-").status());
+    final Path json = dir.resolve("r.json");
+    Files.writeString(json, "{\"r\": {\"headers\": [\"v\", \"k\"], \"rows\": [[\"a\", 1], [\"b\", 2]]}}");
+    assertEquals(new Run(0, "", ""), run("import", "--db", db, json.toString()));
+    assertEquals(new Run(0, "k    v\n1    a\n2    b\n", ""),
+        runWithInput("?[k, v] := *r[k, v]", "run", "--db", db, "-"));
+    final Run missing = runWithInput("{\"nope\": {\"headers\": [\"k\"], \"rows\": [[1]]}}",
+        "import", "--db", db, "-");
+    assertEquals(1, missing.status());
+    assertTrue(missing.err().contains("Cannot find requested stored relation 'nope'"), missing.err());
+  }
 }

@@ -116,7 +116,7 @@ public final class Parser {
       }
       accept(";");
     }
-    if (rules.isEmpty()) {
+    if (rules.isEmpty() && options.relationOp == null) {
       throw unexpected("a rule");
     }
     return new Script.Query(rules, options.build(), pos);
