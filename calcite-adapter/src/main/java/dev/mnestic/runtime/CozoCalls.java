@@ -53,7 +53,7 @@ public final class CozoCalls {
     if (v instanceof Boolean) {
       return (Boolean) v;
     }
-    throw new ValueException("eval::pred_not_bool", "Predicate must have boolean return type",
+    throw new ValueException("eval::predicate_not_bool", "Predicate must have boolean return type",
         "got " + Values.display(v));
   }
 

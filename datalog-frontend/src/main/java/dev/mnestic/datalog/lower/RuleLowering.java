@@ -194,6 +194,17 @@ final class RuleLowering {
   private void negation(Atom.Negation n, List<String> vars) {
     final Atom inner = n.atom();
     if (isRelation(inner)) {
+      // CozoDB negates only a relation partly bound by the rest of the rule.
+      final List<Expr> args = inner instanceof Atom.RuleApply
+          ? ((Atom.RuleApply) inner).args()
+          : ((Atom.StoredApply) inner).isNamed()
+              ? ((Atom.StoredApply) inner).named().stream().map(Atom.Binding::value).toList()
+              : ((Atom.StoredApply) inner).positional();
+      final boolean anyBound = args.stream().anyMatch(a -> !isWildcard(a)
+          && (!(a instanceof Expr.Var) || vars.contains(((Expr.Var) a).name())));
+      if (!anyBound) {
+        throw unsafeNegation(n);
+      }
       join(inner, vars, JoinRelType.ANTI);
     } else if (inner instanceof Atom.Filter) {
       if (!bound(variables(((Atom.Filter) inner).condition()), vars)) {
