@@ -116,8 +116,11 @@ final class StoredRelations {
     }
     final List<Object[]> columns = StoreCatalog.columns(session, table);
     final List<String> names = columns.stream().map(c -> (String) c[0]).collect(Collectors.toList());
-    final List<String> keys = StoreCatalog.primaryKey(session, table).stream()
+    final List<String> primaryKey = StoreCatalog.primaryKey(session, table).stream()
         .map(k -> (String) k[0]).collect(Collectors.toList());
+    // A table made by SQL without a primary key: its whole row is its key
+    // (a row holding a null then never matches, so it is not replaced).
+    final List<String> keys = primaryKey.isEmpty() ? names : primaryKey;
     final boolean byKey = how.equals("rm") || how.equals("delete");
     final List<String> targets = byKey ? keys : names;
     // Each target column takes the head column of its name (or the one its schema names).
@@ -138,7 +141,8 @@ final class StoredRelations {
       }
     }
     final Connection c = session.getConnection();
-    final String where = keys.stream().map(k -> quote(k) + " = ?").collect(Collectors.joining(" AND "));
+    final String where = keys.stream().map(k -> quote(k) + " = ?")
+        .collect(Collectors.joining(" AND "));
     for (List<Object> row : rows) {
       final Object[] values = new Object[targets.size()];
       for (int t = 0; t < targets.size(); t++) {
