@@ -63,22 +63,35 @@ public final class Engine {
    */
   public Result run(String script, Map<String, ?> params) throws SQLException {
     final Script parsed = Parser.parse(script);
+    return inTransaction(stored -> {
+      if (parsed.sysOp() != null) {
+        return sysOp(parsed.sysOp(), stored);
+      }
+      Result last = null;
+      for (Script.Query query : parsed.queries()) {
+        last = run(query, params, stored);
+      }
+      return last;
+    });
+  }
+
+  /** Work on the store's relations. */
+  @FunctionalInterface
+  private interface Work<T> {
+    T run(StoredRelations stored) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} as one transaction on an auto-commit connection;
+   * inside the open transaction otherwise.
+   */
+  private <T> T inTransaction(Work<T> work) throws SQLException {
     final Session session = Session.of(connection.unwrap(CalciteConnection.class).getRootSchema());
-    final StoredRelations stored = new StoredRelations(session);
     final boolean autoCommit = session.getAutoCommit();
     session.setAutoCommit(false);
     boolean done = false;
     try {
-      final Result result;
-      if (parsed.sysOp() != null) {
-        result = sysOp(parsed.sysOp(), stored);
-      } else {
-        Result last = null;
-        for (Script.Query query : parsed.queries()) {
-          last = run(query, params, stored);
-        }
-        result = last;
-      }
+      final T result = work.run(new StoredRelations(session));
       done = true;
       return result;
     } finally {
@@ -111,12 +124,7 @@ public final class Engine {
       throw new DatalogException("import::bad_json",
           "expected an object of relations: {\"rel\": {\"headers\": [...], \"rows\": [...]}}", 0, 0);
     }
-    final Session session = Session.of(connection.unwrap(CalciteConnection.class).getRootSchema());
-    final StoredRelations stored = new StoredRelations(session);
-    final boolean autoCommit = session.getAutoCommit();
-    session.setAutoCommit(false);
-    boolean done = false;
-    try {
+    inTransaction(stored -> {
       for (java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it =
            root.fields(); it.hasNext();) {
         final Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> rel = it.next();
@@ -131,17 +139,8 @@ public final class Engine {
         stored.apply(new Script.RelationOp(Script.RelationOp.Kind.PUT, rel.getKey(), null,
             new dev.mnestic.datalog.ast.Pos(0, 0)), headers, rows);
       }
-      done = true;
-    } finally {
-      if (autoCommit) {
-        if (done) {
-          session.commit();
-        } else {
-          session.rollback();
-        }
-        session.setAutoCommit(true);
-      }
-    }
+      return null;
+    });
   }
 
   private static Object value(com.fasterxml.jackson.databind.JsonNode v) {

@@ -2,7 +2,6 @@ package dev.mnestic.cli;
 
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.Engine;
-import dev.mnestic.jdbc.Driver;
 
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -10,7 +9,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -48,11 +46,7 @@ final class ImportCommand {
           : "expected one FILE.json, got " + operands.size() + " arguments");
     }
     final String json = SqlCommand.read(operands.get(0), in);
-    final Properties properties = new Properties();
-    if (commandLine.option("db") != null) {
-      properties.setProperty(Driver.DB, commandLine.option("db"));
-    }
-    try (Connection connection = new Driver().connect(Driver.CONNECT_STRING_PREFIX, properties)) {
+    try (Connection connection = SqlCommand.connect(commandLine.option("db"), null)) {
       new Engine(connection).importRelations(json);
       return 0;
     } catch (DatalogException e) {

@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -51,12 +50,7 @@ final class RunCommand {
           : "expected one script FILE, got " + operands.size() + " arguments");
     }
     final String script = SqlCommand.read(operands.get(0), in);
-    final Properties properties = new Properties();
-    properties.setProperty(Driver.LANG, Driver.DATALOG);
-    if (commandLine.option("db") != null) {
-      properties.setProperty(Driver.DB, commandLine.option("db"));
-    }
-    try (Connection connection = new Driver().connect(Driver.CONNECT_STRING_PREFIX, properties);
+    try (Connection connection = SqlCommand.connect(commandLine.option("db"), Driver.DATALOG);
          Statement statement = connection.createStatement();
          ResultSet rs = statement.executeQuery(script)) {
       resultFormat.write(rs, out);

@@ -61,11 +61,7 @@ final class SqlCommand {
     final ResultFormat resultFormat = format == null ? ResultFormat.TABLE : ResultFormat.of(format);
     final List<SqlScript.Statement> statements = SqlScript.split(script(commandLine, in));
 
-    final Properties properties = new Properties();
-    if (commandLine.option("db") != null) {
-      properties.setProperty(Driver.DB, commandLine.option("db"));
-    }
-    try (Connection connection = new Driver().connect(Driver.CONNECT_STRING_PREFIX, properties);
+    try (Connection connection = connect(commandLine.option("db"), null);
          Statement statement = connection.createStatement()) {
       int resultSets = 0;
       for (SqlScript.Statement sql : statements) {
@@ -86,6 +82,18 @@ final class SqlCommand {
     } catch (SQLException | RuntimeException e) {
       return fail(out, err, ErrorMessages.of(e));
     }
+  }
+
+  /** A {@code jdbc:mnestic:} connection to store {@code db} (null: in memory), in {@code lang} (null: SQL). */
+  static Connection connect(String db, String lang) throws SQLException {
+    final Properties properties = new Properties();
+    if (db != null) {
+      properties.setProperty(Driver.DB, db);
+    }
+    if (lang != null) {
+      properties.setProperty(Driver.LANG, lang);
+    }
+    return new Driver().connect(Driver.CONNECT_STRING_PREFIX, properties);
   }
 
   static int fail(PrintStream out, PrintStream err, String message) {

@@ -56,7 +56,7 @@ final class RuleLowering {
     /** The table holding a rule's relation, for this application of it. */
     RelOptTable rule(Atom.RuleApply apply);
 
-    /** The table of a stored relation (a SQL table), by name. */
+    /** A stored relation (a SQL table) by name, its columns as CozoDB values. */
     RelNode stored(String relation, Pos pos);
 
     /** A one-column table holding the given values. */
@@ -357,11 +357,6 @@ final class RuleLowering {
     final Atom.StoredApply s = (Atom.StoredApply) atom;
     b.push(tables.stored(s.relation(), s.pos()));
     final List<RelDataTypeField> columns = b.peek().getRowType().getFieldList();
-    final List<RexNode> values = new ArrayList<>();
-    for (int i = 0; i < columns.size(); i++) {
-      values.add(b.call(Operators.VALUE, b.field(i)));
-    }
-    b.project(values, b.peek().getRowType().getFieldNames(), true);
     if (s.isNamed()) {
       for (int i = 0; i < columns.size(); i++) {
         args.add(null);

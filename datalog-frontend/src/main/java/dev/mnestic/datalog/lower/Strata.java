@@ -319,26 +319,23 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         com.google.common.collect.ImmutableList.of(Session.SCHEMA, table.get()));
     final RelNode scan = ((TranslatableTable) stored).toRel(
         ViewExpanders.simpleContext(b.getCluster()), relOptTable);
+    final List<RexNode> values = new ArrayList<>();
+    b.push(scan);
+    for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
+      values.add(b.call(Operators.VALUE, b.field(i)));
+    }
+    final RelNode read = b.project(values, scan.getRowType().getFieldNames(), true).build();
     if (!inFixpoint) {
-      return scan;
+      return read;
     }
     RelOptTable copy = storedCopies.get(table.get());
     if (copy == null) {
-      final List<RexNode> values = new ArrayList<>();
-      b.push(scan);
-      for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
-        values.add(b.call(Operators.VALUE, b.field(i)));
-      }
-      final RelNode read = b.project(values, scan.getRowType().getFieldNames(), true).build();
-      inFixpoint = false;
+      copy = TransientTables.create(b.getRelOptSchema(), "stored_" + table.get(),
+          anyRow(scan.getRowType().getFieldNames()));
       try {
-        copy = TransientTables.create(b.getRelOptSchema(), "stored_" + table.get(),
-            anyRow(scan.getRowType().getFieldNames()));
         fill(copy, execute(read));
       } catch (SQLException e) {
         throw new IllegalStateException("reading " + table.get() + " failed: " + e.getMessage(), e);
-      } finally {
-        inFixpoint = true;
       }
       storedCopies.put(table.get(), copy);
     }
