@@ -32,6 +32,18 @@ public final class Oracle {
   private Oracle() {
   }
 
+  /** The conformance files ({@code *.json}) of a class-path folder, as resource names, sorted. */
+  public static List<String> files(String folder) {
+    try (var names = Files.list(Path.of(Oracle.class.getResource(folder).toURI()))) {
+      return names.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).sorted()
+          .map(n -> folder + "/" + n).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The cases of a conformance file (a class-path resource). */
   public static List<RawJson.Node> cases(String resource) {
     try (InputStream in = Oracle.class.getResourceAsStream(resource)) {
