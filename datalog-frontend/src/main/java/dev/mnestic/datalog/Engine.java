@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs CozoScript on a mnestic connection: parse, stratify, lower each
@@ -29,9 +30,52 @@ import java.util.Map;
  */
 public final class Engine {
   private final Connection connection;
+  /** {@link System#nanoTime()} by which every script must end (a statement's query timeout); 0 for none. */
+  private final long deadline;
+  /** Set by another thread to stop the running script (a statement's cancel); null for none. */
+  private final AtomicBoolean cancelFlag;
 
   public Engine(Connection connection) {
+    this(connection, 0, null);
+  }
+
+  private Engine(Connection connection, long deadline, AtomicBoolean cancelFlag) {
     this.connection = connection;
+    this.deadline = deadline;
+    this.cancelFlag = cancelFlag;
+  }
+
+  /**
+   * This engine, its scripts stopped (as {@code :timeout} stops them, with
+   * {@code eval::killed}) when {@code deadline} ({@link System#nanoTime()},
+   * 0 for none) passes or when {@code cancelFlag} is set.
+   */
+  public Engine stoppedBy(long deadline, AtomicBoolean cancelFlag) {
+    return new Engine(connection, deadline, cancelFlag);
+  }
+
+  /**
+   * What a script takes and gives, known before it runs: its parameters
+   * ({@code $name}, each once, in the order they first appear) and, when its
+   * last block is a query giving its entry rule's rows, their headers (empty
+   * when only running the script tells, as for system and relation ops).
+   * Fails as {@link #run} would on a script that does not parse.
+   */
+  public record Description(List<String> parameters, List<String> headers) {
+  }
+
+  public static Description describe(String script) {
+    final Script parsed = Parser.parse(script);
+    List<String> headers = List.of();
+    if (parsed.sysOp() == null) {
+      final Script.Query last = parsed.queries().get(parsed.queries().size() - 1);
+      if (last.options().relationOp() == null) {
+        headers = last.rules().stream().filter(r -> r.name().equals(Rule.ENTRY)).findFirst()
+            .map(r -> r.head().stream().map(Rule.HeadArg::toString).toList())
+            .orElse(List.of());
+      }
+    }
+    return new Description(Parser.parameters(script), headers);
   }
 
   /** The rows of a script's last query block. */
@@ -143,6 +187,15 @@ public final class Engine {
     });
   }
 
+  /** A JSON text as a CozoDB value (integers are Ints, other numbers Floats), as {@link #importRelations} reads it. */
+  public static Object jsonValue(String json) {
+    try {
+      return value(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json));
+    } catch (java.io.IOException e) {
+      throw new DatalogException("import::bad_json", "not valid JSON: " + e.getMessage(), 0, 0);
+    }
+  }
+
   private static Object value(com.fasterxml.jackson.databind.JsonNode v) {
     if (v.isNull()) {
       return null;
@@ -199,7 +252,11 @@ public final class Engine {
     if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
       rows = ConstantRules.rows(entry.get(0), params);
     } else {
-      try (Strata run = new Strata(connection, params, timeout(options, params))) {
+      final int timeout = timeout(options, params);
+      final long scriptDeadline = timeout == 0 ? 0 : System.nanoTime() + timeout * 1_000_000_000L;
+      try (Strata run = new Strata(connection, params,
+          deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline) ? scriptDeadline : deadline,
+          cancelFlag)) {
         rows = run.evaluate(query.rules(), strata);
       }
     }

@@ -21,7 +21,7 @@ final class CommandLine {
   private static final Pattern OPTION = Pattern.compile("(-[A-Za-z]|--[A-Za-z][A-Za-z0-9-]*)(=.*)?",
       Pattern.DOTALL);
 
-  private final Map<String, String> options = new HashMap<>();
+  private final Map<String, List<String>> options = new HashMap<>();
   private final List<String> operands = new ArrayList<>();
 
   private CommandLine() {
@@ -49,6 +49,15 @@ final class CommandLine {
    */
   static CommandLine parse(List<String> args, Map<String, String> names, Set<String> valued)
       throws UsageException {
+    return parse(args, names, valued, Set.of());
+  }
+
+  /**
+   * Parses {@code args}; the options named in {@code repeatable} may be given
+   * more than once ({@link #values}), the others at most once.
+   */
+  static CommandLine parse(List<String> args, Map<String, String> names, Set<String> valued,
+      Set<String> repeatable) throws UsageException {
     final CommandLine commandLine = new CommandLine();
     for (int i = 0; i < args.size(); i++) {
       final String arg = args.get(i);
@@ -79,16 +88,24 @@ final class CommandLine {
       } else {
         throw new UsageException("option '" + spelling + "' needs a value");
       }
-      if (commandLine.options.put(name, value) != null) {
+      final List<String> values = commandLine.options.computeIfAbsent(name, k -> new ArrayList<>());
+      if (!values.isEmpty() && !repeatable.contains(name)) {
         throw new UsageException("option '" + spelling + "' given twice");
       }
+      values.add(value);
     }
     return commandLine;
   }
 
   /** The value of option {@code name}, or null if absent. */
   String option(String name) {
-    return options.get(name);
+    final List<String> values = options.get(name);
+    return values == null ? null : values.get(0);
+  }
+
+  /** Every value of option {@code name}, in order; empty if absent. */
+  List<String> values(String name) {
+    return options.getOrDefault(name, List.of());
   }
 
   /** The arguments that are not options, in order. */

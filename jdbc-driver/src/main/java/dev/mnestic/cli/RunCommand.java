@@ -1,14 +1,16 @@
 package dev.mnestic.cli;
 
 import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.Engine;
 import dev.mnestic.jdbc.Driver;
 
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,20 +30,24 @@ final class RunCommand {
             --db PATH        The store: a directory (created on first use) or mem:NAME;
                              default: a fresh in-memory store
             --format FORMAT  table (default), json or csv
+            --param NAME=JSON
+                             Binds $NAME to a JSON value (integers are Ints, other
+                             numbers Floats, arrays Lists); may be repeated
         -h, --help           Show this help
 
       Exit status: 0 on success, 1 if the script fails, 2 for a bad command line.
       """;
 
-  private static final Map<String, String> NAMES = Map.of("--db", "db", "--format", "format");
-  private static final Set<String> VALUED = Set.of("db", "format");
+  private static final Map<String, String> NAMES =
+      Map.of("--db", "db", "--format", "format", "--param", "param");
+  private static final Set<String> VALUED = Set.of("db", "format", "param");
 
   private RunCommand() {
   }
 
   static int run(List<String> args, InputStream in, PrintStream out, PrintStream err)
       throws UsageException {
-    final CommandLine commandLine = CommandLine.parse(args, NAMES, VALUED);
+    final CommandLine commandLine = CommandLine.parse(args, NAMES, VALUED, Set.of("param"));
     final String format = commandLine.option("format");
     final ResultFormat resultFormat = format == null ? ResultFormat.TABLE : ResultFormat.of(format);
     final List<String> operands = commandLine.operands();
@@ -49,11 +55,22 @@ final class RunCommand {
       throw new UsageException(operands.isEmpty() ? "missing script FILE"
           : "expected one script FILE, got " + operands.size() + " arguments");
     }
+    final Map<String, Object> params = params(commandLine.values("param"));
     final String script = SqlCommand.read(operands.get(0), in);
     try (Connection connection = SqlCommand.connect(commandLine.option("db"), Driver.DATALOG);
-         Statement statement = connection.createStatement();
-         ResultSet rs = statement.executeQuery(script)) {
-      resultFormat.write(rs, out);
+         PreparedStatement statement = connection.prepareStatement(script)) {
+      // the statement's parameters are the script's $names in order of first appearance
+      final List<String> names = Engine.describe(script).parameters();
+      for (int i = 0; i < names.size(); i++) {
+        if (!params.containsKey(names.get(i))) {
+          return SqlCommand.fail(out, err, "the script uses $" + names.get(i)
+              + ", which no --param " + names.get(i) + "=JSON gives");
+        }
+        statement.setObject(i + 1, params.get(names.get(i)));
+      }
+      try (ResultSet rs = statement.executeQuery()) {
+        resultFormat.write(rs, out);
+      }
       return 0;
     } catch (SQLException | RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
@@ -63,5 +80,23 @@ final class RunCommand {
       }
       return SqlCommand.fail(out, err, ErrorMessages.of(e));
     }
+  }
+
+  /** {@code --param NAME=JSON} values by name. */
+  private static Map<String, Object> params(List<String> specs) throws UsageException {
+    final Map<String, Object> params = new HashMap<>();
+    for (String spec : specs) {
+      final int eq = spec.indexOf('=');
+      if (eq <= 0) {
+        throw new UsageException("--param takes NAME=JSON, got '" + spec + "'");
+      }
+      final String name = spec.substring(0, eq);
+      try {
+        params.put(name, Engine.jsonValue(spec.substring(eq + 1)));
+      } catch (DatalogException e) {
+        throw new UsageException("--param " + name + ": " + e.getMessage());
+      }
+    }
+    return params;
   }
 }

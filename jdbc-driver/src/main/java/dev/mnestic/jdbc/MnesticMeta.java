@@ -4,6 +4,7 @@ import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.Engine;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.value.Values;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -14,17 +15,14 @@ import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaSubclassing;
-import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.schema.lookup.LikePattern;
 
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -114,6 +112,9 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   @Override public ExecuteResult execute(StatementHandle h,
       List<TypedValue> parameterValues, int maxRowsInFirstFrame)
       throws NoSuchStatementException {
+    if (preparedSignature(h) instanceof DatalogSignature prepared) {
+      return executeDatalog(h, prepared, parameterValues);
+    }
     try {
       return super.execute(h, parameterValues, maxRowsInFirstFrame);
     } catch (ExceptionInInitializerError e) {
@@ -228,37 +229,34 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   }
 
   /**
-   * Runs a CozoScript script ({@code lang=datalog}): the result set is the
-   * entry rule's rows, their columns of JDBC type JAVA_OBJECT holding
-   * CozoDB values (Long, Double, String, Boolean, List, null).
+   * Runs a CozoScript script ({@code lang=datalog}) with its parameters, stopped by the
+   * statement's query timeout and by its cancel; its result set is the entry rule's rows.
    */
-  private ExecuteResult executeDatalog(StatementHandle h, String script,
-      PrepareCallback callback) {
-    final Engine.Result result;
+  private DatalogSignature runDatalog(StatementHandle h, String script, Map<String, Object> params) {
+    final AvaticaConnection avatica = (AvaticaConnection) connection;
+    final AvaticaStatement statement = avatica.statementMap.get(h.id);
+    long deadline = 0;
+    AtomicBoolean cancelFlag = null;
     try {
-      result = new Engine(connection).run(script, Map.of());
+      if (statement != null) {
+        cancelFlag = avatica.getCancelFlag(h);
+        cancelFlag.set(false);
+        if (statement.getQueryTimeout() > 0) {
+          deadline = System.nanoTime() + statement.getQueryTimeout() * 1_000_000_000L;
+        }
+      }
+      return DatalogSignature.of(script,
+          new Engine(connection).stoppedBy(deadline, cancelFlag).run(script, params));
     } catch (DatalogException e) {
       throw new IllegalStateException(e.render(script), e);
-    } catch (SQLException e) {
+    } catch (SQLException | NoSuchStatementException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-    final List<ColumnMetaData> columns = new ArrayList<>();
-    final ColumnMetaData.AvaticaType any =
-        ColumnMetaData.scalar(Types.JAVA_OBJECT, "ANY", ColumnMetaData.Rep.OBJECT);
-    for (int i = 0; i < result.headers().size(); i++) {
-      final String name = result.headers().get(i);
-      columns.add(new ColumnMetaData(i, false, true, false, false,
-          DatabaseMetaData.columnNullable, true, 40, name, name, null, 0, 0, null, null, any,
-          true, false, false, Object.class.getName()));
-    }
-    final List<Object> rows = new ArrayList<>();
-    for (List<Object> row : result.rows()) {
-      rows.add(row.toArray());
-    }
-    final CalcitePrepare.CalciteSignature<Object> signature =
-        new CalcitePrepare.CalciteSignature<>(script, List.of(), Map.of(), null, columns,
-            Meta.CursorFactory.ARRAY, null, List.of(), -1,
-            dataContext -> Linq4j.asEnumerable(rows), Meta.StatementType.SELECT);
+  }
+
+  private ExecuteResult executeDatalog(StatementHandle h, String script,
+      PrepareCallback callback) {
+    final DatalogSignature signature = runDatalog(h, script, Map.of());
     try {
       synchronized (callback.getMonitor()) {
         callback.clear();
@@ -268,6 +266,23 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
+    return new ExecuteResult(
+        List.of(MetaResultSet.create(h.connectionId, h.id, false, signature, null)));
+  }
+
+  /** A prepared script run with the values bound to its {@code $name} parameters. */
+  private ExecuteResult executeDatalog(StatementHandle h, DatalogSignature prepared,
+      List<TypedValue> parameterValues) {
+    final Map<String, Object> params = new HashMap<>();
+    for (int i = 0; i < prepared.parameters.size(); i++) {
+      final TypedValue value = i < parameterValues.size() ? parameterValues.get(i) : null;
+      if (value == null) {
+        throw new IllegalStateException("parameter " + (i + 1) + " ($"
+            + prepared.parameters.get(i).name + ") is not set");
+      }
+      params.put(prepared.parameters.get(i).name, Values.of(value.toLocal()));
+    }
+    final DatalogSignature signature = runDatalog(h, prepared.script, params);
     return new ExecuteResult(
         List.of(MetaResultSet.create(h.connectionId, h.id, false, signature, null)));
   }

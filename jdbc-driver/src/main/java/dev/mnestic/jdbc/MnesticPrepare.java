@@ -1,5 +1,6 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreMerge;
@@ -11,6 +12,7 @@ import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -57,6 +59,17 @@ final class MnesticPrepare extends CalcitePrepareImpl {
 
   @Override public <T> CalciteSignature<T> prepareSql(Context context,
       Query<T> query, Type elementType, long maxRowCount) {
+    if (query.sql != null && Driver.DATALOG.equalsIgnoreCase(((CalciteConnection) context
+        .getDataContext().getQueryProvider()).getProperties().getProperty(Driver.LANG))) {
+      try {
+        @SuppressWarnings("unchecked")
+        final CalciteSignature<T> script = (CalciteSignature<T>) (CalciteSignature<?>)
+            DatalogSignature.prepare(query.sql);
+        return script;
+      } catch (DatalogException e) {
+        throw new IllegalStateException(e.render(query.sql), e);
+      }
+    }
     if (query.sql != null && MERGE.matcher(query.sql).matches()) {
       final SqlNode node = parseStatement(context, query.sql);
       if (node.getKind() == SqlKind.MERGE) {

@@ -183,6 +183,19 @@ class MainTest {
     assertTrue(bad.err().startsWith("Error: 2:7: expected an expression"), bad.err());
   }
 
+  @Test void bindsParamsFromTheCommandLine() {
+    assertEquals(new Run(0, "{\"headers\":[\"a\",\"b\",\"c\"],\"rows\":[[3,\"x!\",[1,2.5]]]}\n", ""),
+        runWithInput("?[a, b, c] := a = $n + 1, b = $s ++ '!', c = $l", "run", "--format", "json",
+            "--param", "n=2", "--param", "s=\"x\"", "--param=l=[1, 2.5]", "-"));
+    final Run missing = runWithInput("?[a] := a = $n + $m", "run", "--param", "n=1", "-");
+    assertEquals(new Run(1, "", "Error: the script uses $m, which no --param m=JSON gives\n"), missing);
+    assertUsageError("Error: --param takes NAME=JSON, got 'n'\n"
+        + "Run 'mnestic run --help' for usage.\n", runWithInput("?[a] := a = 1", "run", "--param", "n", "-"));
+    final Run badJson = runWithInput("?[a] := a = 1", "run", "--param", "n={", "-");
+    assertEquals(2, badJson.status());
+    assertTrue(badJson.err().startsWith("Error: --param n: not valid JSON"), badJson.err());
+  }
+
   @Test void importsRelationJson(@TempDir Path dir) throws Exception {
     final String db = dir.resolve("store").toString();
     assertEquals(0, runWithInput(":create r {k: Int => v: String}", "run", "--db", db, "-").status());

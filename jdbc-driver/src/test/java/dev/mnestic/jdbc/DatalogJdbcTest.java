@@ -78,6 +78,85 @@ class DatalogJdbcTest {
     }
   }
 
+  /** A prepared script binds its $params in order of first appearance, and runs again with new values. */
+  @Test void preparedStatementParametersBindDollarNames() throws SQLException {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
+         PreparedStatement ps = datalog.prepareStatement(
+             "?[x, y, z] := x = $low, y = $label ++ '!', z = x + $low + to_int($step)")) {
+      assertEquals(3, ps.getParameterMetaData().getParameterCount());
+      assertEquals(List.of("x", "y", "z"), List.of(ps.getMetaData().getColumnName(1),
+          ps.getMetaData().getColumnName(2), ps.getMetaData().getColumnName(3)));
+      ps.setInt(1, 2);
+      ps.setString(2, "a");
+      ps.setDouble(3, 10.0);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertEquals(List.of(row(2L, "a!", 14L)), Rows.read(rs));
+      }
+      ps.setLong(1, 5);
+      ps.setString(2, "b");
+      ps.setObject(3, 1);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertEquals(List.of(row(5L, "b!", 11L)), Rows.read(rs));
+      }
+    }
+  }
+
+  @Test void preparedScriptErrors() throws SQLException {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog")) {
+      final SQLException parse = assertThrows(SQLException.class,
+          () -> datalog.prepareStatement("?[a] := a = $x,\n  a >"));
+      assertTrue(messages(parse).contains("2:6: expected an expression, found end of input"),
+          messages(parse));
+      try (PreparedStatement ps = datalog.prepareStatement("?[a] := a = $x + $y")) {
+        ps.setInt(1, 1);
+        final SQLException unset = assertThrows(SQLException.class, ps::executeQuery);
+        assertTrue(messages(unset).contains("parameter 2 ($y) is not set"), messages(unset));
+      }
+    }
+  }
+
+  /** Statement.setQueryTimeout stops a script whose recursion never settles. */
+  @Test void queryTimeoutStopsAScript() throws SQLException {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
+         Statement s = datalog.createStatement()) {
+      s.setQueryTimeout(1);
+      final long start = System.nanoTime();
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(
+          "p[n] := n = 0\np[m] := p[n], m = n + 1\n?[n] := p[n]"));
+      final double seconds = (System.nanoTime() - start) / 1e9;
+      assertTrue(messages(e).contains("[eval::killed]"), messages(e));
+      assertTrue(seconds < 30, "stopped after " + seconds + " s");
+    }
+  }
+
+  /** Statement.cancel from another thread stops a running script. */
+  @Test void cancelStopsAScript() throws Exception {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
+         Statement s = datalog.createStatement()) {
+      final java.util.concurrent.CompletableFuture<Void> canceller =
+          java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+              Thread.sleep(500);
+              s.cancel();
+            } catch (InterruptedException | SQLException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(
+          "p[n] := n = 0\np[m] := p[n], m = n + 1\n?[n] := p[n]"));
+      canceller.get();
+      assertTrue(messages(e).contains("[eval::killed]"), messages(e));
+    }
+  }
+
+  private static String messages(Throwable e) {
+    final StringBuilder b = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      b.append(t.getMessage()).append('\n');
+    }
+    return b.toString();
+  }
+
   @Test void scriptErrorsNameLineAndColumn() throws SQLException {
     try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
          Statement s = datalog.createStatement()) {

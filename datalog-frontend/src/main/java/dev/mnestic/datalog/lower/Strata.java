@@ -48,6 +48,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Evaluates a query's strata in order. Each stratum is one Calcite plan:
@@ -63,6 +68,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private final CalciteConnection connection;
   /** {@link System#nanoTime()} by which evaluation must end; 0 for none. */
   private final long deadline;
+  /** Set by another thread to stop evaluation; null for none. */
+  private final AtomicBoolean cancelFlag;
   private final Map<String, ?> params;
   private final RelBuilder b;
   private final SchemaPlus root;
@@ -76,14 +83,18 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
 
   /**
-   * @param timeoutSeconds the whole evaluation's time ({@code :timeout}), 0 for none: each
-   *     plan runs with what is left, as a query timeout, and fails when it is gone
+   * @param deadline {@link System#nanoTime()} by which the whole evaluation must end
+   *     ({@code :timeout}, a statement's query timeout), 0 for none: each plan runs with what
+   *     is left, as a query timeout, and fails when it is gone
+   * @param cancelFlag when another thread sets it, the running plan is cancelled and the
+   *     evaluation fails as on its deadline; null for none
    */
-  public Strata(Connection connection, Map<String, ?> params, int timeoutSeconds)
-      throws SQLException {
+  public Strata(Connection connection, Map<String, ?> params, long deadline,
+      AtomicBoolean cancelFlag) throws SQLException {
     this.connection = connection.unwrap(CalciteConnection.class);
     this.params = params;
-    this.deadline = timeoutSeconds <= 0 ? 0 : System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+    this.deadline = deadline;
+    this.cancelFlag = cancelFlag;
     this.root = this.connection.getRootSchema();
     this.b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
     // RelRunner plans with the planner of the plan's own cluster. Values of
@@ -224,7 +235,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
    */
   private List<List<Object>> execute(RelNode plan) throws SQLException {
     final List<List<Object>> rows = new ArrayList<>();
-    try (PreparedStatement ps = connection.unwrap(RelRunner.class).prepareStatement(plan)) {
+    if (cancelFlag != null && cancelFlag.get()) {
+      throw killed();
+    }
+    try (PreparedStatement ps = connection.unwrap(RelRunner.class).prepareStatement(plan);
+         Watch watch = Watch.of(cancelFlag, ps)) {
       if (deadline != 0) {
         final long left = deadline - System.nanoTime();
         if (left <= 0) {
@@ -260,6 +275,43 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       throw e;
     }
     return rows;
+  }
+
+  /** Cancels a running plan when the evaluation's cancel flag is set (checked every 20 ms). */
+  private static final class Watch implements AutoCloseable {
+    private static final ScheduledExecutorService TIMER =
+        Executors.newSingleThreadScheduledExecutor(r -> {
+          final Thread t = new Thread(r, "mnestic-datalog-cancel");
+          t.setDaemon(true);
+          return t;
+        });
+    private static final Watch NONE = new Watch(null);
+    private final ScheduledFuture<?> task;
+
+    private Watch(ScheduledFuture<?> task) {
+      this.task = task;
+    }
+
+    static Watch of(AtomicBoolean cancelFlag, PreparedStatement ps) {
+      if (cancelFlag == null) {
+        return NONE;
+      }
+      return new Watch(TIMER.scheduleWithFixedDelay(() -> {
+        if (cancelFlag.get()) {
+          try {
+            ps.cancel();
+          } catch (SQLException e) {
+            // closed meanwhile: nothing left to stop
+          }
+        }
+      }, 20, 20, TimeUnit.MILLISECONDS));
+    }
+
+    @Override public void close() {
+      if (task != null) {
+        task.cancel(false);
+      }
+    }
   }
 
   private void materialize(String rule, List<List<Object>> rows, int arity) {

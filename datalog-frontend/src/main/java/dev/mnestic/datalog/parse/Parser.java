@@ -8,9 +8,11 @@ import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Parses CozoScript (CozoDB's grammar, {@code cozoscript.pest}) into
@@ -46,6 +48,17 @@ public final class Parser {
   /** Parses a whole script. */
   public static Script parse(String source) {
     return new Parser(Lexer.tokenize(source)).script();
+  }
+
+  /** The names of the script's {@code $params}, each once, in the order they first appear. */
+  public static List<String> parameters(String source) {
+    final Set<String> names = new LinkedHashSet<>();
+    for (Token t : Lexer.tokenize(source)) {
+      if (t.kind() == Token.Kind.PARAM) {
+        names.add(t.text());
+      }
+    }
+    return List.copyOf(names);
   }
 
   // script := '::' sysop | '{' block '}' ('{' block '}')* | block

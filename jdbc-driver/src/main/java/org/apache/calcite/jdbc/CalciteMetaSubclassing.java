@@ -1,6 +1,7 @@
 package org.apache.calcite.jdbc;
 
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.NoSuchStatementException;
 
 /**
  * The one mnestic class inside Calcite's package: CalciteMetaImpl's
@@ -13,5 +14,10 @@ public abstract class CalciteMetaSubclassing extends CalciteMetaImpl {
     super((CalciteConnectionImpl) connection,
         CalciteMetaTableFactoryImpl.INSTANCE,
         CalciteMetaColumnFactoryImpl.INSTANCE);
+  }
+
+  /** The signature a statement was prepared with (Calcite keeps it on its server-side statement). */
+  protected final Signature preparedSignature(StatementHandle h) throws NoSuchStatementException {
+    return getConnection().server.getStatement(h).getSignature();
   }
 }

@@ -1,0 +1,68 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.datalog.Engine;
+
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.linq4j.Linq4j;
+
+import java.sql.DatabaseMetaData;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A CozoScript script as a JDBC statement ({@code lang=datalog}). Prepared,
+ * its parameters are its {@code $name}s, each once, in the order they first
+ * appear ({@code setObject(1, ...)} binds the first); its columns are the
+ * entry rule's headers, of JDBC type JAVA_OBJECT holding CozoDB values (Long,
+ * Double, String, Boolean, List, null). Run, it is a signature holding the
+ * rows the script returned.
+ */
+final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> {
+  private static final ColumnMetaData.AvaticaType ANY =
+      ColumnMetaData.scalar(Types.JAVA_OBJECT, "ANY", ColumnMetaData.Rep.OBJECT);
+
+  final String script;
+
+  private DatalogSignature(String script, List<AvaticaParameter> parameters,
+      List<String> headers, List<Object> rows) {
+    super(script, parameters, Map.of(), null, columns(headers), Meta.CursorFactory.ARRAY, null,
+        List.of(), -1, dataContext -> Linq4j.asEnumerable(rows), Meta.StatementType.SELECT);
+    this.script = script;
+  }
+
+  /** The script prepared: its parameters and its headers, no rows yet. */
+  static DatalogSignature prepare(String script) {
+    final Engine.Description description = Engine.describe(script);
+    final List<AvaticaParameter> parameters = new ArrayList<>();
+    for (String name : description.parameters()) {
+      parameters.add(new AvaticaParameter(false, 0, 0, Types.JAVA_OBJECT, "ANY",
+          Object.class.getName(), name));
+    }
+    return new DatalogSignature(script, parameters, description.headers(), List.of());
+  }
+
+  /** The script's result. */
+  static DatalogSignature of(String script, Engine.Result result) {
+    final List<Object> rows = new ArrayList<>();
+    for (List<Object> row : result.rows()) {
+      rows.add(row.toArray());
+    }
+    return new DatalogSignature(script, List.of(), result.headers(), rows);
+  }
+
+  private static List<ColumnMetaData> columns(List<String> headers) {
+    final List<ColumnMetaData> columns = new ArrayList<>();
+    for (int i = 0; i < headers.size(); i++) {
+      final String name = headers.get(i);
+      columns.add(new ColumnMetaData(i, false, true, false, false,
+          DatabaseMetaData.columnNullable, true, 40, name, name, null, 0, 0, null, null, ANY,
+          true, false, false, Object.class.getName()));
+    }
+    return columns;
+  }
+}
