@@ -104,6 +104,9 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     b.getCluster().getPlanner().removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
     // Its uniqueness metadata recursed forever over mutually recursive components.
     b.getCluster().getPlanner().removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
+    // It folds a filter's constant calls into literals of type ANY, and the Java
+    // generated for a negative one, (Object) -0.1D, does not compile ('lon > -0.1').
+    b.getCluster().getPlanner().removeRule(CoreRules.FILTER_REDUCE_EXPRESSIONS);
   }
 
   /** Evaluates every stratum; returns the entry rule's rows (distinct, unordered). */
