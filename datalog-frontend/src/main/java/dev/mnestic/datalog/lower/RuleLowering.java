@@ -72,9 +72,15 @@ final class RuleLowering {
   /**
    * The plan of {@code rule}: one row per derivation (not yet distinct), its
    * head's columns; for a head with aggregations, the aggregations' inputs,
-   * one row per distinct binding of the body (aggregated by the caller).
+   * one row per binding of the body (aggregated by the caller).
    */
   RelNode lower(Rule rule) {
+    // Aggregations see a bag: one row per binding of the body, where (as in
+    // CozoDB) every column of a relation is bound, those no variable names to
+    // hidden ones; so '*route{fr}' gives one row per route, not per 'fr'.
+    // (Meet aggregations are idempotent: duplicates change nothing.)
+    final boolean bagged = rule.head().stream()
+        .anyMatch(h -> h.isAggregated() && !Aggregations.MEET.contains(h.aggregation()));
     final List<String> vars = new ArrayList<>();
     b.values(new String[] {UNIT}, true);
     vars.add(UNIT);
@@ -96,15 +102,7 @@ final class RuleLowering {
             "Atom contains unbound variable, or rule contains no variable at all",
             stuck.pos().line(), stuck.pos().column());
       }
-      apply(next, vars);
-    }
-    final boolean bagged = rule.head().stream()
-        .anyMatch(h -> h.isAggregated() && !Aggregations.MEET.contains(h.aggregation()));
-    if (bagged) {
-      // Aggregations see a bag: one value per distinct binding of the body.
-      // (Meet aggregations are idempotent: duplicates change nothing.)
-      b.project(fields(1, vars.size()), vars.subList(1, vars.size()), true).distinct();
-      vars.remove(0);
+      apply(next, vars, bagged);
     }
     final List<RexNode> head = new ArrayList<>();
     final List<String> names = new ArrayList<>();
@@ -169,9 +167,10 @@ final class RuleLowering {
     return vars.containsAll(needed);
   }
 
-  private void apply(Atom a, List<String> vars) {
+  /** Adds an atom to the plan; with {@code bindAll}, a relation's unnamed columns stay, hidden. */
+  private void apply(Atom a, List<String> vars, boolean bindAll) {
     if (isRelation(a)) {
-      join(a, vars, JoinRelType.INNER);
+      join(a, vars, JoinRelType.INNER, bindAll);
     } else if (a instanceof Atom.Unify) {
       final Atom.Unify u = (Atom.Unify) a;
       final RexNode value = rex(u.value(), vars);
@@ -205,7 +204,7 @@ final class RuleLowering {
       if (!anyBound) {
         throw unsafeNegation(n);
       }
-      join(inner, vars, JoinRelType.ANTI);
+      join(inner, vars, JoinRelType.ANTI, false);
     } else if (inner instanceof Atom.Filter) {
       if (!bound(variables(((Atom.Filter) inner).condition()), vars)) {
         throw unsafeNegation(n);
@@ -264,8 +263,12 @@ final class RuleLowering {
     b.rename(names);
   }
 
-  /** Joins (or anti-joins) the current rows with a relation atom. */
-  private void join(Atom atom, List<String> vars, JoinRelType type) {
+  /**
+   * Joins (or anti-joins) the current rows with a relation atom; with
+   * {@code bindAll}, the columns no variable names (none, or {@code _}) are
+   * kept too, as hidden variables ({@code ~n}, a name no script can write).
+   */
+  private void join(Atom atom, List<String> vars, JoinRelType type, boolean bindAll) {
     final List<Expr> args = new ArrayList<>();
     final RelNode relation = relation(atom, args);
     final int arity = relation.getRowType().getFieldCount();
@@ -279,6 +282,9 @@ final class RuleLowering {
     for (int i = 0; i < arity; i++) {
       final Expr arg = args.get(i);
       if (arg == null || isWildcard(arg)) {
+        if (bindAll) {
+          fresh.put("~" + (vars.size() + fresh.size()), i);
+        }
         continue;
       }
       if (arg instanceof Expr.Var) {
