@@ -6,6 +6,7 @@
 //   node cozo-run.mjs --batch  < cases.json    JSON array of cases in, JSON array of results out
 //   node cozo-run.mjs --jsonl  < cases.jsonl   one case per input line, one result per output line
 //                                              (long-lived; flushes after every line)
+//   --shared-db (with --batch or --jsonl)      all cases run on ONE database, in order
 //   node cozo-run.mjs -e SCRIPT [--params JSON] [--setup SCRIPT]... [--import FILE]...
 //   node cozo-run.mjs FILE.cozo [same options]
 //   node cozo-run.mjs --info
@@ -16,6 +17,9 @@
 // Every case runs in a FRESH in-memory CozoDb: each setup step in order (typically
 // `:create` + `:put`), then the `import`s (db.import_relations, into relations that the
 // setup created), then `script`. Relative import paths resolve against the process cwd.
+// With --shared-db the cases share one CozoDb instead, each seeing what the cases before it
+// left (so a large import can be a setup step of the first case only); a timeout or a crash
+// loses that database, and the next case starts on an empty one.
 //
 // Result = CozoDB's own JSON object for the last step that ran, copied VERBATIM (as text,
 // never parsed and re-serialised, so 1 vs 1.0, -0.0, 1e16 ... survive exactly), with
@@ -89,8 +93,11 @@ if (!isMainThread) {
     return isOk(raw) ? null : { stage, raw };
   };
 
+  let sharedDb = null;
+
   const runCase = (c) => {
-    const db = glue.CozoDb.new();
+    if (workerData.sharedDb && sharedDb === null) sharedDb = glue.CozoDb.new();
+    const db = workerData.sharedDb ? sharedDb : glue.CozoDb.new();
     let poisoned = false;
     try {
       const setup = c.setup === undefined || c.setup === null ? [] : c.setup;
@@ -117,7 +124,7 @@ if (!isMainThread) {
       poisoned = true;
       return { stage: 'harness', poisoned, harness: { code: 'harness::exception', message: String(e && e.stack || e) } };
     } finally {
-      if (!poisoned) { try { db.free(); } catch (e) { /* ignore */ } }
+      if (!poisoned && !workerData.sharedDb) { try { db.free(); } catch (e) { /* ignore */ } }
     }
   };
 
@@ -140,8 +147,9 @@ function paramsText(p) {
 // Main side.
 // ---------------------------------------------------------------------------------------
 class Engine {
-  constructor(defaultTimeoutMs) {
+  constructor(defaultTimeoutMs, sharedDb) {
     this.defaultTimeoutMs = defaultTimeoutMs;
+    this.sharedDb = sharedDb;
     this.wasmModule = new WebAssembly.Module(fs.readFileSync(WASM_FILE));
     this.worker = null;
     this.nextId = 1;
@@ -149,7 +157,7 @@ class Engine {
 
   spawn() {
     const w = new Worker(fileURLToPath(import.meta.url), {
-      workerData: { wasmModule: this.wasmModule, cwd: process.cwd() },
+      workerData: { wasmModule: this.wasmModule, cwd: process.cwd(), sharedDb: this.sharedDb },
       stdout: false, stderr: false,
     });
     w.ready = new Promise((resolve, reject) => {
@@ -244,15 +252,15 @@ async function readStdin() {
 function usage(msg) {
   if (msg) process.stderr.write('cozo-run: ' + msg + '\n');
   process.stderr.write(
-    'usage: node cozo-run.mjs --batch [--timeout-ms N] < cases.json\n' +
-    '       node cozo-run.mjs --jsonl [--timeout-ms N] < cases.jsonl\n' +
+    'usage: node cozo-run.mjs --batch [--shared-db] [--timeout-ms N] < cases.json\n' +
+    '       node cozo-run.mjs --jsonl [--shared-db] [--timeout-ms N] < cases.jsonl\n' +
     '       node cozo-run.mjs (-e SCRIPT | FILE) [--params JSON] [--setup SCRIPT]... [--import FILE]... [--timeout-ms N]\n' +
     '       node cozo-run.mjs --info\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const o = { mode: null, setup: [], import: [], timeoutMs: DEFAULT_TIMEOUT_MS };
+  const o = { mode: null, setup: [], import: [], timeoutMs: DEFAULT_TIMEOUT_MS, sharedDb: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => { if (i + 1 >= argv.length) usage('missing value for ' + a); return argv[++i]; };
@@ -265,6 +273,7 @@ function parseArgs(argv) {
       case '--setup': o.setup.push(val()); break;
       case '--import': o.import.push(val()); break;
       case '--immutable': o.immutable = true; break;
+      case '--shared-db': o.sharedDb = true; break;
       case '--timeout-ms': o.timeoutMs = Number(val()); if (!Number.isFinite(o.timeoutMs)) usage('bad --timeout-ms'); break;
       case '-h': case '--help': usage(); break;
       default:
@@ -275,6 +284,7 @@ function parseArgs(argv) {
     }
   }
   if (!o.mode) usage();
+  if (o.sharedDb && o.mode !== 'batch' && o.mode !== 'jsonl') usage('--shared-db needs --batch or --jsonl');
   return o;
 }
 
@@ -285,7 +295,7 @@ async function main() {
     process.stdout.write(JSON.stringify({ node: process.version, 'cozo-lib-wasm': pkg.version }) + '\n');
     return;
   }
-  const engine = new Engine(o.timeoutMs);
+  const engine = new Engine(o.timeoutMs, o.sharedDb);
   try {
     if (o.mode === 'single') {
       if (o.params !== undefined) {

@@ -2,22 +2,31 @@
 # Regenerates the "expected" of every case in a conformance file from CozoDB
 # (cozo-lib-wasm, through ../../cozo/cozo-run.mjs):
 #   generate.sh functions/cases.json
+#   generate.sh --shared-db air-routes/tutorial.json   (all cases on one database, in order)
 # A case is
-# {"name", "script", "params"?, "expected"}: "params" is the raw JSON text of
+# {"name", "script", "params"?, "setup"?, "expected"}: "params" is the raw JSON text of
 # the parameters, and "expected" is CozoDB's own result object, copied as
 # text (so 1.0 stays 1.0 and 1e16 stays 1e16) without its rendered
 # "display". To add a case, append {"name", "script"} and run this script on the file.
 # Needs node 20+; run `npm ci` in datalog-frontend/src/test/cozo first.
 set -euo pipefail
+shared=""
+if [[ "${1:-}" == "--shared-db" ]]; then
+  shared="--shared-db"
+  shift
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
-runner="$here/../../cozo/cozo-run.mjs"
-node - "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" "$runner" <<'JS'
+cozo="$here/../../cozo"
+file="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+# from the oracle's folder, against which setup steps' relative import paths resolve
+cd "$cozo"
+node - "$file" "$cozo/cozo-run.mjs" $shared <<'JS'
 const fs = require('fs');
 const { execFileSync } = require('child_process');
-const [path, runner] = process.argv.slice(2);
+const [path, runner, ...flags] = process.argv.slice(2);
 const cases = JSON.parse(fs.readFileSync(path, 'utf8'));
 const input = cases.map((c) => ({ name: c.name, script: c.script, params: c.params, setup: c.setup }));
-const out = execFileSync('node', [runner, '--batch'], { input: JSON.stringify(input), maxBuffer: 1 << 28 })
+const out = execFileSync('node', [runner, '--batch', ...flags], { input: JSON.stringify(input), maxBuffer: 1 << 28 })
   .toString('utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => l.replace(/,$/, ''));
 if (out.length !== cases.length) throw new Error(`expected ${cases.length} results, got ${out.length}`);
 const entries = cases.map((c, i) => {

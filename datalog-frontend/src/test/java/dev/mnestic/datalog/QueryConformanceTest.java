@@ -10,6 +10,7 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -42,23 +43,59 @@ class QueryConformanceTest {
   }
 
   /** Each case on a store of its own, as the oracle runs each in a fresh database. */
-  private static void check(RawJson.Node c) throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("caseSensitive", "false");
-    try (Connection connection = DriverManager.getConnection("jdbc:calcite:", info);
-         Session session = Session.open(StoreLocation.privateMemory())) {
-      session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
-      final Engine engine = new Engine(connection);
-      if (c.has("setup")) {
-        for (RawJson.Node setup : c.get("setup").items()) {
-          engine.run(setup.string(), Oracle.params(c));
-        }
-      }
-      check(c, engine);
+  private static void check(RawJson.Node c) throws Exception {
+    try (Store store = new Store()) {
+      setUp(c, store.engine());
+      check(c, store.engine());
     }
   }
 
-  private static void check(RawJson.Node c, Engine engine) throws SQLException {
+  /** An {@link Engine} on a private in-memory store of its own; closing it drops the store. */
+  static final class Store implements AutoCloseable {
+    private final Connection connection;
+    private final Session session;
+    private final Engine engine;
+
+    Store() throws SQLException {
+      final Properties info = new Properties();
+      info.setProperty("caseSensitive", "false");
+      connection = DriverManager.getConnection("jdbc:calcite:", info);
+      session = Session.open(StoreLocation.privateMemory());
+      session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
+      engine = new Engine(connection);
+    }
+
+    Engine engine() {
+      return engine;
+    }
+
+    @Override public void close() throws SQLException {
+      try (connection; session) {
+        // both closed, the session (the store) last
+      }
+    }
+  }
+
+  /**
+   * Runs a case's setup steps in order: scripts, and {@code {"import": path}}
+   * steps that load a relation-JSON file as CozoDB's import_relations does
+   * (see {@link Oracle#importFile}).
+   */
+  static void setUp(RawJson.Node c, Engine engine) throws Exception {
+    if (!c.has("setup")) {
+      return;
+    }
+    for (RawJson.Node setup : c.get("setup").items()) {
+      if (setup.value() instanceof String script) {
+        engine.run(script, Oracle.params(c));
+      } else {
+        engine.importRelations(Files.readString(Oracle.importFile(setup.get("import").string())));
+      }
+    }
+  }
+
+  /** Runs a case's script: CozoDB's headers and exactly its rows, or its error code. */
+  static void check(RawJson.Node c, Engine engine) throws SQLException {
     final String script = c.get("script").string();
     final RawJson.Node expected = c.get("expected");
     if (expected.get("ok").value() == Boolean.TRUE) {

@@ -53,6 +53,15 @@ public final class Oracle {
     }
   }
 
+  /**
+   * The file of a setup step {@code {"import": path}}: relative paths are
+   * relative to the oracle's folder, as {@code cozo-run.mjs} resolves them
+   * when {@code generate.sh} runs it.
+   */
+  public static Path importFile(String path) {
+    return COZO.resolve(path);
+  }
+
   /** A case's parameters as mnestic values. */
   public static Map<String, Object> params(RawJson.Node c) {
     final Map<String, Object> params = new HashMap<>();
@@ -66,12 +75,21 @@ public final class Oracle {
   }
 
   /**
-   * Runs every case through CozoDB again ({@code node cozo-run.mjs --batch})
-   * and checks that the recorded expectations are still CozoDB's answers.
-   * Skipped without {@code node}, or when the oracle is not installed and
-   * {@code npm ci} cannot install it.
+   * Runs every case through CozoDB again ({@code node cozo-run.mjs --batch}),
+   * each on a fresh database, and checks that the recorded expectations are
+   * still CozoDB's answers. Skipped without {@code node}, or when the oracle
+   * is not installed and {@code npm ci} cannot install it.
    */
   public static void assertStillCozoDbs(String resource) {
+    assertStillCozoDbs(resource, false);
+  }
+
+  /**
+   * As {@link #assertStillCozoDbs(String)}; with {@code sharedDb} all cases
+   * run in order on one database ({@code --shared-db}, the files that
+   * {@code generate.sh --shared-db} records).
+   */
+  public static void assertStillCozoDbs(String resource, boolean sharedDb) {
     Assumptions.assumeTrue(run(List.of("node", "--version"), null, 30) != null, "node is not on PATH");
     if (!Files.isDirectory(COZO.resolve("node_modules/cozo-lib-wasm"))) {
       Assumptions.assumeTrue(run(List.of("npm", "ci", "--no-audit", "--no-fund"), null, 300) != null,
@@ -90,7 +108,11 @@ public final class Oracle {
       }
       input.append('}');
     }
-    final String out = run(List.of("node", "cozo-run.mjs", "--batch"), input.append(']').toString(), 300);
+    final List<String> command = new ArrayList<>(List.of("node", "cozo-run.mjs", "--batch"));
+    if (sharedDb) {
+      command.add("--shared-db");
+    }
+    final String out = run(command, input.append(']').toString(), 300);
     assertTrue(out != null, "cozo-run.mjs failed");
     final List<String> lines = new ArrayList<>();
     for (String line : out.split("\n")) {
