@@ -237,9 +237,10 @@ public final class Engine {
   private Result run(Script.Query query, Map<String, ?> params, StoredRelations stored)
       throws SQLException {
     final Script.Options options = query.options();
-    final List<Rule> entry = query.rules().stream()
-        .filter(r -> r.name().equals(Rule.ENTRY)).toList();
-    if (query.rules().isEmpty()) {
+    final List<Rule> rules = query.rules().stream()
+        .map(r -> ConstantRules.headed(r, params)).toList();
+    final List<Rule> entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
+    if (rules.isEmpty()) {
       // a bare ':create rel {...}' makes an empty relation
       return stored.apply(options.relationOp(), List.of(), List.of());
     }
@@ -247,7 +248,7 @@ public final class Engine {
       throw new DatalogException("parser::no_entry", "Program has no entry", 0, 0,
           "You need to have one rule named '?'");
     }
-    final List<List<String>> strata = Stratifier.stratify(query.rules(), Aggregations.MEET::contains);
+    final List<List<String>> strata = Stratifier.stratify(rules, Aggregations.MEET::contains);
     final List<List<Object>> rows;
     if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
       rows = ConstantRules.rows(entry.get(0), params);
@@ -257,7 +258,7 @@ public final class Engine {
       try (Strata run = new Strata(connection, params,
           deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline) ? scriptDeadline : deadline,
           cancelFlag)) {
-        rows = run.evaluate(query.rules(), strata);
+        rows = run.evaluate(rules, strata);
       }
     }
     final List<String> headers = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.mnestic.datalog.eval;
 
 import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.value.Values;
 
@@ -76,6 +77,24 @@ public final class ConstantRules {
     final TreeSet<List<Object>> set = new TreeSet<>(Values.ORDER::compare);
     set.addAll(rows);
     return List.copyOf(set);
+  }
+
+  /**
+   * {@code rule} itself; or, for a constant rule with an empty head
+   * ({@code r[] <- [[1, 2]]}), that rule with the head CozoDB gives it,
+   * {@code _0, _1, ...}, one per column of its rows.
+   *
+   * @throws DatalogException as {@link #rows} for such a rule
+   */
+  public static Rule headed(Rule rule, Map<String, ?> params) {
+    if (rule.kind() != Rule.Kind.CONSTANT || !rule.head().isEmpty()) {
+      return rule;
+    }
+    final List<Rule.HeadArg> head = new ArrayList<>();
+    for (int i = 0; i < rows(rule, params).get(0).size(); i++) {
+      head.add(new Rule.HeadArg(new Expr.Var("_" + i, rule.pos()), null, List.of(), rule.pos()));
+    }
+    return new Rule(rule.name(), head, rule.kind(), rule.body(), rule.constant(), rule.pos());
   }
 
   private static DatalogException error(Rule rule, String code, String message, String help) {
