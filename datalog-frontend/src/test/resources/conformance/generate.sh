@@ -2,10 +2,12 @@
 # Regenerates the "expected" of every case in a conformance file from CozoDB
 # (cozo-lib-wasm, through ../../cozo/cozo-run.mjs):
 #   generate.sh functions/cases.json
-#   generate.sh --shared-db air-routes/tutorial.json   (all cases on one database, in order)
+#   generate.sh --shared-db air-routes/queries.json   (all cases on one database, in order)
 # A case is
-# {"name", "script", "params"?, "setup"?, "expected"}: "params" is the raw JSON text of
-# the parameters, and "expected" is CozoDB's own result object, copied as
+# {"name", "script", "params"?, "setup"?, "pending"?, "expected"}: "params" is the raw JSON
+# text of the parameters; "setup" steps are scripts or {"import": path} (relative to the
+# oracle's folder); "pending" says why mnestic does not give CozoDB's answer yet (the tests
+# then require that it still does not); "expected" is CozoDB's own result object, copied as
 # text (so 1.0 stays 1.0 and 1e16 stays 1e16) without its rendered
 # "display". To add a case, append {"name", "script"} and run this script on the file.
 # Needs node 20+; run `npm ci` in datalog-frontend/src/test/cozo first.
@@ -40,6 +42,7 @@ const entries = cases.map((c, i) => {
   const fields = [`  "name": ${JSON.stringify(c.name)}`, `  "script": ${JSON.stringify(c.script)}`];
   if (c.params !== undefined) fields.push(`  "params": ${JSON.stringify(c.params)}`);
   if (c.setup !== undefined) fields.push(`  "setup": ${JSON.stringify(c.setup)}`);
+  if (c.pending !== undefined) fields.push(`  "pending": ${JSON.stringify(c.pending)}`);
   fields.push(`  "expected": ${expected}`);
   return ' {\n' + fields.join(',\n') + '\n }';
 });
