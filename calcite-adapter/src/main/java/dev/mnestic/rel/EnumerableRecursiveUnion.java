@@ -15,13 +15,10 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.schema.TransientTable;
-import org.apache.calcite.util.Util;
 
 import java.util.ArrayList;
 import java.util.List;
 
-import static java.util.Objects.requireNonNull;
 
 /** {@link RecursiveUnion} in Enumerable code: one call into {@link dev.mnestic.runtime.SemiNaive}. */
 public final class EnumerableRecursiveUnion extends RecursiveUnion implements EnumerableRel {
@@ -40,9 +37,8 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return SemiNaive.fixpoint(root, new Enumerable[] {<seeds>},
-    //     new Enumerable[] {<iteratives>}, new TransientTable[] {<full>},
-    //     new TransientTable[] {<delta>}, new String[] {<names>}, maxIterations,
-    //     new String[][] {<aggregations>});
+    //     new Enumerable[] {<iteratives>}, new RowTable[] {<full>},
+    //     new RowTable[] {<delta>}, maxIterations, new String[][] {<aggregations>});
     final BlockBuilder builder = new BlockBuilder();
     final List<Expression> parts = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
@@ -58,7 +54,6 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
                 Expressions.newArrayInit(Enumerable.class, parts.subList(n, 2 * n)),
                 tables(implementor, fullTables),
                 tables(implementor, deltaTables),
-                Expressions.newArrayInit(String.class, names(fullTables, deltaTables)),
                 Expressions.constant(maxIterations),
                 Expressions.newArrayInit(String.class, 2, aggregations.stream()
                     .map(a -> a == null
@@ -80,21 +75,9 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
       List<RelOptTable> tables) {
     final List<Expression> stashed = new ArrayList<>();
     for (RelOptTable t : tables) {
-      stashed.add(implementor.stash(
-          requireNonNull(t.unwrap(TransientTable.class)), TransientTable.class));
+      stashed.add(implementor.stash(RowTable.of(t), RowTable.class));
     }
-    return Expressions.newArrayInit(TransientTable.class, stashed);
+    return Expressions.newArrayInit(RowTable.class, stashed);
   }
 
-  /** The names the scans of the transient tables look them up by: full tables, then delta tables. */
-  private static List<Expression> names(List<RelOptTable> full, List<RelOptTable> delta) {
-    final List<Expression> names = new ArrayList<>();
-    for (RelOptTable t : full) {
-      names.add(Expressions.constant(Util.last(t.getQualifiedName())));
-    }
-    for (RelOptTable t : delta) {
-      names.add(Expressions.constant(Util.last(t.getQualifiedName())));
-    }
-    return names;
-  }
 }

@@ -7,12 +7,9 @@ import org.apache.calcite.rel.AbstractRelNode;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.schema.TransientTable;
 
 import java.util.ArrayList;
 import java.util.List;
-
-import static java.util.Objects.requireNonNull;
 
 /**
  * The least fixpoint of n mutually recursive relations, evaluated
@@ -41,8 +38,8 @@ import static java.util.Objects.requireNonNull;
  * when its Enumerable is built, once, and so must not stand in an iterative
  * part.
  *
- * <p>The transient tables come from {@link TransientTables#create}, each
- * with a name of its own. Set semantics: rows are equal when their values
+ * <p>The full and delta tables are {@link RowTable}s, each with a name of
+ * its own; the plan runs with a context that holds them ({@link Plans#run}). Set semantics: rows are equal when their values
  * are {@code equals}.
  * Hazards: a program whose fixpoint is infinite (e.g. {@code n + 1} over
  * the naturals) never settles; evaluation stops after
@@ -74,10 +71,10 @@ public abstract class RecursiveUnion extends AbstractRelNode {
           + ", " + deltaTables.size());
     }
     for (RelOptTable t : fullTables) {
-      requireNonNull(t.unwrap(TransientTable.class), "full table must be transient");
+      RowTable.of(t);
     }
     for (RelOptTable t : deltaTables) {
-      requireNonNull(t.unwrap(TransientTable.class), "delta table must be transient");
+      RowTable.of(t);
     }
     final List<RelNode> all = new ArrayList<>(seeds);
     all.addAll(iteratives);

@@ -8,31 +8,39 @@ import org.apache.calcite.linq4j.Linq4j;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Runtime of {@link dev.mnestic.rel.DatalogAggregate}. */
 public final class Aggregation {
   /** Aggregations whose result does not depend on the order of their input. */
-  private static final java.util.Set<String> ORDER_BLIND = java.util.Set.of(
+  private static final Set<String> ORDER_BLIND = Set.of(
       "count", "count_unique", "unique", "group_count", "union", "and", "or");
 
   private Aggregation() {
   }
 
-  /** Groups {@code rows} by the columns whose aggregation is null and aggregates the others. */
+  /**
+   * Groups {@code rows} by the columns whose aggregation is null and
+   * aggregates the others; with no aggregation at all, the distinct rows.
+   */
   public static Enumerable<Object[]> group(Enumerable<Object[]> rows, String[] aggregations) {
+    if (Arrays.stream(aggregations).allMatch(a -> a == null)) {
+      return distinct(rows);
+    }
     final List<Object[]> input = new ArrayList<>();
     for (Object[] row : rows) {
-      input.add(row.clone());
+      input.add(row);
     }
     // CozoDB feeds a group's values in the value order of its rows; only
     // some aggregations can tell (float sums round by order).
     if (!Arrays.stream(aggregations).allMatch(a -> a == null || ORDER_BLIND.contains(a))) {
       input.sort((a, b) -> Values.compare(Arrays.asList(a), Arrays.asList(b)));
     }
-    final Map<List<Object>, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
+    final Map<RowKey, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
     for (Object[] row : input) {
       final List<Object> key = new ArrayList<>();
       for (int i = 0; i < aggregations.length; i++) {
@@ -40,7 +48,7 @@ public final class Aggregation {
           key.add(row[i]);
         }
       }
-      final Aggregators.Aggregator[] aggs = groups.computeIfAbsent(key, k -> {
+      final Aggregators.Aggregator[] aggs = groups.computeIfAbsent(new RowKey(key.toArray()), k -> {
         final Aggregators.Aggregator[] a = new Aggregators.Aggregator[aggregations.length];
         for (int i = 0; i < aggregations.length; i++) {
           if (aggregations[i] != null) {
@@ -61,17 +69,28 @@ public final class Aggregation {
       for (int i = 0; i < aggregations.length; i++) {
         empty[i] = Aggregators.create(aggregations[i]);
       }
-      groups.put(List.of(), empty);
+      groups.put(new RowKey(new Object[0]), empty);
     }
     final List<Object[]> out = new ArrayList<>();
     groups.forEach((key, aggs) -> {
       final Object[] row = new Object[aggregations.length];
       int k = 0;
       for (int i = 0; i < aggregations.length; i++) {
-        row[i] = aggs[i] == null ? key.get(k++) : aggs[i].result();
+        row[i] = aggs[i] == null ? key.values()[k++] : aggs[i].result();
       }
       out.add(row);
     });
+    return Linq4j.asEnumerable(out);
+  }
+
+  private static Enumerable<Object[]> distinct(Enumerable<Object[]> rows) {
+    final Set<RowKey> seen = new HashSet<>();
+    final List<Object[]> out = new ArrayList<>();
+    for (Object[] row : rows) {
+      if (seen.add(new RowKey(row))) {
+        out.add(row);
+      }
+    }
     return Linq4j.asEnumerable(out);
   }
 }

@@ -1,8 +1,9 @@
 package dev.mnestic.runtime;
 
+import dev.mnestic.rel.RowTable;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.schema.TransientTable;
+
 
 import java.lang.reflect.Method;
 
@@ -14,8 +15,7 @@ public enum MnesticMethod {
   STORE_MODIFY(StoreWrites.class, "modify", DataContext.class, String.class,
       String.class, String[].class, Enumerable.class),
   SEMI_NAIVE_FIXPOINT(SemiNaive.class, "fixpoint", DataContext.class, Enumerable[].class,
-      Enumerable[].class, TransientTable[].class, TransientTable[].class, String[].class,
-      int.class, String[][].class),
+      Enumerable[].class, RowTable[].class, RowTable[].class, int.class, String[][].class),
   DATALOG_AGGREGATE(Aggregation.class, "group", Enumerable.class, String[].class);
 
   public final Method method;

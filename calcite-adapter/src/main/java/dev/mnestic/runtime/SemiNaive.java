@@ -1,14 +1,11 @@
 package dev.mnestic.runtime;
 
+import dev.mnestic.rel.RowTable;
 import dev.mnestic.value.Aggregators;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
-import org.apache.calcite.schema.ModifiableTable;
-import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.schema.Table;
-import org.apache.calcite.schema.TransientTable;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,69 +39,51 @@ public final class SemiNaive {
   /** Evaluates to the fixpoint; returns relation 0's rows. */
   public static Enumerable<Object[]> fixpoint(DataContext root,
       Enumerable<Object[]>[] seeds, Enumerable<Object[]>[] iteratives,
-      TransientTable[] full, TransientTable[] delta, String[] names, int maxIterations,
-      String[][] aggregations) {
+      RowTable[] full, RowTable[] delta, int maxIterations, String[][] aggregations) {
     final int n = seeds.length;
-    final SchemaPlus schema = root.getRootSchema();
-    final List<Table> tables = new ArrayList<>(Arrays.asList(full));
-    tables.addAll(Arrays.asList(delta));
-    for (int k = 0; k < tables.size(); k++) {
-      schema.add(names[k], tables.get(k));
+    final List<State> states = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      final State state = aggregations[i] == null
+          ? new SetState() : new MeetState(aggregations[i]);
+      states.add(state);
+      full[i].rows().clear();
+      delta[i].rows().clear();
+      // full_i = delta_i = seed_i (distinct, or each group's best)
+      final List<Object[]> rows = new ArrayList<>();
+      for (Object[] row : seeds[i]) {
+        rows.add(row);
+      }
+      state.merge(rows);
+      state.publish(full[i].rows(), delta[i].rows());
     }
-    try {
-      final List<State> states = new ArrayList<>();
+    final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
+    for (int round = 1; ; round++) {
+      if (round > maxIterations) {
+        throw new IllegalStateException("recursion did not reach a fixpoint after "
+            + maxIterations + " iterations");
+      }
+      final List<List<Object[]>> toAdd = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        final State state = aggregations[i] == null
-            ? new SetState() : new MeetState(aggregations[i]);
-        states.add(state);
-        rows(full[i]).clear();
-        rows(delta[i]).clear();
-        // full_i = delta_i = seed_i (distinct, or each group's best)
         final List<Object[]> rows = new ArrayList<>();
-        for (Object[] row : seeds[i]) {
-          rows.add(row.clone());
+        for (Object[] row : iteratives[i]) {
+          rows.add(row);
         }
-        state.merge(rows);
-        state.publish(rows(full[i]), rows(delta[i]));
+        toAdd.add(rows);
       }
-      final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
-      for (int round = 1; ; round++) {
-        if (round > maxIterations) {
-          throw new IllegalStateException("recursion did not reach a fixpoint after "
-              + maxIterations + " iterations");
-        }
-        final List<List<Object[]>> toAdd = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-          final List<Object[]> rows = new ArrayList<>();
-          for (Object[] row : iteratives[i]) {
-            rows.add(row.clone());
-          }
-          toAdd.add(rows);
-        }
-        // Cancelled scans read nothing: a quiet round then proves nothing.
-        if (cancelled != null && cancelled.get()) {
-          throw new IllegalStateException("recursion cancelled after " + round
-              + " iterations (query timeout or cancel)");
-        }
-        boolean changed = false;
-        for (int i = 0; i < n; i++) {
-          changed |= states.get(i).merge(toAdd.get(i));
-          states.get(i).publish(rows(full[i]), rows(delta[i]));
-        }
-        if (!changed) {
-          return Linq4j.asEnumerable(new ArrayList<>(rows(full[0])));
-        }
+      // Cancelled scans read nothing: a quiet round then proves nothing.
+      if (cancelled != null && cancelled.get()) {
+        throw new IllegalStateException("recursion cancelled after " + round
+            + " iterations (query timeout or cancel)");
       }
-    } finally {
-      for (String name : names) {
-        schema.removeTable(name);
+      boolean changed = false;
+      for (int i = 0; i < n; i++) {
+        changed |= states.get(i).merge(toAdd.get(i));
+        states.get(i).publish(full[i].rows(), delta[i].rows());
+      }
+      if (!changed) {
+        return Linq4j.asEnumerable(full[0].rows());
       }
     }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<Object[]> rows(TransientTable table) {
-    return (List<Object[]>) ((ModifiableTable) table).getModifiableCollection();
   }
 
   /** A relation's tuples and what last changed. */
@@ -116,43 +95,15 @@ public final class SemiNaive {
     void publish(List<Object[]> full, List<Object[]> delta);
   }
 
-  /**
-   * A row as a hash key. {@code List.hashCode} (31 * h + e) collides
-   * heavily for rows of small integers, degrading HashMap to tree bins;
-   * this mixes each element's hash.
-   */
-  static final class Key {
-    private final Object[] values;
-    private final int hash;
-
-    Key(Object[] values) {
-      this.values = values;
-      long h = 0x9E3779B97F4A7C15L;
-      for (Object v : values) {
-        h = (h ^ (v == null ? 0 : v.hashCode())) * 0xBF58476D1CE4E5B9L;
-        h ^= h >>> 31;
-      }
-      this.hash = (int) (h ^ (h >>> 32));
-    }
-
-    @Override public int hashCode() {
-      return hash;
-    }
-
-    @Override public boolean equals(Object o) {
-      return o instanceof Key && Arrays.equals(values, ((Key) o).values);
-    }
-  }
-
   /** Set semantics: a tuple is new unless seen. */
   private static final class SetState implements State {
-    private final Set<Key> seen = new HashSet<>();
+    private final Set<RowKey> seen = new HashSet<>();
     private final List<Object[]> added = new ArrayList<>();
 
     @Override public boolean merge(List<Object[]> rows) {
       added.clear();
       for (Object[] row : rows) {
-        if (seen.add(new Key(row))) {
+        if (seen.add(new RowKey(row))) {
           added.add(row);
         }
       }
@@ -169,9 +120,9 @@ public final class SemiNaive {
   /** Meet aggregations: one row per group, improved in place. */
   private static final class MeetState implements State {
     private final String[] aggregations;
-    private final Map<Key, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
-    private final Map<Key, Object[]> best = new HashMap<>();
-    private final Set<Key> improved = new HashSet<>();
+    private final Map<RowKey, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
+    private final Map<RowKey, Object[]> best = new HashMap<>();
+    private final Set<RowKey> improved = new HashSet<>();
 
     MeetState(String[] aggregations) {
       this.aggregations = aggregations;
@@ -186,7 +137,7 @@ public final class SemiNaive {
             keyValues.add(row[c]);
           }
         }
-        final Key key = new Key(keyValues.toArray());
+        final RowKey key = new RowKey(keyValues.toArray());
         Aggregators.Aggregator[] aggs = groups.get(key);
         boolean changed = false;
         if (aggs == null) {
@@ -221,7 +172,7 @@ public final class SemiNaive {
     @Override public void publish(List<Object[]> full, List<Object[]> delta) {
       full.clear();
       delta.clear();
-      for (Key key : groups.keySet()) {
+      for (RowKey key : groups.keySet()) {
         final Object[] row = best.get(key);
         full.add(row);
         if (improved.contains(key)) {

@@ -1,5 +1,6 @@
 package dev.mnestic.rel;
 
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
@@ -9,15 +10,12 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.RelBuilder;
-import org.apache.calcite.tools.RelRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,6 +23,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,7 +44,7 @@ class EnumerableRecursiveUnionTest {
         .defaultSchema(connection.unwrap(CalciteConnection.class).getRootSchema())
         .build();
     b = RelBuilder.create(config);
-    // RelRunner plans with the planner of the plan's own cluster.
+    // Plans.optimize plans with the planner of the plan's own cluster.
     b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_RECURSIVE_UNION);
   }
 
@@ -53,12 +52,16 @@ class EnumerableRecursiveUnionTest {
     connection.close();
   }
 
-  /** A transient table and a scan factory for it. */
+  /** The row tables the plans under test read. */
+  private final List<RowTable> tables = new ArrayList<>();
+
+  /** A row table and a scan factory for it. */
   private final class Transient {
     final RelOptTable table;
 
     Transient(String name, RelDataType rowType) {
-      table = TransientTables.create(b.getRelOptSchema(), name, rowType);
+      table = RowTable.create(b.getRelOptSchema(), name, rowType);
+      tables.add(RowTable.of(table));
     }
 
     RelBuilder scan() {
@@ -103,16 +106,14 @@ class EnumerableRecursiveUnionTest {
 
   private Set<List<Integer>> run(RelNode plan) throws SQLException {
     final Set<List<Integer>> rows = new HashSet<>();
-    try (PreparedStatement ps = connection.unwrap(RelRunner.class).prepareStatement(plan);
-         ResultSet rs = ps.executeQuery()) {
-      final int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        final List<Integer> row = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-          row.add(rs.getInt(i));
-        }
-        assertTrue(rows.add(row), "duplicate row " + row);
+    for (Object[] values : Plans.run(Plans.optimize(plan),
+        connection.unwrap(CalciteConnection.class).getRootSchema(),
+        (JavaTypeFactory) b.getTypeFactory(), tables, new AtomicBoolean())) {
+      final List<Integer> row = new ArrayList<>();
+      for (Object v : values) {
+        row.add(((Number) v).intValue());
       }
+      assertTrue(rows.add(row), "duplicate row " + row);
     }
     return rows;
   }
@@ -209,7 +210,7 @@ class EnumerableRecursiveUnionTest {
         .build();
     final RelNode plan = LogicalRecursiveUnion.create(List.of(seed), List.of(iterative),
         List.of(full.table), List.of(delta.table), 50);
-    final SQLException e = assertThrows(SQLException.class, () -> run(plan));
+    final IllegalStateException e = assertThrows(IllegalStateException.class, () -> run(plan));
     assertTrue(e.getMessage().contains("did not reach a fixpoint after 50 iterations"),
         e.getMessage());
   }

@@ -8,12 +8,15 @@ import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.rel.LogicalDatalogAggregate;
 import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRules;
-import dev.mnestic.rel.TransientTables;
+import dev.mnestic.rel.Plans;
+import dev.mnestic.rel.RowTable;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.plan.RelOptTable;
@@ -23,23 +26,18 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.plan.ViewExpanders;
 import org.apache.calcite.prepare.RelOptTableImpl;
-import org.apache.calcite.schema.ModifiableTable;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.schema.TransientTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.RelBuilder;
-import org.apache.calcite.tools.RelRunner;
-import org.apache.calcite.util.Util;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -65,16 +63,26 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   /** Iterations after which a recursion that keeps changing is stopped. */
   static final int MAX_ITERATIONS = 1_000_000;
 
+  private static final ScheduledExecutorService ALARMS =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread t = new Thread(r, "mnestic-datalog-timeout");
+        t.setDaemon(true);
+        return t;
+      });
+
   private final CalciteConnection connection;
   /** {@link System#nanoTime()} by which evaluation must end; 0 for none. */
   private final long deadline;
-  /** Set by another thread to stop evaluation; null for none. */
-  private final AtomicBoolean cancelFlag;
+  /** Set to stop evaluation: by another thread (cancel), or when the deadline passes. */
+  private final AtomicBoolean stop;
+  /** Sets {@link #stop} at the deadline; null for none. */
+  private final ScheduledFuture<?> alarm;
   private final Map<String, ?> params;
   private final RelBuilder b;
   private final SchemaPlus root;
   private final Map<String, RelOptTable> materialized = new HashMap<>();
-  private final List<String> registered = new ArrayList<>();
+  /** Every row table this evaluation made: the context plans run with. */
+  private final List<RowTable> tables = new ArrayList<>();
   /** During a recursive stratum: which table each rule application reads. */
   private Map<Atom.RuleApply, RelOptTable> reads = new IdentityHashMap<>();
   /** Whether rules being lowered run inside a fixpoint, once per round. */
@@ -94,7 +102,10 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     this.connection = connection.unwrap(CalciteConnection.class);
     this.params = params;
     this.deadline = deadline;
-    this.cancelFlag = cancelFlag;
+    this.stop = cancelFlag != null ? cancelFlag : new AtomicBoolean();
+    this.alarm = deadline == 0 ? null
+        : ALARMS.schedule(() -> stop.set(true), Math.max(0, deadline - System.nanoTime()),
+            TimeUnit.NANOSECONDS);
     this.root = this.connection.getRootSchema();
     this.b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
     // RelRunner plans with the planner of the plan's own cluster. Values of
@@ -119,7 +130,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     for (List<String> component : strata) {
       evaluate(component, byName);
     }
-    return rows(materialized.get(Rule.ENTRY));
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Object[] row : RowTable.of(materialized.get(Rule.ENTRY)).rows()) {
+      rows.add(Arrays.asList(row));
+    }
+    return rows;
   }
 
   private void evaluate(List<String> component, Map<String, List<Rule>> byName)
@@ -128,8 +143,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final String first = component.get(0);
     final List<Rule> firstRules = byName.get(first);
     if (firstRules.get(0).kind() == Rule.Kind.CONSTANT) {
-      materialize(first, ConstantRules.rows(firstRules.get(0), params),
-          firstRules.get(0).head().size());
+      final List<Object[]> rows = new ArrayList<>();
+      for (List<Object> row : ConstantRules.rows(firstRules.get(0), params)) {
+        rows.add(row.toArray());
+      }
+      materialize(first, rows, firstRules.get(0).head().size());
       return;
     }
     final boolean recursive = members.size() > 1 || firstRules.stream()
@@ -138,7 +156,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       final RelNode union = union(firstRules, arity(firstRules));
       final List<String> aggregations = RuleLowering.aggregations(firstRules.get(0));
       final RelNode plan = aggregations.stream().allMatch(a -> a == null)
-          ? b.push(union).distinct().build()
+          ? distinct(union)
           : LogicalDatalogAggregate.create(union, aggregations);
       materialize(first, execute(plan), arity(firstRules));
       return;
@@ -149,8 +167,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final Map<String, RelOptTable> full = new LinkedHashMap<>();
     final Map<String, RelOptTable> delta = new LinkedHashMap<>();
     for (String m : component) {
-      full.put(m, TransientTables.create(b.getRelOptSchema(), "full_" + m, anyRow(arity(byName.get(m)))));
-      delta.put(m, TransientTables.create(b.getRelOptSchema(), "delta_" + m, anyRow(arity(byName.get(m)))));
+      full.put(m, rowTable("full_" + m, anyRow(arity(byName.get(m)))));
+      delta.put(m, rowTable("delta_" + m, anyRow(arity(byName.get(m)))));
     }
     final List<RelNode> seeds = new ArrayList<>();
     final List<RelNode> iteratives = new ArrayList<>();
@@ -185,11 +203,19 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final RelNode plan = LogicalRecursiveUnion.create(seeds, iteratives,
         new ArrayList<>(full.values()), new ArrayList<>(delta.values()), aggregations,
         MAX_ITERATIONS);
-    final List<List<Object>> firstRows = execute(plan);
-    materialize(first, firstRows, arity(firstRules));
-    for (String m : component.subList(1, component.size())) {
-      materialize(m, rows(full.get(m)), arity(byName.get(m)));
-    }
+    execute(plan);
+    // each member's full table holds its tuples now
+    materialized.putAll(full);
+  }
+
+  /**
+   * The distinct rows of {@code input}, by our own hashing
+   * ({@link dev.mnestic.runtime.RowKey}): Calcite's distinct hashes rows as
+   * {@code 31 * h + e}, which collides heavily on rows of small integers.
+   */
+  private static RelNode distinct(RelNode input) {
+    return LogicalDatalogAggregate.create(input,
+        Collections.nCopies(input.getRowType().getFieldCount(), null));
   }
 
   private RelNode lower(Rule rule) {
@@ -233,41 +259,31 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   }
 
   /**
-   * Runs a plan; returns its rows as CozoDB values. A function's failure is
-   * the script's error; so is running past the deadline.
+   * Runs a plan; returns its rows (CozoDB values). A function's failure is
+   * the script's error; so is being stopped (deadline or cancel).
    */
-  private List<List<Object>> execute(RelNode plan) throws SQLException {
-    final List<List<Object>> rows = new ArrayList<>();
-    if (cancelFlag != null && cancelFlag.get()) {
+  private List<Object[]> execute(RelNode plan) {
+    if (stop.get()) {
       throw killed();
     }
-    try (PreparedStatement ps = connection.unwrap(RelRunner.class).prepareStatement(plan);
-         Watch watch = Watch.of(cancelFlag, ps)) {
-      if (deadline != 0) {
-        final long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          throw killed();
-        }
-        ps.setQueryTimeout((int) Math.max(1, (left + 999_999_999L) / 1_000_000_000L));
+    try {
+      final Enumerable<Object[]> rows = Plans.run(Plans.optimize(plan), root,
+          (JavaTypeFactory) b.getTypeFactory(), tables, stop);
+      final List<Object[]> list = rows.toList();
+      if (stop.get()) {
+        throw killed();
       }
-      try (ResultSet rs = ps.executeQuery()) {
-        final int n = rs.getMetaData().getColumnCount();
-        while (rs.next()) {
-          final List<Object> row = new ArrayList<>(n);
-          for (int i = 1; i <= n; i++) {
-            row.add(rs.getObject(i));
-          }
-          rows.add(row);
-        }
-      }
-    } catch (SQLException | RuntimeException e) {
+      return list;
+    } catch (RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof DatalogException) {
+          throw (DatalogException) t;
+        }
         if (t instanceof ValueException) {
           final ValueException v = (ValueException) t;
           throw new DatalogException(v.code(), v.getMessage(), 0, 0, v.help());
         }
-        if (t instanceof SQLTimeoutException
-            || (t.getMessage() != null && t.getMessage().contains("recursion cancelled"))) {
+        if (t.getMessage() != null && t.getMessage().contains("recursion cancelled")) {
           throw killed();
         }
         if (t.getMessage() != null && t.getMessage().startsWith("recursion did not reach")) {
@@ -277,72 +293,18 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       }
       throw e;
     }
-    return rows;
   }
 
-  /** Cancels a running plan when the evaluation's cancel flag is set (checked every 20 ms). */
-  private static final class Watch implements AutoCloseable {
-    private static final ScheduledExecutorService TIMER =
-        Executors.newSingleThreadScheduledExecutor(r -> {
-          final Thread t = new Thread(r, "mnestic-datalog-cancel");
-          t.setDaemon(true);
-          return t;
-        });
-    private static final Watch NONE = new Watch(null);
-    private final ScheduledFuture<?> task;
-
-    private Watch(ScheduledFuture<?> task) {
-      this.task = task;
-    }
-
-    static Watch of(AtomicBoolean cancelFlag, PreparedStatement ps) {
-      if (cancelFlag == null) {
-        return NONE;
-      }
-      return new Watch(TIMER.scheduleWithFixedDelay(() -> {
-        if (cancelFlag.get()) {
-          try {
-            ps.cancel();
-          } catch (SQLException e) {
-            // closed meanwhile: nothing left to stop
-          }
-        }
-      }, 20, 20, TimeUnit.MILLISECONDS));
-    }
-
-    @Override public void close() {
-      if (task != null) {
-        task.cancel(false);
-      }
-    }
-  }
-
-  private void materialize(String rule, List<List<Object>> rows, int arity) {
-    final RelOptTable table = TransientTables.create(b.getRelOptSchema(), "rule_" + rule,
-        anyRow(arity));
-    fill(table, rows);
+  private void materialize(String rule, List<Object[]> rows, int arity) {
+    final RelOptTable table = rowTable("rule_" + rule, anyRow(arity));
+    RowTable.of(table).rows().addAll(rows);
     materialized.put(rule, table);
   }
 
-  private void fill(RelOptTable table, List<List<Object>> rows) {
-    final TransientTable t = table.unwrap(TransientTable.class);
-    @SuppressWarnings("unchecked")
-    final List<Object[]> contents = (List<Object[]>) ((ModifiableTable) t).getModifiableCollection();
-    for (List<Object> row : rows) {
-      contents.add(row.toArray());
-    }
-    final String name = Util.last(table.getQualifiedName());
-    root.add(name, t);
-    registered.add(name);
-  }
-
-  private static List<List<Object>> rows(RelOptTable table) {
-    final List<List<Object>> rows = new ArrayList<>();
-    for (Object row : ((ModifiableTable) table.unwrap(TransientTable.class))
-        .getModifiableCollection()) {
-      rows.add(java.util.Arrays.asList((Object[]) row));
-    }
-    return rows;
+  private RelOptTable rowTable(String base, RelDataType rowType) {
+    final RelOptTable table = RowTable.create(b.getRelOptSchema(), base, rowType);
+    tables.add(RowTable.of(table));
+    return table;
   }
 
   // RuleLowering.Tables
@@ -385,13 +347,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     }
     RelOptTable copy = storedCopies.get(table.get());
     if (copy == null) {
-      copy = TransientTables.create(b.getRelOptSchema(), "stored_" + table.get(),
-          anyRow(scan.getRowType().getFieldNames()));
-      try {
-        fill(copy, execute(read));
-      } catch (SQLException e) {
-        throw new IllegalStateException("reading " + table.get() + " failed: " + e.getMessage(), e);
-      }
+      copy = rowTable("stored_" + table.get(), anyRow(scan.getRowType().getFieldNames()));
+      RowTable.of(copy).rows().addAll(execute(read));
       storedCopies.put(table.get(), copy);
     }
     return b.push(org.apache.calcite.rel.logical.LogicalTableScan.create(b.getCluster(), copy,
@@ -408,18 +365,16 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   }
 
   @Override public RelOptTable constants(List<Object> values) {
-    final RelOptTable table = TransientTables.create(b.getRelOptSchema(), "in", anyRow(1));
-    final List<List<Object>> rows = new ArrayList<>();
+    final RelOptTable table = rowTable("in", anyRow(1));
     for (Object v : values) {
-      rows.add(java.util.Arrays.asList(v));
+      RowTable.of(table).rows().add(new Object[] {v});
     }
-    fill(table, rows);
     return table;
   }
 
   @Override public void close() {
-    for (String name : registered) {
-      root.removeTable(name);
+    if (alarm != null) {
+      alarm.cancel(false);
     }
   }
 }
