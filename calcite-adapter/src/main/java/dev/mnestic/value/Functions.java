@@ -50,7 +50,7 @@ import java.util.regex.Pattern;
  * Values#ARITHMETIC_NAN}), an operand's NaN passes through, as on CozoDB's
  * reference platform.
  *
- * <p>Not implemented (no Bytes, Uuid, Json, Regex, Vector or Validity values
+ * <p>Not implemented (no Uuid, Json, Regex, Vector or Validity values
  * here, and nothing random or clock-based): the remaining CozoDB functions,
  * listed in {@link #UNSUPPORTED}; {@link #apply} rejects them with code
  * {@code mnestic::unsupported_function}.
@@ -66,10 +66,9 @@ public final class Functions {
   /** CozoDB functions that are not implemented here. */
   public static final Set<String> UNSUPPORTED = Set.of(
       "json", "set_json_path", "remove_json_path", "parse_json", "dump_json", "json_object",
-      "is_json", "json_to_scalar", "bit_and", "bit_or", "bit_not", "bit_xor", "pack_bits",
-      "unpack_bits", "is_bytes", "is_uuid", "is_vec", "regex_matches", "regex_replace",
-      "regex_replace_all", "regex_extract", "regex_extract_first", "t2s", "encode_base64",
-      "decode_base64", "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "rand_float",
+      "is_json", "json_to_scalar", "is_uuid", "is_vec", "regex_matches", "regex_replace",
+      "regex_replace_all", "regex_extract", "regex_extract_first", "t2s",
+      "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "rand_float",
       "rand_bernoulli", "rand_int", "rand_choose", "to_uuid", "rand_uuid_v1", "rand_uuid_v4",
       "uuid_timestamp", "validity", "now", "format_timestamp", "parse_timestamp", "vec",
       "rand_vec");
@@ -96,6 +95,7 @@ public final class Functions {
     def("is_num", 1, a -> is_num(a.get(0)));
     def("is_string", 1, a -> is_string(a.get(0)));
     def("is_list", 1, a -> is_list(a.get(0)));
+    def("is_bytes", 1, a -> is_bytes(a.get(0)));
     def("is_finite", 1, a -> is_finite(a.get(0)));
     def("is_infinite", 1, a -> is_infinite(a.get(0)));
     def("is_nan", 1, a -> is_nan(a.get(0)));
@@ -187,6 +187,15 @@ public final class Functions {
     def("union", 1, true, Functions::union);
     def("intersection", 1, true, Functions::intersection);
     def("difference", 2, true, Functions::difference);
+    // bytes
+    def("bit_and", 2, a -> bit_and(a.get(0), a.get(1)));
+    def("bit_or", 2, a -> bit_or(a.get(0), a.get(1)));
+    def("bit_xor", 2, a -> bit_xor(a.get(0), a.get(1)));
+    def("bit_not", 1, a -> bit_not(a.get(0)));
+    def("pack_bits", 1, a -> pack_bits(a.get(0)));
+    def("unpack_bits", 1, a -> unpack_bits(a.get(0)));
+    def("encode_base64", 1, a -> encode_base64(a.get(0)));
+    def("decode_base64", 1, a -> decode_base64(a.get(0)));
   }
 
   private Functions() {
@@ -301,8 +310,13 @@ public final class Functions {
     return a instanceof String;
   }
 
+  /** Whether {@code a} is a List or a Set. */
   public static Boolean is_list(Object a) {
-    return a instanceof List;
+    return a instanceof List || a instanceof ValueSet;
+  }
+
+  public static Boolean is_bytes(Object a) {
+    return a instanceof Bytes;
   }
 
   public static Boolean is_finite(Object a) {
@@ -330,7 +344,7 @@ public final class Functions {
     return false;
   }
 
-  /** Truthiness: false for null, {@code false}, a number that is an integral 0, {@code ''} and {@code []}. */
+  /** Truthiness: false for null, {@code false}, a number that is an integral 0, and empty strings, bytes, lists and sets. */
   public static Boolean to_bool(Object a) {
     if (a == null) {
       return false;
@@ -345,7 +359,10 @@ public final class Functions {
     if (a instanceof String) {
       return !((String) a).isEmpty();
     }
-    return !((List<?>) a).isEmpty();
+    if (a instanceof Bytes) {
+      return ((Bytes) a).length() > 0;
+    }
+    return !elements(a).isEmpty();
   }
 
   /** 1 for a true-ish value, else 0; a number is true-ish when not {@code == 0}. */
@@ -921,13 +938,10 @@ public final class Functions {
       }
       return b.toString();
     }
-    if (args[0] instanceof List) {
+    if (args[0] instanceof List || args[0] instanceof ValueSet) {
       final List<Object> out = new ArrayList<>();
       for (Object a : args) {
-        if (!(a instanceof List)) {
-          throw ValueException.eval("'concat' requires strings, or lists");
-        }
-        out.addAll((List<?>) a);
+        out.addAll(listOrSet(a, "'concat' requires strings, or lists"));
       }
       return Collections.unmodifiableList(out);
     }
@@ -982,12 +996,18 @@ public final class Functions {
     if (a instanceof String && b instanceof String) {
       return ((String) a).startsWith((String) b);
     }
+    if (a instanceof Bytes && b instanceof Bytes) {
+      return ((Bytes) a).startsWith((Bytes) b);
+    }
     throw ValueException.eval("'starts_with' requires strings or bytes");
   }
 
   public static Boolean ends_with(Object a, Object b) {
     if (a instanceof String && b instanceof String) {
       return ((String) a).endsWith((String) b);
+    }
+    if (a instanceof Bytes && b instanceof Bytes) {
+      return ((Bytes) a).endsWith((Bytes) b);
     }
     throw ValueException.eval("'ends_with' requires strings or bytes");
   }
@@ -1054,13 +1074,10 @@ public final class Functions {
     return s.substring(s.offsetByCodePoints(0, start), s.offsetByCodePoints(0, end));
   }
 
-  /** The strings of a list joined. */
+  /** The strings of a list (or set) joined. */
   public static String from_substrings(Object a) {
-    if (!(a instanceof List)) {
-      throw ValueException.eval("'from_substring' requires a list of strings");
-    }
     final StringBuilder b = new StringBuilder();
-    for (Object o : (List<?>) a) {
+    for (Object o : listOrSet(a, "'from_substring' requires a list of strings")) {
       if (!(o instanceof String)) {
         throw ValueException.eval("'from_substring' requires a list of strings");
       }
@@ -1071,10 +1088,13 @@ public final class Functions {
 
   // lists
 
-  /** Elements of a list, characters (code points) of a string. */
+  /** Elements of a list or set, characters (code points) of a string, bytes of Bytes. */
   public static Long length(Object a) {
-    if (a instanceof List) {
-      return (long) ((List<?>) a).size();
+    if (a instanceof List || a instanceof ValueSet) {
+      return (long) elements(a).size();
+    }
+    if (a instanceof Bytes) {
+      return (long) ((Bytes) a).length();
     }
     if (a instanceof String) {
       final String s = (String) a;
@@ -1098,13 +1118,13 @@ public final class Functions {
 
   public static List<Object> append(Object list, Object x) {
     final List<Object> out = new ArrayList<>(
-        listArg(list, "'append' requires first argument to be a list"));
+        listOrSet(list, "'append' requires first argument to be a list"));
     out.add(x);
     return Collections.unmodifiableList(out);
   }
 
   public static List<Object> prepend(Object list, Object x) {
-    final List<?> l = listArg(list, "'prepend' requires first argument to be a list");
+    final List<?> l = listOrSet(list, "'prepend' requires first argument to be a list");
     final List<Object> out = new ArrayList<>(l.size() + 1);
     out.add(x);
     out.addAll(l);
@@ -1276,35 +1296,132 @@ public final class Functions {
     return Collections.unmodifiableList(out);
   }
 
-  /** The distinct elements of all the lists, in {@link Values}' order. */
+  /** The distinct elements of all the lists (or sets), in {@link Values}' order. */
   public static List<Object> union(Object... args) {
     final TreeSet<Object> set = new TreeSet<>(Values.ORDER);
     for (Object a : args) {
-      set.addAll(listArg(a, "'union' requires lists"));
+      set.addAll(listOrSet(a, "'union' requires lists"));
     }
     return Values.listOf(set);
   }
 
-  /** The distinct elements common to all the lists, in {@link Values}' order. */
+  /** The distinct elements common to all the lists (or sets), in {@link Values}' order. */
   public static List<Object> intersection(Object... args) {
     final TreeSet<Object> set = new TreeSet<>(Values.ORDER);
-    set.addAll(listArg(args[0], "'intersection' requires lists"));
+    set.addAll(listOrSet(args[0], "'intersection' requires lists"));
     for (int i = 1; i < args.length; i++) {
       final TreeSet<Object> other = new TreeSet<>(Values.ORDER);
-      other.addAll(listArg(args[i], "'intersection' requires lists"));
+      other.addAll(listOrSet(args[i], "'intersection' requires lists"));
       set.retainAll(other);
     }
     return Values.listOf(set);
   }
 
-  /** The distinct elements of the first list that are in none of the others, in {@link Values}' order. */
+  /** The distinct elements of the first list (or set) that are in none of the others, in {@link Values}' order. */
   public static List<Object> difference(Object... args) {
     final TreeSet<Object> set = new TreeSet<>(Values.ORDER);
-    set.addAll(listArg(args[0], "'difference' requires lists"));
+    set.addAll(listOrSet(args[0], "'difference' requires lists"));
     for (int i = 1; i < args.length; i++) {
-      listArg(args[i], "'difference' requires lists").forEach(set::remove);
+      listOrSet(args[i], "'difference' requires lists").forEach(set::remove);
     }
     return Values.listOf(set);
+  }
+
+  // bytes
+
+  /** Bytewise and of two Bytes of one length. */
+  public static Bytes bit_and(Object a, Object b) {
+    return bitwise(a, b, "bit_and", (x, y) -> x & y);
+  }
+
+  /** Bytewise or of two Bytes of one length. */
+  public static Bytes bit_or(Object a, Object b) {
+    return bitwise(a, b, "bit_or", (x, y) -> x | y);
+  }
+
+  /** Bytewise exclusive or of two Bytes of one length. */
+  public static Bytes bit_xor(Object a, Object b) {
+    return bitwise(a, b, "bit_xor", (x, y) -> x ^ y);
+  }
+
+  /** Every bit flipped. */
+  public static Bytes bit_not(Object a) {
+    if (!(a instanceof Bytes)) {
+      throw ValueException.eval("'bit_not' requires bytes");
+    }
+    final byte[] out = ((Bytes) a).toByteArray();
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) ~out[i];
+    }
+    return Bytes.of(out);
+  }
+
+  private static Bytes bitwise(Object a, Object b, String name,
+      java.util.function.IntBinaryOperator op) {
+    if (!(a instanceof Bytes) || !(b instanceof Bytes)) {
+      throw ValueException.eval("'" + name + "' requires bytes");
+    }
+    final Bytes l = (Bytes) a;
+    final Bytes r = (Bytes) b;
+    if (l.length() != r.length()) {
+      throw ValueException.eval("operands of '" + name + "' must have the same lengths");
+    }
+    final byte[] out = new byte[l.length()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) op.applyAsInt(l.get(i), r.get(i));
+    }
+    return Bytes.of(out);
+  }
+
+  /** A list (or set) of booleans as bits, the first the highest bit of the first byte. */
+  public static Bytes pack_bits(Object a) {
+    if (!(a instanceof List || a instanceof ValueSet)) {
+      throw ValueException.eval("'pack_bits' requires list of booleans");
+    }
+    final List<?> bits = elements(a);
+    final byte[] out = new byte[(bits.size() + 7) / 8];
+    for (int i = 0; i < bits.size(); i++) {
+      if (!(bits.get(i) instanceof Boolean)) {
+        throw ValueException.eval("'pack_bits' requires list of booleans");
+      }
+      if ((Boolean) bits.get(i)) {
+        out[i / 8] |= (byte) (0x80 >>> (i % 8));
+      }
+    }
+    return Bytes.of(out);
+  }
+
+  /** The bits of Bytes as booleans, the highest bit of each byte first. */
+  public static List<Object> unpack_bits(Object a) {
+    if (!(a instanceof Bytes)) {
+      throw ValueException.eval("'unpack_bits' requires bytes");
+    }
+    final Bytes b = (Bytes) a;
+    final List<Object> out = new ArrayList<>(b.length() * 8);
+    for (int i = 0; i < b.length() * 8; i++) {
+      out.add((b.get(i / 8) & (0x80 >>> (i % 8))) != 0);
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /** Bytes as standard Base64 text with padding. */
+  public static String encode_base64(Object a) {
+    if (!(a instanceof Bytes)) {
+      throw ValueException.eval("'encode_base64' requires bytes");
+    }
+    return ((Bytes) a).base64();
+  }
+
+  /** Standard Base64 text (padded, canonical) as Bytes. */
+  public static Bytes decode_base64(Object a) {
+    if (!(a instanceof String)) {
+      throw ValueException.eval("'decode_base64' requires strings");
+    }
+    final Bytes b = Bytes.fromBase64((String) a);
+    if (b == null) {
+      throw ValueException.eval("Data is not properly encoded");
+    }
+    return b;
   }
 
   // helpers
@@ -1357,6 +1474,18 @@ public final class Functions {
       throw ValueException.eval(error);
     }
     return (List<?>) a;
+  }
+
+  /** A List's elements, or a Set's (for the functions CozoDB lets take a Set as a list). */
+  private static List<?> listOrSet(Object a, String error) {
+    if (a instanceof ValueSet) {
+      return ((ValueSet) a).elements();
+    }
+    return listArg(a, error);
+  }
+
+  private static List<?> elements(Object listOrSet) {
+    return listOrSet instanceof ValueSet ? ((ValueSet) listOrSet).elements() : (List<?>) listOrSet;
   }
 
   private static void sameType(Object a, Object b) {

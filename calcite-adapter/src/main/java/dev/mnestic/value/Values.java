@@ -19,11 +19,14 @@ import java.util.List;
  *   <tr><td>Int (i64; arithmetic wraps)</td><td>{@link Long}</td></tr>
  *   <tr><td>Float (f64)</td><td>{@link Double}</td></tr>
  *   <tr><td>String</td><td>{@link String}</td></tr>
+ *   <tr><td>Bytes</td><td>{@link Bytes}</td></tr>
  *   <tr><td>List</td><td>an unmodifiable {@link List} of values (nulls allowed)</td></tr>
+ *   <tr><td>Set (made only by the meet aggregations union and
+ *       intersection)</td><td>{@link ValueSet}</td></tr>
  * </table>
  *
  * <p>The order ({@link #compare}) is CozoDB's total order: by type first,
- * {@code null < Bool < number < String < List}, then by value. Numbers of
+ * {@code null < Bool < number < String < Bytes < List < Set}, then by value. Numbers of
  * either kind compare by their {@code f64} value in IEEE total order, and an
  * Int equal to a Float sorts just below it: {@code 1 < 1.0 < 2}. So Int
  * {@code 1} and Float {@code 1.0} are different values, as are {@code 0.0}
@@ -38,12 +41,14 @@ import java.util.List;
  * infinity. {@link Functions} reproduces that.
  */
 public final class Values {
-  /** Rank of each type in the order; CozoDB's enum order (Bytes, Uuid, Regex sit between String and List). */
+  /** Rank of each type in the order; CozoDB's enum order (Uuid, Regex sit between Bytes and List). */
   private static final int NULL = 0;
   private static final int BOOL = 1;
   private static final int NUM = 2;
   private static final int STR = 3;
+  private static final int BYTES = 4;
   private static final int LIST = 7;
+  private static final int SET = 8;
 
   /**
    * The NaN that CozoDB's arithmetic produces from non-NaN operands
@@ -73,6 +78,10 @@ public final class Values {
       return compareNumbers(a, b);
     case STR:
       return compareStrings((String) a, (String) b);
+    case BYTES:
+      return ((Bytes) a).compareTo((Bytes) b);
+    case SET:
+      return compareLists(((ValueSet) a).elements(), ((ValueSet) b).elements());
     default:
       return compareLists((List<?>) a, (List<?>) b);
     }
@@ -102,7 +111,7 @@ public final class Values {
     return v.hashCode();
   }
 
-  /** The CozoDB type of a value: Null, Bool, Int, Float, String or List. */
+  /** The CozoDB type of a value: Null, Bool, Int, Float, String, Bytes, List or Set. */
   public static String typeName(Object v) {
     if (v == null) {
       return "Null";
@@ -119,8 +128,14 @@ public final class Values {
     if (v instanceof String) {
       return "String";
     }
+    if (v instanceof Bytes) {
+      return "Bytes";
+    }
     if (v instanceof List) {
       return "List";
+    }
+    if (v instanceof ValueSet) {
+      return "Set";
     }
     throw notAValue(v);
   }
@@ -128,11 +143,11 @@ public final class Values {
   /** Whether {@code v} is a value of this model, all the way down. */
   public static boolean isValue(Object v) {
     if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double
-        || v instanceof String) {
+        || v instanceof String || v instanceof Bytes) {
       return true;
     }
-    if (v instanceof List) {
-      for (Object o : (List<?>) v) {
+    if (v instanceof List || v instanceof ValueSet) {
+      for (Object o : v instanceof ValueSet ? ((ValueSet) v).elements() : (List<?>) v) {
         if (!isValue(o)) {
           return false;
         }
@@ -144,13 +159,17 @@ public final class Values {
 
   /**
    * Converts a Java object into a value: {@link Integer}, {@link Short} and
-   * {@link Byte} become Int, {@link Float} becomes Float, collections and
-   * {@code Object[]} become unmodifiable lists (recursively).
+   * {@link Byte} become Int, {@link Float} becomes Float, {@code byte[]}
+   * becomes Bytes, collections and {@code Object[]} become unmodifiable lists
+   * (recursively).
    */
   public static Object of(Object o) {
     if (o == null || o instanceof Boolean || o instanceof Long || o instanceof Double
-        || o instanceof String) {
+        || o instanceof String || o instanceof Bytes || o instanceof ValueSet) {
       return o;
+    }
+    if (o instanceof byte[]) {
+      return Bytes.of((byte[]) o);
     }
     if (o instanceof Integer || o instanceof Short || o instanceof Byte) {
       return ((Number) o).longValue();
@@ -169,6 +188,31 @@ public final class Values {
     throw notAValue(o);
   }
 
+  /**
+   * The value with every Set made a List of its elements, as CozoDB hands
+   * values out of a query (results and writes to stored relations).
+   */
+  public static Object setsAsLists(Object v) {
+    if (v instanceof ValueSet) {
+      return setsAsLists(((ValueSet) v).elements());
+    }
+    if (v instanceof List) {
+      final List<?> l = (List<?>) v;
+      List<Object> out = null;
+      for (int i = 0; i < l.size(); i++) {
+        final Object o = setsAsLists(l.get(i));
+        if (out == null && o != l.get(i)) {
+          out = new ArrayList<>(l.subList(0, i));
+        }
+        if (out != null) {
+          out.add(o);
+        }
+      }
+      return out == null ? l : Collections.unmodifiableList(out);
+    }
+    return v;
+  }
+
   /** An unmodifiable list of the given values (which may be null). */
   public static List<Object> list(Object... items) {
     return Collections.unmodifiableList(Arrays.asList(items.clone()));
@@ -185,7 +229,8 @@ public final class Values {
    * shortest form that reads back as the same double ({@code 1.0},
    * {@code 1e16}, {@code 1e-7}, {@code -0.0}); NaN as {@code null}; the
    * infinities as the strings {@code "INFINITY"} and {@code "NEGATIVE_INFINITY"};
-   * strings with JSON escapes; lists as arrays without spaces.
+   * strings with JSON escapes; Bytes as their Base64 text; lists and sets as
+   * arrays without spaces.
    */
   public static String toJson(Object v) {
     final StringBuilder b = new StringBuilder();
@@ -196,7 +241,8 @@ public final class Values {
   /**
    * The value as CozoDB's {@code to_string} writes it (its
    * {@code serde_json} text): as {@link #toJson} except that a string stands
-   * for itself at the top level and every non-finite Float is {@code null}.
+   * for itself at the top level, every non-finite Float is {@code null} and
+   * Bytes are an array of their byte values ({@code [1,255]}).
    */
   public static String toJsonText(Object v) {
     if (v instanceof String) {
@@ -211,7 +257,7 @@ public final class Values {
    * The value as CozoDB shows it in error messages (Rust's {@code Debug} of
    * {@code DataValue}): {@code 1}, {@code 1.5} (a Float without exponent and
    * without {@code .0}), {@code "a"} (quoted, escaped), {@code [1, "a"]},
-   * {@code to_float("NAN")}, {@code to_float("INF")}.
+   * {@code to_float("NAN")}, {@code to_float("INF")}, {@code decode_base64("AQI=")}.
    */
   public static String display(Object v) {
     final StringBuilder b = new StringBuilder();
@@ -234,8 +280,14 @@ public final class Values {
     if (v instanceof String) {
       return STR;
     }
+    if (v instanceof Bytes) {
+      return BYTES;
+    }
     if (v instanceof List) {
       return LIST;
+    }
+    if (v instanceof ValueSet) {
+      return SET;
     }
     throw notAValue(v);
   }
@@ -314,10 +366,21 @@ public final class Values {
       }
     } else if (v instanceof String) {
       appendJsonString(b, (String) v);
-    } else if (v instanceof List) {
+    } else if (v instanceof Bytes) {
+      final Bytes bytes = (Bytes) v;
+      if (result) {
+        b.append('"').append(bytes.base64()).append('"');
+      } else {
+        b.append('[');
+        for (int i = 0; i < bytes.length(); i++) {
+          b.append(i > 0 ? "," : "").append(bytes.get(i));
+        }
+        b.append(']');
+      }
+    } else if (v instanceof List || v instanceof ValueSet) {
       b.append('[');
       boolean first = true;
-      for (Object o : (List<?>) v) {
+      for (Object o : v instanceof ValueSet ? ((ValueSet) v).elements() : (List<?>) v) {
         if (!first) {
           b.append(',');
         }
@@ -394,10 +457,12 @@ public final class Values {
       }
     } else if (v instanceof String) {
       appendDebugString(b, (String) v);
-    } else if (v instanceof List) {
+    } else if (v instanceof Bytes) {
+      b.append("decode_base64(\"").append(((Bytes) v).base64()).append("\")");
+    } else if (v instanceof List || v instanceof ValueSet) {
       b.append('[');
       boolean first = true;
-      for (Object o : (List<?>) v) {
+      for (Object o : v instanceof ValueSet ? ((ValueSet) v).elements() : (List<?>) v) {
         if (!first) {
           b.append(", ");
         }
@@ -467,6 +532,6 @@ public final class Values {
 
   static IllegalArgumentException notAValue(Object v) {
     return new IllegalArgumentException("not a mnestic value: " + v.getClass().getName()
-        + " (values are null, Boolean, Long, Double, String and List)");
+        + " (values are null, Boolean, Long, Double, String, Bytes, List and ValueSet)");
   }
 }
