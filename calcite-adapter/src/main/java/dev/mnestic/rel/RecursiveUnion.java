@@ -53,9 +53,14 @@ public abstract class RecursiveUnion extends AbstractRelNode {
   public final List<RelOptTable> deltaTables;
   public final int maxIterations;
   /**
-   * Per relation: null for set semantics, or one meet aggregation (or null
-   * for a grouping key) per column; such a relation keeps one row per group,
-   * its best so far, and a round's delta is the groups that improved.
+   * Per relation: null for set semantics, or one aggregation
+   * ({@link dev.mnestic.value.Aggregators#spec spec}, or null for a grouping
+   * key) per column. The seed and iterative part of such a relation have one
+   * column more, the last: each row's position in CozoDB's evaluation order,
+   * in which a round's rows are merged. A relation of
+   * {@link dev.mnestic.value.Aggregators#meetKind meet kind} keeps one row
+   * per group, its best so far, and a round's delta is the groups that
+   * improved; any other is aggregated once, from its seed.
    */
   public final List<List<String>> aggregations;
 
@@ -108,7 +113,7 @@ public abstract class RecursiveUnion extends AbstractRelNode {
   }
 
   @Override protected RelDataType deriveRowType() {
-    return inputs.get(0).getRowType();
+    return fullTables.get(0).getRowType();
   }
 
   @Override public RelWriter explainTerms(RelWriter pw) {

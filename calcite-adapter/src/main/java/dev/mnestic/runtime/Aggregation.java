@@ -8,24 +8,29 @@ import org.apache.calcite.linq4j.Linq4j;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Runtime of {@link dev.mnestic.rel.DatalogAggregate}. */
+/**
+ * Runtime of {@link dev.mnestic.rel.DatalogAggregate}, and the grouping that
+ * {@link SemiNaive} shares: rows are a head's columns followed by their
+ * position in CozoDB's evaluation order, and are fed to the aggregations in
+ * that order.
+ */
 public final class Aggregation {
-  /** Aggregations whose result does not depend on the order of their input. */
-  private static final Set<String> ORDER_BLIND = Set.of(
-      "count", "count_unique", "unique", "group_count", "union", "and", "or");
-
   private Aggregation() {
   }
 
   /**
    * Groups {@code rows} by the columns whose aggregation is null and
-   * aggregates the others; with no aggregation at all, the distinct rows.
+   * aggregates the others: with the meet forms for a head of
+   * {@link Aggregators#meetKind meet kind}, else with the normal forms.
+   * Each row has one column more than {@code aggregations}: its position
+   * in the evaluation order. With no aggregation at all, the distinct rows.
    */
   public static Enumerable<Object[]> group(Enumerable<Object[]> rows, String[] aggregations) {
     if (Arrays.stream(aggregations).allMatch(a -> a == null)) {
@@ -35,52 +40,8 @@ public final class Aggregation {
     for (Object[] row : rows) {
       input.add(row);
     }
-    // CozoDB feeds a group's values in the value order of its rows; only
-    // some aggregations can tell (float sums round by order).
-    if (!Arrays.stream(aggregations).allMatch(a -> a == null || ORDER_BLIND.contains(a))) {
-      input.sort((a, b) -> Values.compare(Arrays.asList(a), Arrays.asList(b)));
-    }
-    final Map<RowKey, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
-    for (Object[] row : input) {
-      final List<Object> key = new ArrayList<>();
-      for (int i = 0; i < aggregations.length; i++) {
-        if (aggregations[i] == null) {
-          key.add(row[i]);
-        }
-      }
-      final Aggregators.Aggregator[] aggs = groups.computeIfAbsent(new RowKey(key.toArray()), k -> {
-        final Aggregators.Aggregator[] a = new Aggregators.Aggregator[aggregations.length];
-        for (int i = 0; i < aggregations.length; i++) {
-          if (aggregations[i] != null) {
-            a[i] = Aggregators.create(aggregations[i]);
-          }
-        }
-        return a;
-      });
-      for (int i = 0; i < aggregations.length; i++) {
-        if (aggs[i] != null) {
-          aggs[i].add(row[i]);
-        }
-      }
-    }
-    if (groups.isEmpty() && Arrays.stream(aggregations).allMatch(a -> a != null)) {
-      // No grouping key: one row even for no input, as CozoDB gives (count 0).
-      final Aggregators.Aggregator[] empty = new Aggregators.Aggregator[aggregations.length];
-      for (int i = 0; i < aggregations.length; i++) {
-        empty[i] = Aggregators.create(aggregations[i]);
-      }
-      groups.put(new RowKey(new Object[0]), empty);
-    }
-    final List<Object[]> out = new ArrayList<>();
-    groups.forEach((key, aggs) -> {
-      final Object[] row = new Object[aggregations.length];
-      int k = 0;
-      for (int i = 0; i < aggregations.length; i++) {
-        row[i] = aggs[i] == null ? key.values()[k++] : aggs[i].result();
-      }
-      out.add(row);
-    });
-    return Linq4j.asEnumerable(out);
+    return Linq4j.asEnumerable(Aggregators.meetKind(Arrays.asList(aggregations))
+        ? meet(input, aggregations) : normal(input, aggregations));
   }
 
   private static Enumerable<Object[]> distinct(Enumerable<Object[]> rows) {
@@ -92,5 +53,149 @@ public final class Aggregation {
       }
     }
     return Linq4j.asEnumerable(out);
+  }
+
+  /**
+   * Sorts rows into CozoDB's evaluation order by their last column, unless
+   * the aggregations cannot tell the order.
+   */
+  static void order(List<Object[]> rows, String[] aggregations) {
+    if (!Aggregators.orderBlind(Arrays.asList(aggregations))) {
+      final int last = aggregations.length;
+      rows.sort((a, b) -> Values.compare(a[last], b[last]));
+    }
+  }
+
+  /** Groups with the normal forms; without grouping keys, one row even for no input (count 0). */
+  static List<Object[]> normal(List<Object[]> input, String[] aggregations) {
+    order(input, aggregations);
+    final Map<RowKey, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
+    final Map<RowKey, Object[]> keys = new LinkedHashMap<>();
+    for (Object[] row : input) {
+      final RowKey key = key(row, aggregations);
+      Aggregators.Aggregator[] aggs = groups.get(key);
+      if (aggs == null) {
+        aggs = create(aggregations);
+        groups.put(key, aggs);
+        keys.put(key, row);
+      }
+      for (int i = 0; i < aggregations.length; i++) {
+        if (aggs[i] != null) {
+          aggs[i].add(row[i]);
+        }
+      }
+    }
+    final List<Object[]> out = new ArrayList<>();
+    if (groups.isEmpty() && noKeys(aggregations)) {
+      final Aggregators.Aggregator[] empty = create(aggregations);
+      final Object[] row = new Object[aggregations.length];
+      for (int i = 0; i < row.length; i++) {
+        row[i] = empty[i].result();
+      }
+      out.add(row);
+    }
+    groups.forEach((key, aggs) -> {
+      final Object[] row = Arrays.copyOf(keys.get(key), aggregations.length);
+      for (int i = 0; i < aggregations.length; i++) {
+        if (aggs[i] != null) {
+          row[i] = aggs[i].result();
+        }
+      }
+      out.add(row);
+    });
+    return out;
+  }
+
+  /** Groups with the meet forms; without grouping keys, one row even for no input. */
+  private static List<Object[]> meet(List<Object[]> input, String[] aggregations) {
+    order(input, aggregations);
+    final MeetGroups groups = new MeetGroups(aggregations);
+    for (Object[] row : input) {
+      groups.merge(row);
+    }
+    final List<Object[]> out = new ArrayList<>(groups.rows());
+    if (out.isEmpty() && noKeys(aggregations)) {
+      final Object[] row = new Object[aggregations.length];
+      for (int i = 0; i < row.length; i++) {
+        row[i] = Aggregators.meet(aggregations[i]).emptyMeet();
+      }
+      out.add(row);
+    }
+    return out;
+  }
+
+  private static boolean noKeys(String[] aggregations) {
+    return Arrays.stream(aggregations).allMatch(a -> a != null);
+  }
+
+  private static Aggregators.Aggregator[] create(String[] aggregations) {
+    final Aggregators.Aggregator[] a = new Aggregators.Aggregator[aggregations.length];
+    for (int i = 0; i < aggregations.length; i++) {
+      if (aggregations[i] != null) {
+        a[i] = Aggregators.create(aggregations[i]);
+      }
+    }
+    return a;
+  }
+
+  /** A row's grouping key: its columns whose aggregation is null. */
+  static RowKey key(Object[] row, String[] aggregations) {
+    final List<Object> values = new ArrayList<>();
+    for (int c = 0; c < aggregations.length; c++) {
+      if (aggregations[c] == null) {
+        values.add(row[c]);
+      }
+    }
+    return new RowKey(values.toArray());
+  }
+
+  /**
+   * One row per group, merged with the meet forms (CozoDB's
+   * {@code MeetAggrStore}): a group's first row is taken as it is, later
+   * ones merged into it.
+   */
+  static final class MeetGroups {
+    private final String[] aggregations;
+    private final Aggregators.Meet[] meets;
+    private final Map<RowKey, Object[]> best = new LinkedHashMap<>();
+
+    MeetGroups(String[] aggregations) {
+      this.aggregations = aggregations;
+      this.meets = new Aggregators.Meet[aggregations.length];
+      for (int i = 0; i < aggregations.length; i++) {
+        if (aggregations[i] != null) {
+          meets[i] = Aggregators.meet(aggregations[i]);
+        }
+      }
+    }
+
+    /**
+     * Merges a row (its first {@code aggregations.length} columns); returns
+     * the group's key if the group is new or changed, else null.
+     */
+    RowKey merge(Object[] row) {
+      final RowKey key = key(row, aggregations);
+      final Object[] current = best.get(key);
+      if (current == null) {
+        best.put(key, Arrays.copyOf(row, aggregations.length));
+        return key;
+      }
+      boolean changed = false;
+      for (int c = 0; c < meets.length; c++) {
+        if (meets[c] != null) {
+          changed |= meets[c].merge(current, c, row[c]);
+        }
+      }
+      return changed ? key : null;
+    }
+
+    Object[] get(RowKey key) {
+      return best.get(key);
+    }
+
+    /** The groups' rows, in the order the groups were first seen. */
+    Collection<Object[]> rows() {
+      return best.values();
+    }
   }
 }

@@ -5,7 +5,9 @@ import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What generated code calls to evaluate CozoScript expressions: every
@@ -55,6 +57,28 @@ public final class CozoCalls {
     }
     throw new ValueException("eval::predicate_not_bool", "Predicate must have boolean return type",
         "got " + Values.display(v));
+  }
+
+  /**
+   * The elements {@code x in v} binds {@code x} to: {@code v} must be a List
+   * (not a Set), as CozoDB's spread unification requires.
+   */
+  public static List<?> spread(Object v) {
+    if (v instanceof List) {
+      return (List<?>) v;
+    }
+    throw new ValueException("eval::invalid_spread_unif", "Invalid spread unification",
+        "Spread unification requires a list at the right");
+  }
+
+  /** {@link #spread}, each element {@code e} at index {@code i} as the pair {@code [i, e]}. */
+  public static List<?> spreadIndexed(Object v) {
+    final List<?> elements = spread(v);
+    final List<Object> pairs = new ArrayList<>(elements.size());
+    for (int i = 0; i < elements.size(); i++) {
+      pairs.add(Values.list((long) i, elements.get(i)));
+    }
+    return pairs;
   }
 
   /** Whether two values are the same value (CozoDB's identity: 1 and 1.0 differ). */

@@ -9,11 +9,9 @@ import org.apache.calcite.linq4j.Linq4j;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -24,13 +22,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>State of relation i, by the names the algorithm gives it:
  * <ol>
  *   <li>{@code stable} ({@code full_i}): every tuple derived so far; for a
- *       relation with meet aggregations, each group's best row;
+ *       relation with meet aggregations, each group's best row (see
+ *       {@link Aggregation.MeetGroups});
  *   <li>{@code recent} ({@code delta_i}): what the last round added or
  *       improved; the iterative parts read it to derive only from new tuples;
  *   <li>{@code toAdd}: this round's derivations, merged into {@code stable}
  *       after every relation's have been computed.
  * </ol>
  * The fixpoint is reached when a round changes nothing.
+ *
+ * <p>The rows of a relation with aggregations carry one more column, their
+ * position in CozoDB's evaluation order, and each round's are merged in that
+ * order. A relation whose aggregations are not of
+ * {@link Aggregators#meetKind meet kind} is, as in CozoDB, aggregated once
+ * from its seed and never again.
  */
 public final class SemiNaive {
   private SemiNaive() {
@@ -43,8 +48,9 @@ public final class SemiNaive {
     final int n = seeds.length;
     final List<State> states = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      final State state = aggregations[i] == null
-          ? new SetState() : new MeetState(aggregations[i]);
+      final State state = aggregations[i] == null ? new SetState()
+          : Aggregators.meetKind(Arrays.asList(aggregations[i]))
+              ? new MeetState(aggregations[i]) : new OnceState(aggregations[i]);
       states.add(state);
       full[i].rows().clear();
       delta[i].rows().clear();
@@ -65,8 +71,10 @@ public final class SemiNaive {
       final List<List<Object[]>> toAdd = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         final List<Object[]> rows = new ArrayList<>();
-        for (Object[] row : iteratives[i]) {
-          rows.add(row);
+        if (!(states.get(i) instanceof OnceState)) {
+          for (Object[] row : iteratives[i]) {
+            rows.add(row);
+          }
         }
         toAdd.add(rows);
       }
@@ -120,49 +128,20 @@ public final class SemiNaive {
   /** Meet aggregations: one row per group, improved in place. */
   private static final class MeetState implements State {
     private final String[] aggregations;
-    private final Map<RowKey, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
-    private final Map<RowKey, Object[]> best = new HashMap<>();
-    private final Set<RowKey> improved = new HashSet<>();
+    private final Aggregation.MeetGroups groups;
+    private final Set<RowKey> improved = new LinkedHashSet<>();
 
     MeetState(String[] aggregations) {
       this.aggregations = aggregations;
+      this.groups = new Aggregation.MeetGroups(aggregations);
     }
 
     @Override public boolean merge(List<Object[]> rows) {
       improved.clear();
+      Aggregation.order(rows, aggregations);
       for (Object[] row : rows) {
-        final List<Object> keyValues = new ArrayList<>();
-        for (int c = 0; c < aggregations.length; c++) {
-          if (aggregations[c] == null) {
-            keyValues.add(row[c]);
-          }
-        }
-        final RowKey key = new RowKey(keyValues.toArray());
-        Aggregators.Aggregator[] aggs = groups.get(key);
-        boolean changed = false;
-        if (aggs == null) {
-          aggs = new Aggregators.Aggregator[aggregations.length];
-          for (int c = 0; c < aggregations.length; c++) {
-            if (aggregations[c] != null) {
-              aggs[c] = Aggregators.create(aggregations[c]);
-            }
-          }
-          groups.put(key, aggs);
-          changed = true;
-        }
-        for (int c = 0; c < aggregations.length; c++) {
-          if (aggs[c] != null) {
-            changed |= aggs[c].improves(row[c]);
-          }
-        }
-        if (changed) {
-          final Object[] current = row.clone();
-          for (int c = 0; c < aggregations.length; c++) {
-            if (aggs[c] != null) {
-              current[c] = aggs[c].result();
-            }
-          }
-          best.put(key, current);
+        final RowKey key = groups.merge(row);
+        if (key != null) {
           improved.add(key);
         }
       }
@@ -171,13 +150,38 @@ public final class SemiNaive {
 
     @Override public void publish(List<Object[]> full, List<Object[]> delta) {
       full.clear();
+      full.addAll(groups.rows());
       delta.clear();
-      for (RowKey key : groups.keySet()) {
-        final Object[] row = best.get(key);
-        full.add(row);
-        if (improved.contains(key)) {
-          delta.add(row);
-        }
+      for (RowKey key : improved) {
+        delta.add(groups.get(key));
+      }
+    }
+  }
+
+  /** Aggregations not of meet kind: the seed's groups, aggregated once, then fixed. */
+  private static final class OnceState implements State {
+    private final String[] aggregations;
+    private List<Object[]> groups;
+    private boolean fresh;
+
+    OnceState(String[] aggregations) {
+      this.aggregations = aggregations;
+    }
+
+    @Override public boolean merge(List<Object[]> rows) {
+      fresh = groups == null;
+      if (fresh) {
+        groups = Aggregation.normal(rows, aggregations);
+      }
+      return fresh && !groups.isEmpty();
+    }
+
+    @Override public void publish(List<Object[]> full, List<Object[]> delta) {
+      full.clear();
+      full.addAll(groups);
+      delta.clear();
+      if (fresh) {
+        delta.addAll(groups);
       }
     }
   }

@@ -21,12 +21,20 @@ public final class ValueException extends RuntimeException {
     this.help = help;
   }
 
+  /**
+   * A failure CozoDB reports without a code or help, only a message (an
+   * aggregation's, such as {@code cannot compute 'sum': encountered value "a"}).
+   */
+  static ValueException uncoded(String message) {
+    return new ValueException(null, message, null);
+  }
+
   /** A function failed on its arguments: {@code eval::throw} with {@code reason} as help. */
   static ValueException eval(String reason) {
     return new ValueException(EVAL_THROW, EVAL_FAILED, reason);
   }
 
-  /** CozoDB's error code, such as {@code eval::throw}. */
+  /** CozoDB's error code, such as {@code eval::throw}; null for an error CozoDB gives none. */
   public String code() {
     return code;
   }

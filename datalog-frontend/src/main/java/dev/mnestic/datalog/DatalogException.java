@@ -2,7 +2,8 @@ package dev.mnestic.datalog;
 
 /**
  * An error in a script, reported as CozoDB reports it: a code such as
- * {@code parser::pest} or {@code eval::unbound_symb_in_head}, a message, and
+ * {@code parser::pest} or {@code eval::unbound_symb_in_head} (null for the
+ * errors CozoDB gives without one, such as an aggregation's), a message, and
  * where it is (1-based line and column; 0 when the error has no place).
  */
 public final class DatalogException extends RuntimeException {
@@ -41,7 +42,8 @@ public final class DatalogException extends RuntimeException {
   }
 
   /**
-   * The error as a person reads it: {@code line:column: message [code]}, the
+   * The error as a person reads it: {@code line:column: message [code]} (no
+   * {@code [code]} when there is none), the
    * offending source line and a caret under the column, then any help.
    */
   public String render(String source) {
@@ -49,7 +51,10 @@ public final class DatalogException extends RuntimeException {
     if (line > 0) {
       b.append(line).append(':').append(column).append(": ");
     }
-    b.append(getMessage()).append(" [").append(code).append(']');
+    b.append(getMessage());
+    if (code != null) {
+      b.append(" [").append(code).append(']');
+    }
     if (line > 0 && source != null) {
       final String[] lines = source.split("\n", -1);
       if (line <= lines.length) {

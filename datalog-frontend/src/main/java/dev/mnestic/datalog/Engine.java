@@ -265,7 +265,10 @@ public final class Engine {
     for (Rule.HeadArg h : entry.get(0).head()) {
       headers.add(h.toString());
     }
-    final List<List<Object>> shaped = shape(rows, headers, options, params);
+    final List<List<Object>> shaped = new ArrayList<>();
+    for (List<Object> row : shape(rows, headers, options, params)) {
+      shaped.add(Values.listOf(row.stream().map(Values::setsAsLists).toList()));
+    }
     if (options.assertion() == Script.Assertion.NONE && !shaped.isEmpty()) {
       throw new DatalogException("eval::assert_none_failure",
           "The query is asserted to return no result, but a tuple "

@@ -19,13 +19,15 @@ import java.util.List;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Whole queries against CozoDB: each case of every file in
  * {@code conformance/queries/} (one file per area) runs through {@link Engine}
  * (parse, stratify, lower to Calcite, run) and must give CozoDB's headers
- * and exactly CozoDB's rows, or fail with CozoDB's error code.
+ * and exactly CozoDB's rows, or fail with CozoDB's error code (with CozoDB's
+ * message where CozoDB gives no code).
  */
 class QueryConformanceTest {
   private static final String FOLDER = "/conformance/queries";
@@ -106,7 +108,13 @@ class QueryConformanceTest {
     }
     final DatalogException e = assertThrows(DatalogException.class,
         () -> engine.run(script, Oracle.params(c)), script);
-    assertEquals(expected.get("code").string(), e.code(), script);
+    if (expected.has("code")) {
+      assertEquals(expected.get("code").string(), e.code(), script);
+    } else {
+      // CozoDB gives some errors (an aggregation's) only a message.
+      assertNull(e.code(), script);
+      assertEquals(expected.get("message").string(), e.getMessage(), script);
+    }
   }
 
   @TestFactory List<DynamicTest> expectationsAreStillCozoDbs() {

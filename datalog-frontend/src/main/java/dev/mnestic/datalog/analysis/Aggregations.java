@@ -1,5 +1,7 @@
 package dev.mnestic.datalog.analysis;
 
+import dev.mnestic.value.Aggregators;
+
 import java.util.Set;
 
 /** CozoDB's aggregations, by kind. */
@@ -8,8 +10,7 @@ public final class Aggregations {
    * The meet aggregations: idempotent, commutative and associative, so they
    * may run inside their own recursion, keeping each group's best value.
    */
-  public static final Set<String> MEET = Set.of("min", "max", "and", "or", "union",
-      "intersection", "choice", "min_cost", "shortest", "bit_and", "bit_or");
+  public static final Set<String> MEET = Set.copyOf(Aggregators.meetNames());
 
   private Aggregations() {
   }

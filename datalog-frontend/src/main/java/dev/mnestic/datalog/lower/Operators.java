@@ -27,6 +27,10 @@ final class Operators {
   static final SqlFunction VALUE = udf("COZO_VALUE", "value", SqlTypeName.ANY, true);
   /** {@code FLOAT_OF('NaN')}: a Float with no SQL literal. */
   static final SqlFunction FLOAT_OF = udf("COZO_FLOAT_OF", "floatOf", SqlTypeName.ANY, true);
+  /** {@code SPREAD(v)}: the List {@code x in v} runs over, as a SQL ARRAY; anything else fails. */
+  static final SqlFunction SPREAD = arrayUdf("COZO_SPREAD", "spread");
+  /** {@code SPREAD_INDEXED(v)}: {@link #SPREAD}, each element as {@code [index, element]}. */
+  static final SqlFunction SPREAD_INDEXED = arrayUdf("COZO_SPREAD_INDEXED", "spreadIndexed");
 
   static {
     for (int n = 0; n <= CozoCalls.MAX_ARITY; n++) {
@@ -35,6 +39,15 @@ final class Operators {
   }
 
   private Operators() {
+  }
+
+  /** A function returning an ARRAY of values of type ANY. */
+  private static SqlFunction arrayUdf(String name, String method) {
+    return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO),
+        opBinding -> opBinding.getTypeFactory().createArrayType(
+            opBinding.getTypeFactory().createTypeWithNullability(
+                opBinding.getTypeFactory().createSqlType(SqlTypeName.ANY), true), -1),
+        null, OperandTypes.VARIADIC, null, ScalarFunctionImpl.create(CozoCalls.class, method));
   }
 
   private static SqlFunction udf(String name, String method, SqlTypeName returns,

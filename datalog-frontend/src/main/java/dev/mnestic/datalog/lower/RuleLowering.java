@@ -1,7 +1,6 @@
 package dev.mnestic.datalog.lower;
 
 import dev.mnestic.datalog.DatalogException;
-import dev.mnestic.datalog.analysis.Aggregations;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
@@ -11,6 +10,7 @@ import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.ValueException;
+import dev.mnestic.value.Values;
 
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
@@ -19,14 +19,16 @@ import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.Holder;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,21 +37,35 @@ import java.util.Set;
 /**
  * Lowers one rule (in disjunctive normal form) to relational algebra with
  * {@link RelBuilder}: its atoms become scans joined on shared variables,
- * filters, projections and anti-joins, over columns of SQL type ANY
- * holding CozoDB values.
+ * filters, projections, anti-joins and unnested lists, over columns of SQL
+ * type ANY holding CozoDB values.
  *
  * <p>Atoms are taken in order as they become applicable (CozoDB reorders
  * the same way): a relation at once; a unification, membership or filter
  * when the variables it reads are bound; a negation when no positive atom
  * is left. An atom that never becomes applicable is an unbound variable.
+ *
+ * <p>A rule whose head aggregates also gives each row its place in
+ * CozoDB's evaluation order, which order-sensitive aggregations
+ * ({@code collect}, {@code choice}, float {@code sum}, ties of {@code min},
+ * {@code shortest}, ...) see: CozoDB runs a rule set's rules in turn, each
+ * as nested loops over its atoms, a relation in its sorted order and a list
+ * in its own. So the place is the list of the rule's ordinal and every
+ * binding in the order bound, including the columns a {@code _} or an
+ * unnamed stored column skips and each list element's index.
  */
 final class RuleLowering {
   /** Name of the placeholder column of the one-row start. */
   private static final String UNIT = "$unit";
+  /** Name of the column holding the list an {@code in} runs over. */
+  private static final String LIST = "$list";
 
   private final RelBuilder b;
   private final Map<String, ?> params;
   private final Tables tables;
+  /** Whether the rule being lowered keeps every binding, for its place in the evaluation order. */
+  private boolean ordered;
+  private int hiddenCount;
 
   /** Where relations come from. */
   interface Tables {
@@ -59,8 +75,11 @@ final class RuleLowering {
     /** A stored relation (a SQL table) by name, its columns as CozoDB values. */
     RelNode stored(String relation, Pos pos);
 
-    /** A one-column table holding the given values. */
-    RelOptTable constants(List<Object> values);
+    /**
+     * A table of the given values, one per row: with {@code indexed}, two
+     * columns, each value's index (an Int) and the value; else one.
+     */
+    RelOptTable constants(List<?> values, boolean indexed);
   }
 
   RuleLowering(RelBuilder b, Map<String, ?> params, Tables tables) {
@@ -72,15 +91,15 @@ final class RuleLowering {
   /**
    * The plan of {@code rule}: one row per derivation (not yet distinct), its
    * head's columns; for a head with aggregations, the aggregations' inputs,
-   * one row per binding of the body (aggregated by the caller).
+   * one row per binding of the body (aggregated by the caller), then the
+   * row's place in the evaluation order (see the class comment; null when
+   * the aggregations cannot tell), {@code ordinal} being the rule's place in
+   * its rule set.
    */
-  RelNode lower(Rule rule) {
-    // Aggregations see a bag: one row per binding of the body, where (as in
-    // CozoDB) every column of a relation is bound, those no variable names to
-    // hidden ones; so '*route{fr}' gives one row per route, not per 'fr'.
-    // (Meet aggregations are idempotent: duplicates change nothing.)
-    final boolean bagged = rule.head().stream()
-        .anyMatch(h -> h.isAggregated() && !Aggregations.MEET.contains(h.aggregation()));
+  RelNode lower(Rule rule, int ordinal) {
+    final List<String> aggregations = aggregations(rule, params);
+    final boolean aggregated = aggregations.stream().anyMatch(a -> a != null);
+    ordered = aggregated && !Aggregators.orderBlind(aggregations);
     final List<String> vars = new ArrayList<>();
     b.values(new String[] {UNIT}, true);
     vars.add(UNIT);
@@ -102,21 +121,11 @@ final class RuleLowering {
             "Atom contains unbound variable, or rule contains no variable at all",
             stuck.pos().line(), stuck.pos().column());
       }
-      apply(next, vars, bagged);
+      apply(next, vars);
     }
     final List<RexNode> head = new ArrayList<>();
     final List<String> names = new ArrayList<>();
     for (Rule.HeadArg h : rule.head()) {
-      if (h.isAggregated() && !Aggregators.isDefined(h.aggregation())) {
-        throw new DatalogException("mnestic::unsupported",
-            "aggregation '" + h.aggregation() + "' is not supported yet",
-            h.pos().line(), h.pos().column());
-      }
-      if (h.isAggregated() && !h.aggregationArgs().isEmpty()) {
-        throw new DatalogException("mnestic::unsupported",
-            "arguments to aggregation '" + h.aggregation() + "' are not supported yet",
-            h.pos().line(), h.pos().column());
-      }
       final int i = vars.indexOf(h.var().name());
       if (i < 0 || h.var().name().equals("_")) {
         throw new DatalogException("eval::unbound_symb_in_head",
@@ -127,15 +136,49 @@ final class RuleLowering {
       head.add(b.field(i));
       names.add("c" + names.size());
     }
+    if (aggregated) {
+      // list(ordinal, every binding in the order bound)
+      final List<RexNode> place = new ArrayList<>();
+      place.add(literal((long) ordinal));
+      place.addAll(fields(1, vars.size()));
+      head.add(ordered ? list(place) : literal(null));
+      names.add("place");
+    }
     b.project(head, names, true);
     return b.build();
   }
 
-  /** Per head position: its aggregation, or null for a grouping key. */
-  static List<String> aggregations(Rule rule) {
+  /**
+   * Per head position: its aggregation's {@link Aggregators#spec spec}, or
+   * null for a grouping key. Only {@code collect} uses an argument (a limit,
+   * a positive integer); CozoDB ignores the others'. An unknown aggregation
+   * is CozoDB's {@code parser::aggr_not_found}.
+   */
+  static List<String> aggregations(Rule rule, Map<String, ?> params) {
     final List<String> aggregations = new ArrayList<>();
     for (Rule.HeadArg h : rule.head()) {
-      aggregations.add(h.aggregation());
+      if (h.isAggregated() && !Aggregators.isDefined(h.aggregation())) {
+        throw new DatalogException("parser::aggr_not_found",
+            "Aggregation '" + h.aggregation() + "' not found", h.pos().line(), h.pos().column());
+      }
+      Long limit = null;
+      if (h.isAggregated() && h.aggregation().equals("collect")
+          && !h.aggregationArgs().isEmpty()) {
+        final Expr arg = h.aggregationArgs().get(0);
+        final Object n = ConstantEvaluator.evaluate(arg, params);
+        final boolean integral = n instanceof Long
+            || n instanceof Double && (Double) n == Math.rint((Double) n);
+        if (!integral) {
+          throw new DatalogException(null, "the argument to 'collect' must be an integer, got "
+              + Values.display(n), arg.pos().line(), arg.pos().column());
+        }
+        limit = ((Number) n).longValue();
+        if (limit <= 0) {
+          throw new DatalogException(null, "argument to 'collect' must be positive, got "
+              + limit, arg.pos().line(), arg.pos().column());
+        }
+      }
+      aggregations.add(h.isAggregated() ? Aggregators.spec(h.aggregation(), limit) : null);
     }
     return aggregations;
   }
@@ -167,10 +210,9 @@ final class RuleLowering {
     return vars.containsAll(needed);
   }
 
-  /** Adds an atom to the plan; with {@code bindAll}, a relation's unnamed columns stay, hidden. */
-  private void apply(Atom a, List<String> vars, boolean bindAll) {
+  private void apply(Atom a, List<String> vars) {
     if (isRelation(a)) {
-      join(a, vars, JoinRelType.INNER, bindAll);
+      join(a, vars, JoinRelType.INNER);
     } else if (a instanceof Atom.Unify) {
       final Atom.Unify u = (Atom.Unify) a;
       final RexNode value = rex(u.value(), vars);
@@ -204,7 +246,7 @@ final class RuleLowering {
       if (!anyBound) {
         throw unsafeNegation(n);
       }
-      join(inner, vars, JoinRelType.ANTI, false);
+      join(inner, vars, JoinRelType.ANTI);
     } else if (inner instanceof Atom.Filter) {
       if (!bound(variables(((Atom.Filter) inner).condition()), vars)) {
         throw unsafeNegation(n);
@@ -218,8 +260,8 @@ final class RuleLowering {
       }
       b.filter(b.not(b.call(Operators.SAME, b.field(i), rex(u.value(), vars))));
     } else {
-      throw new DatalogException("mnestic::unsupported", "this negation is not supported yet",
-          n.pos().line(), n.pos().column());
+      // CozoDB negates no 'x in list'.
+      throw unsafeNegation(n);
     }
   }
 
@@ -231,44 +273,83 @@ final class RuleLowering {
             + " if your rule can never produce any rows.");
   }
 
-  /** {@code v in list}, the list a constant: a join with the list's elements. */
+  /**
+   * {@code v in list}, the list any expression over bound variables. With
+   * {@code v} bound, CozoDB's {@code is_in(v, list)} as a filter; else each
+   * element of the list, in order, binds {@code v} (not a list is
+   * {@code eval::invalid_spread_unif}). A constant list is a table, joined
+   * (a semi-join as a filter); any other is unnested row by row.
+   */
   private void member(Atom.Member m, List<String> vars) {
-    if (!variables(m.list()).isEmpty()) {
-      throw new DatalogException("mnestic::unsupported",
-          "'in' over a list computed from variables is not supported yet",
-          m.pos().line(), m.pos().column());
-    }
-    final Object list = ConstantEvaluator.evaluate(m.list(), params);
-    if (!(list instanceof List)) {
-      throw new DatalogException("eval::throw", "Evaluation of expression failed",
-          m.list().pos().line(), m.list().pos().column(), "'in' needs a list");
-    }
-    @SuppressWarnings("unchecked")
-    final RelOptTable elements = tables.constants((List<Object>) list);
-    final int left = b.peek().getRowType().getFieldCount();
-    b.push(LogicalTableScan.create(b.getCluster(), elements, List.of()));
     final int i = vars.indexOf(m.var().name());
+    if (variables(m.list()).isEmpty()) {
+      memberOfConstant(m, vars, i);
+    } else if (i >= 0) {
+      b.filter(b.call(Operators.TEST, call("is_in", List.of(b.field(i), rex(m.list(), vars)))));
+    } else {
+      memberOfComputed(m, vars);
+    }
+  }
+
+  private void memberOfConstant(Atom.Member m, List<String> vars, int i) {
+    final Object list = ConstantEvaluator.evaluate(m.list(), params);
+    final Pos pos = m.list().pos();
+    if (!(list instanceof List) && i >= 0) {
+      throw new DatalogException(ValueException.EVAL_THROW, ValueException.EVAL_FAILED,
+          pos.line(), pos.column(), "right hand side of 'is_in' must be a list");
+    }
+    if (!(list instanceof List)) {
+      throw new DatalogException("eval::invalid_spread_unif", "Invalid spread unification",
+          pos.line(), pos.column(), "Spread unification requires a list at the right");
+    }
+    final boolean indexed = ordered && i < 0;
+    b.push(LogicalTableScan.create(b.getCluster(),
+        tables.constants((List<?>) list, indexed), List.of()));
     if (i >= 0) {
       b.join(JoinRelType.SEMI, b.equals(b.field(2, 0, i), b.field(2, 1, 0)));
-    } else {
-      b.join(JoinRelType.INNER, b.literal(true));
-      vars.add(m.var().name());
-      renameLast(left, m.var().name());
+      return;
     }
+    b.join(JoinRelType.INNER, b.literal(true));
+    if (indexed) {
+      vars.add(hidden());
+    }
+    vars.add(m.var().name());
+    b.project(fields(0, vars.size()), vars, true);
   }
 
-  private void renameLast(int left, String name) {
-    final List<String> names = new ArrayList<>(b.peek().getRowType().getFieldNames());
-    names.set(left, name);
-    b.rename(names);
+  private void memberOfComputed(Atom.Member m, List<String> vars) {
+    final int width = vars.size();
+    // When ordered, elements come as [index, element] (Calcite's UNNEST WITH
+    // ORDINALITY needs Comparable elements).
+    b.projectPlus(b.alias(b.call(ordered ? Operators.SPREAD_INDEXED : Operators.SPREAD,
+        rex(m.list(), vars)), LIST));
+    final Holder<RexCorrelVariable> row = Holder.empty();
+    b.variable(row::set);
+    // for each left row: UNNEST($cor.list)
+    b.values(new String[] {UNIT}, true)
+        .project(b.field(row.get(), LIST))
+        .uncollect(List.of(m.var().name()), false)
+        .correlate(JoinRelType.INNER, row.get().id, b.field(2, 0, LIST));
+    final List<RexNode> keep = new ArrayList<>(fields(0, width));
+    final RexNode element = b.field(width + 1);
+    if (ordered) {
+      keep.add(call("get", List.of(element, literal(0L))));
+      vars.add(hidden());
+      keep.add(call("get", List.of(element, literal(1L))));
+    } else {
+      keep.add(element);
+    }
+    vars.add(m.var().name());
+    b.project(keep, vars, true);
   }
 
-  /**
-   * Joins (or anti-joins) the current rows with a relation atom; with
-   * {@code bindAll}, the columns no variable names (none, or {@code _}) are
-   * kept too, as hidden variables ({@code ~n}, a name no script can write).
-   */
-  private void join(Atom atom, List<String> vars, JoinRelType type, boolean bindAll) {
+  /** A fresh name for a binding no variable names (a skipped column, a list index). */
+  private String hidden() {
+    return "#" + hiddenCount++;
+  }
+
+  /** Joins (or anti-joins) the current rows with a relation atom. */
+  private void join(Atom atom, List<String> vars, JoinRelType type) {
     final List<Expr> args = new ArrayList<>();
     final RelNode relation = relation(atom, args);
     final int arity = relation.getRowType().getFieldCount();
@@ -276,14 +357,15 @@ final class RuleLowering {
     final List<Integer> leftKeys = new ArrayList<>();
     final List<Integer> rightKeys = new ArrayList<>();
     final List<RexNode> extra = new ArrayList<>();
-    final Map<String, Integer> fresh = new HashMap<>();
+    // new variables in column order, which is the order they are bound in
+    final Map<String, Integer> fresh = new LinkedHashMap<>();
     final List<int[]> sameInRelation = new ArrayList<>();
     final List<Object[]> constantsInRelation = new ArrayList<>();
     for (int i = 0; i < arity; i++) {
       final Expr arg = args.get(i);
       if (arg == null || isWildcard(arg)) {
-        if (bindAll) {
-          fresh.put("~" + (vars.size() + fresh.size()), i);
+        if (ordered && type != JoinRelType.ANTI) {
+          fresh.put(hidden(), i);
         }
         continue;
       }

@@ -116,7 +116,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     // Its uniqueness metadata recursed forever over mutually recursive components.
     b.getCluster().getPlanner().removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
     // It folds a filter's constant calls into literals of type ANY, and the Java
-    // generated for a negative one, (Object) -0.1D, does not compile ('lon > -0.1').
+    // generated for a negative one, (Object) -0.1D, does not compile ('lon > -0.1');
+    // a list or bytes has no literal at all.
     b.getCluster().getPlanner().removeRule(CoreRules.FILTER_REDUCE_EXPRESSIONS);
   }
 
@@ -153,11 +154,12 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final boolean recursive = members.size() > 1 || firstRules.stream()
         .anyMatch(r -> !RuleLowering.recursiveAtoms(r, members).isEmpty());
     if (!recursive) {
-      final RelNode union = union(firstRules, arity(firstRules));
-      final List<String> aggregations = RuleLowering.aggregations(firstRules.get(0));
-      final RelNode plan = aggregations.stream().allMatch(a -> a == null)
-          ? distinct(union)
-          : LogicalDatalogAggregate.create(union, aggregations);
+      final List<String> aggregations = RuleLowering.aggregations(firstRules.get(0), params);
+      final boolean aggregated = aggregations.stream().anyMatch(a -> a != null);
+      final RelNode union = union(firstRules, width(firstRules, aggregated));
+      final RelNode plan = aggregated
+          ? LogicalDatalogAggregate.create(union, aggregations)
+          : distinct(union);
       materialize(first, execute(plan), arity(firstRules));
       return;
     }
@@ -176,15 +178,17 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     // Meet aggregations keep each group's best (the stratifier allows no others here).
     final List<List<String>> aggregations = new ArrayList<>();
     for (String m : component) {
-      final int arity = arity(byName.get(m));
-      final List<String> aggs = RuleLowering.aggregations(byName.get(m).get(0));
-      aggregations.add(aggs.stream().allMatch(a -> a == null) ? null : aggs);
+      final List<Rule> rules = byName.get(m);
+      final List<String> aggs = RuleLowering.aggregations(rules.get(0), params);
+      final boolean aggregated = aggs.stream().anyMatch(a -> a != null);
+      aggregations.add(aggregated ? aggs : null);
       final List<RelNode> seedPlans = new ArrayList<>();
       final List<RelNode> iterativePlans = new ArrayList<>();
-      for (Rule r : byName.get(m)) {
+      for (int ordinal = 0; ordinal < rules.size(); ordinal++) {
+        final Rule r = rules.get(ordinal);
         final List<Atom.RuleApply> recursiveAtoms = RuleLowering.recursiveAtoms(r, members);
         if (recursiveAtoms.isEmpty()) {
-          seedPlans.add(lower(r));
+          seedPlans.add(lower(r, ordinal));
           continue;
         }
         for (Atom.RuleApply viaDelta : recursiveAtoms) {
@@ -192,12 +196,12 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
           for (Atom.RuleApply a : recursiveAtoms) {
             reads.put(a, a == viaDelta ? delta.get(a.rule()) : full.get(a.rule()));
           }
-          iterativePlans.add(lower(r));
+          iterativePlans.add(lower(r, ordinal));
           reads = new IdentityHashMap<>();
         }
       }
-      seeds.add(unionOf(seedPlans, arity));
-      iteratives.add(unionOf(iterativePlans, arity));
+      seeds.add(unionOf(seedPlans, width(rules, aggregated)));
+      iteratives.add(unionOf(iterativePlans, width(rules, aggregated)));
     }
     inFixpoint = false;
     final RelNode plan = LogicalRecursiveUnion.create(seeds, iteratives,
@@ -218,16 +222,16 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         Collections.nCopies(input.getRowType().getFieldCount(), null));
   }
 
-  private RelNode lower(Rule rule) {
-    return new RuleLowering(b, params, this).lower(rule);
+  private RelNode lower(Rule rule, int ordinal) {
+    return new RuleLowering(b, params, this).lower(rule, ordinal);
   }
 
-  private RelNode union(List<Rule> rules, int arity) {
+  private RelNode union(List<Rule> rules, int width) {
     final List<RelNode> plans = new ArrayList<>();
-    for (Rule r : rules) {
-      plans.add(lower(r));
+    for (int ordinal = 0; ordinal < rules.size(); ordinal++) {
+      plans.add(lower(rules.get(ordinal), ordinal));
     }
-    return unionOf(plans, arity);
+    return unionOf(plans, width);
   }
 
   private RelNode unionOf(List<RelNode> plans, int arity) {
@@ -242,6 +246,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
 
   private static int arity(List<Rule> rules) {
     return rules.get(0).head().size();
+  }
+
+  /** Columns of a rule set's plans: the head's, and for an aggregating head, each row's place. */
+  private static int width(List<Rule> rules, boolean aggregated) {
+    return arity(rules) + (aggregated ? 1 : 0);
   }
 
   /** A row of {@code arity} columns c0, c1, ... of type ANY. */
@@ -364,10 +373,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     return row.build();
   }
 
-  @Override public RelOptTable constants(List<Object> values) {
-    final RelOptTable table = rowTable("in", anyRow(1));
-    for (Object v : values) {
-      RowTable.of(table).rows().add(new Object[] {v});
+  @Override public RelOptTable constants(List<?> values, boolean indexed) {
+    final RelOptTable table = rowTable("in", anyRow(indexed ? 2 : 1));
+    for (int i = 0; i < values.size(); i++) {
+      RowTable.of(table).rows().add(indexed
+          ? new Object[] {(long) i, values.get(i)} : new Object[] {values.get(i)});
     }
     return table;
   }
