@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs relational plans inside the engine, without a JDBC statement around
@@ -49,10 +48,12 @@ public final class Plans {
    * (one-column rows too).
    *
    * @param tables every row table the plan scans
-   * @param cancelFlag stops a running recursion when set
+   * @param variables more of the context: {@code DataContext.Variable.CANCEL_FLAG} (an
+   *     {@code AtomicBoolean} that stops a running recursion when set), and what runtime
+   *     methods read, such as {@code SemiNaive.PROGRESS}
    */
   public static Enumerable<Object[]> run(EnumerableRel physical, SchemaPlus root,
-      JavaTypeFactory typeFactory, List<RowTable> tables, AtomicBoolean cancelFlag) {
+      JavaTypeFactory typeFactory, List<RowTable> tables, Map<String, Object> variables) {
     final Map<String, Object> values = new HashMap<>();
     final Bindable<?> bindable =
         EnumerableInterpretable.toBindable(values, null, physical, EnumerableRel.Prefer.ARRAY);
@@ -66,7 +67,7 @@ public final class Plans {
     values.put(DataContext.Variable.LOCAL_TIMESTAMP.camelName, now + zone.getOffset(now));
     values.put(DataContext.Variable.TIME_ZONE.camelName, zone);
     values.put(DataContext.Variable.LOCALE.camelName, Locale.getDefault());
-    values.put(DataContext.Variable.CANCEL_FLAG.camelName, cancelFlag);
+    values.putAll(variables);
     final Enumerable<?> rows = bindable.bind(new Context(root, typeFactory, values));
     final boolean scalar = physical.getRowType().getFieldCount() == 1;
     return rows.select(row -> scalar && !(row instanceof Object[])

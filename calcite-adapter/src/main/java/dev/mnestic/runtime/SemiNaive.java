@@ -38,6 +38,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * from its seed and never again.
  */
 public final class SemiNaive {
+  /**
+   * The context variable holding a {@link Progress} told of every round;
+   * absent for none.
+   */
+  public static final String PROGRESS = "mnesticProgress";
+
+  /** Told of each round of a fixpoint. */
+  public interface Progress {
+    /** Round {@code round} ended; {@code deltas[i]} tuples of relation i are new. */
+    void round(int round, int[] deltas);
+  }
+
   private SemiNaive() {
   }
 
@@ -63,6 +75,8 @@ public final class SemiNaive {
       state.publish(full[i].rows(), delta[i].rows());
     }
     final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
+    final Progress progress = (Progress) root.get(PROGRESS);
+    final int[] deltas = new int[n];
     for (int round = 1; ; round++) {
       if (round > maxIterations) {
         throw new IllegalStateException("recursion did not reach a fixpoint after "
@@ -87,6 +101,10 @@ public final class SemiNaive {
       for (int i = 0; i < n; i++) {
         changed |= states.get(i).merge(toAdd.get(i));
         states.get(i).publish(full[i].rows(), delta[i].rows());
+        deltas[i] = delta[i].rows().size();
+      }
+      if (progress != null) {
+        progress.round(round, deltas);
       }
       if (!changed) {
         return Linq4j.asEnumerable(full[0].rows());

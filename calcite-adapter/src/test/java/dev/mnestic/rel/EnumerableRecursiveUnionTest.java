@@ -20,10 +20,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -108,7 +108,7 @@ class EnumerableRecursiveUnionTest {
     final Set<List<Integer>> rows = new HashSet<>();
     for (Object[] values : Plans.run(Plans.optimize(plan),
         connection.unwrap(CalciteConnection.class).getRootSchema(),
-        (JavaTypeFactory) b.getTypeFactory(), tables, new AtomicBoolean())) {
+        (JavaTypeFactory) b.getTypeFactory(), tables, Map.of())) {
       final List<Integer> row = new ArrayList<>();
       for (Object v : values) {
         row.add(((Number) v).intValue());

@@ -13,6 +13,7 @@ import dev.mnestic.value.Values;
 
 import org.apache.calcite.jdbc.CalciteConnection;
 
+import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -34,15 +35,19 @@ public final class Engine {
   private final long deadline;
   /** Set by another thread to stop the running script (a statement's cancel); null for none. */
   private final AtomicBoolean cancelFlag;
+  /** Where a long script shows its progress line (a terminal); null for nowhere. */
+  private final PrintStream progress;
 
   public Engine(Connection connection) {
-    this(connection, 0, null);
+    this(connection, 0, null, null);
   }
 
-  private Engine(Connection connection, long deadline, AtomicBoolean cancelFlag) {
+  private Engine(Connection connection, long deadline, AtomicBoolean cancelFlag,
+      PrintStream progress) {
     this.connection = connection;
     this.deadline = deadline;
     this.cancelFlag = cancelFlag;
+    this.progress = progress;
   }
 
   /**
@@ -51,7 +56,15 @@ public final class Engine {
    * 0 for none) passes or when {@code cancelFlag} is set.
    */
   public Engine stoppedBy(long deadline, AtomicBoolean cancelFlag) {
-    return new Engine(connection, deadline, cancelFlag);
+    return new Engine(connection, deadline, cancelFlag, progress);
+  }
+
+  /**
+   * This engine, showing a progress line on {@code terminal} while a script
+   * runs longer than a second (stratum, round, new tuples per relation).
+   */
+  public Engine showingProgressOn(PrintStream terminal) {
+    return new Engine(connection, deadline, cancelFlag, terminal);
   }
 
   /**
@@ -109,7 +122,7 @@ public final class Engine {
     final Script parsed = Parser.parse(script);
     return inTransaction(stored -> {
       if (parsed.sysOp() != null) {
-        return sysOp(parsed.sysOp(), stored);
+        return sysOp(parsed.sysOp(), params, stored);
       }
       Result last = null;
       for (Script.Query query : parsed.queries()) {
@@ -220,7 +233,8 @@ public final class Engine {
     throw new DatalogException("import::bad_value", "JSON objects are not values: " + v, 0, 0);
   }
 
-  private static Result sysOp(Script.SysOp op, StoredRelations stored) throws SQLException {
+  private Result sysOp(Script.SysOp op, Map<String, ?> params, StoredRelations stored)
+      throws SQLException {
     switch (op.kind()) {
     case RELATIONS:
       return stored.relations();
@@ -228,10 +242,33 @@ public final class Engine {
       return stored.columns(op.relations().get(0), op.pos());
     case REMOVE:
       return stored.remove(op.relations(), op.pos());
+    case EXPLAIN:
+      return explain(op.explained(), params);
     default:
-      throw new DatalogException("mnestic::unsupported", "::explain is not supported yet",
-          op.pos().line(), op.pos().column());
+      throw new IllegalStateException("unknown system op " + op.kind());
     }
+  }
+
+  /**
+   * {@code ::explain { query }}: the strata in order of evaluation, each
+   * with its relations and the plan Calcite chooses for it, one line of the
+   * plan a row. Nothing runs and nothing is written.
+   */
+  private Result explain(Script.Query query, Map<String, ?> params) throws SQLException {
+    final List<Rule> rules = query.rules().stream()
+        .map(r -> ConstantRules.headed(r, params)).toList();
+    if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
+      throw noEntry();
+    }
+    final List<List<String>> strata = Stratifier.stratify(rules, Aggregations.MEET::contains);
+    try (Strata plan = new Strata(connection, params, 0, null, null)) {
+      return new Result(List.of("stratum", "rules", "plan"), plan.explain(rules, strata));
+    }
+  }
+
+  private static DatalogException noEntry() {
+    return new DatalogException("parser::no_entry", "Program has no entry", 0, 0,
+        "You need to have one rule named '?'");
   }
 
   private Result run(Script.Query query, Map<String, ?> params, StoredRelations stored)
@@ -245,8 +282,7 @@ public final class Engine {
       return stored.apply(options.relationOp(), List.of(), List.of());
     }
     if (entry.isEmpty()) {
-      throw new DatalogException("parser::no_entry", "Program has no entry", 0, 0,
-          "You need to have one rule named '?'");
+      throw noEntry();
     }
     final List<List<String>> strata = Stratifier.stratify(rules, Aggregations.MEET::contains);
     final List<List<Object>> rows;
@@ -257,7 +293,7 @@ public final class Engine {
       final long scriptDeadline = timeout == 0 ? 0 : System.nanoTime() + timeout * 1_000_000_000L;
       try (Strata run = new Strata(connection, params,
           deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline) ? scriptDeadline : deadline,
-          cancelFlag)) {
+          cancelFlag, progress)) {
         rows = run.evaluate(rules, strata);
       }
     }

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -57,7 +58,13 @@ final class RunCommand {
     }
     final Map<String, Object> params = params(commandLine.values("param"));
     final String script = SqlCommand.read(operands.get(0), in);
-    try (Connection connection = SqlCommand.connect(commandLine.option("db"), Driver.DATALOG);
+    // bin/mnestic says whether stderr is a terminal; Java cannot tell.
+    final Properties properties = new Properties();
+    if ("1".equals(System.getenv("MNESTIC_STDERR_TTY"))) {
+      properties.setProperty(Driver.PROGRESS, Driver.STDERR);
+    }
+    try (Connection connection =
+             SqlCommand.connect(commandLine.option("db"), Driver.DATALOG, properties);
          PreparedStatement statement = connection.prepareStatement(script)) {
       // the statement's parameters are the script's $names in order of first appearance
       final List<String> names = Engine.describe(script).parameters();

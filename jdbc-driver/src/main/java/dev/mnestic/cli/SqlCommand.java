@@ -86,7 +86,11 @@ final class SqlCommand {
 
   /** A {@code jdbc:mnestic:} connection to store {@code db} (null: in memory), in {@code lang} (null: SQL). */
   static Connection connect(String db, String lang) throws SQLException {
-    final Properties properties = new Properties();
+    return connect(db, lang, new Properties());
+  }
+
+  /** A connection to store {@code db} (null: a private in-memory one) in {@code lang}, with more {@code properties}. */
+  static Connection connect(String db, String lang, Properties properties) throws SQLException {
     if (db != null) {
       properties.setProperty(Driver.DB, db);
     }

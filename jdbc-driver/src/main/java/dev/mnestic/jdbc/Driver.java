@@ -26,6 +26,9 @@ import java.util.Properties;
  *       an in-memory store shared within this JVM, otherwise the directory of a
  *       file store, created on first use;
  *   <li>{@code lang}: {@code datalog} to run CozoScript scripts instead of SQL;
+ *   <li>{@code progress}: {@code stderr} to show a progress line on this
+ *       process's standard error while a script runs longer than a second
+ *       (for a terminal; {@code mnestic run} sets it when stderr is one);
  *   <li>any of Calcite's connection properties. mnestic's defaults:
  *       identifiers match case-insensitively and keep the case they were
  *       written in; the parser is mnestic's dialect; string literals of
@@ -44,6 +47,12 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
 
   /** Connection property choosing the statement language: {@code sql} (default) or {@value #DATALOG}. */
   public static final String LANG = "lang";
+
+  /** Connection property: {@value #STDERR} shows long scripts' progress on standard error. */
+  public static final String PROGRESS = "progress";
+
+  /** {@code progress=stderr}. */
+  public static final String STDERR = "stderr";
 
   /** {@code lang=datalog}: statements are CozoScript scripts; a result set is the entry rule's rows. */
   public static final String DATALOG = "datalog";

@@ -245,8 +245,12 @@ final class MnesticMeta extends CalciteMetaSubclassing {
           deadline = System.nanoTime() + statement.getQueryTimeout() * 1_000_000_000L;
         }
       }
-      return DatalogSignature.of(script,
-          new Engine(connection).stoppedBy(deadline, cancelFlag).run(script, params));
+      Engine engine = new Engine(connection).stoppedBy(deadline, cancelFlag);
+      if (Driver.STDERR.equalsIgnoreCase(
+          ((CalciteConnection) connection).getProperties().getProperty(Driver.PROGRESS))) {
+        engine = engine.showingProgressOn(System.err);
+      }
+      return DatalogSignature.of(script, engine.run(script, params));
     } catch (DatalogException e) {
       throw new IllegalStateException(e.render(script), e);
     } catch (SQLException | NoSuchStatementException e) {

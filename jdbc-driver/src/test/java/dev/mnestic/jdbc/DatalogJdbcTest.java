@@ -149,6 +149,55 @@ class DatalogJdbcTest {
     }
   }
 
+  /** ::explain gives each stratum's plan and runs nothing. */
+  @Test void explainShowsStrataAndPlans() throws SQLException {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
+         Statement s = datalog.createStatement()) {
+      s.executeQuery(":create edge {a: Int, b: Int}");
+      final List<List<Object>> rows;
+      try (ResultSet rs = s.executeQuery("::explain { tc[a, b] := *edge[a, b]\n"
+          + "tc[a, c] := tc[a, b], *edge[b, c]\n?[count(a)] := tc[a, b]\n:create out {n: Int} }")) {
+        assertEquals(List.of("stratum", "rules", "plan"), List.of(rs.getMetaData().getColumnName(1),
+            rs.getMetaData().getColumnName(2), rs.getMetaData().getColumnName(3)));
+        rows = Rows.read(rs);
+      }
+      final List<String> tc = new ArrayList<>();
+      final List<String> entry = new ArrayList<>();
+      for (List<Object> row : rows) {
+        (row.get(1).equals("tc") ? tc : entry).add((String) row.get(2));
+      }
+      // the stored relation is read once (in the store), then the fixpoint joins the copy
+      assertTrue(tc.stream().anyMatch(l -> l.contains("JdbcTableScan(table=[[PUBLIC, edge]])")),
+          String.join("\n", tc));
+      assertTrue(tc.stream().anyMatch(l -> l.startsWith("EnumerableRecursiveUnion(")),
+          String.join("\n", tc));
+      assertTrue(tc.stream().anyMatch(l -> l.contains("EnumerableHashJoin")), String.join("\n", tc));
+      assertTrue(entry.get(0).startsWith("EnumerableDatalogAggregate(aggregations=[[count]])"),
+          String.join("\n", entry));
+      try (ResultSet rs = s.executeQuery("::relations")) {
+        assertEquals(List.of(List.of("edge")), Rows.read(rs).stream().map(r -> r.subList(0, 1)).toList(),
+            "explain created nothing");
+      }
+    }
+  }
+
+  /** With progress=stderr, a script running past a second shows its stratum and round, then erases the line. */
+  @Test void progressLineOnStderr() throws Exception {
+    final java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    final java.io.PrintStream err = System.err;
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog;progress=stderr");
+         Statement s = datalog.createStatement()) {
+      assertThrows(SQLException.class, () -> s.executeQuery(
+          "p[n] := n = 0\np[m] := p[n], m = n + 1\n?[n] := p[n]\n:timeout 2"));
+    } finally {
+      System.setErr(err);
+    }
+    final String shown = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(shown.matches("(?s)\\rmnestic: stratum 1/2 \\[p\\] round \\d+, new p=1.*"), shown);
+    assertTrue(shown.endsWith("\r"), "the line is erased at the end");
+  }
+
   private static String messages(Throwable e) {
     final StringBuilder b = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) {

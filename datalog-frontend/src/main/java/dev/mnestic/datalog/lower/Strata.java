@@ -10,10 +10,13 @@ import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.RowTable;
+import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.ValueException;
 
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.linq4j.Enumerable;
@@ -33,6 +36,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.RelBuilder;
 
+import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -75,6 +79,13 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private final long deadline;
   /** Set to stop evaluation: by another thread (cancel), or when the deadline passes. */
   private final AtomicBoolean stop;
+  /** Where a long evaluation shows its progress; null for nowhere. */
+  private final ProgressLine progress;
+  /** While explaining ({@link #explain}): the rows of the explanation; null while evaluating. */
+  private List<List<Object>> explanation;
+  /** The stratum being evaluated (from 1) and its relations. */
+  private int stratum;
+  private List<String> evaluating = List.of();
   /** Sets {@link #stop} at the deadline; null for none. */
   private final ScheduledFuture<?> alarm;
   private final Map<String, ?> params;
@@ -98,11 +109,12 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
    *     evaluation fails as on its deadline; null for none
    */
   public Strata(Connection connection, Map<String, ?> params, long deadline,
-      AtomicBoolean cancelFlag) throws SQLException {
+      AtomicBoolean cancelFlag, PrintStream progress) throws SQLException {
     this.connection = connection.unwrap(CalciteConnection.class);
     this.params = params;
     this.deadline = deadline;
     this.stop = cancelFlag != null ? cancelFlag : new AtomicBoolean();
+    this.progress = progress == null ? null : new ProgressLine(progress);
     this.alarm = deadline == 0 ? null
         : ALARMS.schedule(() -> stop.set(true), Math.max(0, deadline - System.nanoTime()),
             TimeUnit.NANOSECONDS);
@@ -124,18 +136,43 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   /** Evaluates every stratum; returns the entry rule's rows (distinct, unordered). */
   public List<List<Object>> evaluate(List<Rule> rules, List<List<String>> strata)
       throws SQLException {
-    final Map<String, List<Rule>> byName = new LinkedHashMap<>();
-    for (Rule r : rules) {
-      byName.computeIfAbsent(r.name(), k -> new ArrayList<>()).addAll(Dnf.expand(r));
-    }
-    for (List<String> component : strata) {
-      evaluate(component, byName);
-    }
+    evaluateAll(rules, strata);
     final List<List<Object>> rows = new ArrayList<>();
     for (Object[] row : RowTable.of(materialized.get(Rule.ENTRY)).rows()) {
       rows.add(Arrays.asList(row));
     }
     return rows;
+  }
+
+  /**
+   * What {@link #evaluate} would do, run nothing: per stratum, in order of
+   * evaluation, its relations and the plan Calcite chooses for it, one line
+   * of the plan a row ({@code [stratum, rules, plan]}).
+   */
+  public List<List<Object>> explain(List<Rule> rules, List<List<String>> strata)
+      throws SQLException {
+    explanation = new ArrayList<>();
+    evaluateAll(rules, strata);
+    return explanation;
+  }
+
+  private void evaluateAll(List<Rule> rules, List<List<String>> strata) throws SQLException {
+    final Map<String, List<Rule>> byName = new LinkedHashMap<>();
+    for (Rule r : rules) {
+      byName.computeIfAbsent(r.name(), k -> new ArrayList<>()).addAll(Dnf.expand(r));
+    }
+    for (int k = 0; k < strata.size(); k++) {
+      stratum = k + 1;
+      evaluating = strata.get(k);
+      if (progress != null) {
+        progress.stratum(stratum, strata.size(), evaluating);
+      }
+      evaluate(evaluating, byName);
+    }
+  }
+
+  private void explained(String line) {
+    explanation.add(List.of((long) stratum, String.join(", ", evaluating), line));
   }
 
   private void evaluate(List<String> component, Map<String, List<Rule>> byName)
@@ -149,6 +186,9 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         rows.add(row.toArray());
       }
       materialize(first, rows, firstRules.get(0).head().size());
+      if (explanation != null) {
+        explained("Values (constant rule, " + rows.size() + " rows)");
+      }
       return;
     }
     final boolean recursive = members.size() > 1 || firstRules.stream()
@@ -276,8 +316,20 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       throw killed();
     }
     try {
-      final Enumerable<Object[]> rows = Plans.run(Plans.optimize(plan), root,
-          (JavaTypeFactory) b.getTypeFactory(), tables, stop);
+      final EnumerableRel physical = Plans.optimize(plan);
+      if (explanation != null) {
+        for (String line : Plans.explain(physical).split("\n")) {
+          explained(line);
+        }
+        return List.of();
+      }
+      final Map<String, Object> variables = new HashMap<>();
+      variables.put(DataContext.Variable.CANCEL_FLAG.camelName, stop);
+      if (progress != null) {
+        variables.put(SemiNaive.PROGRESS, progress);
+      }
+      final Enumerable<Object[]> rows = Plans.run(physical, root,
+          (JavaTypeFactory) b.getTypeFactory(), tables, variables);
       final List<Object[]> list = rows.toList();
       if (stop.get()) {
         throw killed();
@@ -385,6 +437,9 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   @Override public void close() {
     if (alarm != null) {
       alarm.cancel(false);
+    }
+    if (progress != null) {
+      progress.close();
     }
   }
 }
