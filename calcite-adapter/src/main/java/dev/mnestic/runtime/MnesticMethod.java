@@ -16,7 +16,9 @@ public enum MnesticMethod {
       String.class, String[].class, Enumerable.class),
   SEMI_NAIVE_FIXPOINT(SemiNaive.class, "fixpoint", DataContext.class, Enumerable[].class,
       Enumerable[].class, RowTable[].class, RowTable[].class, int.class, String[][].class),
-  DATALOG_AGGREGATE(Aggregation.class, "group", Enumerable.class, String[].class);
+  DATALOG_AGGREGATE(Aggregation.class, "group", Enumerable.class, String[].class),
+  STORE_READ_BINARIES(StoreReads.class, "binaries", Enumerable.class, int[].class,
+      boolean.class);
 
   public final Method method;
 

@@ -4,6 +4,7 @@ import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 
 import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
@@ -261,6 +262,11 @@ public final class StoreWrites {
         ps.setObject(parameter, LocalDateTime.ofEpochSecond(
             Math.floorDiv(millis, 1000), (int) Math.floorMod(millis, 1000) * 1_000_000,
             ZoneOffset.UTC));
+        return;
+      case Types.BINARY:
+      case Types.VARBINARY:
+      case Types.LONGVARBINARY:
+        ps.setBytes(parameter, ((ByteString) value).getBytes());
         return;
       case Types.ARRAY:
         // "VARCHAR(20) ARRAY" holds VARCHAR elements

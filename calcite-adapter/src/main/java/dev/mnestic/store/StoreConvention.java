@@ -2,7 +2,6 @@ package dev.mnestic.store;
 
 import org.apache.calcite.adapter.jdbc.JdbcConvention;
 import org.apache.calcite.adapter.jdbc.JdbcRules;
-import org.apache.calcite.adapter.jdbc.JdbcToEnumerableConverterRule;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.sql.SqlDialect;
@@ -25,7 +24,7 @@ final class StoreConvention extends JdbcConvention {
   }
 
   @Override public void register(RelOptPlanner planner) {
-    planner.addRule(JdbcToEnumerableConverterRule.create(this));
+    planner.addRule(StoreToEnumerableConverter.Rule.create(this));
     planner.addRule(JdbcRules.JdbcFilterRule.create(this));
     planner.addRule(JdbcRules.JdbcProjectRule.create(this));
   }

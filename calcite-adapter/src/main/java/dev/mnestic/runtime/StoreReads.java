@@ -1,0 +1,45 @@
+package dev.mnestic.runtime;
+
+import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.linq4j.Enumerable;
+
+import java.nio.ByteBuffer;
+import java.util.UUID;
+
+/** Rows read from the store, as Calcite's code holds their values. */
+public final class StoreReads {
+  private StoreReads() {
+  }
+
+  /**
+   * The rows with each of the binary {@code fields} as a {@link ByteString}
+   * (JDBC gives {@code byte[]}, or a {@link UUID} for HSQLDB's UUID type);
+   * a row is an {@code Object[]}, or the value itself when
+   * {@code array} is false.
+   */
+  public static Enumerable<Object> binaries(Enumerable<Object> rows, int[] fields,
+      boolean array) {
+    if (!array) {
+      return rows.select(StoreReads::byteString);
+    }
+    return rows.select(row -> {
+      final Object[] values = (Object[]) row;
+      for (int f : fields) {
+        values[f] = byteString(values[f]);
+      }
+      return values;
+    });
+  }
+
+  private static Object byteString(Object v) {
+    if (v instanceof byte[]) {
+      return new ByteString((byte[]) v);
+    }
+    if (v instanceof UUID) {
+      final UUID u = (UUID) v;
+      return new ByteString(ByteBuffer.allocate(16).putLong(u.getMostSignificantBits())
+          .putLong(u.getLeastSignificantBits()).array());
+    }
+    return v;
+  }
+}

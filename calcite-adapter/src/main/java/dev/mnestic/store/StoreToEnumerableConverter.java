@@ -1,0 +1,83 @@
+package dev.mnestic.store;
+
+import dev.mnestic.runtime.MnesticMethod;
+
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.jdbc.JdbcConvention;
+import org.apache.calcite.adapter.jdbc.JdbcToEnumerableConverter;
+import org.apache.calcite.linq4j.tree.BlockStatement;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.GotoStatement;
+import org.apache.calcite.linq4j.tree.Statement;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Calcite's {@link JdbcToEnumerableConverter} for the store, with binary
+ * columns as Calcite holds them. Calcite reads a BINARY or VARBINARY column
+ * with {@code getObject}, which gives a {@code byte[]} (a
+ * {@link java.util.UUID} for HSQLDB's UUID), where Calcite's code expects a
+ * {@link org.apache.calcite.avatica.util.ByteString}; each row is mended on
+ * the way out.
+ */
+final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
+  StoreToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
+    super(cluster, traits, input);
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new StoreToEnumerableConverter(getCluster(), traitSet, sole(inputs));
+  }
+
+  @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    final Result result = super.implement(implementor, pref);
+    final List<RelDataTypeField> fields = getRowType().getFieldList();
+    final List<Integer> binary = new ArrayList<>();
+    for (RelDataTypeField f : fields) {
+      if (SqlTypeUtil.isBinary(f.getType())) {
+        binary.add(f.getIndex());
+      }
+    }
+    if (binary.isEmpty()) {
+      return result;
+    }
+    // return enumerable;  becomes
+    // return StoreReads.binaries(enumerable, new int[] {...}, fieldCount > 1);
+    final List<Statement> statements = new ArrayList<>(result.block.statements);
+    final GotoStatement last = (GotoStatement) statements.remove(statements.size() - 1);
+    statements.add(Expressions.return_(null,
+        Expressions.call(MnesticMethod.STORE_READ_BINARIES.method, last.expression,
+            Expressions.constant(binary.stream().mapToInt(Integer::intValue).toArray()),
+            Expressions.constant(fields.size() > 1))));
+    final BlockStatement block = Expressions.block(statements);
+    return implementor.result(result.physType, block);
+  }
+
+  /** Rule that reads from the store into Enumerable code through a {@link StoreToEnumerableConverter}. */
+  static final class Rule extends ConverterRule {
+    static Rule create(JdbcConvention out) {
+      return Config.INSTANCE
+          .withConversion(RelNode.class, out, EnumerableConvention.INSTANCE,
+              "StoreToEnumerableConverterRule")
+          .withRuleFactory(Rule::new)
+          .toRule(Rule.class);
+    }
+
+    Rule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      return new StoreToEnumerableConverter(rel.getCluster(),
+          rel.getTraitSet().replace(getOutTrait()), rel);
+    }
+  }
+}
