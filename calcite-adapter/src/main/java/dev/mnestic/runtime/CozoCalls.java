@@ -1,13 +1,19 @@
 package dev.mnestic.runtime;
 
 import dev.mnestic.value.Functions;
+import dev.mnestic.value.Json;
+import dev.mnestic.value.StoredJson;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
+import org.apache.calcite.avatica.util.ByteString;
+
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * What generated code calls to evaluate CozoScript expressions: every
@@ -86,12 +92,41 @@ public final class CozoCalls {
     return Values.equal(a, b);
   }
 
-  /** A stored (SQL) value as a CozoDB value: integers are Int, DECIMAL and REAL are Float. */
+  /** A stored (SQL) value as a CozoDB value: integers are Int, DECIMAL and REAL are Float, binaries Bytes. */
   public static Object value(Object sql) {
     if (sql instanceof BigDecimal) {
       return ((BigDecimal) sql).doubleValue();
     }
     return Values.of(sql);
+  }
+
+  /** Codec of a text column holding values as {@link StoredJson} text. */
+  public static final String STORED_JSON = "json";
+  /** Codec of a text column holding the documents of Json values. */
+  public static final String JSON_DOCUMENT = "document";
+  /** Codec of a 16-byte (SQL UUID) column holding Uuids. */
+  public static final String UUID_BYTES = "uuid";
+
+  /** A stored value kept in a form of its own ({@link #STORED_JSON}, {@link #JSON_DOCUMENT}, {@link #UUID_BYTES}). */
+  public static Object stored(Object sql, String codec) {
+    if (sql == null) {
+      return null;
+    }
+    switch (codec) {
+    case STORED_JSON:
+      return StoredJson.decode((String) sql);
+    case JSON_DOCUMENT:
+      return Json.parse((String) sql);
+    case UUID_BYTES:
+      if (sql instanceof UUID) {
+        return sql;
+      }
+      final ByteBuffer b = ByteBuffer.wrap(sql instanceof ByteString
+          ? ((ByteString) sql).getBytes() : (byte[]) sql);
+      return new UUID(b.getLong(), b.getLong());
+    default:
+      throw new IllegalArgumentException("no codec " + codec);
+    }
   }
 
   /** A Float constant written as text (NaN and the infinities have no SQL literal). */

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
@@ -50,10 +51,12 @@ import java.util.regex.Pattern;
  * Values#ARITHMETIC_NAN}), an operand's NaN passes through, as on CozoDB's
  * reference platform.
  *
- * <p>Not implemented (no Uuid, Json, Regex, Vector or Validity values
- * here, and nothing random or clock-based): the remaining CozoDB functions,
- * listed in {@link #UNSUPPORTED}; {@link #apply} rejects them with code
- * {@code mnestic::unsupported_function}.
+ * <p>Not implemented (no Regex or Vector values here, no JSON paths, time
+ * formatting or random numbers): the remaining CozoDB functions, listed in
+ * {@link #UNSUPPORTED}; {@link #apply} rejects them with code
+ * {@code mnestic::unsupported_function}. {@code now}, {@code rand_uuid_v1}
+ * and {@code rand_uuid_v4} read the clock and a random source, as CozoDB's
+ * do.
  */
 public final class Functions {
   /** Code of a call with the wrong number of arguments. */
@@ -65,12 +68,10 @@ public final class Functions {
 
   /** CozoDB functions that are not implemented here. */
   public static final Set<String> UNSUPPORTED = Set.of(
-      "json", "set_json_path", "remove_json_path", "parse_json", "dump_json", "json_object",
-      "is_json", "json_to_scalar", "is_uuid", "is_vec", "regex_matches", "regex_replace",
+      "set_json_path", "remove_json_path", "is_vec", "regex_matches", "regex_replace",
       "regex_replace_all", "regex_extract", "regex_extract_first", "t2s",
       "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "rand_float",
-      "rand_bernoulli", "rand_int", "rand_choose", "to_uuid", "rand_uuid_v1", "rand_uuid_v4",
-      "uuid_timestamp", "validity", "now", "format_timestamp", "parse_timestamp", "vec",
+      "rand_bernoulli", "rand_int", "rand_choose", "format_timestamp", "parse_timestamp", "vec",
       "rand_vec");
 
   /** A function: CozoDB's arity rule and the implementation. */
@@ -196,6 +197,20 @@ public final class Functions {
     def("unpack_bits", 1, a -> unpack_bits(a.get(0)));
     def("encode_base64", 1, a -> encode_base64(a.get(0)));
     def("decode_base64", 1, a -> decode_base64(a.get(0)));
+    // Uuids, Json, Validity, the clock
+    def("is_uuid", 1, a -> is_uuid(a.get(0)));
+    def("is_json", 1, a -> is_json(a.get(0)));
+    def("to_uuid", 1, a -> to_uuid(a.get(0)));
+    def("rand_uuid_v1", 0, a -> rand_uuid_v1());
+    def("rand_uuid_v4", 0, a -> rand_uuid_v4());
+    def("uuid_timestamp", 1, a -> uuid_timestamp(a.get(0)));
+    def("json", 1, a -> json(a.get(0)));
+    def("parse_json", 1, a -> parse_json(a.get(0)));
+    def("dump_json", 1, a -> dump_json(a.get(0)));
+    def("json_object", 0, true, Functions::json_object);
+    def("json_to_scalar", 1, a -> json_to_scalar(a.get(0)));
+    def("validity", 1, true, Functions::validity);
+    def("now", 0, a -> now());
   }
 
   private Functions() {
@@ -1552,5 +1567,118 @@ public final class Functions {
     return c >= 0x09 && c <= 0x0d || c == 0x20 || c == 0x85 || c == 0xa0 || c == 0x1680
         || c >= 0x2000 && c <= 0x200a || c == 0x2028 || c == 0x2029 || c == 0x202f
         || c == 0x205f || c == 0x3000;
+  }
+
+  // Uuids, Json, Validity, the clock
+
+  public static Boolean is_uuid(Object a) {
+    return a instanceof UUID;
+  }
+
+  public static Boolean is_json(Object a) {
+    return a instanceof Json;
+  }
+
+  public static UUID to_uuid(Object a) {
+    if (a instanceof UUID) {
+      return (UUID) a;
+    }
+    if (!(a instanceof String)) {
+      throw ValueException.eval("'to_uuid' requires a string");
+    }
+    final UUID u = Values.parseUuid((String) a);
+    if (u == null) {
+      throw ValueException.eval("invalid UUID");
+    }
+    return u;
+  }
+
+  /** Offset of the Unix epoch from the Gregorian one of version-1 Uuids, in 100 ns ticks. */
+  private static final long GREGORIAN_TO_UNIX_TICKS = 0x01B21DD213814000L;
+
+  /** A version-1 (time-based) Uuid of now, with a random clock sequence and node, as CozoDB makes it. */
+  public static UUID rand_uuid_v1() {
+    final java.time.Instant now = java.time.Instant.now();
+    final long ticks = now.getEpochSecond() * 10_000_000L + now.getNano() / 100
+        + GREGORIAN_TO_UNIX_TICKS;
+    final long msb = (ticks & 0xffffffffL) << 32 | ((ticks >>> 32) & 0xffff) << 16
+        | 0x1000 | ((ticks >>> 48) & 0x0fff);
+    final java.util.concurrent.ThreadLocalRandom random =
+        java.util.concurrent.ThreadLocalRandom.current();
+    final long lsb = (0x8000L | (random.nextLong() & 0x3fff)) << 48
+        | (random.nextLong() & 0xffffffffffffL);
+    return new UUID(msb, lsb);
+  }
+
+  public static UUID rand_uuid_v4() {
+    return UUID.randomUUID();
+  }
+
+  /** The time of a version-1 Uuid in seconds (with CozoDB's fraction: nanoseconds / 10^7); null for other versions. */
+  public static Object uuid_timestamp(Object a) {
+    if (!(a instanceof UUID)) {
+      throw ValueException.eval("not an UUID");
+    }
+    final UUID u = (UUID) a;
+    if (u.version() != 1) {
+      return null;
+    }
+    final long ticks = u.timestamp() - GREGORIAN_TO_UNIX_TICKS;
+    return Math.floorDiv(ticks, 10_000_000L) + Math.floorMod(ticks, 10_000_000L) * 100 / 1e7;
+  }
+
+  public static Json json(Object a) {
+    return Json.of(a);
+  }
+
+  public static Json parse_json(Object a) {
+    if (!(a instanceof String)) {
+      throw ValueException.eval("parse_json requires a string argument");
+    }
+    try {
+      return Json.parse((String) a);
+    } catch (IllegalArgumentException e) {
+      throw ValueException.eval(e.getMessage());
+    }
+  }
+
+  public static String dump_json(Object a) {
+    if (a instanceof Json) {
+      return ((Json) a).text();
+    }
+    throw ValueException.eval("dump_json requires a json argument");
+  }
+
+  /** {@code json_object(k1, v1, ...)}: keys are their {@code to_string}, values their JSON. */
+  public static Json json_object(Object... args) {
+    if (args.length % 2 != 0) {
+      throw ValueException.eval("json_object requires an even number of arguments");
+    }
+    final Map<String, Object> members = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < args.length; i += 2) {
+      members.put(Values.toJsonText(args[i]), args[i + 1]);
+    }
+    return Json.object(members);
+  }
+
+  public static Object json_to_scalar(Object a) {
+    return a instanceof Json ? ((Json) a).scalar() : a;
+  }
+
+  /** {@code validity(timestamp[, assertion])}: a Validity, asserted unless said otherwise. */
+  public static Validity validity(Object... args) {
+    final Object ts = args[0];
+    if (!(ts instanceof Long || ts instanceof Double && Math.rint((Double) ts) == (Double) ts)) {
+      throw ValueException.eval("'validity' expects an integer");
+    }
+    if (args.length > 1 && !(args[1] instanceof Boolean)) {
+      throw ValueException.eval("'validity' expects a boolean as second argument");
+    }
+    return new Validity(((Number) ts).longValue(), args.length == 1 || (Boolean) args[1]);
+  }
+
+  /** Seconds since the Unix epoch, as a Float. */
+  public static Double now() {
+    return System.currentTimeMillis() / 1000.0;
   }
 }

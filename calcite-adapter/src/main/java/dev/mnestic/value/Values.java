@@ -1,11 +1,14 @@
 package dev.mnestic.value;
 
+import org.apache.calcite.avatica.util.ByteString;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * CozoDB's values ({@code DataValue} in {@code cozo-core/src/data/value.rs})
@@ -20,13 +23,17 @@ import java.util.List;
  *   <tr><td>Float (f64)</td><td>{@link Double}</td></tr>
  *   <tr><td>String</td><td>{@link String}</td></tr>
  *   <tr><td>Bytes</td><td>{@link Bytes}</td></tr>
+ *   <tr><td>Uuid</td><td>{@link UUID}</td></tr>
  *   <tr><td>List</td><td>an unmodifiable {@link List} of values (nulls allowed)</td></tr>
  *   <tr><td>Set (made only by the meet aggregations union and
  *       intersection)</td><td>{@link ValueSet}</td></tr>
+ *   <tr><td>Json</td><td>{@link Json}</td></tr>
+ *   <tr><td>Validity</td><td>{@link Validity}</td></tr>
  * </table>
  *
  * <p>The order ({@link #compare}) is CozoDB's total order: by type first,
- * {@code null < Bool < number < String < Bytes < List < Set}, then by value. Numbers of
+ * {@code null < Bool < number < String < Bytes < Uuid < List < Set < Json < Validity},
+ * then by value (Uuids by their time-high, time-mid and time-low fields, then the rest). Numbers of
  * either kind compare by their {@code f64} value in IEEE total order, and an
  * Int equal to a Float sorts just below it: {@code 1 < 1.0 < 2}. So Int
  * {@code 1} and Float {@code 1.0} are different values, as are {@code 0.0}
@@ -41,14 +48,17 @@ import java.util.List;
  * infinity. {@link Functions} reproduces that.
  */
 public final class Values {
-  /** Rank of each type in the order; CozoDB's enum order (Uuid, Regex sit between Bytes and List). */
+  /** Rank of each type in the order: CozoDB's enum order (no Regex or Vec values here). */
   private static final int NULL = 0;
   private static final int BOOL = 1;
   private static final int NUM = 2;
   private static final int STR = 3;
   private static final int BYTES = 4;
+  private static final int UUID_RANK = 5;
   private static final int LIST = 7;
   private static final int SET = 8;
+  private static final int JSON = 10;
+  private static final int VALIDITY = 11;
 
   /**
    * The NaN that CozoDB's arithmetic produces from non-NaN operands
@@ -80,8 +90,14 @@ public final class Values {
       return compareStrings((String) a, (String) b);
     case BYTES:
       return ((Bytes) a).compareTo((Bytes) b);
+    case UUID_RANK:
+      return compareUuids((UUID) a, (UUID) b);
     case SET:
       return compareLists(((ValueSet) a).elements(), ((ValueSet) b).elements());
+    case JSON:
+      return ((Json) a).compareTo((Json) b);
+    case VALIDITY:
+      return ((Validity) a).compareTo((Validity) b);
     default:
       return compareLists((List<?>) a, (List<?>) b);
     }
@@ -111,7 +127,7 @@ public final class Values {
     return v.hashCode();
   }
 
-  /** The CozoDB type of a value: Null, Bool, Int, Float, String, Bytes, List or Set. */
+  /** The CozoDB type of a value: Null, Bool, Int, Float, String, Bytes, Uuid, List, Set, Json or Validity. */
   public static String typeName(Object v) {
     if (v == null) {
       return "Null";
@@ -137,13 +153,23 @@ public final class Values {
     if (v instanceof ValueSet) {
       return "Set";
     }
+    if (v instanceof UUID) {
+      return "Uuid";
+    }
+    if (v instanceof Json) {
+      return "Json";
+    }
+    if (v instanceof Validity) {
+      return "Validity";
+    }
     throw notAValue(v);
   }
 
   /** Whether {@code v} is a value of this model, all the way down. */
   public static boolean isValue(Object v) {
     if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double
-        || v instanceof String || v instanceof Bytes) {
+        || v instanceof String || v instanceof Bytes || v instanceof UUID || v instanceof Json
+        || v instanceof Validity) {
       return true;
     }
     if (v instanceof List || v instanceof ValueSet) {
@@ -160,16 +186,20 @@ public final class Values {
   /**
    * Converts a Java object into a value: {@link Integer}, {@link Short} and
    * {@link Byte} become Int, {@link Float} becomes Float, {@code byte[]}
-   * becomes Bytes, collections and {@code Object[]} become unmodifiable lists
-   * (recursively).
+   * and Calcite's {@link ByteString} become Bytes, collections and
+   * {@code Object[]} become unmodifiable lists (recursively).
    */
   public static Object of(Object o) {
     if (o == null || o instanceof Boolean || o instanceof Long || o instanceof Double
-        || o instanceof String || o instanceof Bytes || o instanceof ValueSet) {
+        || o instanceof String || o instanceof Bytes || o instanceof ValueSet
+        || o instanceof UUID || o instanceof Json || o instanceof Validity) {
       return o;
     }
     if (o instanceof byte[]) {
       return Bytes.of((byte[]) o);
+    }
+    if (o instanceof ByteString) {
+      return Bytes.of(((ByteString) o).getBytes());
     }
     if (o instanceof Integer || o instanceof Short || o instanceof Byte) {
       return ((Number) o).longValue();
@@ -230,27 +260,28 @@ public final class Values {
    * {@code 1e16}, {@code 1e-7}, {@code -0.0}); NaN as {@code null}; the
    * infinities as the strings {@code "INFINITY"} and {@code "NEGATIVE_INFINITY"};
    * strings with JSON escapes; Bytes as their Base64 text; lists and sets as
-   * arrays without spaces.
+   * arrays without spaces; a Uuid as its hyphenated text, a Json value as
+   * its document, a Validity as {@code [timestamp, assertion]}.
    */
   public static String toJson(Object v) {
     final StringBuilder b = new StringBuilder();
-    appendJson(b, v, true);
+    appendJson(b, v);
     return b.toString();
   }
 
   /**
    * The value as CozoDB's {@code to_string} writes it (its
    * {@code serde_json} text): as {@link #toJson} except that a string stands
-   * for itself at the top level, every non-finite Float is {@code null} and
-   * Bytes are an array of their byte values ({@code [1,255]}).
+   * for itself at the top level (so does a Json string), every non-finite
+   * Float is {@code null}, and Bytes and Uuids are arrays of their byte values
+   * ({@code [1,255]}).
    */
   public static String toJsonText(Object v) {
     if (v instanceof String) {
       return (String) v;
     }
-    final StringBuilder b = new StringBuilder();
-    appendJson(b, v, false);
-    return b.toString();
+    final Json json = Json.of(v);
+    return json.tree() instanceof String ? (String) json.tree() : json.text();
   }
 
   /**
@@ -289,7 +320,76 @@ public final class Values {
     if (v instanceof ValueSet) {
       return SET;
     }
+    if (v instanceof UUID) {
+      return UUID_RANK;
+    }
+    if (v instanceof Json) {
+      return JSON;
+    }
+    if (v instanceof Validity) {
+      return VALIDITY;
+    }
     throw notAValue(v);
+  }
+
+  /** Uuids as CozoDB orders them: time-high, time-mid, time-low (unsigned), then the last 8 bytes. */
+  static int compareUuids(UUID a, UUID b) {
+    final long x = a.getMostSignificantBits();
+    final long y = b.getMostSignificantBits();
+    int c = Long.compare(x & 0xffff, y & 0xffff);
+    if (c == 0) {
+      c = Long.compare((x >>> 16) & 0xffff, (y >>> 16) & 0xffff);
+    }
+    if (c == 0) {
+      c = Long.compare(x >>> 32, y >>> 32);
+    }
+    return c != 0 ? c : Long.compareUnsigned(a.getLeastSignificantBits(),
+        b.getLeastSignificantBits());
+  }
+
+  /**
+   * A Uuid from its text as CozoDB reads it (the {@code uuid} crate's
+   * {@code try_parse}): 32 hexadecimal digits, plain or hyphenated
+   * 8-4-4-4-12, the hyphenated form also braced or after {@code urn:uuid:};
+   * null for anything else.
+   */
+  public static UUID parseUuid(String s) {
+    if (s.length() == 45 && s.startsWith("urn:uuid:")) {
+      s = s.substring(9);
+    } else if (s.length() == 38 && s.charAt(0) == '{' && s.charAt(37) == '}') {
+      s = s.substring(1, 37);
+    }
+    final String hex;
+    if (s.length() == 36) {
+      for (int at : new int[] {8, 13, 18, 23}) {
+        if (s.charAt(at) != '-') {
+          return null;
+        }
+      }
+      hex = s.substring(0, 8) + s.substring(9, 13) + s.substring(14, 18) + s.substring(19, 23)
+          + s.substring(24);
+    } else if (s.length() == 32) {
+      hex = s;
+    } else {
+      return null;
+    }
+    for (int i = 0; i < 32; i++) {
+      if (Character.digit(hex.charAt(i), 16) < 0 || hex.charAt(i) > 'f') {
+        return null;
+      }
+    }
+    return new UUID(Long.parseUnsignedLong(hex.substring(0, 16), 16),
+        Long.parseUnsignedLong(hex.substring(16), 16));
+  }
+
+  /** The 16 bytes of a Uuid, most significant first. */
+  static byte[] uuidBytes(UUID u) {
+    final byte[] bytes = new byte[16];
+    for (int i = 0; i < 8; i++) {
+      bytes[i] = (byte) (u.getMostSignificantBits() >>> (56 - 8 * i));
+      bytes[8 + i] = (byte) (u.getLeastSignificantBits() >>> (56 - 8 * i));
+    }
+    return bytes;
   }
 
   private static int compareNumbers(Object a, Object b) {
@@ -350,7 +450,7 @@ public final class Values {
 
   // JSON
 
-  private static void appendJson(StringBuilder b, Object v, boolean result) {
+  private static void appendJson(StringBuilder b, Object v) {
     if (v == null) {
       b.append("null");
     } else if (v instanceof Boolean || v instanceof Long) {
@@ -360,23 +460,18 @@ public final class Values {
       if (Double.isNaN(d)) {
         b.append("null");
       } else if (Double.isInfinite(d)) {
-        b.append(!result ? "null" : d > 0 ? "\"INFINITY\"" : "\"NEGATIVE_INFINITY\"");
+        b.append(d > 0 ? "\"INFINITY\"" : "\"NEGATIVE_INFINITY\"");
       } else {
         b.append(FloatFormat.json(d));
       }
     } else if (v instanceof String) {
       appendJsonString(b, (String) v);
     } else if (v instanceof Bytes) {
-      final Bytes bytes = (Bytes) v;
-      if (result) {
-        b.append('"').append(bytes.base64()).append('"');
-      } else {
-        b.append('[');
-        for (int i = 0; i < bytes.length(); i++) {
-          b.append(i > 0 ? "," : "").append(bytes.get(i));
-        }
-        b.append(']');
-      }
+      b.append('"').append(((Bytes) v).base64()).append('"');
+    } else if (v instanceof UUID) {
+      b.append('"').append(v).append('"');
+    } else if (v instanceof Json || v instanceof Validity) {
+      b.append(v);
     } else if (v instanceof List || v instanceof ValueSet) {
       b.append('[');
       boolean first = true;
@@ -385,7 +480,7 @@ public final class Values {
           b.append(',');
         }
         first = false;
-        appendJson(b, o, result);
+        appendJson(b, o);
       }
       b.append(']');
     } else {
@@ -459,6 +554,14 @@ public final class Values {
       appendDebugString(b, (String) v);
     } else if (v instanceof Bytes) {
       b.append("decode_base64(\"").append(((Bytes) v).base64()).append("\")");
+    } else if (v instanceof UUID) {
+      b.append("to_uuid(\"").append(v).append("\")");
+    } else if (v instanceof Json) {
+      final Json j = (Json) v;
+      b.append(j.tree() instanceof java.util.Map ? j.text() : "json(" + j.text() + ")");
+    } else if (v instanceof Validity) {
+      b.append("Validity { timestamp: ").append(((Validity) v).timestamp())
+          .append(", retracted: Reverse(").append(((Validity) v).assertion()).append(") }");
     } else if (v instanceof List || v instanceof ValueSet) {
       b.append('[');
       boolean first = true;
@@ -532,6 +635,7 @@ public final class Values {
 
   static IllegalArgumentException notAValue(Object v) {
     return new IllegalArgumentException("not a mnestic value: " + v.getClass().getName()
-        + " (values are null, Boolean, Long, Double, String, Bytes, List and ValueSet)");
+        + " (values are null, Boolean, Long, Double, String, Bytes, UUID, List, ValueSet, Json"
+        + " and Validity)");
   }
 }

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,8 +32,19 @@ class ValuesTest {
       1L, 1.0, 9007199254740992L, 9007199254740993L, 9007199254740992.0, Long.MAX_VALUE,
       Double.POSITIVE_INFINITY, NAN,
       "", "B", "a", "ab", "b", "é", "\uffff", "😀",
+      Bytes.of(new byte[0]), Bytes.of(new byte[] {1}), Bytes.of(new byte[] {1, 0}),
+      Bytes.of(new byte[] {(byte) 0xff}),
+      // Uuids by time-high, time-mid, time-low, then the rest
+      UUID.fromString("00000000-0000-0000-0000-000000000001"),
+      UUID.fromString("ffffffff-0000-0000-0000-000000000000"),
+      UUID.fromString("00000000-ffff-0000-0000-000000000000"),
+      UUID.fromString("00000000-0000-0001-0000-000000000000"),
       Values.list(), Values.list((Object) null), Values.list(false), Values.list(1L), Values.list(1L, 0L),
-      Values.list(1.0), Values.list(Values.list()));
+      Values.list(1.0), Values.list(Values.list()),
+      // Json by its text
+      Json.of("a"), Json.of(1L), Json.of(Values.list(1L)), Json.parse("{\"a\":1}"), Json.parse("{}"),
+      // Validity: newest first, an assertion before a retraction
+      new Validity(20, true), new Validity(10, true), new Validity(10, false));
 
   @Test void orderIsCozoDbs() {
     for (int i = 0; i < ASCENDING.size(); i++) {
