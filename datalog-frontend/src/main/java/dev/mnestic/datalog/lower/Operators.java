@@ -25,6 +25,8 @@ final class Operators {
   static final SqlFunction SAME = udf("COZO_SAME", "same", SqlTypeName.BOOLEAN, false);
   /** {@code VALUE(x)}: a stored SQL value as a CozoDB value. */
   static final SqlFunction VALUE = udf("COZO_VALUE", "value", SqlTypeName.ANY, true);
+  /** {@code STORED(x, 'codec')}: a value the store keeps in a form of its own, as a CozoDB value. */
+  static final SqlFunction STORED = udf("COZO_STORED", "stored", SqlTypeName.ANY, true);
   /** {@code FLOAT_OF('NaN')}: a Float with no SQL literal. */
   static final SqlFunction FLOAT_OF = udf("COZO_FLOAT_OF", "floatOf", SqlTypeName.ANY, true);
   /** {@code SPREAD(v)}: the List {@code x in v} runs over, as a SQL ARRAY; anything else fails. */
@@ -50,6 +52,13 @@ final class Operators {
         null, OperandTypes.VARIADIC, null, ScalarFunctionImpl.create(CozoCalls.class, method));
   }
 
+  /**
+   * A function of {@link CozoCalls}. Calcite never folds one on constants
+   * (each is a "dynamic function"): a value may be a list, Bytes or another
+   * value that no Calcite literal holds, and {@code now()} and
+   * {@code rand_uuid_v4()} must give a value per row. Being deterministic,
+   * filters over them are still pushed through joins.
+   */
   private static SqlFunction udf(String name, String method, SqlTypeName returns,
       boolean nullable) {
     return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO),
@@ -57,6 +66,10 @@ final class Operators {
             ? ReturnTypes.explicit(returns).andThen(SqlTypeTransforms.FORCE_NULLABLE)
             : ReturnTypes.explicit(returns),
         null, OperandTypes.VARIADIC, null,
-        ScalarFunctionImpl.create(CozoCalls.class, method));
+        ScalarFunctionImpl.create(CozoCalls.class, method)) {
+      @Override public boolean isDynamicFunction() {
+        return true;
+      }
+    };
   }
 }
