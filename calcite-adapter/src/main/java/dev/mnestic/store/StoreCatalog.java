@@ -58,14 +58,20 @@ public final class StoreCatalog {
     return Optional.ofNullable(match);
   }
 
-  /** The columns of {@code table} in order: each row is (name, JDBC type, type name). */
+  /**
+   * The columns of {@code table} in order: each row is (name, JDBC type,
+   * type name, position from 1, whether it takes null, its SQL default or
+   * null, its comment or null).
+   */
   public static List<Object[]> columns(Session session, String table) {
     final List<Object[]> rows = new ArrayList<>();
     try (ResultSet rs = session.getConnection().getMetaData()
         .getColumns(null, Session.SCHEMA, table, null)) {
       while (rs.next()) {
         rows.add(new Object[] {rs.getString("COLUMN_NAME"), rs.getInt("DATA_TYPE"),
-            rs.getString("TYPE_NAME"), rs.getInt("ORDINAL_POSITION")});
+            rs.getString("TYPE_NAME"), rs.getInt("ORDINAL_POSITION"),
+            rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls, rs.getString("COLUMN_DEF"),
+            rs.getString("REMARKS")});
       }
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read the columns of " + table, e);

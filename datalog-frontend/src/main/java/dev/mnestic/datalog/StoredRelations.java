@@ -2,34 +2,43 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Script;
+import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.value.ColType;
+import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * CozoDB's stored relations as the store's SQL tables: {@code :create},
- * {@code :replace}, {@code :put}, {@code :insert}, {@code :rm},
- * {@code :delete}, and {@code ::relations}, {@code ::columns},
- * {@code ::remove}. A relation's keys are the table's primary key. Column
- * types Int, Float, String and Bool are BIGINT, DOUBLE, VARCHAR and BOOLEAN.
+ * CozoDB's stored relations as the store's SQL tables ({@link StoredSchema}
+ * says how): the writes {@code :create}, {@code :replace}, {@code :put},
+ * {@code :insert}, {@code :update}, {@code :rm}, {@code :delete} and the
+ * assertions {@code :ensure}, {@code :ensure_not}, with CozoDB's checks,
+ * defaults, coercions and errors ({@code cozo-core/src/query/stored.rs});
+ * and {@code ::relations}, {@code ::columns}, {@code ::remove}.
+ *
+ * <p>Each write is all-or-nothing: rows are coerced and checked before
+ * {@code :create} or {@code :replace} changes a table, and the others run
+ * under a savepoint that a failure rolls back to.
  */
 final class StoredRelations {
-  private static final Map<String, String> SQL_TYPES =
-      Map.of("Int", "BIGINT", "Float", "DOUBLE", "String", "VARCHAR(65536)", "Bool", "BOOLEAN");
-
   private final Session session;
 
   StoredRelations(Session session) {
@@ -40,204 +49,504 @@ final class StoredRelations {
     return new Engine.Result(List.of("status"), List.of(List.of("OK")));
   }
 
-  /** Applies a relation operation to the entry rule's rows. */
+  /** A column a write names: its name, declared type, and the head column it takes. */
+  private record Input(String name, ColType type, String binding) {
+  }
+
+  /**
+   * Where a stored column's value comes from in a write: a head column
+   * (index), its CozoDB default, or (neither) the store's SQL default.
+   */
+  private record Source(StoredSchema.Column column, int head) {
+    static final int DEFAULT = -1;
+    static final int SQL_DEFAULT = -2;
+  }
+
+  /**
+   * Applies a relation operation to the entry rule's rows; {@code headers}
+   * is empty when the script has no rules ({@code :create r {...}} alone).
+   */
   Engine.Result apply(Script.RelationOp op, List<String> headers, List<List<Object>> rows)
       throws SQLException {
+    final Script.RelationOp.Kind kind = op.kind();
+    if (kind == Script.RelationOp.Kind.CREATE || kind == Script.RelationOp.Kind.REPLACE) {
+      create(op, headers, rows);
+      return ok();
+    }
+    final String table = StoreCatalog.findTable(session, op.relation()).orElseThrow(() ->
+        error(op.pos(), "query::relation_not_found",
+            "Cannot find requested stored relation '" + op.relation() + "'"));
+    if (headers.isEmpty()) {
+      throw noEntry();
+    }
+    final StoredSchema schema = StoredSchema.read(session, table);
+    final Map<StoredSchema.Column, Input> inputs = resolve(schema, op, inputs(op, headers));
+    final boolean removeOrUpdate = kind == Script.RelationOp.Kind.RM
+        || kind == Script.RelationOp.Kind.DELETE || kind == Script.RelationOp.Kind.UPDATE;
+    for (StoredSchema.Column c : schema.keysFirst()) {
+      if ((c.key() || !removeOrUpdate) && !inputs.containsKey(c) && !c.hasDefault()) {
+        throw error(op.pos(), "eval::required_col_not_provided",
+            "required column " + c.name() + " not provided by input");
+      }
+    }
+    final Connection connection = session.getConnection();
+    final Savepoint savepoint = connection.setSavepoint();
+    try {
+      new Write(op, schema, inputs, headers).run(rows);
+      connection.releaseSavepoint(savepoint);
+    } catch (RuntimeException | SQLException e) {
+      connection.rollback(savepoint);
+      throw e;
+    }
+    return ok();
+  }
+
+  /** The columns a write names: its schema's (keys and values alike), or the head's. */
+  private static List<Input> inputs(Script.RelationOp op, List<String> headers) {
+    final List<Input> inputs = new ArrayList<>();
+    if (op.schema() == null) {
+      for (String h : headers) {
+        inputs.add(new Input(h, ColType.ANY, h));
+      }
+      return inputs;
+    }
+    if (op.schema().keys().isEmpty()) {
+      if (!op.schema().values().isEmpty()) {
+        throw noKeys(op);
+      }
+      for (String h : headers) {
+        inputs.add(new Input(h, ColType.ANY, h));
+      }
+      return inputs;
+    }
+    for (Script.Column c : concat(op.schema().keys(), op.schema().values())) {
+      inputs.add(new Input(c.name(), StoredSchema.colType(c.type()),
+          c.from() != null ? c.from() : c.name()));
+    }
+    return inputs;
+  }
+
+  /** Each named column's stored column, checked as CozoDB checks them. */
+  private static Map<StoredSchema.Column, Input> resolve(StoredSchema schema,
+      Script.RelationOp op, List<Input> inputs) {
+    final Map<StoredSchema.Column, Input> resolved = new LinkedHashMap<>();
+    for (Input in : inputs) {
+      final StoredSchema.Column c = schema.column(in.name());
+      if (c == null) {
+        throw error(op.pos(), "eval::required_col_not_found",
+            "required column " + in.name() + " not found");
+      }
+      if ((!in.type().nullable() || in.type().kind() != ColType.Kind.ANY)
+          && !in.type().equals(c.type())) {
+        throw error(op.pos(), "eval::col_type_mismatch", "requested column " + in.name()
+            + " has typing " + c.type() + ", but the requested typing is " + in.type());
+      }
+      resolved.put(c, in);
+    }
+    return resolved;
+  }
+
+  /** Where each of {@code columns} takes its value, or CozoDB's error when it has nowhere. */
+  private static List<Source> sources(Script.RelationOp op, List<StoredSchema.Column> columns,
+      Map<StoredSchema.Column, Input> inputs, List<String> headers) {
+    final List<Source> sources = new ArrayList<>();
+    for (StoredSchema.Column c : columns) {
+      final Input in = inputs.get(c);
+      final int head = in == null ? -1 : headers.indexOf(in.binding());
+      if (head >= 0) {
+        sources.add(new Source(c, head));
+      } else if (c.defaultValue() != null) {
+        sources.add(new Source(c, Source.DEFAULT));
+      } else if (c.sqlDefault()) {
+        sources.add(new Source(c, Source.SQL_DEFAULT));
+      } else {
+        throw new DatalogException("eval::unable_to_make_extractor", executing(op),
+            op.pos().line(), op.pos().column(), "cannot make extractor for column " + c.name());
+      }
+    }
+    return sources;
+  }
+
+  // :create, :replace
+
+  private void create(Script.RelationOp op, List<String> headers, List<List<Object>> rows)
+      throws SQLException {
+    if (op.schema() == null && headers.isEmpty()) {
+      throw error(op.pos(), "parser::no_entry_head", "Entry head not found");
+    }
+    if (headers.isEmpty() && op.kind() == Script.RelationOp.Kind.REPLACE) {
+      throw noEntry();
+    }
+    // 1. the relation's columns, as CozoDB checks them while parsing
+    final List<StoredSchema.Column> columns = new ArrayList<>();
+    final Map<StoredSchema.Column, Input> inputs = new LinkedHashMap<>();
+    final Set<String> names = new HashSet<>();
+    final List<Script.Column> keys = op.schema() == null ? List.of() : op.schema().keys();
+    final List<Script.Column> values = op.schema() == null ? List.of() : op.schema().values();
+    if (keys.isEmpty() && !values.isEmpty()) {
+      throw noKeys(op);
+    }
+    for (Script.Column c : concat(keys, values)) {
+      if (!names.add(c.name())) {
+        throw error(c.pos(), "parser::dup_name_in_cols",
+            "Column " + c.name() + " is defined multiple times");
+      }
+      if (c.defaultValue() != null) {
+        ConstantEvaluator.checkWithoutParams(c.defaultValue());
+      }
+      final StoredSchema.Column column = StoredSchema.declared(c.name(),
+          StoredSchema.colType(c.type()), keys.contains(c), c.defaultValue(), c.defaultSource());
+      columns.add(column);
+      inputs.put(column, new Input(c.name(), column.type(), c.from() != null ? c.from() : c.name()));
+    }
+    if (keys.isEmpty()) {
+      // no schema, or '{}': the head's columns, all keys of type Any?
+      for (String h : headers) {
+        final StoredSchema.Column column = StoredSchema.declared(h, ColType.ANY, true, null, null);
+        columns.add(column);
+        inputs.put(column, new Input(h, ColType.ANY, h));
+      }
+    }
     final Optional<String> existing = StoreCatalog.findTable(session, op.relation());
-    switch (op.kind()) {
-    case CREATE:
-    case REPLACE:
-      if (op.schema() == null) {
-        throw error(op.pos(), "parser::pest", "':" + kind(op) + "' needs a schema {keys => values}");
+    if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.CREATE) {
+      throw error(op.pos(), "eval::stored_relation_conflict",
+          "Stored relation " + op.relation() + " conflicts with an existing one");
+    }
+    // 2. the rows, coerced and checked before the store changes
+    final StoredSchema schema = StoredSchema.of(op.relation(), columns);
+    final Write write = new Write(op, schema, inputs,
+        headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers);
+    final List<Object[]> prepared = write.prepareAll(rows);
+    // 3. the table, then the rows
+    if (existing.isPresent()) {
+      execute("DROP TABLE " + quote(existing.get()));
+    }
+    final List<String> ddl = new ArrayList<>();
+    for (StoredSchema.Column c : columns) {
+      ddl.add(quote(c.name()) + " " + StoredSchema.sqlType(c.type())
+          + (c.key() || !c.type().nullable() ? " NOT NULL" : ""));
+    }
+    ddl.add("PRIMARY KEY (" + columns.stream().filter(StoredSchema.Column::key)
+        .map(c -> quote(c.name())).collect(Collectors.joining(", ")) + ")");
+    execute("CREATE TABLE " + quote(op.relation()) + " (" + String.join(", ", ddl) + ")");
+    for (StoredSchema.Column c : columns) {
+      execute("COMMENT ON COLUMN " + quote(op.relation()) + "." + quote(c.name()) + " IS '"
+          + StoredSchema.remark(c.type(), c.defaultSource()).replace("'", "''") + "'");
+    }
+    write.put(prepared);
+  }
+
+  /** One write against one relation: where each column's value comes from, and the store's statements. */
+  private final class Write {
+    private final Script.RelationOp op;
+    private final StoredSchema schema;
+    private final Map<StoredSchema.Column, Input> inputs;
+    private final List<String> headers;
+    private final List<StoredSchema.Column> keys;
+    /** The time of {@code ASSERT} and {@code RETRACT} Validities: one per write, as in CozoDB. */
+    private final long nowMicros = System.currentTimeMillis() * 1000;
+
+    Write(Script.RelationOp op, StoredSchema schema, Map<StoredSchema.Column, Input> inputs,
+        List<String> headers) {
+      this.op = op;
+      this.schema = schema;
+      this.inputs = inputs;
+      this.headers = headers;
+      this.keys = schema.keysFirst().stream().filter(StoredSchema.Column::key).toList();
+    }
+
+    void run(List<List<Object>> rows) throws SQLException {
+      switch (op.kind()) {
+      case PUT:
+        put(prepareAll(rows));
+        break;
+      case INSERT:
+        insert(rows);
+        break;
+      case UPDATE:
+        update(rows);
+        break;
+      case RM:
+      case DELETE:
+        remove(rows, op.kind() == Script.RelationOp.Kind.DELETE);
+        break;
+      case ENSURE:
+        ensure(rows);
+        break;
+      default: // ENSURE_NOT
+        ensureNot(rows);
       }
-      if (existing.isPresent()) {
-        if (op.kind() == Script.RelationOp.Kind.CREATE) {
-          throw error(op.pos(), "eval::stored_relation_conflict",
-              "Stored relation " + op.relation() + " conflicts with an existing one");
+    }
+
+    /** Every row as the store takes it: one value per column in table order. */
+    List<Object[]> prepareAll(List<List<Object>> rows) {
+      final List<Source> sources = sources(op, schema.columns(), inputs, headers);
+      final List<Object[]> prepared = new ArrayList<>(rows.size());
+      for (List<Object> row : rows) {
+        prepared.add(extract(sources, row));
+      }
+      return prepared;
+    }
+
+    /** The coerced values (null where the store's default applies), as the store takes them. */
+    private Object[] extract(List<Source> sources, List<Object> row) {
+      final Object[] values = new Object[sources.size()];
+      for (int i = 0; i < values.length; i++) {
+        final Source s = sources.get(i);
+        final StoredSchema.Column c = s.column();
+        if (s.head() == Source.SQL_DEFAULT) {
+          continue;
         }
-        execute("DROP TABLE " + quote(existing.get()));
+        final Object value;
+        try {
+          value = c.type().coerce(s.head() == Source.DEFAULT
+              ? ConstantEvaluator.evaluate(c.defaultValue(), Map.of())
+              : row.get(s.head()), nowMicros);
+        } catch (ValueException | DatalogException e) {
+          final String code = e instanceof ValueException
+              ? ((ValueException) e).code() : ((DatalogException) e).code();
+          throw new DatalogException(code, executing(op), op.pos().line(), op.pos().column(),
+              "when processing tuple " + Values.display(row) + ": " + e.getMessage());
+        }
+        if (value == null && c.key() && c.codec() != StoredSchema.Codec.STORED_JSON) {
+          throw new DatalogException("mnestic::null_key", executing(op), op.pos().line(),
+              op.pos().column(), "key column " + c.name() + " of " + op.relation() + " is "
+              + c.type() + ": the store's key cannot hold null (declare it Any? to allow null)");
+        }
+        values[i] = c.encode(value);
       }
-      create(op);
-      write(op, op.relation(), headers, rows, "put");
-      return ok();
-    case PUT:
-    case INSERT:
-    case RM:
-    case DELETE:
-      if (existing.isEmpty()) {
-        throw error(op.pos(), "query::relation_not_found",
-            "Cannot find requested stored relation '" + op.relation() + "'");
+      return values;
+    }
+
+    // :put — upsert; of rows with the same key the last one wins, as written in order
+
+    void put(List<Object[]> rows) throws SQLException {
+      if (rows.isEmpty()) {
+        return;
       }
-      write(op, existing.get(), headers, rows, kind(op));
-      return ok();
-    default:
-      throw error(op.pos(), "mnestic::unsupported", "':" + kind(op) + "' is not supported yet");
+      final Map<Key, Object[]> last = new LinkedHashMap<>();
+      for (Object[] row : rows) {
+        last.put(key(row), row);
+      }
+      try (PreparedStatement delete = prepare("DELETE FROM " + table() + where());
+           PreparedStatement insert = prepare(insertSql())) {
+        for (Key k : last.keySet()) {
+          bind(delete, k.values(), 0);
+          delete.addBatch();
+        }
+        delete.executeBatch();
+        insertAll(insert, last.values());
+      }
     }
-  }
 
-  private static String kind(Script.RelationOp op) {
-    return op.kind().name().toLowerCase(java.util.Locale.ROOT);
-  }
+    // :insert — a key that exists (in the store, or earlier in the rows) fails
 
-  private void create(Script.RelationOp op) throws SQLException {
-    final List<String> columns = new ArrayList<>();
-    final List<String> keys = new ArrayList<>();
-    for (Script.Column c : op.schema().keys()) {
-      columns.add(columnSql(c, true));
-      keys.add(quote(c.name()));
+    void insert(List<List<Object>> rows) throws SQLException {
+      final List<Source> sources = sources(op, schema.columns(), inputs, headers);
+      final Set<Key> seen = new HashSet<>();
+      final List<Object[]> prepared = new ArrayList<>();
+      try (PreparedStatement select = prepare(selectSql())) {
+        for (List<Object> row : rows) {
+          final Object[] values = extract(sources, row);
+          final Key k = key(values);
+          if (!seen.add(k) || read(select, k) != null) {
+            throw assertion(decoded(values, schema.columns()), "key exists in database");
+          }
+          prepared.add(values);
+        }
+      }
+      try (PreparedStatement insert = prepare(insertSql())) {
+        insertAll(insert, prepared);
+      }
     }
-    for (Script.Column c : op.schema().values()) {
-      columns.add(columnSql(c, false));
-    }
-    if (!keys.isEmpty()) {
-      columns.add("PRIMARY KEY (" + String.join(", ", keys) + ")");
-    }
-    execute("CREATE TABLE " + quote(op.relation()) + " (" + String.join(", ", columns) + ")");
-  }
 
-  private static String columnSql(Script.Column c, boolean key) {
-    if (c.type() == null || !SQL_TYPES.containsKey(c.type().base())
-        || !c.type().elements().isEmpty()) {
-      throw error(c.pos(), "mnestic::unsupported", "column '" + c.name() + "': only Int, Float,"
-          + " String and Bool columns are supported yet");
-    }
-    if (c.defaultValue() != null) {
-      throw error(c.pos(), "mnestic::unsupported", "column defaults are not supported yet");
-    }
-    return quote(c.name()) + " " + SQL_TYPES.get(c.type().base())
-        + (key || !c.type().nullable() ? " NOT NULL" : "");
-  }
+    // :update — the named non-key columns of rows that exist
 
-  /** Writes rows: {@code put} (upsert), {@code insert}, {@code rm} or {@code delete} by key. */
-  private void write(Script.RelationOp op, String table, List<String> headers,
-      List<List<Object>> rows, String how) throws SQLException {
-    if (rows.isEmpty()) {
-      return;
-    }
-    final List<Object[]> columns = StoreCatalog.columns(session, table);
-    final List<String> names = columns.stream().map(c -> (String) c[0]).collect(Collectors.toList());
-    final List<String> primaryKey = StoreCatalog.primaryKey(session, table).stream()
-        .map(k -> (String) k[0]).collect(Collectors.toList());
-    // A table made by SQL without a primary key: its whole row is its key
-    // (a row holding a null then never matches, so it is not replaced).
-    final List<String> keys = primaryKey.isEmpty() ? names : primaryKey;
-    final boolean byKey = how.equals("rm") || how.equals("delete");
-    final List<String> targets = byKey ? keys : names;
-    // Each target column takes the head column of its name (or the one its schema names).
-    final int[] source = new int[targets.size()];
-    for (int t = 0; t < targets.size(); t++) {
-      String from = targets.get(t);
-      if (op.schema() != null) {
-        for (Script.Column c : concat(op.schema().keys(), op.schema().values())) {
-          if (c.name().equals(targets.get(t)) && c.from() != null) {
-            from = c.from();
+    void update(List<List<Object>> rows) throws SQLException {
+      final List<Source> keySources = sources(op, keys, inputs, headers);
+      // a column left to the store's default keeps its value
+      final List<Source> setSources = sources(op, schema.columns().stream()
+          .filter(c -> !c.key() && inputs.containsKey(c)).toList(), inputs, headers).stream()
+          .filter(s -> s.head() != Source.SQL_DEFAULT).toList();
+      final List<StoredSchema.Column> set = setSources.stream().map(Source::column).toList();
+      try (PreparedStatement select = prepare(selectSql());
+           PreparedStatement update = set.isEmpty() ? null : prepare("UPDATE " + table()
+               + " SET " + set.stream().map(c -> quote(c.name()) + " = ?")
+               .collect(Collectors.joining(", ")) + where())) {
+        for (List<Object> row : rows) {
+          final Object[] key = extract(keySources, row);
+          if (read(select, new Key(key)) == null) {
+            throw assertion(decoded(key, keys), "key to update does not exist");
+          }
+          if (update != null) {
+            final Object[] values = extract(setSources, row);
+            bind(update, values, 0);
+            bind(update, key, values.length);
+            update.executeUpdate();
           }
         }
       }
-      source[t] = headers.indexOf(from);
-      if (source[t] < 0) {
-        throw error(op.pos(), "eval::bad_relation_op_column", "column '" + targets.get(t)
-            + "' of " + table + " has no value: the entry rule's head has no '" + from + "'");
+    }
+
+    // :rm, :delete — by key; :delete fails on a key that does not exist
+
+    void remove(List<List<Object>> rows, boolean mustExist) throws SQLException {
+      final List<Source> sources = sources(op, keys, inputs, headers);
+      final Set<Key> removed = new HashSet<>();
+      try (PreparedStatement select = prepare(selectSql());
+           PreparedStatement delete = prepare("DELETE FROM " + table() + where())) {
+        for (List<Object> row : rows) {
+          final Key k = new Key(extract(sources, row));
+          if (mustExist && (removed.contains(k) || read(select, k) == null)) {
+            throw assertion(decoded(k.values(), keys), "key does not exists in database");
+          }
+          removed.add(k);
+          bind(delete, k.values(), 0);
+          delete.addBatch();
+        }
+        if (!removed.isEmpty()) {
+          delete.executeBatch();
+        }
       }
     }
-    final Connection c = session.getConnection();
-    final String where = keys.stream().map(k -> quote(k) + " = ?")
-        .collect(Collectors.joining(" AND "));
-    for (List<Object> row : rows) {
-      final Object[] values = new Object[targets.size()];
-      for (int t = 0; t < targets.size(); t++) {
-        values[t] = coerce(row.get(source[t]), (Integer) columns.get(names.indexOf(targets.get(t)))[1],
-            op, row);
-      }
-      switch (how) {
-      case "put":
-        // upsert: whatever the key held goes, the row comes in
-        try (PreparedStatement del = c.prepareStatement("DELETE FROM " + quote(table)
-            + " WHERE " + where);
-             PreparedStatement ins = c.prepareStatement("INSERT INTO " + quote(table)
-                 + " VALUES (" + String.join(", ", Collections.nCopies(targets.size(), "?")) + ")")) {
-          bind(del, keyValues(values, targets, keys), 0);
-          del.executeUpdate();
-          bind(ins, values, 0);
-          ins.executeUpdate();
-        }
-        break;
-      case "insert":
-        if (exists(table, where, keyValues(values, targets, keys))) {
-          throw assertion(table, row, "key exists in database");
-        }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + quote(table) + " VALUES ("
-            + String.join(", ", Collections.nCopies(targets.size(), "?")) + ")")) {
-          bind(ps, values, 0);
-          ps.executeUpdate();
-        }
-        break;
-      default: // rm, delete
-        if (how.equals("delete") && !exists(table, where, values)) {
-          throw assertion(table, row, "key does not exists in database");
-        }
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + quote(table)
-            + " WHERE " + where)) {
-          bind(ps, values, 0);
-          ps.executeUpdate();
+
+    // :ensure, :ensure_not — assertions, nothing written
+
+    void ensure(List<List<Object>> rows) throws SQLException {
+      final List<Source> sources = sources(op, schema.columns(), inputs, headers);
+      try (PreparedStatement select = prepare(selectSql())) {
+        for (List<Object> row : rows) {
+          final Object[] values = extract(sources, row);
+          final List<Object> wanted = decoded(values, schema.columns());
+          final Object[] stored = read(select, key(values));
+          if (stored == null) {
+            throw assertion(wanted, "key does not exist in database");
+          }
+          for (int i = 0; i < stored.length; i++) {
+            if (sources.get(i).head() != Source.SQL_DEFAULT
+                && !Values.equal(wanted.get(i), stored[i])) {
+              throw assertion(wanted, "key exists in database, but value does not match");
+            }
+          }
         }
       }
+    }
+
+    void ensureNot(List<List<Object>> rows) throws SQLException {
+      final List<Source> sources = sources(op, keys, inputs, headers);
+      try (PreparedStatement select = prepare(selectSql())) {
+        for (List<Object> row : rows) {
+          final Object[] key = extract(sources, row);
+          if (read(select, new Key(key)) != null) {
+            throw assertion(decoded(key, keys), "key exists in database");
+          }
+        }
+      }
+    }
+
+    // the store's statements
+
+    /** The key of a full row (values in table order). */
+    private Key key(Object[] row) {
+      final Object[] key = new Object[keys.size()];
+      for (int k = 0; k < key.length; k++) {
+        key[k] = row[schema.columns().indexOf(keys.get(k))];
+      }
+      return new Key(key);
+    }
+
+    /** The stored row of a key, decoded (values in table order), or null. */
+    private Object[] read(PreparedStatement select, Key key) throws SQLException {
+      bind(select, key.values(), 0);
+      try (ResultSet rs = select.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        final Object[] row = new Object[schema.columns().size()];
+        for (int i = 0; i < row.length; i++) {
+          row[i] = schema.columns().get(i).decode(rs.getObject(i + 1));
+        }
+        return row;
+      }
+    }
+
+    private List<Object> decoded(Object[] stored, List<StoredSchema.Column> columns) {
+      final List<Object> values = new ArrayList<>();
+      for (int i = 0; i < stored.length; i++) {
+        values.add(columns.get(i).decode(stored[i]));
+      }
+      return Collections.unmodifiableList(values);
+    }
+
+    private void insertAll(PreparedStatement insert, Collection<Object[]> rows) throws SQLException {
+      if (rows.isEmpty()) {
+        return; // HSQLDB refuses an empty batch
+      }
+      final List<Integer> given = givenColumns();
+      for (Object[] row : rows) {
+        for (int i = 0; i < given.size(); i++) {
+          insert.setObject(i + 1, row[given.get(i)]);
+        }
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+
+    /** Positions of the columns a write gives (those left to the store's default are not). */
+    private List<Integer> givenColumns() {
+      final List<Source> sources = sources(op, schema.columns(), inputs, headers);
+      final List<Integer> given = new ArrayList<>();
+      for (int i = 0; i < sources.size(); i++) {
+        if (sources.get(i).head() != Source.SQL_DEFAULT) {
+          given.add(i);
+        }
+      }
+      return given;
+    }
+
+    private String insertSql() {
+      final List<Integer> given = givenColumns();
+      return "INSERT INTO " + table() + " (" + given.stream()
+          .map(i -> quote(schema.columns().get(i).name())).collect(Collectors.joining(", "))
+          + ") VALUES (" + String.join(", ", Collections.nCopies(given.size(), "?")) + ")";
+    }
+
+    private String selectSql() {
+      return "SELECT " + schema.columns().stream().map(c -> quote(c.name()))
+          .collect(Collectors.joining(", ")) + " FROM " + table() + where();
+    }
+
+    /** Matches a key; without a primary key (a table made by SQL) nulls match too. */
+    private String where() {
+      final String op = schema.hasPrimaryKey() ? " = ?" : " IS NOT DISTINCT FROM ?";
+      return " WHERE " + keys.stream().map(k -> quote(k.name()) + op)
+          .collect(Collectors.joining(" AND "));
+    }
+
+    private String table() {
+      return quote(schema.table());
+    }
+
+    private PreparedStatement prepare(String sql) throws SQLException {
+      return session.getConnection().prepareStatement(sql);
+    }
+
+    private DatalogException assertion(List<Object> tuple, String what) {
+      return new DatalogException("transact::assertion_failure", executing(op),
+          op.pos().line(), op.pos().column(), "Assertion failure for " + Values.display(tuple)
+          + " of " + op.relation() + ": " + what);
     }
   }
 
-  private static Object[] keyValues(Object[] values, List<String> targets, List<String> keys) {
-    final Object[] key = new Object[keys.size()];
-    for (int k = 0; k < keys.size(); k++) {
-      key[k] = values[targets.indexOf(keys.get(k))];
+  /** Stored values of a key, compared as CozoDB values are. */
+  private record Key(Object[] values) {
+    @Override public boolean equals(Object o) {
+      return o instanceof Key && Values.equal(List.of(values), List.of(((Key) o).values));
     }
-    return key;
-  }
 
-  private boolean exists(String table, String where, Object[] key) throws SQLException {
-    try (PreparedStatement ps = session.getConnection().prepareStatement(
-        "SELECT 1 FROM " + quote(table) + " WHERE " + where)) {
-      bind(ps, key, 0);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
+    @Override public int hashCode() {
+      return Values.hash(java.util.Arrays.asList(values));
     }
-  }
-
-  private static DatalogException assertion(String table, List<Object> row, String what) {
-    return new DatalogException("transact::assertion_failure",
-        "when executing against relation '" + table + "'", 0, 0,
-        "Assertion failure for " + Values.display(row) + " of " + table + ": " + what);
-  }
-
-  /** A value as the column's type takes it: an Int into a Float column becomes a Float. */
-  private static Object coerce(Object v, int sqlType, Script.RelationOp op, List<Object> row) {
-    final boolean ok;
-    switch (sqlType) {
-    case Types.BIGINT:
-      ok = v instanceof Long;
-      break;
-    case Types.DOUBLE:
-      if (v instanceof Long) {
-        return ((Long) v).doubleValue();
-      }
-      ok = v instanceof Double;
-      break;
-    case Types.VARCHAR:
-      ok = v instanceof String;
-      break;
-    case Types.BOOLEAN:
-      ok = v instanceof Boolean;
-      break;
-    default:
-      ok = true;
-    }
-    if (v != null && !ok) {
-      throw new DatalogException("eval::coercion_failed",
-          "when executing against relation '" + op.relation() + "'", op.pos().line(),
-          op.pos().column(), "when processing tuple " + Values.display(row)
-              + ": data coercion failed: got value " + Values.display(v));
-    }
-    return v;
   }
 
   private static void bind(PreparedStatement ps, Object[] values, int offset) throws SQLException {
@@ -264,50 +573,14 @@ final class StoredRelations {
   Engine.Result columns(String relation, Pos pos) {
     final String table = StoreCatalog.findTable(session, relation).orElseThrow(() ->
         error(pos, "query::relation_not_found", "Cannot find requested stored relation '" + relation + "'"));
-    final List<String> keys = StoreCatalog.primaryKey(session, table).stream()
-        .map(k -> (String) k[0]).collect(Collectors.toList());
+    final StoredSchema schema = StoredSchema.read(session, table);
     final List<List<Object>> rows = new ArrayList<>();
     long index = 0;
-    for (String key : keys) {
-      rows.add(Values.list(key, true, index++, cozoType(table, key), false));
-    }
-    for (Object[] c : StoreCatalog.columns(session, table)) {
-      if (!keys.contains((String) c[0])) {
-        rows.add(Values.list(c[0], false, index++, cozoType((Integer) c[1]), false));
-      }
+    for (StoredSchema.Column c : schema.keysFirst()) {
+      rows.add(Values.list(c.name(), c.key() && schema.hasPrimaryKey(), index++,
+          c.type().toString(), c.hasDefault()));
     }
     return new Engine.Result(List.of("column", "is_key", "index", "type", "has_default"), rows);
-  }
-
-  private String cozoType(String table, String column) {
-    for (Object[] c : StoreCatalog.columns(session, table)) {
-      if (c[0].equals(column)) {
-        return cozoType((Integer) c[1]);
-      }
-    }
-    return "Any";
-  }
-
-  private static String cozoType(int sqlType) {
-    switch (sqlType) {
-    case Types.BIGINT:
-    case Types.INTEGER:
-    case Types.SMALLINT:
-    case Types.TINYINT:
-      return "Int";
-    case Types.DOUBLE:
-    case Types.FLOAT:
-    case Types.REAL:
-    case Types.DECIMAL:
-      return "Float";
-    case Types.VARCHAR:
-    case Types.CHAR:
-      return "String";
-    case Types.BOOLEAN:
-      return "Bool";
-    default:
-      return "Any";
-    }
   }
 
   /** {@code ::remove a, b}. */
@@ -324,6 +597,20 @@ final class StoredRelations {
     try (Statement s = session.getConnection().createStatement()) {
       s.execute(sql);
     }
+  }
+
+  private static String executing(Script.RelationOp op) {
+    return "when executing against relation '" + op.relation() + "'";
+  }
+
+  private static DatalogException noEntry() {
+    return new DatalogException("parser::no_entry", "Program has no entry", 0, 0,
+        "You need to have one rule named '?'");
+  }
+
+  private static DatalogException noKeys(Script.RelationOp op) {
+    return error(op.pos(), "parser::relation_has_no_keys",
+        "Input relation '" + op.relation() + "' has no keys");
   }
 
   private static <T> List<T> concat(List<T> a, List<T> b) {

@@ -1,6 +1,9 @@
 package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.Engine;
+import dev.mnestic.value.Bytes;
+import dev.mnestic.value.Json;
+import dev.mnestic.value.Validity;
 
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData;
@@ -19,8 +22,9 @@ import java.util.Map;
  * its parameters are its {@code $name}s, each once, in the order they first
  * appear ({@code setObject(1, ...)} binds the first); its columns are the
  * entry rule's headers, of JDBC type JAVA_OBJECT holding CozoDB values (Long,
- * Double, String, Boolean, List, null). Run, it is a signature holding the
- * rows the script returned.
+ * Double, String, Boolean, List, null, and as {@link #jdbcValue} says,
+ * byte[], UUID and JSON text). Run, it is a signature holding the rows the
+ * script returned.
  */
 final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> {
   private static final ColumnMetaData.AvaticaType ANY =
@@ -50,9 +54,30 @@ final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> {
   static DatalogSignature of(String script, Engine.Result result) {
     final List<Object> rows = new ArrayList<>();
     for (List<Object> row : result.rows()) {
-      rows.add(row.toArray());
+      rows.add(row.stream().map(DatalogSignature::jdbcValue).toArray());
     }
     return new DatalogSignature(script, List.of(), result.headers(), rows);
+  }
+
+  /**
+   * A CozoDB value as a JDBC client takes it: Bytes as {@code byte[]}, a Json
+   * value as its JSON text, a Validity as the list {@code [timestamp,
+   * assertion]}, inside lists too; Uuids stay {@link java.util.UUID}s.
+   */
+  private static Object jdbcValue(Object v) {
+    if (v instanceof Bytes) {
+      return ((Bytes) v).toByteArray();
+    }
+    if (v instanceof Json) {
+      return ((Json) v).text();
+    }
+    if (v instanceof Validity) {
+      return List.of(((Validity) v).timestamp(), ((Validity) v).assertion());
+    }
+    if (v instanceof List) {
+      return ((List<?>) v).stream().map(DatalogSignature::jdbcValue).toList();
+    }
+    return v;
   }
 
   private static List<ColumnMetaData> columns(List<String> headers) {

@@ -33,12 +33,22 @@ public record Script(List<Query> queries, SysOp sysOp) {
   public record Schema(List<Column> keys, List<Column> values) {
   }
 
-  /** A column of a schema: its name, type (null: Any), default, and the head variable it takes. */
-  public record Column(String name, ColumnType type, Expr defaultValue, String from, Pos pos) {
+  /**
+   * A column of a schema: its name, type (null: {@code Any?}), default (its
+   * expression and source text), and the head variable it takes (null: the
+   * one of its name).
+   */
+  public record Column(String name, ColumnType type, Expr defaultValue, String defaultSource,
+      String from, Pos pos) {
   }
 
-  /** A column type: a base name ({@code Int}, {@code String}, ...), or a list or tuple of types. */
-  public record ColumnType(String base, List<ColumnType> elements, boolean nullable, Pos pos) {
+  /**
+   * A column type: a base name ({@code Int}, {@code String}, ...), or
+   * {@code List} of one element type (with a length, or null) or
+   * {@code Tuple} of element types.
+   */
+  public record ColumnType(String base, List<ColumnType> elements, Expr length, boolean nullable,
+      Pos pos) {
   }
 
   /** {@code ::relations}, {@code ::columns rel}, {@code ::remove a, b}, {@code ::explain {...}}. */

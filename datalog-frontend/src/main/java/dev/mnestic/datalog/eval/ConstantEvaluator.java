@@ -81,6 +81,15 @@ public final class ConstantEvaluator {
     return v;
   }
 
+  /**
+   * What CozoDB checks while parsing an expression that takes no parameters
+   * (a column's default): no {@code $param}, every function with its number
+   * of arguments.
+   */
+  public static void checkWithoutParams(Expr e) {
+    new ConstantEvaluator(Map.of()).check(e);
+  }
+
   // 1. what CozoDB checks while parsing
 
   private void check(Expr e) {

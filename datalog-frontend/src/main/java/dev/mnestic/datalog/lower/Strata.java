@@ -1,6 +1,7 @@
 package dev.mnestic.datalog.lower;
 
 import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.StoredSchema;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
@@ -398,9 +399,12 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final RelNode scan = ((TranslatableTable) stored).toRel(
         ViewExpanders.simpleContext(b.getCluster()), relOptTable);
     final List<RexNode> values = new ArrayList<>();
+    final List<StoredSchema.Codec> codecs = StoredSchema.codecs(session, table.get());
     b.push(scan);
     for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
-      values.add(b.call(Operators.VALUE, b.field(i)));
+      final String codec = codecs.get(i).runtimeName;
+      values.add(codec == null ? b.call(Operators.VALUE, b.field(i))
+          : b.call(Operators.STORED, b.field(i), b.literal(codec)));
     }
     final RelNode read = b.project(values, scan.getRowType().getFieldNames(), true).build();
     if (!inFixpoint) {

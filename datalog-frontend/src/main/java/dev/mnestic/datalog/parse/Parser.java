@@ -38,16 +38,29 @@ public final class Parser {
       Map.of("~", "coalesce"));
   private static final int POW_LEVEL = 7;
 
+  private final String source;
   private final List<Token> tokens;
   private int at;
 
-  private Parser(List<Token> tokens) {
-    this.tokens = tokens;
+  private Parser(String source) {
+    this.source = source;
+    this.tokens = Lexer.tokenize(source);
   }
 
   /** Parses a whole script. */
   public static Script parse(String source) {
-    return new Parser(Lexer.tokenize(source)).script();
+    return new Parser(source).script();
+  }
+
+  /** Parses one column of a relation schema, such as {@code v: [Int; 3]? default [1, 2, 3]}. */
+  public static Script.Column parseColumn(String declaration) {
+    final Parser p = new Parser(declaration);
+    final List<Script.Column> columns = p.columns();
+    if (columns.size() != 1) {
+      throw p.unexpected("a column");
+    }
+    p.expectEnd();
+    return columns.get(0);
   }
 
   /** The names of the script's {@code $params}, each once, in the order they first appear. */
@@ -424,13 +437,17 @@ public final class Parser {
       final Token name = next();
       final Script.ColumnType type = accept(":") ? columnType() : null;
       Expr defaultValue = null;
+      String defaultSource = null;
       String from = null;
       if (accept("default")) {
+        final int start = peek().start();
         defaultValue = expr();
+        defaultSource = source.substring(start, tokens.get(at - 1).end());
       } else if (accept("=")) {
         from = expectIdent("the head variable the column takes").text();
       }
-      columns.add(new Script.Column(name.text(), type, defaultValue, from, name.pos()));
+      columns.add(new Script.Column(name.text(), type, defaultValue, defaultSource, from,
+          name.pos()));
       if (!accept(",")) {
         break;
       }
@@ -443,11 +460,9 @@ public final class Parser {
     final Script.ColumnType type;
     if (accept("[")) {
       final Script.ColumnType element = columnType();
-      if (accept(";")) {
-        expr();
-      }
+      final Expr length = accept(";") ? expr() : null;
       expect("]");
-      type = new Script.ColumnType("List", List.of(element), false, t.pos());
+      type = new Script.ColumnType("List", List.of(element), length, false, t.pos());
     } else if (accept("(")) {
       final List<Script.ColumnType> elements = new ArrayList<>();
       while (!peek().is(")")) {
@@ -457,7 +472,7 @@ public final class Parser {
         }
       }
       expect(")");
-      type = new Script.ColumnType("Tuple", elements, false, t.pos());
+      type = new Script.ColumnType("Tuple", elements, null, false, t.pos());
     } else {
       final Token base = expectIdent("a column type");
       if (!List.of("Any", "Bool", "Int", "Float", "String", "Bytes", "Uuid", "Json",
@@ -466,10 +481,10 @@ public final class Parser {
             + "'; expected Any, Bool, Int, Float, String, Bytes, Uuid, Json, a [list] or a (tuple)",
             base.pos().line(), base.pos().column());
       }
-      type = new Script.ColumnType(base.text(), List.of(), false, t.pos());
+      type = new Script.ColumnType(base.text(), List.of(), null, false, t.pos());
     }
     if (accept("?")) {
-      return new Script.ColumnType(type.base(), type.elements(), true, type.pos());
+      return new Script.ColumnType(type.base(), type.elements(), type.length(), true, type.pos());
     }
     return type;
   }

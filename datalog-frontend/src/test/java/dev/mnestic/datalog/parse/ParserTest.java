@@ -108,6 +108,20 @@ class ParserTest {
     assertEquals("k", op.schema().values().get(1).from());
   }
 
+  /** A column's default keeps its source text, so that the store can record it. */
+  @Test void columnDeclarations() {
+    final Script.Column c = Parser.parseColumn("v: [Int; 1 + 2]? default [1, 2 ,3]");
+    assertEquals("List", c.type().base());
+    assertEquals("Int", c.type().elements().get(0).base());
+    assertEquals("add(1, 2)", c.type().length().toString());
+    assertTrue(c.type().nullable());
+    assertEquals("[1, 2 ,3]", c.defaultSource());
+    assertEquals("(Int, String?)", Parser.parseColumn("t: (Int, String?)").type().elements()
+        .stream().map(t -> t.base() + (t.nullable() ? "?" : "")).toList().toString()
+        .replace('[', '(').replace(']', ')'));
+    assertThrows(DatalogException.class, () -> Parser.parseColumn("v: Int, w: Int"));
+  }
+
   @Test void multiBlockAndSysOps() {
     assertEquals(2, Parser.parse("{?[a] <- [[1]] :put r {a}} {?[a] := *r[a]}").queries().size());
     assertEquals(Script.SysOp.Kind.RELATIONS, Parser.parse("::relations").sysOp().kind());
