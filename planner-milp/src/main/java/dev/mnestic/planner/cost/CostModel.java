@@ -1,0 +1,190 @@
+package dev.mnestic.planner.cost;
+
+import dev.mnestic.planner.memo.Family;
+import dev.mnestic.planner.memo.GroupKey;
+import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.Memo;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.memo.WindowLayout;
+import dev.mnestic.planner.physical.Lifetime;
+import dev.mnestic.planner.physical.PhysicalProperties;
+import dev.mnestic.planner.physical.StorageMedium;
+import dev.mnestic.planner.physical.Timing;
+import dev.mnestic.planner.workload.Metric;
+import dev.mnestic.planner.workload.Window;
+import dev.mnestic.planner.workload.Workload;
+
+import org.apache.datasketches.kll.KllSketch;
+
+import java.time.Duration;
+
+/**
+ * The cost model: w_v of each physical candidate from its operator, θ, window and p^phys and
+ * its metric's ingest rate.
+ *
+ * <p>The per-operation times and sizes are the Java sketches measured on this machine (2M
+ * lognormal values, datasketches-java 7.0.1 and sketches-java 0.8.3 on JDK 17; the measuring
+ * program is {@code CostCalibration} in planner-milp's tests): a KLL update costs about
+ * 41 + 0.012·k ns, a merge about 48·k ns and a quantile read about 100 + 0.2·k ns; a DDSketch
+ * update about 6 ns, and a merge and a read about 0.7 and 2.3 ns per bin. KLL's size is
+ * DataSketches' own {@link KllSketch#getMaxSerializedSizeBytes}; a DDSketch holds
+ * ln(max/min) / ln((1 + α) / (1 - α)) bins of about 9 bytes. Rows read back from the store at
+ * evaluation cost {@link #SCAN_NANOS_PER_ROW} each.
+ *
+ * <p>Per second: an ingest-time build pays each row's update once per open window
+ * (width / step of them); an evaluation-time candidate pays its work once per step. A kept
+ * result holds one copy per window it keeps: keep / step of them (plus the open ones).
+ */
+public final class CostModel {
+  /** Reading one row of a metric back from the store at evaluation. */
+  public static final double SCAN_NANOS_PER_ROW = 250;
+  /** Sorting, per value, for an exact quantile. */
+  public static final double SORT_NANOS_PER_VALUE = 100;
+  /** Appending one value to the exact accumulator. */
+  public static final double APPEND_NANOS = 3;
+  /** Serializing or deserializing one byte of a result kept in the store. */
+  public static final double STORE_NANOS_PER_BYTE = 2;
+  /** Bytes of one scalar answer. */
+  public static final double ANSWER_BYTES = 16;
+  /** Computing one ratio. */
+  public static final double DIVIDE_NANOS = 20;
+
+  private final Workload workload;
+  private final Memo memo;
+
+  public CostModel(Workload workload, Memo memo) {
+    this.workload = workload;
+    this.memo = memo;
+  }
+
+  /** The cost of logical candidate {@code logical} with physical properties {@code p}. */
+  public Cost cost(int logical, PhysicalProperties p) {
+    final LogicalCandidate c = memo.candidate(logical);
+    final Operator op = c.operator();
+    final GroupKey key = memo.key(memo.groupOf(logical));
+    if (op instanceof Operator.Scan || op instanceof Operator.Answer) {
+      return Cost.ZERO;
+    }
+    if (op instanceof Operator.Build) {
+      final GroupKey.State state = (GroupKey.State) key;
+      final Metric m = workload.metric(state.metric());
+      final Parameters.Fixed theta = (Parameters.Fixed) c.properties().parameters();
+      final Window w = state.window();
+      final double n = m.rowsPerSecond() * seconds(w.width());
+      final double bytes = bytes(theta, n, m);
+      if (p.timing() == Timing.INGEST) {
+        final double cpu = m.rowsPerSecond() * updateNanos(theta) * w.overlap();
+        return kept(new Cost(cpu, 0, 0), p, bytes, w.step(), w.overlap());
+      }
+      final double cpu = n * (SCAN_NANOS_PER_ROW + updateNanos(theta)) / seconds(w.step());
+      return kept(new Cost(cpu, 0, 0), p, bytes, w.step(), 0);
+    }
+    if (op instanceof Operator.Merge) {
+      final GroupKey.State state = (GroupKey.State) key;
+      final Metric m = workload.metric(state.metric());
+      final Parameters.Fixed theta = (Parameters.Fixed) c.properties().parameters();
+      final Window w = state.window();
+      final Duration sub = ((WindowLayout.Merged) c.properties().windowLayout()).sub();
+      final double parts = (double) w.width().toMillis() / sub.toMillis();
+      final double nSub = m.rowsPerSecond() * seconds(sub);
+      final double cpu = parts * mergeNanos(theta, nSub, m) / seconds(w.step());
+      return kept(new Cost(cpu, 0, 0), p, bytes(theta, parts * nSub, m), w.step(), 0);
+    }
+    if (op instanceof Operator.SortQuantile) {
+      final GroupKey.Quantile q = (GroupKey.Quantile) key;
+      final Metric m = workload.metric(q.metric());
+      final double n = m.rowsPerSecond() * seconds(q.window().width());
+      final double cpu = n * (SCAN_NANOS_PER_ROW + SORT_NANOS_PER_VALUE) / seconds(q.window().step());
+      return kept(new Cost(cpu, 0, 0), p, ANSWER_BYTES, q.window().step(), 0);
+    }
+    if (op instanceof Operator.Readout) {
+      final GroupKey.Quantile q = (GroupKey.Quantile) key;
+      final GroupKey.State state = (GroupKey.State) memo.key(c.children().get(0));
+      final Metric m = workload.metric(q.metric());
+      final double n = m.rowsPerSecond() * seconds(q.window().width());
+      final double cpu = readNanos(state.family(), n) / seconds(q.window().step());
+      return kept(new Cost(cpu, 0, 0), p, ANSWER_BYTES, q.window().step(), 0);
+    }
+    final Duration step = stepOf(c.children().get(0));
+    return kept(new Cost(DIVIDE_NANOS / seconds(step), 0, 0), p, ANSWER_BYTES, step, 0);
+  }
+
+  /** {@code base} plus holding results of {@code bytes} each as lifetime says. */
+  private static Cost kept(Cost base, PhysicalProperties p, double bytes, Duration step, long open) {
+    final double copies;
+    final StorageMedium medium;
+    if (p.lifetime() instanceof Lifetime.OneEvaluation one) {
+      copies = open + 1;
+      medium = one.medium();
+    } else if (p.lifetime() instanceof Lifetime.AcrossEvaluations across) {
+      copies = open + (double) across.keep().toMillis() / step.toMillis();
+      medium = across.medium();
+    } else {
+      return base.plus(new Cost(0, open * bytes, 0));
+    }
+    if (medium == StorageMedium.HEAP) {
+      return base.plus(new Cost(0, copies * bytes, 0));
+    }
+    // Written once per window, read back once per window.
+    final double serde = 2 * bytes * STORE_NANOS_PER_BYTE / seconds(step);
+    return base.plus(new Cost(serde, open * bytes, copies * bytes));
+  }
+
+  private Duration stepOf(int group) {
+    final GroupKey key = memo.key(group);
+    if (key instanceof GroupKey.Ratio r) {
+      return stepOf(r.numerator());
+    }
+    return ((GroupKey.Quantile) key).window().step();
+  }
+
+  private static double seconds(Duration d) {
+    return d.toMillis() / 1000.0;
+  }
+
+  static double updateNanos(Parameters.Fixed theta) {
+    if (theta instanceof Parameters.Kll kll) {
+      return 41 + 0.012 * kll.k();
+    }
+    return theta instanceof Parameters.DdSketch ? 6 : APPEND_NANOS;
+  }
+
+  static double mergeNanos(Parameters.Fixed theta, double n, Metric m) {
+    if (theta instanceof Parameters.Kll kll) {
+      return 48.0 * kll.k();
+    }
+    if (theta instanceof Parameters.DdSketch dd) {
+      return 0.7 * ddBins(dd.alpha(), n, m);
+    }
+    return n * APPEND_NANOS;
+  }
+
+  static double readNanos(Family family, double n) {
+    switch (family) {
+      case KLL:
+        return 200;
+      case DDSKETCH:
+        return 1000;
+      default:
+        return n * SORT_NANOS_PER_VALUE;
+    }
+  }
+
+  /** Bytes of one summary of {@code n} values. */
+  public static double bytes(Parameters.Fixed theta, double n, Metric m) {
+    if (theta instanceof Parameters.Kll kll) {
+      return KllSketch.getMaxSerializedSizeBytes(kll.k(), Math.max(1, (long) Math.ceil(n)),
+          KllSketch.SketchType.DOUBLES_SKETCH, false);
+    }
+    if (theta instanceof Parameters.DdSketch dd) {
+      return 32 + 9 * ddBins(dd.alpha(), n, m);
+    }
+    return 16 + 8 * n;
+  }
+
+  private static double ddBins(double alpha, double n, Metric m) {
+    final double gamma = (1 + alpha) / (1 - alpha);
+    return Math.min(Math.max(1, n), Math.ceil(Math.log(m.maxValue() / m.minValue()) / Math.log(gamma)));
+  }
+}

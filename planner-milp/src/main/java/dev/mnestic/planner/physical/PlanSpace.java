@@ -1,0 +1,55 @@
+package dev.mnestic.planner.physical;
+
+import dev.mnestic.planner.cost.Cost;
+import dev.mnestic.planner.memo.Memo;
+import dev.mnestic.planner.workload.Workload;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+
+/**
+ * What Stage 3 chooses from, built once after the last rule: the memo, its physical candidates
+ * v with w_v, and the explicit edge set E of (u, c, i) with α^log and α^phys, feasible or not.
+ *
+ * @param candidates every physical candidate, by id
+ * @param byGroup the physical candidate ids of each group
+ * @param edges every (u, c, i) considered, feasible and rejected
+ * @param costs the cost of each physical candidate; w_v is {@code costs.get(v).weight()}
+ * @param history H_G: for each group, the histories (how far back results are read) that
+ *     some plan may ask of it, from the queries' retentions and the consumers' lookbacks
+ * @param answers the answer candidate of each query, by query name
+ * @param pruned what each stage set aside, with why
+ */
+public record PlanSpace(Workload workload, Memo memo, List<PhysicalCandidate> candidates,
+    List<List<Integer>> byGroup, List<PhysicalEdge> edges, List<Cost> costs,
+    List<SortedSet<Duration>> history, Map<String, Integer> answers, List<Pruned> pruned) {
+
+  /** Something a stage set aside, and why. */
+  public record Pruned(String stage, String what, String reason) {
+  }
+
+  public double weight(int v) {
+    return costs.get(v).weight();
+  }
+
+  /** The feasible edges into input {@code input} of each consumer: the domain of y. */
+  public List<List<List<PhysicalEdge>>> feasibleInputs() {
+    final List<List<List<PhysicalEdge>>> in = new ArrayList<>();
+    for (PhysicalCandidate c : candidates) {
+      final List<List<PhysicalEdge>> inputs = new ArrayList<>();
+      for (int i = 0; i < memo.candidate(c.logical()).children().size(); i++) {
+        inputs.add(new ArrayList<>());
+      }
+      in.add(inputs);
+    }
+    for (PhysicalEdge e : edges) {
+      if (e.feasible()) {
+        in.get(e.consumer()).get(e.input()).add(e);
+      }
+    }
+    return in;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.mnestic.planner.rules;
+
+import dev.mnestic.planner.memo.GroupKey;
+import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.LogicalProperties;
+import dev.mnestic.planner.memo.Memo;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.memo.WindowLayout;
+import dev.mnestic.planner.workload.Window;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Pass 2: merge-then-aggregate over raw tumbling windows. To each state group it adds, for
+ * every tumbling sub-width g that tiles its windows (the width of another tumbling state group
+ * of the same family and metric, or the window's step when it slides), a merge candidate per θ
+ * that reads the tumbling state group of width g, creating that group (with its builds) when it
+ * is new. A 5m window is then five 1m sketches merged, and every consumer of the 5m group sees
+ * the new candidate; nothing is copied. Runs until no group gains a candidate.
+ */
+public final class Pass2 {
+  private Pass2() {
+  }
+
+  public static void addMerges(Memo memo, ParameterLists lists) {
+    int before;
+    do {
+      before = memo.candidateCount();
+      addMergesOnce(memo, lists);
+    } while (memo.candidateCount() != before);
+  }
+
+  private static void addMergesOnce(Memo memo, ParameterLists lists) {
+    for (int g = 0; g < memo.groupCount(); g++) {
+      if (!(memo.key(g) instanceof GroupKey.State state)) {
+        continue;
+      }
+      final TreeSet<Duration> subs = new TreeSet<>();
+      if (!state.window().isTumbling()) {
+        subs.add(state.window().step());
+      }
+      for (int h = 0; h < memo.groupCount(); h++) {
+        if (memo.key(h) instanceof GroupKey.State other && other.family() == state.family()
+            && other.metric().equals(state.metric()) && other.window().isTumbling()
+            && state.window().isUnionOf(other.window().width())) {
+          subs.add(other.window().width());
+        }
+      }
+      for (Duration sub : subs) {
+        final int child = Pass1.state(memo, state.family(), state.metric(), Window.tumbling(sub), lists);
+        for (Parameters.Fixed theta : lists.of(state.family())) {
+          memo.add(state, new LogicalCandidate(new Operator.Merge(state.family()), List.of(child),
+              new LogicalProperties(theta, new WindowLayout.Merged(sub))));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package dev.mnestic.planner.rules;
+
+import dev.mnestic.planner.memo.GroupKey;
+import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.Memo;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.Lifetime;
+import dev.mnestic.planner.physical.PhysicalCandidate;
+import dev.mnestic.planner.physical.PhysicalProperties;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.physical.StorageMedium;
+import dev.mnestic.planner.physical.Timing;
+import dev.mnestic.planner.workload.Query;
+import dev.mnestic.planner.workload.Workload;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.SortedSet;
+
+/**
+ * Stage 2: expands each logical candidate into its valid (timing, lifetime) alternatives.
+ * Every timing is tried with every lifetime (none; one evaluation in the heap; kept, in the
+ * heap or the store, for each history H_G the group may be asked); {@link PhysicalProperties}'s
+ * checked constructor and the operator's own limits reject the rest, recorded as pruned. A
+ * state whose own ε exceeds every target that reaches its group is pruned too: errors only grow
+ * along the edges (a readout passes its state's error on; a ratio's exceeds each operand's).
+ */
+public final class Stage2 {
+  private Stage2() {
+  }
+
+  /** The physical candidates; {@code pruned} receives what was set aside. */
+  public static List<PhysicalCandidate> expand(Memo memo, Workload workload,
+      List<SortedSet<Duration>> history, List<PlanSpace.Pruned> pruned) {
+    final double[] loosest = loosestTargets(memo, workload.queries());
+    final List<PhysicalCandidate> out = new ArrayList<>();
+    for (int c = 0; c < memo.candidateCount(); c++) {
+      final LogicalCandidate cand = memo.candidate(c);
+      final int g = memo.groupOf(c);
+      if (cand.properties().parameters() instanceof Parameters.Fixed fixed
+          && fixed.guarantee().epsilon() > loosest[g]) {
+        pruned.add(new PlanSpace.Pruned("stage 2", "G" + g + " " + cand,
+            "ε=" + fixed.guarantee().epsilon() + " exceeds every target that reads " + memo.key(g)
+            + " (at most " + loosest[g] + ")"));
+        continue;
+      }
+      if (cand.operator() instanceof Operator.Scan s) {
+        out.add(new PhysicalCandidate(out.size(), c, g, new PhysicalProperties(Timing.INGEST,
+            new Lifetime.AcrossEvaluations(StorageMedium.STORE, workload.metric(s.metric()).rawRetention()))));
+        continue;
+      }
+      for (Timing timing : Timing.values()) {
+        for (Lifetime lifetime : lifetimes(history.get(g))) {
+          final PhysicalProperties p;
+          try {
+            p = new PhysicalProperties(timing, lifetime);
+          } catch (IllegalArgumentException e) {
+            pruned.add(new PlanSpace.Pruned("stage 2", "G" + g + " " + cand + " @ " + timing + ", "
+                + lifetime, e.getMessage()));
+            continue;
+          }
+          final String limit = limit(cand.operator(), p);
+          if (limit != null) {
+            pruned.add(new PlanSpace.Pruned("stage 2", "G" + g + " " + cand + " @ " + p, limit));
+            continue;
+          }
+          out.add(new PhysicalCandidate(out.size(), c, g, p));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<Lifetime> lifetimes(SortedSet<Duration> history) {
+    final List<Lifetime> out = new ArrayList<>();
+    out.add(new Lifetime.None());
+    out.add(new Lifetime.OneEvaluation(StorageMedium.HEAP));
+    for (Duration keep : history) {
+      for (StorageMedium medium : StorageMedium.values()) {
+        out.add(new Lifetime.AcrossEvaluations(medium, keep));
+      }
+    }
+    return out;
+  }
+
+  /** Why {@code op} cannot run with {@code p}, or null. */
+  private static String limit(Operator op, PhysicalProperties p) {
+    if (op instanceof Operator.Answer) {
+      return p.timing() == Timing.EVALUATION && p.lifetime() instanceof Lifetime.None ? null
+          : "an answer is handed to its query when evaluated, not kept";
+    }
+    if (p.timing() == Timing.INGEST && !(op instanceof Operator.Build)) {
+      return "only a build is fed row by row; " + op + " runs at evaluation";
+    }
+    return null;
+  }
+
+  /**
+   * For each group, the largest target bound among the queries whose answer reaches it
+   * (-1 when none does).
+   */
+  private static double[] loosestTargets(Memo memo, List<Query> queries) {
+    final double[] loosest = new double[memo.groupCount()];
+    Arrays.fill(loosest, -1);
+    for (Query q : queries) {
+      final int answer = memo.find(new GroupKey.Answer(q.name()));
+      loosest[answer] = Math.max(loosest[answer], q.target().bound());
+    }
+    final List<Integer> order = new ArrayList<>(memo.topologicalOrder());
+    Collections.reverse(order);
+    for (int g : order) {
+      for (int c : memo.candidatesOf(g)) {
+        for (int child : memo.candidate(c).children()) {
+          loosest[child] = Math.max(loosest[child], loosest[g]);
+        }
+      }
+    }
+    return loosest;
+  }
+}

@@ -1,0 +1,409 @@
+package dev.mnestic.planner.select;
+
+import dev.mnestic.planner.memo.Guarantee;
+import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.Lifetime;
+import dev.mnestic.planner.physical.PhysicalCandidate;
+import dev.mnestic.planner.physical.PhysicalEdge;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.rules.History;
+import dev.mnestic.planner.workload.Budget;
+import dev.mnestic.planner.workload.Query;
+
+import com.google.ortools.Loader;
+import com.google.ortools.linearsolver.MPConstraint;
+import com.google.ortools.linearsolver.MPObjective;
+import com.google.ortools.linearsolver.MPSolver;
+import com.google.ortools.linearsolver.MPSolverParameters;
+import com.google.ortools.linearsolver.MPVariable;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Stage 3 as a MILP in OR-Tools: {@code buildModel} → {@code addConstraints} →
+ * {@code extractSolution}. Variables: x_v (candidate used) and y_{u,c,i} (edge used) over the
+ * feasible edges; z_{v,ℓ} (v's error is ℓ ∈ Λ_v) for candidates whose error is composed along
+ * edges, w_{c,i,ℓ} (a ratio's operand i has error ℓ); and g_{v,h} (v must serve results h
+ * back, h ∈ H_G). Objective: minimize Σ w_v x_v, so a shared producer is paid once.
+ *
+ * <p>Acyclicity needs no variables: {@link dev.mnestic.planner.memo.Memo#add} refuses any
+ * candidate that would close a cycle of groups, so every choice of y is a DAG;
+ * {@code extractSolution} asserts it.
+ *
+ * <p>Every constraint is between binaries and integer constants, with error and history
+ * levels compared in Java ({@link Guarantee#meets}), so no solver tolerance decides accuracy.
+ */
+public final class MilpSelector implements Selector {
+  private static final System.Logger LOG = System.getLogger(MilpSelector.class.getName());
+
+  static {
+    Loader.loadNativeLibraries();
+  }
+
+  private final PlanSpace space;
+  private final String solverId;
+  private final Duration timeLimit;
+
+  /** The variables of candidate v: x_v, z_{v,ℓ} when its error is composed, g_{v,h}. */
+  private record CandidateVars(MPVariable x, Map<Guarantee, MPVariable> level,
+      Map<Duration, MPVariable> history) {
+  }
+
+  /** The variables of one model: one {@link CandidateVars} per candidate, y per feasible edge. */
+  private record Model(MPSolver solver, List<CandidateVars> candidates,
+      Map<PhysicalEdge, MPVariable> edges) {
+  }
+
+  /**
+   * @param solverId an MPSolver backend: "SCIP", "CBC" or "CP_SAT"
+   * @param timeLimit how long the solver may search; past it the best plan found is returned
+   *     with status FEASIBLE
+   */
+  public MilpSelector(PlanSpace space, String solverId, Duration timeLimit) {
+    this.space = space;
+    this.solverId = solverId;
+    this.timeLimit = timeLimit;
+  }
+
+  @Override public Plan solve() {
+    final MPSolver solver = MPSolver.createSolver(solverId);
+    if (solver == null) {
+      throw new PlanningException("OR-Tools has no solver " + solverId);
+    }
+    try {
+      final Model model = buildModel(solver);
+      addConstraints(model);
+      solver.setTimeLimit(timeLimit.toMillis());
+      if (solverId.equals("CP_SAT")) {
+        // One search worker: the machine is small, and a portfolio of threads costs more in
+        // start-up than it saves on the models planning makes.
+        solver.setSolverSpecificParametersAsString("num_workers:1");
+      }
+      final MPSolverParameters params = new MPSolverParameters();
+      params.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, 0.0);
+      final long start = System.nanoTime();
+      final MPSolver.ResultStatus status = solver.solve(params);
+      final long millis = (System.nanoTime() - start) / 1_000_000;
+      LOG.log(System.Logger.Level.DEBUG, "{0}: {1} variables, {2} constraints, {3} in {4} ms",
+          solverId, solver.numVariables(), solver.numConstraints(), status, millis);
+      if (status != MPSolver.ResultStatus.OPTIMAL && status != MPSolver.ResultStatus.FEASIBLE) {
+        throw new PlanningException(status == MPSolver.ResultStatus.INFEASIBLE
+            ? "no plan meets every query's target, retention and budget"
+            : solverId + " stopped with status " + status + " after " + millis + " ms");
+      }
+      return extractSolution(model, status.toString(), millis);
+    } finally {
+      solver.delete();
+    }
+  }
+
+  /** x_v for every candidate, y_{u,c,i} for every feasible edge, z and w levels, g histories. */
+  private Model buildModel(MPSolver solver) {
+    final List<Set<Guarantee>> levels = Levels.of(space);
+    final List<CandidateVars> vars = new ArrayList<>();
+    for (PhysicalCandidate v : space.candidates()) {
+      final MPVariable x = solver.makeBoolVar("x_" + v.id());
+      final Map<Guarantee, MPVariable> level = new LinkedHashMap<>();
+      final LogicalCandidate logical = space.memo().candidate(v.logical());
+      if (!(logical.properties().parameters() instanceof Parameters.Fixed)
+          && !(logical.operator() instanceof Operator.Answer)) {
+        int l = 0;
+        for (Guarantee g : levels.get(v.id())) {
+          level.put(g, solver.makeBoolVar("z_" + v.id() + "_" + l++));
+        }
+      }
+      final Map<Duration, MPVariable> history = new LinkedHashMap<>();
+      final Duration capacity = v.properties().history();
+      for (Duration h : space.history().get(v.group())) {
+        // g_{v,h} = 0 for h beyond what v keeps: (R).
+        final double ub = capacity != null && h.compareTo(capacity) > 0 ? 0 : 1;
+        history.put(h, solver.makeIntVar(0, ub, "g_" + v.id() + "_" + h.getSeconds()));
+      }
+      vars.add(new CandidateVars(x, level, history));
+    }
+    final Map<PhysicalEdge, MPVariable> edges = new LinkedHashMap<>();
+    for (PhysicalEdge e : space.edges()) {
+      if (e.feasible()) {
+        edges.put(e, solver.makeBoolVar("y_" + e.producer() + "_" + e.consumer() + "_" + e.input()));
+      }
+    }
+    final MPObjective objective = solver.objective();
+    for (PhysicalCandidate v : space.candidates()) {
+      // minimize Σ w_v x_v
+      objective.setCoefficient(vars.get(v.id()).x(), space.weight(v.id()));
+    }
+    objective.setMinimization();
+    return new Model(solver, vars, edges);
+  }
+
+  private void addConstraints(Model m) {
+    final MPSolver s = m.solver();
+    final List<List<List<PhysicalEdge>>> inputs = space.feasibleInputs();
+    final Map<Integer, List<PhysicalEdge>> readers = new HashMap<>();
+    for (PhysicalEdge e : m.edges().keySet()) {
+      readers.computeIfAbsent(e.producer(), k -> new ArrayList<>()).add(e);
+    }
+    for (PhysicalCandidate c : space.candidates()) {
+      final CandidateVars cv = m.candidates().get(c.id());
+      for (List<PhysicalEdge> input : inputs.get(c.id())) {
+        // (A) Σ_u y_{u,c,i} = x_c: a used consumer's input reads exactly one feasible producer.
+        final MPConstraint one = s.makeConstraint(0, 0);
+        one.setCoefficient(cv.x(), -1);
+        for (PhysicalEdge e : input) {
+          one.setCoefficient(m.edges().get(e), 1);
+          // (B) y_{u,c,i} <= x_u: a producer is used whenever an edge reads it.
+          final MPConstraint used = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
+          used.setCoefficient(m.edges().get(e), 1);
+          used.setCoefficient(m.candidates().get(e.producer()).x(), -1);
+        }
+      }
+      if (c.properties().lifetime() instanceof Lifetime.None) {
+        // (P) Σ_{c,i} y_{u,c,i} <= 1: a result that is not kept streams into one consumer.
+        final MPConstraint pipe = s.makeConstraint(Double.NEGATIVE_INFINITY, 1);
+        for (PhysicalEdge e : readers.getOrDefault(c.id(), List.of())) {
+          pipe.setCoefficient(m.edges().get(e), 1);
+        }
+      }
+      addAccuracy(m, c, inputs.get(c.id()));
+      addHistory(m, c, inputs.get(c.id()));
+    }
+    for (Query q : space.workload().queries()) {
+      // (C) x_{a_q} = 1: each query's answer, and so its root group, is covered.
+      m.candidates().get(space.answers().get(q.name())).x().setBounds(1, 1);
+    }
+    for (Budget b : space.workload().budgets()) {
+      // (B) Σ_v r_v x_v <= budget.
+      final MPConstraint budget = s.makeConstraint(Double.NEGATIVE_INFINITY, b.limit());
+      for (PhysicalCandidate v : space.candidates()) {
+        budget.setCoefficient(m.candidates().get(v.id()).x(), Budgets.use(space, v.id(), b.resource()));
+      }
+    }
+  }
+
+  /** z_{v,ℓ} = 1 for the ℓ ∈ Λ_v v's error is, given its chosen edges; (K) at each answer. */
+  private void addAccuracy(Model m, PhysicalCandidate c, List<List<PhysicalEdge>> inputs) {
+    final MPSolver s = m.solver();
+    final CandidateVars cv = m.candidates().get(c.id());
+    final LogicalCandidate logical = space.memo().candidate(c.logical());
+    if (logical.operator() instanceof Operator.Answer answer) {
+      for (PhysicalEdge e : inputs.get(0)) {
+        for (Map.Entry<Guarantee, MPVariable> l : levels(m, e.producer()).entrySet()) {
+          if (!l.getKey().meets(answer.target().metric(), answer.target().bound())) {
+            // (K) y_{u,a_q,0} + z_{u,ℓ} <= 1 for each ℓ beyond q's target.
+            final MPConstraint k = s.makeConstraint(Double.NEGATIVE_INFINITY, 1);
+            k.setCoefficient(m.edges().get(e), 1);
+            k.setCoefficient(l.getValue(), 1);
+          }
+        }
+      }
+      return;
+    }
+    if (cv.level().isEmpty()) {
+      return;
+    }
+    // Σ_ℓ z_{c,ℓ} = x_c: a used candidate has one error level.
+    sumEquals(s, cv.level().values(), cv.x());
+    if (logical.operator() instanceof Operator.Divide) {
+      final List<Map<Guarantee, MPVariable>> operand = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        final Map<Guarantee, MPVariable> w = new LinkedHashMap<>();
+        for (PhysicalEdge e : inputs.get(i)) {
+          for (Map.Entry<Guarantee, MPVariable> l : levels(m, e.producer()).entrySet()) {
+            final MPVariable wl = w.computeIfAbsent(l.getKey(),
+                g -> s.makeBoolVar("w_" + c.id() + "_" + operand.size() + "_" + w.size()));
+            // w_{c,i,ℓ} >= y_{u,c,i} + z_{u,ℓ} - 1: operand i has the level of its producer.
+            atLeastBoth(s, wl, m.edges().get(e), l.getValue());
+          }
+        }
+        // Σ_ℓ w_{c,i,ℓ} = x_c
+        sumEquals(s, w.values(), cv.x());
+        operand.add(w);
+      }
+      for (Map.Entry<Guarantee, MPVariable> a : operand.get(0).entrySet()) {
+        for (Map.Entry<Guarantee, MPVariable> b : operand.get(1).entrySet()) {
+          // z_{c,(a+b)/(1-b)} >= w_{c,0,a} + w_{c,1,b} - 1
+          atLeastBoth(s, cv.level().get(Guarantee.ratio(a.getKey(), b.getKey())), a.getValue(),
+              b.getValue());
+        }
+      }
+      return;
+    }
+    final Map<Guarantee, MPConstraint> fixedProducers = new HashMap<>();
+    for (PhysicalEdge e : inputs.get(0)) {
+      final Guarantee fixed = fixedGuarantee(e.producer());
+      if (fixed != null) {
+        // z_{c,ℓ} >= Σ_{u : ℓ(u) = ℓ} y_{u,c,0}: a readout has its producer's error.
+        fixedProducers.computeIfAbsent(fixed, g -> {
+          final MPConstraint k = s.makeConstraint(0, Double.POSITIVE_INFINITY);
+          k.setCoefficient(cv.level().get(g), 1);
+          return k;
+        }).setCoefficient(m.edges().get(e), -1);
+        continue;
+      }
+      for (Map.Entry<Guarantee, MPVariable> l : levels(m, e.producer()).entrySet()) {
+        // z_{c,ℓ} >= y_{u,c,0} + z_{u,ℓ} - 1: it has its producer's error.
+        atLeastBoth(s, cv.level().get(l.getKey()), m.edges().get(e), l.getValue());
+      }
+    }
+  }
+
+  /** ℓ(u) when u's θ fixes its guarantee, else null. */
+  private Guarantee fixedGuarantee(int u) {
+    final Parameters theta = space.memo().candidate(space.candidates().get(u).logical())
+        .properties().parameters();
+    return theta instanceof Parameters.Fixed fixed ? fixed.guarantee() : null;
+  }
+
+  /**
+   * (R) histories: each answer asks ρ_q of its root; a consumer recomputed on demand that must
+   * serve h asks h + lookback of its producer, a kept one only the lookback; g_{u,h} is 0 above
+   * what u keeps (the variable bound set in buildModel).
+   */
+  private void addHistory(Model m, PhysicalCandidate c, List<List<PhysicalEdge>> inputs) {
+    final MPSolver s = m.solver();
+    final CandidateVars cv = m.candidates().get(c.id());
+    final LogicalCandidate logical = space.memo().candidate(c.logical());
+    if (logical.operator() instanceof Operator.Answer answer) {
+      final Duration rho = space.workload().queries().stream()
+          .filter(q -> q.name().equals(answer.query())).findFirst().orElseThrow().retention();
+      if (rho.compareTo(Duration.ZERO) > 0) {
+        // g_{a_q,ρ_q} = 1
+        cv.history().get(rho).setBounds(1, 1);
+      }
+    }
+    final Duration lookback = History.lookback(space.memo(), c.logical(), c.properties().timing());
+    final boolean onDemand = c.properties().recomputedOnDemand();
+    for (List<PhysicalEdge> input : inputs) {
+      for (PhysicalEdge e : input) {
+        final MPVariable y = m.edges().get(e);
+        final CandidateVars u = m.candidates().get(e.producer());
+        if (lookback.compareTo(Duration.ZERO) > 0) {
+          // g_{u,lookback} >= y_{u,c,i}
+          final MPConstraint now = s.makeConstraint(0, Double.POSITIVE_INFINITY);
+          now.setCoefficient(historyVar(u, lookback), 1);
+          now.setCoefficient(y, -1);
+        }
+        if (onDemand) {
+          for (Map.Entry<Duration, MPVariable> h : cv.history().entrySet()) {
+            // g_{u,h+lookback} >= g_{c,h} + y_{u,c,i} - 1
+            atLeastBoth(s, historyVar(u, h.getKey().plus(lookback)), h.getValue(), y);
+          }
+        }
+      }
+    }
+  }
+
+  private static MPVariable historyVar(CandidateVars u, Duration h) {
+    final MPVariable g = u.history().get(h);
+    if (g == null) {
+      throw new IllegalStateException("history " + h + " missing from H of a producer");
+    }
+    return g;
+  }
+
+  /** z_{v,ℓ}, or for a fixed θ the single level ℓ(v) standing for x_v. */
+  private Map<Guarantee, MPVariable> levels(Model m, int v) {
+    final CandidateVars vars = m.candidates().get(v);
+    if (!vars.level().isEmpty()) {
+      return vars.level();
+    }
+    final Guarantee fixed = fixedGuarantee(v);
+    return fixed != null ? Map.of(fixed, vars.x()) : Map.of();
+  }
+
+  /** target >= a + b - 1. */
+  private static void atLeastBoth(MPSolver s, MPVariable target, MPVariable a, MPVariable b) {
+    final MPConstraint c = s.makeConstraint(-1, Double.POSITIVE_INFINITY);
+    c.setCoefficient(target, 1);
+    c.setCoefficient(a, -1);
+    c.setCoefficient(b, -1);
+  }
+
+  /** Σ vars = x. */
+  private static void sumEquals(MPSolver s, Iterable<MPVariable> vars, MPVariable x) {
+    final MPConstraint c = s.makeConstraint(0, 0);
+    c.setCoefficient(x, -1);
+    for (MPVariable v : vars) {
+      c.setCoefficient(v, 1);
+    }
+  }
+
+  /** The candidates with x_v = 1 and edges with y = 1, checked to be a DAG of one producer per input. */
+  private Plan extractSolution(Model m, String status, long millis) {
+    final List<Integer> chosen = new ArrayList<>();
+    for (PhysicalCandidate v : space.candidates()) {
+      if (m.candidates().get(v.id()).x().solutionValue() > 0.5) {
+        chosen.add(v.id());
+      }
+    }
+    final List<PhysicalEdge> edges = new ArrayList<>();
+    for (Map.Entry<PhysicalEdge, MPVariable> e : m.edges().entrySet()) {
+      if (e.getValue().solutionValue() > 0.5) {
+        edges.add(e.getKey());
+      }
+    }
+    assertDag(chosen, edges);
+    double cost = 0;
+    for (int v : chosen) {
+      cost += space.weight(v);
+    }
+    return new Plan(chosen, edges, cost, status, m.solver().numVariables(),
+        m.solver().numConstraints(), millis);
+  }
+
+  /** Every chosen input has one chosen producer, itself chosen, and the chosen edges are acyclic. */
+  private void assertDag(List<Integer> chosen, List<PhysicalEdge> edges) {
+    final Map<Integer, Integer> pending = new HashMap<>();
+    final Map<Integer, List<Integer>> consumers = new HashMap<>();
+    final Map<String, Integer> perInput = new HashMap<>();
+    for (int v : chosen) {
+      pending.put(v, 0);
+    }
+    for (PhysicalEdge e : edges) {
+      if (!pending.containsKey(e.producer()) || !pending.containsKey(e.consumer())) {
+        throw new IllegalStateException("edge " + e + " between unchosen candidates");
+      }
+      perInput.merge(e.consumer() + "/" + e.input(), 1, Integer::sum);
+      pending.merge(e.consumer(), 1, Integer::sum);
+      consumers.computeIfAbsent(e.producer(), k -> new ArrayList<>()).add(e.consumer());
+    }
+    for (int v : chosen) {
+      final int arity = space.memo().candidate(space.candidates().get(v).logical()).children().size();
+      for (int i = 0; i < arity; i++) {
+        if (perInput.getOrDefault(v + "/" + i, 0) != 1) {
+          throw new IllegalStateException("input " + i + " of candidate " + v + " has "
+              + perInput.getOrDefault(v + "/" + i, 0) + " producers");
+        }
+      }
+    }
+    final Deque<Integer> ready = new ArrayDeque<>();
+    pending.forEach((v, n) -> {
+      if (n == 0) {
+        ready.add(v);
+      }
+    });
+    int seen = 0;
+    while (!ready.isEmpty()) {
+      final int v = ready.poll();
+      seen++;
+      for (int c : consumers.getOrDefault(v, List.of())) {
+        if (pending.merge(c, -1, Integer::sum) == 0) {
+          ready.add(c);
+        }
+      }
+    }
+    if (seen != chosen.size()) {
+      throw new IllegalStateException("the chosen plan has a cycle");
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package dev.mnestic.planner.select;
+
+import dev.mnestic.planner.memo.Guarantee;
+import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.Lifetime;
+import dev.mnestic.planner.physical.PhysicalCandidate;
+import dev.mnestic.planner.physical.PhysicalEdge;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.rules.History;
+import dev.mnestic.planner.workload.Budget;
+import dev.mnestic.planner.workload.Query;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The reference: enumerates every plan (one producer per used consumer input, starting from
+ * each query's answer), evaluates each directly (errors composed by walking the plan, histories
+ * pushed down from the retentions, pipelined fan-out, budgets) and keeps the cheapest. It
+ * shares no code with {@link MilpSelector} beyond the plan space and {@link Guarantee}, and is
+ * exponential: for checking the MILP on small workloads. A branch is cut when its partial cost
+ * already reaches the best plan's (costs are not negative), when it would stream a pipelined
+ * result into a second consumer, and when a query's finished sub-plan misses its target or
+ * some history asked so far exceeds what a candidate keeps.
+ */
+public final class ReferenceEnumerator implements Selector {
+  private final PlanSpace space;
+  private final List<List<List<PhysicalEdge>>> inputs;
+  /** The memo's groups, consumers before the groups they read. */
+  private final List<Integer> consumersFirst;
+  /** The producer chosen for each (consumer, input), as "c/i" → edge. */
+  private final Map<String, PhysicalEdge> chosen = new HashMap<>();
+  private final Map<Integer, Integer> used = new HashMap<>();
+  private double best = Double.POSITIVE_INFINITY;
+  private Plan bestPlan;
+  private int evaluated;
+
+  public ReferenceEnumerator(PlanSpace space) {
+    this.space = space;
+    this.inputs = space.feasibleInputs();
+    this.consumersFirst = new ArrayList<>(space.memo().topologicalOrder());
+    Collections.reverse(consumersFirst);
+    for (List<List<PhysicalEdge>> in : inputs) {
+      for (List<PhysicalEdge> edges : in) {
+        edges.sort(Comparator.comparingDouble(e -> space.weight(e.producer())));
+      }
+    }
+  }
+
+  @Override public Plan solve() {
+    final long start = System.nanoTime();
+    final List<int[]> tasks = new ArrayList<>();
+    double cost = 0;
+    for (int a : space.answers().values()) {
+      used.put(a, 1);
+      cost += space.weight(a);
+      tasks.add(new int[] {CHECK, a});
+      tasks.add(new int[] {CHOOSE, a, 0});
+    }
+    search(tasks, cost);
+    if (bestPlan == null) {
+      throw new PlanningException("no plan meets every query's target, retention and budget");
+    }
+    final long millis = (System.nanoTime() - start) / 1_000_000;
+    return new Plan(bestPlan.candidates(), bestPlan.edges(), bestPlan.cost(), "ENUMERATED", 0,
+        evaluated, millis);
+  }
+
+  /** A task: choose the producer of input i of consumer c. */
+  private static final int CHOOSE = 0;
+  /** A task: c's inputs are all chosen; check what can be checked already. */
+  private static final int CHECK = 1;
+
+  /**
+   * Works through {@code tasks} as a stack: choosing a fresh producer pushes a check of it and
+   * then its inputs, so a candidate's whole sub-plan is chosen before its check runs. A check of
+   * an answer tests its query's target and the histories asked so far (they only grow), cutting
+   * the branch early.
+   */
+  private void search(List<int[]> tasks, double cost) {
+    if (cost + stillToPay(tasks) >= best) {
+      return;
+    }
+    if (tasks.isEmpty()) {
+      evaluated++;
+      if (feasible()) {
+        best = cost;
+        bestPlan = new Plan(new ArrayList<>(used.keySet()), new ArrayList<>(chosen.values()), cost,
+            "", 0, 0, 0);
+      }
+      return;
+    }
+    final int[] task = tasks.remove(tasks.size() - 1);
+    if (task[0] == CHECK) {
+      if (!(space.memo().candidate(space.candidates().get(task[1]).logical()).operator()
+          instanceof Operator.Answer a) || (meetsTarget(a.query()) && historiesFit())) {
+        search(tasks, cost);
+      }
+      tasks.add(task);
+      return;
+    }
+    final int c = task[1];
+    final int i = task[2];
+    for (PhysicalEdge e : inputs.get(c).get(i)) {
+      final int u = e.producer();
+      final boolean fresh = !used.containsKey(u);
+      if (!fresh && space.candidates().get(u).properties().lifetime() instanceof Lifetime.None) {
+        continue;  // a result that is not kept streams into one consumer
+      }
+      chosen.put(c + "/" + i, e);
+      used.merge(u, 1, Integer::sum);
+      final List<int[]> more = new ArrayList<>(tasks);
+      if (fresh) {
+        more.add(new int[] {CHECK, u});
+        for (int j = arity(u) - 1; j >= 0; j--) {
+          more.add(new int[] {CHOOSE, u, j});
+        }
+      }
+      search(more, fresh ? cost + space.weight(u) : cost);
+      if (used.merge(u, -1, Integer::sum) == 0) {
+        used.remove(u);
+      }
+      chosen.remove(c + "/" + i);
+    }
+    tasks.add(task);
+  }
+
+  /**
+   * A lower bound on what the open inputs still cost: each group they read needs some producer,
+   * at least its cheapest feasible one (nothing when one is already used); producers of different
+   * groups are different candidates, so the bounds add.
+   */
+  private double stillToPay(List<int[]> tasks) {
+    final Map<Integer, Double> cheapest = new HashMap<>();
+    for (int[] task : tasks) {
+      if (task[0] != CHOOSE) {
+        continue;
+      }
+      for (PhysicalEdge e : inputs.get(task[1]).get(task[2])) {
+        final double w = used.containsKey(e.producer()) ? 0 : space.weight(e.producer());
+        cheapest.merge(space.candidates().get(e.producer()).group(), w, Math::min);
+      }
+    }
+    double sum = 0;
+    for (double w : cheapest.values()) {
+      sum += w;
+    }
+    return sum;
+  }
+
+  private boolean meetsTarget(String query) {
+    final Query q = space.workload().queries().stream().filter(x -> x.name().equals(query))
+        .findFirst().orElseThrow();
+    final int a = space.answers().get(query);
+    return guarantee(chosen.get(a + "/0").producer()).meets(q.target().metric(), q.target().bound());
+  }
+
+  private int arity(int v) {
+    return space.memo().candidate(space.candidates().get(v).logical()).children().size();
+  }
+
+  /** Whether the complete assignment meets pipelining, (K), (R) and (B). */
+  private boolean feasible() {
+    final Map<Integer, Integer> readers = new HashMap<>();
+    for (PhysicalEdge e : chosen.values()) {
+      readers.merge(e.producer(), 1, Integer::sum);
+    }
+    for (Map.Entry<Integer, Integer> r : readers.entrySet()) {
+      if (space.candidates().get(r.getKey()).properties().lifetime() instanceof Lifetime.None
+          && r.getValue() > 1) {
+        throw new IllegalStateException("a pipelined result was chosen twice");
+      }
+    }
+    for (Query q : space.workload().queries()) {
+      if (!meetsTarget(q.name())) {
+        return false;
+      }
+    }
+    if (!historiesFit()) {
+      return false;
+    }
+    for (Budget b : space.workload().budgets()) {
+      double total = 0;
+      for (int v : used.keySet()) {
+        total += Budgets.use(space, v, b.resource());
+      }
+      if (total > b.limit()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The error of v's result in this plan. */
+  private Guarantee guarantee(int v) {
+    final LogicalCandidate logical = space.memo().candidate(space.candidates().get(v).logical());
+    if (logical.properties().parameters() instanceof Parameters.Fixed fixed) {
+      return fixed.guarantee();
+    }
+    if (logical.operator() instanceof Operator.Divide) {
+      return Guarantee.ratio(guarantee(chosen.get(v + "/0").producer()),
+          guarantee(chosen.get(v + "/1").producer()));
+    }
+    return guarantee(chosen.get(v + "/0").producer());
+  }
+
+  /**
+   * Pushes each answer's retention down the plan (a candidate recomputed on demand passes
+   * "serve h" on as h + lookback, a kept one asks only the lookback) and checks that every
+   * candidate keeps what it is asked.
+   */
+  private boolean historiesFit() {
+    final Map<Integer, Set<Duration>> asked = new HashMap<>();
+    for (Query q : space.workload().queries()) {
+      asked.computeIfAbsent(space.answers().get(q.name()), k -> new LinkedHashSet<>()).add(q.retention());
+    }
+    for (int g : consumersFirst) {
+      for (int v : space.byGroup().get(g)) {
+        if (!used.containsKey(v)) {
+          continue;
+        }
+        final PhysicalCandidate c = space.candidates().get(v);
+        final Set<Duration> mine = asked.getOrDefault(v, Set.of());
+        final Duration capacity = c.properties().history();
+        for (Duration h : mine) {
+          if (capacity != null && h.compareTo(capacity) > 0) {
+            return false;
+          }
+        }
+        final Duration lookback = History.lookback(space.memo(), c.logical(), c.properties().timing());
+        for (int i = 0; i < arity(v); i++) {
+          final PhysicalEdge e = chosen.get(v + "/" + i);
+          if (e == null) {
+            continue;  // not chosen yet: what it will ask comes later
+          }
+          final Set<Duration> theirs = asked.computeIfAbsent(e.producer(), k -> new LinkedHashSet<>());
+          theirs.add(lookback);
+          if (c.properties().recomputedOnDemand()) {
+            for (Duration h : mine) {
+              theirs.add(h.plus(lookback));
+            }
+          }
+        }
+      }
+    }
+    return true;
+  }
+}

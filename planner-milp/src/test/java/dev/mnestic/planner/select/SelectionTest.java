@@ -1,0 +1,177 @@
+package dev.mnestic.planner.select;
+
+import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.Workloads;
+import dev.mnestic.planner.memo.Family;
+import dev.mnestic.planner.memo.GroupKey;
+import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.PhysicalEdge;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.workload.Workload;
+import dev.mnestic.planner.workload.WorkloadParser;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Stage 3: the MILP's plans, checked against the reference enumerator. */
+class SelectionTest {
+  private static final Duration LIMIT = Duration.ofSeconds(60);
+  private static final String SOLVER = "CP_SAT";
+
+  /** The spec's acceptance: A reads a KLL meeting 0.01; B's operands share one DDSketch. */
+  @Test void specExample() {
+    final PlanSpace space = Planner.space(Workloads.specExample(), ParameterLists.DEFAULT);
+    final Plan plan = new MilpSelector(space, SOLVER, LIMIT).solve();
+    assertEquals("OPTIMAL", plan.status());
+
+    final PhysicalEdge intoA = only(plan, space.answers().get("A"), 0);
+    final int stateOfA = only(plan, intoA.producer(), 0).producer();
+    final Parameters thetaA = theta(space, stateOfA);
+    assertTrue(thetaA instanceof Parameters.Kll k && k.guarantee().epsilon() <= 0.01, thetaA.toString());
+
+    final PhysicalEdge intoB = only(plan, space.answers().get("B"), 0);
+    final int divide = intoB.producer();
+    final int numeratorState = only(plan, only(plan, divide, 0).producer(), 0).producer();
+    final int denominatorState = only(plan, only(plan, divide, 1).producer(), 0).producer();
+    assertEquals(numeratorState, denominatorState, "B's operands read one DDSketch candidate");
+    final Parameters.DdSketch dd = (Parameters.DdSketch) theta(space, numeratorState);
+    assertTrue((2 * dd.alpha()) / (1 - dd.alpha()) <= 0.05, dd.toString());
+    assertEquals(2, plan.edges().stream().filter(e -> e.producer() == numeratorState).count());
+    // Paid once: the cost is the sum over distinct chosen candidates.
+    assertEquals(plan.candidates().stream().mapToDouble(space::weight).sum(), plan.cost(), 1e-9);
+
+    // Sharing pays: planning each query alone costs more in total.
+    double alone = 0;
+    for (String q : List.of("A", "B")) {
+      final Workload one = new Workload(space.workload().metrics(), space.workload().queries().stream()
+          .filter(x -> x.name().equals(q)).toList(), List.of());
+      alone += new MilpSelector(Planner.space(one, ParameterLists.DEFAULT), SOLVER, LIMIT).solve().cost();
+    }
+    assertTrue(plan.cost() < alone, plan.cost() + " vs " + alone);
+
+    final Plan reference = new ReferenceEnumerator(space).solve();
+    assertEquals(reference.cost(), plan.cost(), 1e-6 * reference.cost());
+  }
+
+  @Test void solversAgree() {
+    final PlanSpace space = Planner.space(Workloads.specExample(),
+        new ParameterLists(List.of(200, 400), List.of(0.01, 0.02), false));
+    final double cpSat = new MilpSelector(space, "CP_SAT", LIMIT).solve().cost();
+    for (String solver : List.of("SCIP", "CBC")) {
+      assertEquals(cpSat, new MilpSelector(space, solver, LIMIT).solve().cost(), 1e-6 * cpSat, solver);
+    }
+    assertEquals(cpSat, new ReferenceEnumerator(space).solve().cost(), 1e-6 * cpSat);
+  }
+
+  @Test void budgetsBindAndInfeasibilityIsReported() {
+    final String base = "metric m from t(ts, v) rate 1000/s\n"
+        + "A: quantile_over_time(0.9, m[1m]) rank error 0.01 every 1m retain 1h\n"
+        + "B: quantile_over_time(0.9, m[1m]) / quantile_over_time(0.5, m[1m]) relative error 0.05 every 1m retain 1h\n";
+    final ParameterLists lists = new ParameterLists(List.of(200, 400), List.of(0.01, 0.02), true);
+    final PlanSpace free = Planner.space(WorkloadParser.parse(base), lists);
+    final Plan unbounded = new MilpSelector(free, SOLVER, LIMIT).solve();
+    final double heap = unbounded.candidates().stream().mapToDouble(v -> free.costs().get(v).heapBytes()).sum();
+    assertTrue(heap > 0);
+    // Half the heap the free plan holds: a dearer plan that meets the budget.
+    final PlanSpace bounded = Planner.space(WorkloadParser.parse(base + "budget heap " + (long) (heap / 2) + "B\n"), lists);
+    final Plan within = new MilpSelector(bounded, SOLVER, LIMIT).solve();
+    assertTrue(within.candidates().stream().mapToDouble(v -> bounded.costs().get(v).heapBytes()).sum() <= heap / 2);
+    assertTrue(within.cost() > unbounded.cost());
+    assertEquals(new ReferenceEnumerator(bounded).solve().cost(), within.cost(), 1e-6 * within.cost());
+
+    final PlanSpace impossible = Planner.space(WorkloadParser.parse(base + "budget cpu 0.000000001\n"), lists);
+    final PlanningException e = assertThrows(PlanningException.class,
+        () -> new MilpSelector(impossible, SOLVER, LIMIT).solve());
+    assertEquals("no plan meets every query's target, retention and budget", e.getMessage());
+    assertThrows(PlanningException.class, () -> new ReferenceEnumerator(impossible).solve());
+  }
+
+  /** The MILP's optimum equals the enumerator's on random small workloads. */
+  @Test void milpMatchesEnumeratorOnRandomWorkloads() {
+    final Random random = new Random(20261129);
+    final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
+    int withMerges = 0;
+    int withRatios = 0;
+    for (int n = 0; n < 200; n++) {
+      final String text = randomWorkload(random);
+      final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
+      final Plan milp;
+      final Plan reference;
+      try {
+        reference = new ReferenceEnumerator(space).solve();
+      } catch (PlanningException e) {
+        assertThrows(PlanningException.class, () -> new MilpSelector(space, SOLVER, LIMIT).solve(), text);
+        continue;
+      }
+      milp = new MilpSelector(space, SOLVER, LIMIT).solve();
+      assertEquals("OPTIMAL", milp.status(), text);
+      assertEquals(reference.cost(), milp.cost(), 1e-6 * reference.cost(), text);
+      if (milp.candidates().stream().anyMatch(v -> op(space, v) instanceof Operator.Merge)) {
+        withMerges++;
+      }
+      if (milp.candidates().stream().anyMatch(v -> op(space, v) instanceof Operator.Divide)) {
+        withRatios++;
+      }
+    }
+    // The random workloads reach the interesting shapes.
+    assertTrue(withMerges > 5 && withRatios > 20, withMerges + " merges, " + withRatios + " ratios");
+  }
+
+  static String randomWorkload(Random r) {
+    final StringBuilder b = new StringBuilder("metric m from t(ts, v) rate "
+        + (r.nextBoolean() ? 100 : 5000) + "/s raw " + (r.nextBoolean() ? "10m" : "1d") + "\n");
+    final int queries = 1 + r.nextInt(3);
+    for (int q = 0; q < queries; q++) {
+      final String range = pick(r, "1m", "1m", "3m");
+      final String every = range.equals("3m") && r.nextBoolean() ? "1m" : range;
+      final String quantile = "quantile_over_time(" + pick(r, "0.5", "0.9", "0.99") + ", m[" + range + "])";
+      final String expr;
+      final String target;
+      if (r.nextInt(10) < 3) {
+        expr = quantile + " / quantile_over_time(" + pick(r, "0.5", "0.9") + ", m[" + range + "])";
+        target = "relative error " + pick(r, "0.03", "0.05", "0.1", "0.2");
+      } else {
+        expr = quantile;
+        target = pick(r, "rank error 0.005", "rank error 0.01", "rank error 0.03", "relative error 0.01",
+            "relative error 0.05", "exact");
+      }
+      b.append("Q").append(q).append(": ").append(expr).append(' ').append(target).append(" every ")
+          .append(every).append(" retain ").append(pick(r, "5m", "1h")).append('\n');
+    }
+    if (r.nextInt(5) == 0) {
+      b.append("budget heap ").append(pick(r, "64KiB", "1MiB", "16MiB")).append('\n');
+    }
+    return b.toString();
+  }
+
+  private static String pick(Random r, String... options) {
+    return options[r.nextInt(options.length)];
+  }
+
+  private static Operator op(PlanSpace space, int v) {
+    return space.memo().candidate(space.candidates().get(v).logical()).operator();
+  }
+
+  private static Parameters theta(PlanSpace space, int v) {
+    return space.memo().candidate(space.candidates().get(v).logical()).properties().parameters();
+  }
+
+  private static PhysicalEdge only(Plan plan, int consumer, int input) {
+    final List<PhysicalEdge> in = plan.edges().stream()
+        .filter(e -> e.consumer() == consumer && e.input() == input).toList();
+    assertEquals(1, in.size(), "one producer for input " + input + " of " + consumer);
+    return in.get(0);
+  }
+}
