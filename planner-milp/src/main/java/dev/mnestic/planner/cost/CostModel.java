@@ -24,8 +24,8 @@ import java.time.Duration;
  * its metric's ingest rate.
  *
  * <p>The per-operation times and sizes are the Java sketches measured on this machine (2M
- * lognormal values, datasketches-java 7.0.1 and sketches-java 0.8.3 on JDK 17; the measuring
- * program is {@code CostCalibration} in planner-milp's tests): a KLL update costs about
+ * lognormal values, datasketches-java 7.0.1 and sketches-java 0.8.3 on JDK 17): a KLL update
+ * costs about
  * 41 + 0.012·k ns, a merge about 48·k ns and a quantile read about 100 + 0.2·k ns; a DDSketch
  * update about 6 ns, and a merge and a read about 0.7 and 2.3 ns per bin. KLL's size is
  * DataSketches' own {@link KllSketch#getMaxSerializedSizeBytes}; a DDSketch holds
