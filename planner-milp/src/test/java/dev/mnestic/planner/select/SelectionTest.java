@@ -132,7 +132,7 @@ class SelectionTest {
   static String randomWorkload(Random r) {
     final StringBuilder b = new StringBuilder("metric m from t(ts, v) rate "
         + (r.nextBoolean() ? 100 : 5000) + "/s raw " + (r.nextBoolean() ? "10m" : "1d") + "\n");
-    final int queries = 1 + r.nextInt(3);
+    final int queries = 1 + r.nextInt(2);
     for (int q = 0; q < queries; q++) {
       final String range = pick(r, "1m", "1m", "3m");
       final String every = range.equals("3m") && r.nextBoolean() ? "1m" : range;
