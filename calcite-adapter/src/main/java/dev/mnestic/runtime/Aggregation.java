@@ -9,11 +9,9 @@ import org.apache.calcite.linq4j.Linq4j;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Runtime of {@link dev.mnestic.rel.DatalogAggregate}, and the grouping that
@@ -45,10 +43,10 @@ public final class Aggregation {
   }
 
   private static Enumerable<Object[]> distinct(Enumerable<Object[]> rows) {
-    final Set<RowKey> seen = new HashSet<>();
+    final RowSet seen = new RowSet();
     final List<Object[]> out = new ArrayList<>();
     for (Object[] row : rows) {
-      if (seen.add(new RowKey(row))) {
+      if (seen.add(row)) {
         out.add(row);
       }
     }

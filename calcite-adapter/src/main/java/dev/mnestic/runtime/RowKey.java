@@ -14,12 +14,17 @@ public final class RowKey {
 
   public RowKey(Object[] values) {
     this.values = values;
+    this.hash = hash(values);
+  }
+
+  /** The hash of a row: each value's hash mixed in. */
+  static int hash(Object[] values) {
     long h = 0x9E3779B97F4A7C15L;
     for (Object v : values) {
       h = (h ^ (v == null ? 0 : v.hashCode())) * 0xBF58476D1CE4E5B9L;
       h ^= h >>> 31;
     }
-    this.hash = (int) (h ^ (h >>> 32));
+    return (int) (h ^ (h >>> 32));
   }
 
   /** The values, in order (not copied). */

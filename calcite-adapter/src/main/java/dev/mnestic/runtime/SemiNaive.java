@@ -9,7 +9,6 @@ import org.apache.calcite.linq4j.Linq4j;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -123,13 +122,13 @@ public final class SemiNaive {
 
   /** Set semantics: a tuple is new unless seen. */
   private static final class SetState implements State {
-    private final Set<RowKey> seen = new HashSet<>();
+    private final RowSet seen = new RowSet();
     private final List<Object[]> added = new ArrayList<>();
 
     @Override public boolean merge(List<Object[]> rows) {
       added.clear();
       for (Object[] row : rows) {
-        if (seen.add(new RowKey(row))) {
+        if (seen.add(row)) {
           added.add(row);
         }
       }
