@@ -9,6 +9,7 @@ import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.datalog.lower.Strata;
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.store.Session;
+import dev.mnestic.value.Json;
 import dev.mnestic.value.Values;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -168,69 +169,49 @@ public final class Engine {
    * [[...]]}}}) into existing stored relations, as CozoDB's
    * {@code import_relations}: rows are put (a key's old row is replaced),
    * all relations in one transaction. JSON integers are Ints, other numbers
-   * Floats.
+   * Floats, objects Json values; each column coerces to its type.
    */
   public void importRelations(String json) throws SQLException {
-    final com.fasterxml.jackson.databind.JsonNode root;
-    try {
-      root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
-    } catch (java.io.IOException e) {
-      throw new DatalogException("import::bad_json", "not valid JSON: " + e.getMessage(), 0, 0);
-    }
-    if (root == null || !root.isObject()) {
+    if (!(parse(json) instanceof Map<?, ?> relations)) {
       throw new DatalogException("import::bad_json",
           "expected an object of relations: {\"rel\": {\"headers\": [...], \"rows\": [...]}}", 0, 0);
     }
     inTransaction(stored -> {
-      for (java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it =
-           root.fields(); it.hasNext();) {
-        final Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> rel = it.next();
+      for (Map.Entry<?, ?> rel : relations.entrySet()) {
+        final Map<?, ?> body = rel.getValue() instanceof Map<?, ?> m ? m : Map.of();
         final List<String> headers = new ArrayList<>();
-        rel.getValue().path("headers").forEach(h -> headers.add(h.asText()));
-        final List<List<Object>> rows = new ArrayList<>();
-        for (com.fasterxml.jackson.databind.JsonNode row : rel.getValue().path("rows")) {
-          final List<Object> values = new ArrayList<>();
-          row.forEach(v -> values.add(value(v)));
-          rows.add(values);
+        for (Object h : body.get("headers") instanceof List<?> l ? l : List.of()) {
+          headers.add(Values.toJsonText(Json.toValue(h)));
         }
-        stored.apply(new Script.RelationOp(Script.RelationOp.Kind.PUT, rel.getKey(), null,
+        final List<List<Object>> rows = new ArrayList<>();
+        for (Object row : body.get("rows") instanceof List<?> l ? l : List.of()) {
+          if (!(row instanceof List<?> r)) {
+            throw new DatalogException("import::bad_json", "a row of " + rel.getKey()
+                + " is not an array: " + Json.of(Json.toValue(row)), 0, 0);
+          }
+          rows.add(Values.listOf(r.stream().map(Json::toValue).toList()));
+        }
+        stored.apply(new Script.RelationOp(Script.RelationOp.Kind.PUT, (String) rel.getKey(), null,
             new dev.mnestic.datalog.ast.Pos(0, 0)), headers, rows);
       }
       return null;
     });
   }
 
-  /** A JSON text as a CozoDB value (integers are Ints, other numbers Floats), as {@link #importRelations} reads it. */
+  /**
+   * A JSON text as a CozoDB value, as {@link #importRelations} reads each:
+   * integers are Ints, other numbers Floats, arrays lists, objects Json.
+   */
   public static Object jsonValue(String json) {
-    try {
-      return value(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json));
-    } catch (java.io.IOException e) {
-      throw new DatalogException("import::bad_json", "not valid JSON: " + e.getMessage(), 0, 0);
-    }
+    return Json.toValue(parse(json));
   }
 
-  private static Object value(com.fasterxml.jackson.databind.JsonNode v) {
-    if (v.isNull()) {
-      return null;
+  private static Object parse(String json) {
+    try {
+      return Json.parse(json).tree();
+    } catch (IllegalArgumentException e) {
+      throw new DatalogException("import::bad_json", "not valid JSON: " + e.getMessage(), 0, 0);
     }
-    if (v.isBoolean()) {
-      return v.booleanValue();
-    }
-    if (v.isIntegralNumber()) {
-      return v.longValue();
-    }
-    if (v.isNumber()) {
-      return v.doubleValue();
-    }
-    if (v.isArray()) {
-      final List<Object> items = new ArrayList<>();
-      v.forEach(x -> items.add(value(x)));
-      return Values.listOf(items);
-    }
-    if (v.isTextual()) {
-      return v.textValue();
-    }
-    throw new DatalogException("import::bad_value", "JSON objects are not values: " + v, 0, 0);
   }
 
   private Result sysOp(Script.SysOp op, Map<String, ?> params, StoredRelations stored)

@@ -90,6 +90,22 @@ class StoredRelationsTest {
     assertEquals(1000, engine.run("?[k] := *r{k}", Map.of()).rows().size());
   }
 
+  /**
+   * CozoDB's relation-JSON import coerces each column to its type: objects
+   * are Json values, strings become Uuids and Bytes. (CozoDB itself gives
+   * these rows for this import.)
+   */
+  @Test void importCoercesToColumnTypes() throws SQLException {
+    run(":create t {k: Int => j: Json, a: Any, u: Uuid, b: Bytes}");
+    engine.importRelations("{\"t\": {\"headers\": [\"k\", \"j\", \"a\", \"u\", \"b\"], \"rows\": ["
+        + "[1, {\"x\": [1, 2.5]}, {\"y\": null}, \"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\", \"AQI=\"],"
+        + "[2.0, 3, [1, {\"z\": 1}], \"00000000-0000-0000-0000-000000000001\", \"\"]]}}");
+    assertEquals("{\"headers\":[\"k\",\"j\",\"a\",\"u\",\"b\",\"x\"],\"rows\":["
+        + "[1,{\"x\":[1,2.5]},{\"y\":null},\"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\",\"AQI=\",true],"
+        + "[2,3,[1,{\"z\":1}],\"00000000-0000-0000-0000-000000000001\",\"\",false]]}",
+        run("?[k, j, a, u, b, x] := *t{k, j, a, u, b}, x = is_json(a)").toJson());
+  }
+
   private Engine.Result run(String script) throws SQLException {
     return engine.run(script, Map.of());
   }
