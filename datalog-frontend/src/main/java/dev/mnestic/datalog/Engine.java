@@ -306,34 +306,43 @@ public final class Engine {
   /** CozoDB's order (value order, then {@code :order}), then {@code :offset} and {@code :limit}. */
   private static List<List<Object>> shape(List<List<Object>> rows, List<String> headers,
       Script.Options options, Map<String, ?> params) {
-    final List<List<Object>> sorted = new ArrayList<>(rows);
-    sorted.sort((x, y) -> Values.compare(x, y));
-    if (!options.order().isEmpty()) {
-      Comparator<List<Object>> order = null;
-      for (Script.Sort sort : options.order()) {
-        final int i = headers.indexOf(sort.column());
-        if (i < 0) {
-          throw new DatalogException("query::sort_key_not_found",
-              "Cannot find sort key '" + sort.column() + "' in the head",
-              sort.pos().line(), sort.pos().column());
-        }
-        Comparator<List<Object>> key = (x, y) -> Values.compare(x.get(i), y.get(i));
-        if (sort.descending()) {
-          key = key.reversed();
-        }
-        order = order == null ? key : order.thenComparing(key);
-      }
-      sorted.sort(order);
-    }
     final long offset = options.offset() == null ? 0 : count(options.offset(), params);
     long limit = options.limit() == null ? Long.MAX_VALUE : count(options.limit(), params);
-    if (limit == 0 && options.order().isEmpty()) {
-      // As CozoDB: without :order, evaluation stops once a row past the limit is in.
-      limit = 1;
+    if (options.order().isEmpty()) {
+      if (limit == 0) {
+        // As CozoDB: without :order, evaluation stops once a row past the limit is in.
+        limit = 1;
+      }
+      // As CozoDB: without :order, the rows are cut in the order evaluation
+      // derived them, then sorted.
+      final List<List<Object>> cut = new ArrayList<>(cut(rows, offset, limit));
+      cut.sort(Values::compare);
+      return cut;
     }
-    final int from = (int) Math.min(offset, sorted.size());
-    final int to = (int) Math.min(sorted.size(), from + Math.min(limit, Integer.MAX_VALUE));
-    return sorted.subList(from, to);
+    final List<List<Object>> sorted = new ArrayList<>(rows);
+    sorted.sort(Values::compare);
+    Comparator<List<Object>> order = null;
+    for (Script.Sort sort : options.order()) {
+      final int i = headers.indexOf(sort.column());
+      if (i < 0) {
+        throw new DatalogException("query::sort_key_not_found",
+            "Cannot find sort key '" + sort.column() + "' in the head",
+            sort.pos().line(), sort.pos().column());
+      }
+      Comparator<List<Object>> key = (x, y) -> Values.compare(x.get(i), y.get(i));
+      if (sort.descending()) {
+        key = key.reversed();
+      }
+      order = order == null ? key : order.thenComparing(key);
+    }
+    sorted.sort(order);
+    return cut(sorted, offset, limit);
+  }
+
+  private static List<List<Object>> cut(List<List<Object>> rows, long offset, long limit) {
+    final int from = (int) Math.min(offset, rows.size());
+    final int to = (int) Math.min(rows.size(), from + Math.min(limit, Integer.MAX_VALUE));
+    return rows.subList(from, to);
   }
 
   /** {@code :timeout} in whole seconds (at least 1), or 0 for none. */
