@@ -53,6 +53,8 @@ public final class MilpSelector implements Selector {
   private final PlanSpace space;
   private final String solverId;
   private final Duration timeLimit;
+  /** Whether a producer may feed several consumer inputs; false gives the no-sharing baseline. */
+  private final boolean sharing;
 
   /** The variables of candidate v: x_v, z_{v,ℓ} when its error is composed, g_{v,h}. */
   private record CandidateVars(MPVariable x, Map<Guarantee, MPVariable> level,
@@ -70,9 +72,22 @@ public final class MilpSelector implements Selector {
    *     with status FEASIBLE
    */
   public MilpSelector(PlanSpace space, String solverId, Duration timeLimit) {
+    this(space, solverId, timeLimit, true);
+  }
+
+  private MilpSelector(PlanSpace space, String solverId, Duration timeLimit, boolean sharing) {
     this.space = space;
     this.solverId = solverId;
     this.timeLimit = timeLimit;
+    this.sharing = sharing;
+  }
+
+  /**
+   * The baseline without sharing: the cheapest plan in which every producer but the store's
+   * rows feeds exactly one consumer input, so two readers of one result each pay for their own.
+   */
+  public static MilpSelector withoutSharing(PlanSpace space, String solverId, Duration timeLimit) {
+    return new MilpSelector(space, solverId, timeLimit, false);
   }
 
   @Override public Plan solve() {
@@ -167,8 +182,10 @@ public final class MilpSelector implements Selector {
           used.setCoefficient(m.candidates().get(e.producer()).x(), -1);
         }
       }
-      if (c.properties().lifetime() instanceof Lifetime.None) {
-        // (P) Σ_{c,i} y_{u,c,i} <= 1: a result that is not kept streams into one consumer.
+      if (c.properties().lifetime() instanceof Lifetime.None
+          || !sharing && !(space.memo().candidate(c.logical()).operator() instanceof Operator.Scan)) {
+        // (P) Σ_{c,i} y_{u,c,i} <= 1: a result that is not kept streams into one consumer (and,
+        // for the no-sharing baseline, every result but the rows has one consumer).
         final MPConstraint pipe = s.makeConstraint(Double.NEGATIVE_INFINITY, 1);
         for (PhysicalEdge e : readers.getOrDefault(c.id(), List.of())) {
           pipe.setCoefficient(m.edges().get(e), 1);

@@ -1,0 +1,98 @@
+package dev.mnestic.planner.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code mnestic plan}: the viewer's three outputs for the spec's example, and its errors. */
+class PlanViewTest {
+  @TempDir Path dir;
+
+  @Test void textShowsMemoEdgesPrunedAndThePlan() throws Exception {
+    final String text = run(0, example(), "--output", "text");
+    assertTrue(text.contains("G2 state(KLL, latency, 1m)"), text);
+    assertTrue(text.contains("rank error does not bound relative error (metric rule)"));
+    assertTrue(text.contains("stage 2: G"));
+    assertTrue(text.contains("a result computed at ingest is read at a later evaluation"));
+    assertTrue(text.matches("(?s).*stage 3: OPTIMAL, \\d+ variables, \\d+ constraints, \\d+ ms.*"));
+    // The chosen plan: a KLL k=345 for A, one DDSketch α=0.02 for B.
+    assertTrue(text.matches("(?s).*\\n  v\\d+ G\\d+ Build\\[family=KLL\\] \\{k=345, direct\\}.*"), text);
+    assertTrue(text.matches("(?s).*\\n  v\\d+ G\\d+ Build\\[family=DDSKETCH\\] \\{α=0.02, direct\\}.*"), text);
+  }
+
+  @Test void jsonCarriesTheSameAndCostsCompare() throws Exception {
+    final JsonNode json = new ObjectMapper().readTree(run(0, example(), "--output", "json"));
+    final double cost = json.get("cost").asDouble();
+    final double alone = json.get("costWithoutSharing").asDouble();
+    assertTrue(cost > 0 && cost < alone, cost + " vs " + alone);
+    assertEquals("OPTIMAL", json.get("milp").get("status").asText());
+    int chosen = 0;
+    double sum = 0;
+    for (JsonNode g : json.get("groups")) {
+      for (JsonNode c : g.get("candidates")) {
+        if (c.get("chosen").asBoolean()) {
+          chosen++;
+          sum += c.get("weight").asDouble();
+        }
+      }
+    }
+    assertEquals(cost, sum, 1e-4 * cost);
+    int rejected = 0;
+    for (JsonNode e : json.get("edges")) {
+      if (!e.get("alphaLog").isNull()) {
+        rejected++;
+      }
+    }
+    assertTrue(chosen >= 9 && rejected > 0);
+  }
+
+  @Test void dotDrawsTheChosenDag() throws Exception {
+    final String dot = run(0, example(), "--output", "dot");
+    assertTrue(dot.startsWith("digraph plan {"));
+    assertTrue(dot.contains("Answer[query=A"));
+    assertEquals(9, dot.lines().filter(l -> l.contains(" -> ")).count(), dot);
+  }
+
+  @Test void errorsNameFileLineAndColumn() throws Exception {
+    final Path bad = dir.resolve("bad.workload");
+    Files.writeString(bad, "metric m from t(ts, v) rate 10/s\nA: quantile_over_time(0.9, m[1m]) rank error 0.01 every 1m retain\n");
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(1, PlanCommand.run(new String[] {bad.toString()}, new PrintStream(new ByteArrayOutputStream()),
+        new PrintStream(err, true, StandardCharsets.UTF_8)));
+    assertEquals(bad + ":2:66: expected a retention, found the end of the line\n", err.toString(StandardCharsets.UTF_8));
+    assertEquals(2, PlanCommand.run(new String[] {example().toString(), "--output", "svg"},
+        new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())));
+    assertEquals(2, PlanCommand.run(new String[] {}, new PrintStream(new ByteArrayOutputStream()),
+        new PrintStream(new ByteArrayOutputStream())));
+  }
+
+  private Path example() throws Exception {
+    final Path p = dir.resolve("example.workload");
+    try (var in = getClass().getResourceAsStream("/spec-example.workload")) {
+      Files.write(p, in.readAllBytes());
+    }
+    return p;
+  }
+
+  private static String run(int status, Path file, String... options) {
+    final String[] args = new String[options.length + 1];
+    args[0] = file.toString();
+    System.arraycopy(options, 0, args, 1, options.length);
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(status, PlanCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8)), err.toString(StandardCharsets.UTF_8));
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}
