@@ -27,6 +27,28 @@ public final class MnesticRules {
       .withRuleFactory(EnumerableDatalogAggregateRule::new)
       .toRule(EnumerableDatalogAggregateRule.class);
 
+  /** Rule that implements a {@link LogicalSketchAggregate} as an {@link EnumerableSketchAggregate}. */
+  public static final ConverterRule ENUMERABLE_SKETCH_AGGREGATE = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalSketchAggregate.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableSketchAggregateRule")
+      .withRuleFactory(EnumerableSketchAggregateRule::new)
+      .toRule(EnumerableSketchAggregateRule.class);
+
+  /** Converts a {@link LogicalSketchAggregate}, its input to Enumerable. */
+  static final class EnumerableSketchAggregateRule extends ConverterRule {
+    EnumerableSketchAggregateRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalSketchAggregate a = (LogicalSketchAggregate) rel;
+      return new EnumerableSketchAggregate(a.getCluster(),
+          a.getTraitSet().replace(EnumerableConvention.INSTANCE),
+          convert(a.getInput(), a.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE)),
+          a.timeColumn, a.valueColumn, a.family, a.parameter, a.width, a.step, a.subWidth, a.phis);
+    }
+  }
+
   /** Converts a {@link LogicalDatalogAggregate}, its input to Enumerable. */
   static final class EnumerableDatalogAggregateRule extends ConverterRule {
     EnumerableDatalogAggregateRule(Config config) {

@@ -17,6 +17,8 @@ public enum MnesticMethod {
   SEMI_NAIVE_FIXPOINT(SemiNaive.class, "fixpoint", DataContext.class, Enumerable[].class,
       Enumerable[].class, RowTable[].class, RowTable[].class, int.class, String[][].class),
   DATALOG_AGGREGATE(Aggregation.class, "group", Enumerable.class, String[].class),
+  SKETCH_WINDOWS(Sketches.class, "windows", Enumerable.class, int.class, int.class, String.class,
+      double.class, long.class, long.class, long.class, double[].class),
   STORE_READ_BINARIES(StoreReads.class, "binaries", Enumerable.class, int[].class,
       boolean.class);
 

@@ -1,0 +1,54 @@
+package dev.mnestic.rel;
+
+import dev.mnestic.runtime.MnesticMethod;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+
+import java.util.List;
+
+/** {@link SketchAggregate} in Enumerable code: one call into {@link dev.mnestic.runtime.Sketches}. */
+public final class EnumerableSketchAggregate extends SketchAggregate implements EnumerableRel {
+  EnumerableSketchAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input,
+      int timeColumn, int valueColumn, Family family, double parameter, long width, long step,
+      long subWidth, List<Double> phis) {
+    super(cluster, traits, input, timeColumn, valueColumn, family, parameter, width, step,
+        subWidth, phis);
+  }
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return new EnumerableSketchAggregate(getCluster(), traitSet, sole(inputs), timeColumn,
+        valueColumn, family, parameter, width, step, subWidth, phis);
+  }
+
+  @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    // return Sketches.windows(<input as Object[] rows>, timeColumn, valueColumn, "<family>",
+    //     parameter, width, step, subWidth, new double[] {<phis>});
+    final BlockBuilder builder = new BlockBuilder();
+    final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
+    final Expression rows = builder.append("rows",
+        input.physType.convertTo(builder.append("input", input.block), JavaRowFormat.ARRAY));
+    final Expression windows = builder.append("windows",
+        Expressions.call(MnesticMethod.SKETCH_WINDOWS.method, rows,
+            Expressions.constant(timeColumn), Expressions.constant(valueColumn),
+            Expressions.constant(family.name()), Expressions.constant(parameter),
+            Expressions.constant(width), Expressions.constant(step), Expressions.constant(subWidth),
+            Expressions.newArrayInit(double.class, phis.stream()
+                .map(p -> (Expression) Expressions.constant(p.doubleValue())).toList())));
+    final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+        pref.prefer(JavaRowFormat.ARRAY));
+    final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+        JavaRowFormat.ARRAY, false);
+    builder.add(Expressions.return_(null, arrays.convertTo(windows, physType.getFormat())));
+    return implementor.result(physType, builder.toBlock());
+  }
+}

@@ -1,0 +1,168 @@
+package dev.mnestic.rel;
+
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalTableScan;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.datasketches.kll.KllSketch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.DoubleSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link SketchAggregate} run through Calcite over a table {@code requests(ts, latency)} of
+ * lognormal and Pareto latencies, each window's answers checked against the exact quantiles
+ * computed here: KLL within its rank error, DDSketch within its relative error, a ratio of two
+ * DDSketch reads within (a + b) / (1 - b).
+ */
+class EnumerableSketchAggregateTest {
+  private static final long MINUTE = 60_000;
+  private static final double[] PHIS = {0.5, 0.9, 0.95, 0.99};
+
+  private Connection connection;
+  private RelBuilder b;
+  private RowTable requests;
+  private RelOptTable table;
+
+  @BeforeEach void open() throws SQLException {
+    connection = DriverManager.getConnection("jdbc:calcite:");
+    b = RelBuilder.create(Frameworks.newConfigBuilder()
+        .defaultSchema(connection.unwrap(CalciteConnection.class).getRootSchema()).build());
+    b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_SKETCH_AGGREGATE);
+    final RelDataType rowType = b.getTypeFactory().builder()
+        .add("ts", SqlTypeName.TIMESTAMP).add("latency", SqlTypeName.DOUBLE).build();
+    table = RowTable.create(b.getRelOptSchema(), "requests", rowType);
+    requests = RowTable.of(table);
+  }
+
+  @AfterEach void close() throws SQLException {
+    connection.close();
+  }
+
+  /** 20 rows a second for 10 minutes, timestamps shuffled. */
+  private void fill(DoubleSupplier latency) {
+    final Random r = new Random(6);
+    for (int i = 0; i < 12_000; i++) {
+      requests.rows().add(new Object[] {(long) r.nextInt(10 * (int) MINUTE), latency.getAsDouble()});
+    }
+  }
+
+  private static DoubleSupplier lognormal() {
+    final Random r = new Random(1);
+    return () -> Math.exp(3 + r.nextGaussian());
+  }
+
+  private static DoubleSupplier pareto() {
+    final Random r = new Random(2);
+    return () -> 1 / Math.pow(1 - r.nextDouble(), 1 / 1.5);
+  }
+
+  // SELECT window_end, quantiles(latency) FROM requests GROUP BY window
+  private List<Object[]> run(SketchAggregate.Family family, double parameter, long width, long step,
+      long sub) throws SQLException {
+    final RelNode plan = LogicalSketchAggregate.create(
+        LogicalTableScan.create(b.getCluster(), table, List.of()), 0, 1, family, parameter, width,
+        step, sub, Arrays.stream(PHIS).boxed().toList());
+    final List<Object[]> rows = new ArrayList<>();
+    for (Object[] row : Plans.run(Plans.optimize(plan),
+        connection.unwrap(CalciteConnection.class).getRootSchema(),
+        (JavaTypeFactory) b.getTypeFactory(), List.of(requests), Map.of())) {
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /** The sorted latencies of the window ending at {@code end}. */
+  private double[] window(long end, long width) {
+    return requests.rows().stream().filter(r -> (long) r[0] >= end - width && (long) r[0] < end)
+        .mapToDouble(r -> (double) r[1]).sorted().toArray();
+  }
+
+  @Test void kllMeetsItsRankError() throws SQLException {
+    for (DoubleSupplier data : List.of(lognormal(), pareto())) {
+      requests.rows().clear();
+      fill(data);
+      final double epsilon = KllSketch.getNormalizedRankError(200, false);
+      final List<Object[]> rows = run(SketchAggregate.Family.KLL, 200, MINUTE, MINUTE, 0);
+      assertEquals(10, rows.size());
+      for (Object[] row : rows) {
+        final double[] exact = window((long) row[0], MINUTE);
+        for (int i = 0; i < PHIS.length; i++) {
+          final double answer = (double) row[i + 1];
+          final long atOrBelow = Arrays.stream(exact).filter(v -> v <= answer).count();
+          final double rank = (double) atOrBelow / exact.length;
+          assertTrue(Math.abs(rank - PHIS[i]) <= epsilon + 1.0 / exact.length,
+              "φ=" + PHIS[i] + " rank " + rank + " beyond ε=" + epsilon);
+        }
+      }
+    }
+  }
+
+  @Test void ddSketchMeetsItsRelativeErrorDirectAndMerged() throws SQLException {
+    for (DoubleSupplier data : List.of(lognormal(), pareto())) {
+      requests.rows().clear();
+      fill(data);
+      // 3m windows every minute: each row in three windows, or five... merged from 1m sketches.
+      final List<Object[]> direct = run(SketchAggregate.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0);
+      final List<Object[]> merged = run(SketchAggregate.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, MINUTE);
+      assertEquals(12, direct.size());
+      assertEquals(direct.size(), merged.size());
+      for (int w = 0; w < direct.size(); w++) {
+        final double[] exact = window((long) direct.get(w)[0], 3 * MINUTE);
+        for (int i = 0; i < PHIS.length; i++) {
+          final double truth = exact[(int) Math.floor(PHIS[i] * (exact.length - 1))];
+          for (List<Object[]> rows : List.of(direct, merged)) {
+            final double answer = (double) rows.get(w)[i + 1];
+            assertTrue(Math.abs(answer - truth) <= 0.01 * truth, answer + " vs " + truth);
+          }
+        }
+      }
+    }
+  }
+
+  @Test void ratioOfTwoDdSketchReadsMeetsTheComposedError() throws SQLException {
+    fill(lognormal());
+    final double alpha = 0.02;
+    final List<Object[]> rows = run(SketchAggregate.Family.DDSKETCH, alpha, MINUTE, MINUTE, 0);
+    for (Object[] row : rows) {
+      final double[] exact = window((long) row[0], MINUTE);
+      final double truth = exact[(int) Math.floor(0.99 * (exact.length - 1))]
+          / exact[(int) Math.floor(0.5 * (exact.length - 1))];
+      final double answer = (double) row[4] / (double) row[1];
+      assertTrue(Math.abs(answer - truth) <= (2 * alpha) / (1 - alpha) * truth, answer + " vs " + truth);
+    }
+  }
+
+  @Test void exactAccumulatorIsExactDirectAndMerged() throws SQLException {
+    fill(pareto());
+    final List<Object[]> direct = run(SketchAggregate.Family.EXACT, 0, 2 * MINUTE, 2 * MINUTE, 0);
+    final List<Object[]> merged = run(SketchAggregate.Family.EXACT, 0, 2 * MINUTE, 2 * MINUTE, MINUTE);
+    assertEquals(5, direct.size());
+    for (int w = 0; w < direct.size(); w++) {
+      final double[] exact = window((long) direct.get(w)[0], 2 * MINUTE);
+      for (int i = 0; i < PHIS.length; i++) {
+        final double truth = exact[(int) Math.floor(PHIS[i] * (exact.length - 1))];
+        assertEquals(truth, (double) direct.get(w)[i + 1]);
+        assertEquals(truth, (double) merged.get(w)[i + 1]);
+      }
+    }
+  }
+}
