@@ -49,6 +49,28 @@ public final class MnesticRules {
     }
   }
 
+  /** Rule that implements a {@link LogicalSkyline} as an {@link EnumerableSkyline}. */
+  public static final ConverterRule ENUMERABLE_SKYLINE = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalSkyline.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableSkylineRule")
+      .withRuleFactory(EnumerableSkylineRule::new)
+      .toRule(EnumerableSkylineRule.class);
+
+  /** Converts a {@link LogicalSkyline}, its input to Enumerable. */
+  static final class EnumerableSkylineRule extends ConverterRule {
+    EnumerableSkylineRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalSkyline s = (LogicalSkyline) rel;
+      return new EnumerableSkyline(s.getCluster(),
+          s.getTraitSet().replace(EnumerableConvention.INSTANCE),
+          convert(s.getInput(), s.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE)),
+          s.dimensions, s.distinct);
+    }
+  }
+
   /** Converts a {@link LogicalDatalogAggregate}, its input to Enumerable. */
   static final class EnumerableDatalogAggregateRule extends ConverterRule {
     EnumerableDatalogAggregateRule(Config config) {

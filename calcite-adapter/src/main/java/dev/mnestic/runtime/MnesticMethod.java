@@ -20,7 +20,9 @@ public enum MnesticMethod {
   SKETCH_WINDOWS(Sketches.class, "windows", Enumerable.class, int.class, int.class, String.class,
       double.class, long.class, long.class, long.class, double[].class),
   STORE_READ_BINARIES(StoreReads.class, "binaries", Enumerable.class, int[].class,
-      boolean.class);
+      boolean.class),
+  SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class, String[].class,
+      boolean.class, String.class);
 
   public final Method method;
 

@@ -1,0 +1,232 @@
+package dev.mnestic.runtime;
+
+import dev.mnestic.rel.Skyline.Direction;
+
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * {@link Skylines}' algorithms against the definition of dominance
+ * ({@link dev.mnestic.rel.Skyline}) applied to every pair of rows.
+ */
+class SkylinesTest {
+  /** The skyline by its definition: rows no other row dominates. O(n²). */
+  private static List<Object[]> reference(List<Object[]> rows, int[] fields, Direction[] dirs,
+      boolean distinct) {
+    final List<Object[]> out = new ArrayList<>();
+    for (Object[] r : rows) {
+      boolean dominated = false;
+      for (Object[] s : rows) {
+        dominated |= dominates(s, r, fields, dirs);
+      }
+      if (!dominated) {
+        out.add(r);
+      }
+    }
+    if (!distinct) {
+      return out;
+    }
+    final List<Object[]> unique = new ArrayList<>();
+    for (Object[] r : out) {
+      if (unique.stream().noneMatch(u -> sameDimensions(u, r, fields))) {
+        unique.add(r);
+      }
+    }
+    return unique;
+  }
+
+  private static boolean dominates(Object[] s, Object[] r, int[] fields, Direction[] dirs) {
+    boolean strict = false;
+    for (int i = 0; i < fields.length; i++) {
+      final Object a = s[fields[i]];
+      final Object b = r[fields[i]];
+      if (dirs[i] == Direction.DIFF) {
+        if (!sqlEqualOrBothNull(a, b)) {
+          return false;
+        }
+        continue;
+      }
+      if (a == null || b == null) {
+        return false;
+      }
+      final int c = dirs[i] == Direction.MIN ? compare(a, b) : compare(b, a);
+      if (c > 0) {
+        return false;
+      }
+      strict |= c < 0;
+    }
+    return strict;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static int compare(Object a, Object b) {
+    if (a instanceof Double x && b instanceof Double y) {
+      // SQL: 0.0 = -0.0.
+      return x.doubleValue() == y.doubleValue() ? 0 : Double.compare(x, y);
+    }
+    return ((Comparable) a).compareTo(b);
+  }
+
+  private static boolean sqlEqualOrBothNull(Object a, Object b) {
+    return a == null || b == null ? a == b : compare(a, b) == 0;
+  }
+
+  private static boolean sameDimensions(Object[] a, Object[] b, int[] fields) {
+    for (int f : fields) {
+      if (!sqlEqualOrBothNull(a[f], b[f])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<Object[]> run(List<Object[]> rows, int[] fields, Direction[] dirs,
+      boolean distinct) {
+    final int d = (int) Arrays.stream(dirs).filter(x -> x != Direction.DIFF).count();
+    final boolean[] keep =
+        Skylines.keep(rows, fields, dirs, distinct, Skylines.Algorithm.forDimensions(d));
+    final List<Object[]> out = new ArrayList<>();
+    for (int i = 0; i < keep.length; i++) {
+      if (keep[i]) {
+        out.add(rows.get(i));
+      }
+    }
+    return out;
+  }
+
+  /** Rows as sorted strings; with DISTINCT only the dimensions, since which row of a set of equal ones is kept is unspecified. */
+  private static List<String> canonical(List<Object[]> rows, int[] fields, boolean distinct) {
+    return rows.stream()
+        .map(r -> distinct
+            ? Arrays.stream(fields).mapToObj(f -> String.valueOf(r[f])).toList().toString()
+            : Arrays.toString(r))
+        .sorted()
+        .collect(Collectors.toList());
+  }
+
+  private static void check(List<Object[]> rows, int[] fields, Direction[] dirs,
+      boolean distinct) {
+    assertEquals(canonical(reference(rows, fields, dirs, distinct), fields, distinct),
+        canonical(run(rows, fields, dirs, distinct), fields, distinct),
+        () -> "fields " + Arrays.toString(fields) + " " + Arrays.toString(dirs)
+            + (distinct ? " DISTINCT" : "") + " over "
+            + rows.stream().map(Arrays::toString).collect(Collectors.joining(", ")));
+  }
+
+  /**
+   * Random tables of 0 to 60 rows, d = 0 to 6 MIN/MAX dimensions over few
+   * values (ties and duplicates), DIFF dimensions, NULLs, DISTINCT or not.
+   */
+  @Test void randomTablesMatchTheDefinition() {
+    final Random random = new Random(5);
+    for (int t = 0; t < 3000; t++) {
+      final int columns = 1 + random.nextInt(7);
+      final int n = random.nextInt(61);
+      final int values = 1 + random.nextInt(6);
+      final double nulls = random.nextInt(3) == 0 ? 0.1 : 0;
+      final List<Object[]> rows = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        final Object[] row = new Object[columns + 1];
+        for (int c = 0; c < columns; c++) {
+          row[c] = random.nextDouble() < nulls ? null : random.nextInt(values);
+        }
+        row[columns] = i;
+        rows.add(row);
+      }
+      final int dims = 1 + random.nextInt(columns);
+      final int[] fields = new int[dims];
+      final Direction[] dirs = new Direction[dims];
+      for (int i = 0; i < dims; i++) {
+        fields[i] = random.nextInt(columns);
+        dirs[i] = Direction.values()[random.nextInt(random.nextInt(4) == 0 ? 3 : 2)];
+      }
+      check(rows, fields, dirs, random.nextBoolean());
+    }
+  }
+
+  /** Larger tables for SaLSa's window and stop rule: d = 3 to 6, correlated or anti-correlated. */
+  @Test void largerTablesMatchTheDefinition() {
+    final Random random = new Random(7);
+    for (int t = 0; t < 60; t++) {
+      final int d = 3 + random.nextInt(4);
+      final List<Object[]> rows = new ArrayList<>();
+      for (int i = 0; i < 400; i++) {
+        final Object[] row = new Object[d];
+        final double base = random.nextDouble();
+        for (int c = 0; c < d; c++) {
+          final double v = switch (t % 3) {
+            case 0 -> random.nextDouble();
+            case 1 -> base + 0.1 * random.nextDouble();
+            default -> (c % 2 == 0 ? base : 1 - base) + 0.05 * random.nextGaussian();
+          };
+          row[c] = Math.round(v * 50) / 50.0;
+        }
+        rows.add(row);
+      }
+      final int[] fields = new int[d];
+      final Direction[] dirs = new Direction[d];
+      for (int c = 0; c < d; c++) {
+        fields[c] = c;
+        dirs[c] = random.nextBoolean() ? Direction.MIN : Direction.MAX;
+      }
+      check(rows, fields, dirs, false);
+      check(rows, fields, dirs, true);
+    }
+  }
+
+  /**
+   * Values a double does not hold exactly are compared by rank: longs past
+   * 2^53, decimals, strings; 0.0 equals -0.0; infinities are values.
+   */
+  @Test void valuesOfEveryKind() {
+    final long big = 1L << 60;
+    final List<Object[]> rows = List.of(
+        new Object[] {big, new BigDecimal("1.0"), "b", 0.0, Double.POSITIVE_INFINITY},
+        new Object[] {big + 1, new BigDecimal("1.00"), "b", -0.0, Double.NEGATIVE_INFINITY},
+        new Object[] {big + 2, new BigDecimal("0.5"), "a", 1.0, 1.0},
+        new Object[] {big, new BigDecimal("1"), "c", -0.0, 2.0});
+    for (int d = 1; d <= 5; d++) {
+      final int[] fields = new int[d];
+      final Direction[] dirs = new Direction[d];
+      for (int mask = 0; mask < 1 << d; mask++) {
+        for (int c = 0; c < d; c++) {
+          fields[c] = c;
+          dirs[c] = (mask & 1 << c) != 0 ? Direction.MAX : Direction.MIN;
+        }
+        check(rows, fields, dirs, false);
+        check(rows, fields, dirs, true);
+      }
+    }
+    // 1.0 and 1.00 are one partition, as are 0.0 and -0.0.
+    check(rows, new int[] {1, 3, 0}, new Direction[] {Direction.DIFF, Direction.DIFF,
+        Direction.MIN}, false);
+  }
+
+  /** Cheap and near hotels, per city or over all; a NULL price is incomparable. */
+  @Test void hotels() {
+    final List<Object[]> rows = List.of(
+        new Object[] {"a", "x", 100.0, 2.0},
+        new Object[] {"b", "x", 80.0, 3.0},
+        new Object[] {"c", "x", 130.0, 3.0},
+        new Object[] {"d", "y", 50.0, 9.0},
+        new Object[] {"e", "y", null, 1.0},
+        new Object[] {"f", "y", 60.0, 9.5},
+        new Object[] {"g", "y", 110.0, 2.5});
+    assertEquals(List.of("a", "b", "d", "e", "g"), names(run(rows, new int[] {2, 3, 1},
+        new Direction[] {Direction.MIN, Direction.MIN, Direction.DIFF}, false)));
+    assertEquals(List.of("a", "b", "d", "e"), names(run(rows, new int[] {2, 3},
+        new Direction[] {Direction.MIN, Direction.MIN}, false)));
+  }
+
+  private static List<String> names(List<Object[]> rows) {
+    return rows.stream().map(r -> (String) r[0]).sorted().toList();
+  }
+}
