@@ -1,0 +1,123 @@
+package dev.mnestic.sql.validate;
+
+import dev.mnestic.rel.Skyline;
+import dev.mnestic.sql.SqlSkylineSelect;
+
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.CalciteSqlValidator;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.util.Util;
+
+/**
+ * Calcite's validator, and SKYLINE OF. An item is validated as an ORDER BY
+ * item of its block is: it may name a select item by alias or ordinal; in
+ * an aggregating block it may use only grouped expressions and aggregates;
+ * after SELECT DISTINCT only select items. Besides: a MIN or MAX item needs
+ * a type whose values are ordered, and a block that does not aggregate has
+ * no aggregates in SKYLINE OF. Errors name the item's line and column.
+ */
+public class MnesticSqlValidator extends CalciteSqlValidator {
+  public MnesticSqlValidator(SqlOperatorTable opTab, CalciteCatalogReader catalogReader,
+      JavaTypeFactory typeFactory, Config config) {
+    super(opTab, catalogReader, typeFactory, config);
+  }
+
+  @Override protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+    // ORDER BY, OFFSET and FETCH after a skyline block join the block, as
+    // Calcite joins them to a plain one; done before the block's operands are
+    // rewritten, which gives it an ORDER BY list of its own (below).
+    if (node instanceof SqlOrderBy orderBy) {
+      final SqlSkylineSelect block = orderlessSkylineBlock(orderBy.query);
+      if (block != null) {
+        block.setOrderBy(orderBy.orderList);
+        block.setOffset(orderBy.offset);
+        block.setFetch(orderBy.fetch);
+        return performUnconditionalRewrites(orderBy.query, underFrom);
+      }
+    }
+    final SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+    // A skyline block always has an ORDER BY list, empty if need be: Calcite
+    // gives a block an ORDER BY scope only then, and SKYLINE OF items live
+    // in that scope.
+    if (rewritten instanceof SqlSkylineSelect block && block.getOrderList() == null) {
+      block.setOrderBy(new SqlNodeList(SqlParserPos.ZERO));
+    }
+    return rewritten;
+  }
+
+  private static SqlSkylineSelect orderlessSkylineBlock(SqlNode query) {
+    final SqlNode block = query instanceof SqlWith with ? with.body : query;
+    return block instanceof SqlSkylineSelect s && s.getOrderList() == null ? s : null;
+  }
+
+  @Override protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
+    super.validateSelect(select, targetRowType);
+    if (select instanceof SqlSkylineSelect skyline) {
+      validateSkyline(skyline);
+    }
+  }
+
+  private void validateSkyline(SqlSkylineSelect select) {
+    final SqlValidatorScope scope = getOrderScope(select);
+    for (SqlNode node : select.getSkyline()) {
+      final SqlCall item = (SqlCall) node;
+      final SqlNode expression = expand(item.operand(0), scope);
+      item.setOperand(0, expression);
+      inferUnknownTypes(unknownType, scope, expression);
+      expression.validateExpr(this, scope);
+      scope.validateExpr(expression);
+      if (!isAggregate(select)) {
+        final SqlNode aggregate = findAggregate(expression);
+        if (aggregate != null) {
+          throw newValidationError(aggregate, SkylineErrors.RESOURCE.aggregateIllegalInSkyline());
+        }
+      }
+      final Skyline.Direction direction = SqlSkylineSelect.direction(item);
+      final RelDataType type = deriveType(scope, expandOrderExpr(select, expression));
+      if (direction != Skyline.Direction.DIFF && !isOrdered(type)) {
+        throw newValidationError(expression,
+            SkylineErrors.RESOURCE.itemHasNoOrder(direction.name(), type.getFullTypeString()));
+      }
+    }
+  }
+
+  /** Numbers, strings, binary strings, booleans, datetimes and intervals. */
+  private static boolean isOrdered(RelDataType type) {
+    return SqlTypeUtil.isNumeric(type) || SqlTypeUtil.isCharacter(type)
+        || SqlTypeUtil.isBinary(type) || SqlTypeUtil.isBoolean(type)
+        || SqlTypeUtil.isDatetime(type) || SqlTypeUtil.isInterval(type);
+  }
+
+  /** The first aggregate call in {@code e} outside a window function, or null. */
+  private static SqlNode findAggregate(SqlNode e) {
+    try {
+      e.accept(new SqlBasicVisitor<Void>() {
+        @Override public Void visit(SqlCall call) {
+          if (call.getKind() == SqlKind.OVER) {
+            return null;
+          }
+          if (call.getOperator().isAggregator()) {
+            throw new Util.FoundOne(call);
+          }
+          return super.visit(call);
+        }
+      });
+      return null;
+    } catch (Util.FoundOne found) {
+      return (SqlNode) found.getNode();
+    }
+  }
+}

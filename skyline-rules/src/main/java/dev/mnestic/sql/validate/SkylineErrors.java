@@ -1,0 +1,17 @@
+package dev.mnestic.sql.validate;
+
+import org.apache.calcite.runtime.Resources;
+import org.apache.calcite.runtime.Resources.BaseMessage;
+import org.apache.calcite.runtime.Resources.ExInst;
+import org.apache.calcite.sql.validate.SqlValidatorException;
+
+/** Validation errors of SKYLINE OF; the validator adds the line and column. */
+public interface SkylineErrors {
+  SkylineErrors RESOURCE = Resources.create(SkylineErrors.class);
+
+  @BaseMessage("SKYLINE OF ... {0} needs a type whose values are ordered; {1} has no order")
+  ExInst<SqlValidatorException> itemHasNoOrder(String direction, String type);
+
+  @BaseMessage("Aggregate expression is illegal in SKYLINE OF of a non-aggregating SELECT")
+  ExInst<SqlValidatorException> aggregateIllegalInSkyline();
+}
