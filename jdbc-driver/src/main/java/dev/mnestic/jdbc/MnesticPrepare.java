@@ -6,6 +6,8 @@ import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreMerge;
 import dev.mnestic.store.StoreRules;
 
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData;
@@ -17,7 +19,10 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.interpreter.BindableConvention;
+import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
@@ -35,7 +40,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** Calcite's statement preparation with mnestic's planner rules and MERGE. */
+/**
+ * Calcite's statement preparation with mnestic's validator and converter
+ * (SKYLINE OF), planner rules and MERGE.
+ */
 final class MnesticPrepare extends CalcitePrepareImpl {
   /** A statement whose first word (after comments) is MERGE. */
   private static final Pattern MERGE = Pattern.compile(
@@ -50,11 +58,23 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
     planner.addRule(StoreRules.STORE_MODIFY);
     planner.addRule(MnesticRules.ENUMERABLE_RECURSIVE_UNION);
+    planner.addRule(MnesticRules.ENUMERABLE_SKYLINE);
     // Store scans come unsorted: a merge join would sort both sides, and
     // Calcite's merge join is many times slower than its hash join here
     // (bench/RESULTS.md, "Where work over the store runs").
     planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
     return planner;
+  }
+
+  /** As Calcite's, with mnestic's validator and converter (SKYLINE OF). */
+  @Override protected CalcitePreparingStmt getPreparingStmt(Context context, Type elementType,
+      CalciteCatalogReader catalogReader, RelOptPlanner planner) {
+    return new MnesticPreparingStmt(this, context, catalogReader, context.getTypeFactory(),
+        context.getRootSchema(),
+        elementType == Object[].class ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM,
+        createCluster(planner, new RexBuilder(context.getTypeFactory())),
+        enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE,
+        createConvertletTable());
   }
 
   @Override public <T> CalciteSignature<T> prepareSql(Context context,

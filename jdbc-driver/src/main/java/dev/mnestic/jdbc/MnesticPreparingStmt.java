@@ -1,0 +1,62 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.sql.validate.MnesticSqlValidator;
+import dev.mnestic.sql2rel.MnesticSqlToRelConverter;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+
+import java.util.function.UnaryOperator;
+
+/**
+ * Calcite's preparation of one statement, with mnestic's validator and
+ * SQL-to-relational converter (skyline-rules: SKYLINE OF).
+ */
+final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt {
+  private final RelOptCluster cluster;
+
+  MnesticPreparingStmt(CalcitePrepareImpl prepare, CalcitePrepare.Context context,
+      CalciteCatalogReader catalogReader, RelDataTypeFactory typeFactory, CalciteSchema schema,
+      EnumerableRel.Prefer prefer, RelOptCluster cluster, Convention resultConvention,
+      SqlRexConvertletTable convertletTable) {
+    super(prepare, context, catalogReader, typeFactory, schema, prefer, cluster,
+        resultConvention, convertletTable);
+    this.cluster = cluster;
+  }
+
+  /** As Calcite's, but a {@link MnesticSqlValidator}. */
+  @Override protected SqlValidator createSqlValidator(CatalogReader catalogReader,
+      UnaryOperator<SqlValidator.Config> configTransform) {
+    final CalciteConnectionConfig config = context.config();
+    final SqlOperatorTable opTab = SqlOperatorTables.chain(
+        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), catalogReader);
+    return new MnesticSqlValidator(opTab, (CalciteCatalogReader) catalogReader,
+        context.getTypeFactory(),
+        configTransform.apply(SqlValidator.Config.DEFAULT
+            .withLenientOperatorLookup(config.lenientOperatorLookup())
+            .withConformance(config.conformance())
+            .withDefaultNullCollation(config.defaultNullCollation())
+            .withIdentifierExpansion(true)));
+  }
+
+  /** As Calcite's, but a {@link MnesticSqlToRelConverter}. */
+  @Override protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator,
+      CatalogReader catalogReader, SqlToRelConverter.Config config) {
+    return new MnesticSqlToRelConverter(this, validator, catalogReader, cluster,
+        convertletTable, config.withTopDownGeneralDecorrelationEnabled(
+            context.config().topDownGeneralDecorrelationEnabled()));
+  }
+}

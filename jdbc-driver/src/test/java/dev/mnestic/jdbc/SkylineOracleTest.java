@@ -1,0 +1,63 @@
+package dev.mnestic.jdbc;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * SKYLINE OF against its NOT EXISTS form run by HSQLDB on the same rows
+ * (the store's own table, read by both):
+ * for each d from 1 to 6, batches of random tables ({@link SkylineTables}:
+ * independent, correlated and anti-correlated; ties; duplicates; NULLs)
+ * under random queries (MIN and MAX, DIFF, DISTINCT). Results compare as
+ * multisets of rows.
+ */
+class SkylineOracleTest {
+  private static final int BATCHES_PER_D = 3;
+  private static final int TABLES_PER_BATCH = 20;
+  private static final int MAX_ROWS = 150;
+
+  private static Connection mnestic;
+  private static Connection hsqldb;
+
+  @BeforeAll static void open() throws SQLException {
+    final Connection[] connections = SkylineTables.open("skyline-" + UUID.randomUUID());
+    mnestic = connections[0];
+    hsqldb = connections[1];
+  }
+
+  @AfterAll static void close() throws SQLException {
+    mnestic.close();
+    hsqldb.close();
+  }
+
+  @ParameterizedTest(name = "d = {0}")
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+  void sameRowsAsNotExistsInHsqldb(int d) throws SQLException {
+    final SkylineTables tables = new SkylineTables(1000 + d);
+    for (int batch = 0; batch < BATCHES_PER_D; batch++) {
+      final SkylineTables.Batch rows = tables.batch(d, TABLES_PER_BATCH, MAX_ROWS);
+      rows.load(hsqldb);
+      Rows.update(hsqldb, "CREATE INDEX t_tid ON t (tid)");
+      for (int q = 0; q < 3; q++) {
+        final SkylineTables.Query query = tables.query(d);
+        final List<List<Object>> expected = sorted(Rows.query(hsqldb, query.notExists()));
+        final List<List<Object>> actual = sorted(Rows.query(mnestic, query.skylineOf()));
+        assertEquals(expected, actual, query.skylineOf() + "\nover " + rows.create());
+      }
+    }
+  }
+
+  static List<List<Object>> sorted(List<List<Object>> rows) {
+    return rows.stream().sorted(Comparator.comparing(List::toString)).toList();
+  }
+}
