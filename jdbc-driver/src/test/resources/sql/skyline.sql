@@ -204,21 +204,21 @@ diff | skyline
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN;
 EnumerableCalc(expr#0..1=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN]], algorithm=[extremes])
-    JdbcToEnumerableConverter
+    StoreToEnumerableConverter
       JdbcProject(name=[$1], price=[$3])
         JdbcTableScan(table=[[PUBLIC, hotels]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN, dist MIN, city DIFF;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 DIFF]], distinct=[true], algorithm=[sort-scan])
-    JdbcToEnumerableConverter
+    StoreToEnumerableConverter
       JdbcProject(name=[$1], price=[$3], dist=[$4], city=[$2])
         JdbcTableScan(table=[[PUBLIC, hotels]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX]], algorithm=[salsa])
-    JdbcToEnumerableConverter
+    StoreToEnumerableConverter
       JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5])
         JdbcTableScan(table=[[PUBLIC, hotels]])
 !plan
