@@ -66,11 +66,10 @@ public final class SemiNaive {
       full[i].rows().clear();
       delta[i].rows().clear();
       // full_i = delta_i = seed_i (distinct, or each group's best)
-      final List<Object[]> rows = new ArrayList<>();
       for (Object[] row : seeds[i]) {
-        rows.add(row);
+        state.offer(row);
       }
-      state.merge(rows);
+      state.settle();
       state.publish(full[i].rows(), delta[i].rows());
     }
     final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
@@ -81,15 +80,13 @@ public final class SemiNaive {
         throw new IllegalStateException("recursion did not reach a fixpoint after "
             + maxIterations + " iterations");
       }
-      final List<List<Object[]>> toAdd = new ArrayList<>();
+      // Each relation's derivations, all from the same full and delta (published below).
       for (int i = 0; i < n; i++) {
-        final List<Object[]> rows = new ArrayList<>();
         if (!(states.get(i) instanceof OnceState)) {
           for (Object[] row : iteratives[i]) {
-            rows.add(row);
+            states.get(i).offer(row);
           }
         }
-        toAdd.add(rows);
       }
       // Cancelled scans read nothing: a quiet round then proves nothing.
       if (cancelled != null && cancelled.get()) {
@@ -98,7 +95,7 @@ public final class SemiNaive {
       }
       boolean changed = false;
       for (int i = 0; i < n; i++) {
-        changed |= states.get(i).merge(toAdd.get(i));
+        changed |= states.get(i).settle();
         states.get(i).publish(full[i].rows(), delta[i].rows());
         deltas[i] = delta[i].rows().size();
       }
@@ -111,27 +108,51 @@ public final class SemiNaive {
     }
   }
 
-  /** A relation's tuples and what last changed. */
+  /**
+   * A relation's tuples and what last changed. A round: {@link #offer} each
+   * derivation, {@link #settle}, {@link #publish}.
+   */
   private interface State {
-    /** Merges derived rows; returns whether anything changed. */
-    boolean merge(List<Object[]> rows);
+    /** A row derived this round. */
+    void offer(Object[] row);
+
+    /** Takes this round's derivations in; returns whether anything changed. */
+    boolean settle();
 
     /** Writes the tuples into {@code full} and the last change into {@code delta}. */
     void publish(List<Object[]> full, List<Object[]> delta);
   }
 
-  /** Set semantics: a tuple is new unless seen. */
+  /** A state that takes a round's derivations in all at once (in order, say). */
+  private abstract static class BatchState implements State {
+    private final List<Object[]> pending = new ArrayList<>();
+
+    @Override public final void offer(Object[] row) {
+      pending.add(row);
+    }
+
+    @Override public final boolean settle() {
+      final boolean changed = merge(pending);
+      pending.clear();
+      return changed;
+    }
+
+    /** Merges derived rows; returns whether anything changed. */
+    abstract boolean merge(List<Object[]> rows);
+  }
+
+  /** Set semantics: a tuple is new unless seen; derivations are taken in as they come. */
   private static final class SetState implements State {
     private final RowSet seen = new RowSet();
     private final List<Object[]> added = new ArrayList<>();
 
-    @Override public boolean merge(List<Object[]> rows) {
-      added.clear();
-      for (Object[] row : rows) {
-        if (seen.add(row)) {
-          added.add(row);
-        }
+    @Override public void offer(Object[] row) {
+      if (seen.add(row)) {
+        added.add(row);
       }
+    }
+
+    @Override public boolean settle() {
       return !added.isEmpty();
     }
 
@@ -139,11 +160,12 @@ public final class SemiNaive {
       full.addAll(added);
       delta.clear();
       delta.addAll(added);
+      added.clear();
     }
   }
 
   /** Meet aggregations: one row per group, improved in place. */
-  private static final class MeetState implements State {
+  private static final class MeetState extends BatchState {
     private final String[] aggregations;
     private final Aggregation.MeetGroups groups;
     private final Set<RowKey> improved = new LinkedHashSet<>();
@@ -153,7 +175,7 @@ public final class SemiNaive {
       this.groups = new Aggregation.MeetGroups(aggregations);
     }
 
-    @Override public boolean merge(List<Object[]> rows) {
+    @Override boolean merge(List<Object[]> rows) {
       improved.clear();
       Aggregation.order(rows, aggregations);
       for (Object[] row : rows) {
@@ -176,7 +198,7 @@ public final class SemiNaive {
   }
 
   /** Aggregations not of meet kind: the seed's groups, aggregated once, then fixed. */
-  private static final class OnceState implements State {
+  private static final class OnceState extends BatchState {
     private final String[] aggregations;
     private List<Object[]> groups;
     private boolean fresh;
@@ -185,7 +207,7 @@ public final class SemiNaive {
       this.aggregations = aggregations;
     }
 
-    @Override public boolean merge(List<Object[]> rows) {
+    @Override boolean merge(List<Object[]> rows) {
       fresh = groups == null;
       if (fresh) {
         groups = Aggregation.normal(rows, aggregations);

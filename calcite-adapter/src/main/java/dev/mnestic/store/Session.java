@@ -42,18 +42,39 @@ public final class Session implements DataSource, AutoCloseable {
     this.connection = connection;
   }
 
-  /** Opens a session on the store at {@code location}, creating the store if it does not exist. */
+  /** How long opening waits out the lock of a process that died holding it (its heartbeat is 10 s). */
+  private static final long STALE_LOCK_WAIT_NANOS = 15_000_000_000L;
+
+  /**
+   * Opens a session on the store at {@code location}, creating the store if
+   * it does not exist. A file store whose lock a killed process left behind
+   * opens once the lock's heartbeat has gone stale; a store another live
+   * process holds fails with that process's lock named.
+   */
   public static Session open(StoreLocation location) throws SQLException {
     final HsqlProperties properties =
         DatabaseURL.parseURL(location.hsqldbUrl(), true, false);
     properties.setProperty("user", "SA");
     properties.setProperty("password", "");
-    final SessionConnection c;
-    try {
-      c = new SessionConnection(properties);
-    } catch (SQLException e) {
-      throw new SQLException("cannot open " + location + ": " + e.getMessage(),
-          e.getSQLState(), e);
+    final long giveUp = System.nanoTime() + STALE_LOCK_WAIT_NANOS;
+    SessionConnection c = null;
+    while (c == null) {
+      try {
+        c = new SessionConnection(properties);
+      } catch (SQLException e) {
+        final boolean locked = e.getMessage() != null
+            && e.getMessage().contains("lock acquisition failure");
+        if (!locked || System.nanoTime() > giveUp) {
+          throw new SQLException("cannot open " + location + ": " + e.getMessage(),
+              e.getSQLState(), e);
+        }
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new SQLException("interrupted opening " + location, interrupted);
+        }
+      }
     }
     c.setAutoCommit(true);
     return new Session(location, c);

@@ -24,4 +24,22 @@ class RowSetTest {
     }
     assertEquals(reference.size(), rows.size());
   }
+
+  /** Rows of Int pairs take the packed path, including 0, negatives and values past 32 bits. */
+  @Test void packedPairsAndSingles() {
+    final Random random = new Random(11);
+    final RowSet pairs = new RowSet();
+    final RowSet singles = new RowSet();
+    final Set<List<Object>> reference = new HashSet<>();
+    final Set<Object> singleReference = new HashSet<>();
+    final long[] values = {0, 1, -1, 7, Integer.MAX_VALUE, Integer.MIN_VALUE, 1L << 32, -(1L << 40)};
+    for (int k = 0; k < 100_000; k++) {
+      final Object a = random.nextInt(4) == 0 ? values[random.nextInt(values.length)] : (long) random.nextInt(500) - 250;
+      final Object b = random.nextInt(9) == 0 ? (Object) 2.0 : (Object) values[random.nextInt(values.length)];
+      assertEquals(reference.add(List.of(a, b)), pairs.add(new Object[] {a, b}), a + ", " + b);
+      assertEquals(singleReference.add(a), singles.add(new Object[] {a}), String.valueOf(a));
+    }
+    assertEquals(reference.size(), pairs.size());
+    assertEquals(singleReference.size(), singles.size());
+  }
 }
