@@ -1,6 +1,7 @@
 package dev.mnestic.runtime;
 
 import dev.mnestic.value.Aggregators;
+import dev.mnestic.value.BoundedMeet;
 import dev.mnestic.value.Values;
 
 import org.apache.calcite.linq4j.Enumerable;
@@ -28,11 +29,20 @@ public final class Aggregation {
    * aggregates the others: with the meet forms for a head of
    * {@link Aggregators#meetKind meet kind}, else with the normal forms.
    * Each row has one column more than {@code aggregations}: its position
-   * in the evaluation order. With no aggregation at all, the distinct rows.
+   * in the evaluation order. A head of
+   * {@link Aggregators#boundedMeetKind bounded-meet kind} gives a row per
+   * survivor of each group. With no aggregation at all, the distinct rows.
    */
   public static Enumerable<Object[]> group(Enumerable<Object[]> rows, String[] aggregations) {
     if (Arrays.stream(aggregations).allMatch(a -> a == null)) {
       return distinct(rows);
+    }
+    if (Aggregators.boundedMeetKind(Arrays.asList(aggregations))) {
+      final BoundedGroups groups = new BoundedGroups(aggregations);
+      for (Object[] row : rows) {
+        groups.offer(row);
+      }
+      return Linq4j.asEnumerable(groups.rows());
     }
     final List<Object[]> input = new ArrayList<>();
     for (Object[] row : rows) {
@@ -194,6 +204,53 @@ public final class Aggregation {
     /** The groups' rows, in the order the groups were first seen. */
     Collection<Object[]> rows() {
       return best.values();
+    }
+  }
+
+  /**
+   * Each group's survivors under a {@linkplain BoundedMeet bounded-meet}
+   * aggregation, the head's last column (the columns before it are the
+   * group's key).
+   */
+  static final class BoundedGroups {
+    private final int width;
+    private final BoundedMeet aggregation;
+    private final Map<RowKey, BoundedMeet.Survivors> groups = new LinkedHashMap<>();
+
+    BoundedGroups(String[] aggregations) {
+      this.width = aggregations.length;
+      this.aggregation = Aggregators.boundedMeet(aggregations[width - 1]);
+    }
+
+    /**
+     * Offers a row's value to its group; returns the group's key when the
+     * value joined the survivors, else null.
+     */
+    RowKey offer(Object[] row) {
+      final RowKey key = new RowKey(Arrays.copyOf(row, width - 1));
+      final BoundedMeet.Survivors survivors =
+          groups.computeIfAbsent(key, k -> aggregation.survivors());
+      return survivors.offer(row[width - 1]) ? key : null;
+    }
+
+    /** Whether a row (its first {@code width} columns) is a survivor of its group now. */
+    boolean survives(Object[] row) {
+      final BoundedMeet.Survivors survivors =
+          groups.get(new RowKey(Arrays.copyOf(row, width - 1)));
+      return survivors != null && survivors.contains(row[width - 1]);
+    }
+
+    /** A row per survivor: groups in the order first seen, each group's survivors in their order. */
+    List<Object[]> rows() {
+      final List<Object[]> rows = new ArrayList<>();
+      groups.forEach((key, survivors) -> {
+        for (Object value : survivors.values()) {
+          final Object[] row = Arrays.copyOf(key.values(), width);
+          row[width - 1] = value;
+          rows.add(row);
+        }
+      });
+      return rows;
     }
   }
 }

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <ol>
  *   <li>{@code stable} ({@code full_i}): every tuple derived so far; for a
  *       relation with meet aggregations, each group's best row (see
- *       {@link Aggregation.MeetGroups});
+ *       {@link Aggregation.MeetGroups}); for a bounded-meet one, each
+ *       group's survivors ({@link Aggregation.BoundedGroups});
  *   <li>{@code recent} ({@code delta_i}): what the last round added or
  *       improved; the iterative parts read it to derive only from new tuples;
  *   <li>{@code toAdd}: this round's derivations, merged into {@code stable}
@@ -60,6 +61,8 @@ public final class SemiNaive {
     final List<State> states = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       final State state = aggregations[i] == null ? new SetState()
+          : Aggregators.boundedMeetKind(Arrays.asList(aggregations[i]))
+              ? new FrontierState(aggregations[i])
           : Aggregators.meetKind(Arrays.asList(aggregations[i]))
               ? new MeetState(aggregations[i]) : new OnceState(aggregations[i]);
       states.add(state);
@@ -194,6 +197,42 @@ public final class SemiNaive {
       for (RowKey key : improved) {
         delta.add(groups.get(key));
       }
+    }
+  }
+
+  /**
+   * A bounded-meet aggregation: each group's survivors, one row each; a
+   * round's change is the survivors it added that still survive (what a
+   * new survivor beats leaves {@code stable}, so later rounds derive from
+   * the frontier only).
+   */
+  private static final class FrontierState implements State {
+    private final int width;
+    private final Aggregation.BoundedGroups groups;
+    private final List<Object[]> added = new ArrayList<>();
+
+    FrontierState(String[] aggregations) {
+      this.width = aggregations.length;
+      this.groups = new Aggregation.BoundedGroups(aggregations);
+    }
+
+    @Override public void offer(Object[] row) {
+      if (groups.offer(row) != null) {
+        added.add(Arrays.copyOf(row, width));
+      }
+    }
+
+    @Override public boolean settle() {
+      added.removeIf(row -> !groups.survives(row));
+      return !added.isEmpty();
+    }
+
+    @Override public void publish(List<Object[]> full, List<Object[]> delta) {
+      full.clear();
+      full.addAll(groups.rows());
+      delta.clear();
+      delta.addAll(added);
+      added.clear();
     }
   }
 

@@ -86,16 +86,52 @@ public final class Aggregators {
       Map.entry("bit_and", new MeetBits("bit_and", (x, y) -> x & y)),
       Map.entry("bit_or", new MeetBits("bit_or", (x, y) -> x | y)));
 
-  /** Aggregations whose result and failures never depend on the order of their input. */
+  /** Bounded-meet aggregations by name. */
+  private static final Map<String, BoundedMeet> BOUNDED_MEET = Map.of(
+      "pareto_min", Pareto.MIN,
+      "pareto_max", Pareto.MAX);
+
+  /** Aggregations whose result never depends on the order of their input. */
   private static final Set<String> ORDER_BLIND = Set.of(
-      "count", "count_unique", "unique", "group_count");
+      "count", "count_unique", "unique", "group_count", "pareto_min", "pareto_max");
 
   private Aggregators() {
   }
 
-  /** Whether {@code name} is one of CozoDB's aggregations. */
+  /** Whether {@code name} is one of CozoDB's aggregations or a bounded-meet one. */
   public static boolean isDefined(String name) {
-    return NORMAL.containsKey(name);
+    return NORMAL.containsKey(name) || BOUNDED_MEET.containsKey(name);
+  }
+
+  /** Whether {@code name} is a {@linkplain BoundedMeet bounded-meet} aggregation. */
+  public static boolean isBoundedMeet(String name) {
+    return BOUNDED_MEET.containsKey(name);
+  }
+
+  /** The names of the bounded-meet aggregations. */
+  public static Set<String> boundedMeetNames() {
+    return BOUNDED_MEET.keySet();
+  }
+
+  /** The bounded-meet aggregation of a {@linkplain #spec spec}. */
+  public static BoundedMeet boundedMeet(String spec) {
+    final BoundedMeet m = BOUNDED_MEET.get(name(spec));
+    if (m == null) {
+      throw new IllegalArgumentException("not a bounded-meet aggregation: " + spec);
+    }
+    return m;
+  }
+
+  /**
+   * Whether a head (per column: an aggregation spec, or null for a grouping
+   * key) aggregates with a {@linkplain BoundedMeet bounded-meet}
+   * aggregation: its only aggregation, in the last column. Each of a group's
+   * survivors is then a row.
+   */
+  public static boolean boundedMeetKind(List<String> specs) {
+    return !specs.isEmpty() && specs.get(specs.size() - 1) != null
+        && isBoundedMeet(name(specs.get(specs.size() - 1)))
+        && specs.subList(0, specs.size() - 1).stream().allMatch(s -> s == null);
   }
 
   /** Whether {@code name} is a meet aggregation. */

@@ -67,4 +67,62 @@ public final class DatalogException extends RuntimeException {
     }
     return b.toString();
   }
+
+  /** Width to which {@link #report} fills the message and the help. */
+  private static final int REPORT_WIDTH = 80;
+
+  /**
+   * The error as CozoDB's command line shows it (miette's report, without
+   * colours): the code, a blank line, the message after {@code ×}, the
+   * offending source line under its {@code line:column} with {@code ▲} at
+   * the column, then the help; message and help filled to 80 columns, their
+   * line breaks taken as spaces.
+   *
+   * <pre>
+   * eval::unstratifiable
+   *
+   *   × Query is unstratifiable
+   *   help: The rule 'dominated' is in the strongly connected component
+   *         ["dominated", "reach"], and is involved in at least one forbidden
+   *         dependency (negation, non-meet aggregation, or algorithm-application).
+   * </pre>
+   */
+  public String report(String source) {
+    final StringBuilder b = new StringBuilder();
+    if (code != null) {
+      b.append(code).append("\n\n");
+    }
+    fill(b, "  × ", "    ", getMessage());
+    final String[] lines = source == null ? new String[0] : source.split("\n", -1);
+    if (line > 0 && line <= lines.length) {
+      final String number = Integer.toString(line);
+      final String gutter = " ".repeat(number.length() + 2);
+      b.append(gutter).append("╭─[").append(line).append(':').append(column).append("]\n");
+      b.append(' ').append(number).append(" │ ").append(lines[line - 1].replace('\t', ' '))
+          .append('\n');
+      b.append(gutter).append("· ").append(" ".repeat(Math.max(0, column - 1))).append("▲\n");
+      b.append(gutter).append("╰────\n");
+    }
+    if (help != null) {
+      fill(b, "  help: ", "        ", help);
+    }
+    return b.toString();
+  }
+
+  /** Appends {@code text}'s words, filled to {@link #REPORT_WIDTH} columns after {@code first} and then {@code indent}. */
+  private static void fill(StringBuilder b, String first, String indent, String text) {
+    final StringBuilder line = new StringBuilder(first);
+    boolean empty = true;
+    for (String word : text.trim().split("\\s+")) {
+      if (!empty && line.length() + 1 + word.length() > REPORT_WIDTH) {
+        b.append(line).append('\n');
+        line.setLength(0);
+        line.append(indent);
+        empty = true;
+      }
+      line.append(empty ? "" : " ").append(word);
+      empty = false;
+    }
+    b.append(line).append('\n');
+  }
 }

@@ -51,8 +51,11 @@ public final class Main {
     return run(args, System.in, out, err);
   }
 
-  /** As {@link #run(String[], PrintStream, PrintStream)}, reading {@code -f -} from {@code in}. */
-  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+  /**
+   * As {@link #run(String[], PrintStream, PrintStream)}, reading {@code -f -} from {@code in}:
+   * the command line run in-process (the examples' tests run it so).
+   */
+  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
     final String command = args.length == 0 ? null : args[0];
     final List<String> rest = Arrays.asList(args).subList(Math.min(1, args.length), args.length);
     try {

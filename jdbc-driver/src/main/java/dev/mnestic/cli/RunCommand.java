@@ -82,7 +82,10 @@ final class RunCommand {
     } catch (SQLException | RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof DatalogException) {
-          return SqlCommand.fail(out, err, ((DatalogException) t).render(script));
+          out.flush();
+          err.print(((DatalogException) t).report(script));
+          err.flush();
+          return 1;
         }
       }
       return SqlCommand.fail(out, err, ErrorMessages.of(e));

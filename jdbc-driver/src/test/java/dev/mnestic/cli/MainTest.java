@@ -180,7 +180,8 @@ class MainTest {
         runWithInput("?[x] <- [['a'], [1.5]]", "run", "--format", "json", "-"));
     final Run bad = runWithInput("?[x] := x = 1,\n  y > ", "run", "-");
     assertEquals(1, bad.status());
-    assertTrue(bad.err().startsWith("Error: 2:7: expected an expression"), bad.err());
+    assertEquals("parser::pest\n\n  × expected an expression, found end of input\n"
+        + "   ╭─[2:7]\n 2 │   y > \n   ·       ▲\n   ╰────\n", bad.err());
   }
 
   @Test void bindsParamsFromTheCommandLine() {

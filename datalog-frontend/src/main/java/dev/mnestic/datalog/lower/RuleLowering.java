@@ -161,6 +161,10 @@ final class RuleLowering {
         throw new DatalogException("parser::aggr_not_found",
             "Aggregation '" + h.aggregation() + "' not found", h.pos().line(), h.pos().column());
       }
+      if (h.isAggregated() && Aggregators.isBoundedMeet(h.aggregation())) {
+        aggregations.add(boundedMeet(rule, h));
+        continue;
+      }
       Long limit = null;
       if (h.isAggregated() && h.aggregation().equals("collect")
           && !h.aggregationArgs().isEmpty()) {
@@ -181,6 +185,31 @@ final class RuleLowering {
       aggregations.add(h.isAggregated() ? Aggregators.spec(h.aggregation(), limit) : null);
     }
     return aggregations;
+  }
+
+  /**
+   * The spec of a bounded-meet aggregation, which must be its head's only
+   * aggregation and in its last position (each survivor of a group is a
+   * row). {@code pareto_min} and {@code pareto_max} take no arguments: the
+   * direction is in the name, and mixed objectives negate components.
+   */
+  private static String boundedMeet(Rule rule, Rule.HeadArg h) {
+    final List<Rule.HeadArg> head = rule.head();
+    if (head.get(head.size() - 1) != h
+        || head.stream().filter(Rule.HeadArg::isAggregated).count() > 1) {
+      throw new DatalogException("mnestic::bounded_meet_head",
+          "'" + h.aggregation() + "' must be the only aggregation of the head of rule '"
+              + rule.name() + "', in its last position: each survivor of a group is a row",
+          h.pos().line(), h.pos().column());
+    }
+    if (!h.aggregationArgs().isEmpty()) {
+      final Expr arg = h.aggregationArgs().get(0);
+      throw new DatalogException("mnestic::aggregate_arguments",
+          "'" + h.aggregation() + "' takes no arguments: the direction is in its name, and"
+              + " mixed objectives negate the components to maximise ([price, -quality])",
+          arg.pos().line(), arg.pos().column());
+    }
+    return h.aggregation();
   }
 
   private static boolean isRelation(Atom a) {

@@ -67,6 +67,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Strata implements RuleLowering.Tables, AutoCloseable {
   /** Iterations after which a recursion that keeps changing is stopped. */
   static final int MAX_ITERATIONS = 1_000_000;
+  /** Codes of the failures of mnestic's aggregations, which name the rule. */
+  private static final String AGGREGATE_ERRORS = "mnestic::aggregate_";
 
   private static final ScheduledExecutorService ALARMS =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -97,6 +99,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private final List<RowTable> tables = new ArrayList<>();
   /** During a recursive stratum: which table each rule application reads. */
   private Map<Atom.RuleApply, RelOptTable> reads = new IdentityHashMap<>();
+  /** The query's rules by name, disjunctions expanded. */
+  private final Map<String, List<Rule>> rulesByName = new LinkedHashMap<>();
   /** Whether rules being lowered run inside a fixpoint, once per round. */
   private boolean inFixpoint;
   /** Stored relations read inside fixpoints, copied once (as CozoDB values) instead of rescanned each round. */
@@ -132,6 +136,10 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     // generated for a negative one, (Object) -0.1D, does not compile ('lon > -0.1');
     // a list or bytes has no literal at all.
     b.getCluster().getPlanner().removeRule(CoreRules.FILTER_REDUCE_EXPRESSIONS);
+    // With four or more joins it made the planner's metadata cyclic
+    // (CyclicMetadataException, e.g. the skyline spec's join back from a
+    // frontier to its rows); joins keep the order of the rule's atoms, as in CozoDB.
+    b.getCluster().getPlanner().removeRule(CoreRules.JOIN_COMMUTE);
   }
 
   /** Evaluates every stratum; returns the entry rule's rows (distinct, unordered). */
@@ -158,7 +166,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   }
 
   private void evaluateAll(List<Rule> rules, List<List<String>> strata) throws SQLException {
-    final Map<String, List<Rule>> byName = new LinkedHashMap<>();
+    final Map<String, List<Rule>> byName = rulesByName;
     for (Rule r : rules) {
       byName.computeIfAbsent(r.name(), k -> new ArrayList<>()).addAll(Dnf.expand(r));
     }
@@ -343,6 +351,9 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         }
         if (t instanceof ValueException) {
           final ValueException v = (ValueException) t;
+          if (v.code() != null && v.code().startsWith(AGGREGATE_ERRORS)) {
+            throw aggregateError(v);
+          }
           throw new DatalogException(v.code(), v.getMessage(), 0, 0, v.help());
         }
         if (t.getMessage() != null && t.getMessage().contains("recursion cancelled")) {
@@ -355,6 +366,23 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * An aggregation's failure ({@code 'pareto_max' takes ..., got ...}) with
+   * the rule and the head position it is in: the first rule of the stratum
+   * whose head names the aggregation.
+   */
+  private DatalogException aggregateError(ValueException v) {
+    for (String name : evaluating) {
+      for (Rule.HeadArg h : rulesByName.get(name).get(0).head()) {
+        if (h.isAggregated() && v.getMessage().contains("'" + h.aggregation() + "'")) {
+          return new DatalogException(v.code(), "rule '" + name + "': " + v.getMessage(),
+              h.pos().line(), h.pos().column(), v.help());
+        }
+      }
+    }
+    return new DatalogException(v.code(), v.getMessage(), 0, 0, v.help());
   }
 
   private void materialize(String rule, List<Object[]> rows, int arity) {
