@@ -30,7 +30,7 @@ public final class Planner {
 
   /**
    * Pass 1 (each query's ways to compute) → Pass 2 (merges over tumbling sub-windows) → Stage 2
-   * (timing × lifetime alternatives, costs) → edges, built once. Stage 3 then selects from the
+   * (timing × lifetime alternatives, costs, dominated alternatives dropped) → edges, built once. Stage 3 then selects from the
    * result.
    */
   public static PlanSpace space(Workload workload, ParameterLists lists) {
@@ -41,16 +41,21 @@ public final class Planner {
 
     final List<SortedSet<Duration>> history = History.levels(memo, workload.queries());
     final List<PlanSpace.Pruned> pruned = new ArrayList<>();
-    final List<PhysicalCandidate> candidates = Stage2.expand(memo, workload, history, pruned);
+    final List<PhysicalCandidate> expanded = Stage2.expand(memo, workload, history, pruned);
+    final CostModel model = new CostModel(workload, memo);
+    final List<Cost> expandedCosts = new ArrayList<>();
+    for (PhysicalCandidate v : expanded) {
+      expandedCosts.add(model.cost(v.logical(), v.properties()));
+    }
+    final List<Cost> costs = new ArrayList<>();
+    final List<PhysicalCandidate> candidates = Stage2.dropDominated(memo, expanded, expandedCosts,
+        workload.budgets(), pruned, costs);
     final List<List<Integer>> byGroup = new ArrayList<>();
     for (int g = 0; g < memo.groupCount(); g++) {
       byGroup.add(new ArrayList<>());
     }
-    final CostModel model = new CostModel(workload, memo);
-    final List<Cost> costs = new ArrayList<>();
     for (PhysicalCandidate v : candidates) {
       byGroup.get(v.group()).add(v.id());
-      costs.add(model.cost(v.logical(), v.properties()));
     }
     final List<PhysicalEdge> edges = Edges.build(memo, candidates, byGroup);
     final Map<String, Integer> answers = new LinkedHashMap<>();

@@ -1,5 +1,7 @@
 package dev.mnestic.planner.cost;
 
+import dev.mnestic.planner.workload.Budget;
+
 /**
  * What one candidate costs while it runs: CPU nanoseconds per second of ingested time, and the
  * bytes it holds on average in the heap and in the store. {@link #weight} folds them into w_v.
@@ -23,6 +25,18 @@ public record Cost(double cpuNanosPerSecond, double heapBytes, double storeBytes
   /** w_v: CPU, heap and store folded into one number by the rates above. */
   public double weight() {
     return cpuNanosPerSecond * PER_CPU_NANO + heapBytes * PER_HEAP_BYTE + storeBytes * PER_STORE_BYTE;
+  }
+
+  /** r_v of constraint (B): how much of a budgeted resource this uses. */
+  public double of(Budget.Resource resource) {
+    switch (resource) {
+      case HEAP_BYTES:
+        return heapBytes;
+      case STORE_BYTES:
+        return storeBytes;
+      default:
+        return cpuNanosPerSecond;
+    }
   }
 
   public Cost plus(Cost o) {

@@ -1,5 +1,6 @@
 package dev.mnestic.planner.rules;
 
+import dev.mnestic.planner.cost.Cost;
 import dev.mnestic.planner.memo.GroupKey;
 import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Memo;
@@ -11,6 +12,7 @@ import dev.mnestic.planner.physical.PhysicalProperties;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.physical.StorageMedium;
 import dev.mnestic.planner.physical.Timing;
+import dev.mnestic.planner.workload.Budget;
 import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.Workload;
 
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.SortedSet;
 
 /**
@@ -73,6 +76,54 @@ public final class Stage2 {
       }
     }
     return out;
+  }
+
+  /**
+   * Drops each alternative another alternative of the same logical candidate dominates: one
+   * with the same timing, history and recomputation, at least as free to feed several consumers
+   * (not none where the other is), and no dearer in w_v nor in any budgeted resource. Whatever a
+   * plan does with the dominated one it can do with the other, so the optimum stays. Returns
+   * the kept candidates, numbered anew, and their costs.
+   */
+  public static List<PhysicalCandidate> dropDominated(Memo memo, List<PhysicalCandidate> candidates,
+      List<Cost> costs, List<Budget> budgets, List<PlanSpace.Pruned> pruned, List<Cost> keptCosts) {
+    final List<PhysicalCandidate> kept = new ArrayList<>();
+    for (PhysicalCandidate p : candidates) {
+      PhysicalCandidate by = null;
+      for (PhysicalCandidate q : candidates) {
+        if (q != p && q.logical() == p.logical() && dominates(q, costs.get(q.id()), p,
+            costs.get(p.id()), budgets)) {
+          by = q;
+          break;
+        }
+      }
+      if (by != null) {
+        pruned.add(new PlanSpace.Pruned("stage 2", "G" + p.group() + " " + memo.candidate(p.logical())
+            + " @ " + p.properties(), "dominated by " + by.properties()));
+      } else {
+        kept.add(new PhysicalCandidate(kept.size(), p.logical(), p.group(), p.properties()));
+        keptCosts.add(costs.get(p.id()));
+      }
+    }
+    return kept;
+  }
+
+  private static boolean dominates(PhysicalCandidate q, Cost qc, PhysicalCandidate p, Cost pc,
+      List<Budget> budgets) {
+    final PhysicalProperties a = q.properties();
+    final PhysicalProperties b = p.properties();
+    if (a.timing() != b.timing() || a.recomputedOnDemand() != b.recomputedOnDemand()
+        || !Objects.equals(a.history(), b.history())
+        || a.lifetime() instanceof Lifetime.None && !(b.lifetime() instanceof Lifetime.None)) {
+      return false;
+    }
+    for (Budget budget : budgets) {
+      if (qc.of(budget.resource()) > pc.of(budget.resource())) {
+        return false;
+      }
+    }
+    // Ties go to the earlier alternative, so of two equal ones exactly one stays.
+    return qc.weight() < pc.weight() || qc.weight() == pc.weight() && q.id() < p.id();
   }
 
   private static List<Lifetime> lifetimes(SortedSet<Duration> history) {

@@ -32,9 +32,9 @@ import java.util.Set;
 /**
  * Stage 3 as a MILP in OR-Tools: {@code buildModel} → {@code addConstraints} →
  * {@code extractSolution}. Variables: x_v (candidate used) and y_{u,c,i} (edge used) over the
- * feasible edges; z_{v,ℓ} (v's error is ℓ ∈ Λ_v) for candidates whose error is composed along
- * edges, w_{c,i,ℓ} (a ratio's operand i has error ℓ); and g_{v,h} (v must serve results h
- * back, h ∈ H_G). Objective: minimize Σ w_v x_v, so a shared producer is paid once.
+ * feasible edges; z_{c,ℓ} (ratio c's error is ℓ ∈ Λ_c) and w_{c,i,ℓ} (its operand i has error
+ * ℓ); and g_{v,h} (v must serve results h back, h ∈ H_G). A readout's error needs no variable:
+ * it reads a state of fixed θ, so it has level ℓ exactly when Σ_{u : ℓ(u) = ℓ} y_{u,c,0} = 1. Objective: minimize Σ w_v x_v, so a shared producer is paid once.
  *
  * <p>Acyclicity needs no variables: {@link dev.mnestic.planner.memo.Memo#add} refuses any
  * candidate that would close a cycle of groups, so every choice of y is a DAG;
@@ -56,7 +56,7 @@ public final class MilpSelector implements Selector {
   /** Whether a producer may feed several consumer inputs; false gives the no-sharing baseline. */
   private final boolean sharing;
 
-  /** The variables of candidate v: x_v, z_{v,ℓ} when its error is composed, g_{v,h}. */
+  /** The variables of candidate v: x_v, z_{v,ℓ} when it is a ratio, g_{v,h}. */
   private record CandidateVars(MPVariable x, Map<Guarantee, MPVariable> level,
       Map<Duration, MPVariable> history) {
   }
@@ -129,9 +129,7 @@ public final class MilpSelector implements Selector {
     for (PhysicalCandidate v : space.candidates()) {
       final MPVariable x = solver.makeBoolVar("x_" + v.id());
       final Map<Guarantee, MPVariable> level = new LinkedHashMap<>();
-      final LogicalCandidate logical = space.memo().candidate(v.logical());
-      if (!(logical.properties().parameters() instanceof Parameters.Fixed)
-          && !(logical.operator() instanceof Operator.Answer)) {
+      if (space.memo().candidate(v.logical()).operator() instanceof Operator.Divide) {
         int l = 0;
         for (Guarantee g : levels.get(v.id())) {
           level.put(g, solver.makeBoolVar("z_" + v.id() + "_" + l++));
@@ -191,7 +189,7 @@ public final class MilpSelector implements Selector {
           pipe.setCoefficient(m.edges().get(e), 1);
         }
       }
-      addAccuracy(m, c, inputs.get(c.id()));
+      addAccuracy(m, c, inputs.get(c.id()), inputs);
       addHistory(m, c, inputs.get(c.id()));
     }
     for (Query q : space.workload().queries()) {
@@ -202,83 +200,65 @@ public final class MilpSelector implements Selector {
       // (B) Σ_v r_v x_v <= budget.
       final MPConstraint budget = s.makeConstraint(Double.NEGATIVE_INFINITY, b.limit());
       for (PhysicalCandidate v : space.candidates()) {
-        budget.setCoefficient(m.candidates().get(v.id()).x(), Budgets.use(space, v.id(), b.resource()));
+        budget.setCoefficient(m.candidates().get(v.id()).x(), space.costs().get(v.id()).of(b.resource()));
       }
     }
   }
 
-  /** z_{v,ℓ} = 1 for the ℓ ∈ Λ_v v's error is, given its chosen edges; (K) at each answer. */
-  private void addAccuracy(Model m, PhysicalCandidate c, List<List<PhysicalEdge>> inputs) {
+  /**
+   * (K): the error level of every candidate an answer or a ratio reads, and at each answer no
+   * level beyond its query's target. A fixed θ has its own level (x_v); a readout, whose
+   * producer is a state of fixed θ, has level ℓ exactly when it reads a producer of level ℓ, a
+   * sum of edge variables; a ratio has variables z for its levels and w for its operands'.
+   */
+  private void addAccuracy(Model m, PhysicalCandidate c, List<List<PhysicalEdge>> inputs,
+      List<List<List<PhysicalEdge>>> all) {
     final MPSolver s = m.solver();
     final CandidateVars cv = m.candidates().get(c.id());
     final LogicalCandidate logical = space.memo().candidate(c.logical());
     if (logical.operator() instanceof Operator.Answer answer) {
       for (PhysicalEdge e : inputs.get(0)) {
-        for (Map.Entry<Guarantee, MPVariable> l : levels(m, e.producer()).entrySet()) {
+        for (Map.Entry<Guarantee, List<MPVariable>> l : levels(m, e.producer(), all).entrySet()) {
           if (!l.getKey().meets(answer.target().metric(), answer.target().bound())) {
-            // (K) y_{u,a_q,0} + z_{u,ℓ} <= 1 for each ℓ beyond q's target.
+            // (K) y_{u,a_q,0} + [u has level ℓ] <= 1 for each ℓ beyond q's target.
             final MPConstraint k = s.makeConstraint(Double.NEGATIVE_INFINITY, 1);
             k.setCoefficient(m.edges().get(e), 1);
-            k.setCoefficient(l.getValue(), 1);
+            l.getValue().forEach(v -> k.setCoefficient(v, 1));
           }
         }
       }
       return;
     }
-    if (cv.level().isEmpty()) {
+    if (!(logical.operator() instanceof Operator.Divide)) {
       return;
     }
-    // Σ_ℓ z_{c,ℓ} = x_c: a used candidate has one error level.
+    // Σ_ℓ z_{c,ℓ} = x_c: a used ratio has one error level.
     sumEquals(s, cv.level().values(), cv.x());
-    if (logical.operator() instanceof Operator.Divide) {
-      final List<Map<Guarantee, MPVariable>> operand = new ArrayList<>();
-      for (int i = 0; i < 2; i++) {
-        final Map<Guarantee, MPVariable> w = new LinkedHashMap<>();
-        for (PhysicalEdge e : inputs.get(i)) {
-          for (Map.Entry<Guarantee, MPVariable> l : levels(m, e.producer()).entrySet()) {
-            final MPVariable wl = w.computeIfAbsent(l.getKey(),
-                g -> s.makeBoolVar("w_" + c.id() + "_" + operand.size() + "_" + w.size()));
-            // w_{c,i,ℓ} >= y_{u,c,i} + z_{u,ℓ} - 1: operand i has the level of its producer.
-            atLeastBoth(s, wl, m.edges().get(e), l.getValue());
-          }
-        }
-        // Σ_ℓ w_{c,i,ℓ} = x_c
-        sumEquals(s, w.values(), cv.x());
-        operand.add(w);
-      }
-      for (Map.Entry<Guarantee, MPVariable> a : operand.get(0).entrySet()) {
-        for (Map.Entry<Guarantee, MPVariable> b : operand.get(1).entrySet()) {
-          // z_{c,(a+b)/(1-b)} >= w_{c,0,a} + w_{c,1,b} - 1
-          atLeastBoth(s, cv.level().get(Guarantee.ratio(a.getKey(), b.getKey())), a.getValue(),
-              b.getValue());
+    final List<Map<Guarantee, MPVariable>> operand = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      final Map<Guarantee, MPVariable> w = new LinkedHashMap<>();
+      for (PhysicalEdge e : inputs.get(i)) {
+        for (Map.Entry<Guarantee, List<MPVariable>> l : levels(m, e.producer(), all).entrySet()) {
+          final MPVariable wl = w.computeIfAbsent(l.getKey(),
+              g -> s.makeBoolVar("w_" + c.id() + "_" + operand.size() + "_" + w.size()));
+          // w_{c,i,ℓ} >= y_{u,c,i} + [u has level ℓ] - 1: operand i has the level of its producer.
+          final MPConstraint link = s.makeConstraint(-1, Double.POSITIVE_INFINITY);
+          link.setCoefficient(wl, 1);
+          link.setCoefficient(m.edges().get(e), -1);
+          l.getValue().forEach(v -> link.setCoefficient(v, -1));
         }
       }
-      return;
+      // Σ_ℓ w_{c,i,ℓ} = x_c
+      sumEquals(s, w.values(), cv.x());
+      operand.add(w);
     }
-    final Map<Guarantee, MPConstraint> fixedProducers = new HashMap<>();
-    for (PhysicalEdge e : inputs.get(0)) {
-      final Guarantee fixed = fixedGuarantee(e.producer());
-      if (fixed != null) {
-        // z_{c,ℓ} >= Σ_{u : ℓ(u) = ℓ} y_{u,c,0}: a readout has its producer's error.
-        fixedProducers.computeIfAbsent(fixed, g -> {
-          final MPConstraint k = s.makeConstraint(0, Double.POSITIVE_INFINITY);
-          k.setCoefficient(cv.level().get(g), 1);
-          return k;
-        }).setCoefficient(m.edges().get(e), -1);
-        continue;
-      }
-      for (Map.Entry<Guarantee, MPVariable> l : levels(m, e.producer()).entrySet()) {
-        // z_{c,ℓ} >= y_{u,c,0} + z_{u,ℓ} - 1: it has its producer's error.
-        atLeastBoth(s, cv.level().get(l.getKey()), m.edges().get(e), l.getValue());
+    for (Map.Entry<Guarantee, MPVariable> a : operand.get(0).entrySet()) {
+      for (Map.Entry<Guarantee, MPVariable> b : operand.get(1).entrySet()) {
+        // z_{c,(a+b)/(1-b)} >= w_{c,0,a} + w_{c,1,b} - 1
+        atLeastBoth(s, cv.level().get(Guarantee.ratio(a.getKey(), b.getKey())), a.getValue(),
+            b.getValue());
       }
     }
-  }
-
-  /** ℓ(u) when u's θ fixes its guarantee, else null. */
-  private Guarantee fixedGuarantee(int u) {
-    final Parameters theta = space.memo().candidate(space.candidates().get(u).logical())
-        .properties().parameters();
-    return theta instanceof Parameters.Fixed fixed ? fixed.guarantee() : null;
   }
 
   /**
@@ -328,14 +308,38 @@ public final class MilpSelector implements Selector {
     return g;
   }
 
-  /** z_{v,ℓ}, or for a fixed θ the single level ℓ(v) standing for x_v. */
-  private Map<Guarantee, MPVariable> levels(Model m, int v) {
+  /**
+   * [v has level ℓ] for each ℓ ∈ Λ_v, as a sum of variables: x_v for a fixed θ; for a readout,
+   * Σ y_{u,v,0} over its producers u of level ℓ; z_{v,ℓ} for a ratio.
+   */
+  private Map<Guarantee, List<MPVariable>> levels(Model m, int v,
+      List<List<List<PhysicalEdge>>> all) {
     final CandidateVars vars = m.candidates().get(v);
+    final Map<Guarantee, List<MPVariable>> out = new LinkedHashMap<>();
     if (!vars.level().isEmpty()) {
-      return vars.level();
+      vars.level().forEach((g, z) -> out.put(g, List.of(z)));
+      return out;
     }
     final Guarantee fixed = fixedGuarantee(v);
-    return fixed != null ? Map.of(fixed, vars.x()) : Map.of();
+    if (fixed != null) {
+      return Map.of(fixed, List.of(vars.x()));
+    }
+    for (PhysicalEdge e : all.get(v).get(0)) {
+      final Guarantee g = fixedGuarantee(e.producer());
+      if (g == null) {
+        throw new IllegalStateException("candidate " + v + " reads " + e.producer()
+            + ", whose error its θ does not fix");
+      }
+      out.computeIfAbsent(g, k -> new ArrayList<>()).add(m.edges().get(e));
+    }
+    return out;
+  }
+
+  /** ℓ(u) when u's θ fixes its guarantee, else null. */
+  private Guarantee fixedGuarantee(int u) {
+    final Parameters theta = space.memo().candidate(space.candidates().get(u).logical())
+        .properties().parameters();
+    return theta instanceof Parameters.Fixed fixed ? fixed.guarantee() : null;
   }
 
   /** target >= a + b - 1. */

@@ -191,7 +191,7 @@ public final class ReferenceEnumerator implements Selector {
     for (Budget b : space.workload().budgets()) {
       double total = 0;
       for (int v : used.keySet()) {
-        total += Budgets.use(space, v, b.resource());
+        total += space.costs().get(v).of(b.resource());
       }
       if (total > b.limit()) {
         return false;

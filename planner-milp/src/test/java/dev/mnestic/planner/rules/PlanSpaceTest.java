@@ -130,6 +130,24 @@ class PlanSpaceTest {
         && p.reason().startsWith("ε=0.026")), tight.pruned().toString());
   }
 
+  @Test void stage2KeepsNoDominatedAlternative() {
+    final PlanSpace space = Planner.space(Workloads.specExample(), ParameterLists.DEFAULT);
+    assertTrue(space.pruned().stream().anyMatch(p -> p.reason().startsWith("dominated by")));
+    for (PhysicalCandidate p : space.candidates()) {
+      for (PhysicalCandidate q : space.candidates()) {
+        final PhysicalProperties a = q.properties();
+        final PhysicalProperties b = p.properties();
+        if (q != p && q.logical() == p.logical() && a.timing() == b.timing()
+            && a.recomputedOnDemand() == b.recomputedOnDemand()
+            && java.util.Objects.equals(a.history(), b.history())
+            && (b.lifetime() instanceof Lifetime.None || !(a.lifetime() instanceof Lifetime.None))) {
+          // Of two interchangeable alternatives only a dearer, or a less free, one may stay.
+          assertTrue(space.weight(q.id()) > space.weight(p.id()), q + " dominates " + p);
+        }
+      }
+    }
+  }
+
   private static Operator op(PlanSpace space, int v) {
     return space.memo().candidate(space.candidates().get(v).logical()).operator();
   }
