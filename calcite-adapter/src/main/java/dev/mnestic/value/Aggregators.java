@@ -86,14 +86,16 @@ public final class Aggregators {
       Map.entry("bit_and", new MeetBits("bit_and", (x, y) -> x & y)),
       Map.entry("bit_or", new MeetBits("bit_or", (x, y) -> x | y)));
 
-  /** Bounded-meet aggregations by name. */
+  /** Bounded-meet aggregations by name; {@code min_cost_k} is made per k. */
   private static final Map<String, BoundedMeet> BOUNDED_MEET = Map.of(
       "pareto_min", Pareto.MIN,
-      "pareto_max", Pareto.MAX);
+      "pareto_max", Pareto.MAX,
+      MinCostK.NAME, new MinCostK(1));
 
   /** Aggregations whose result never depends on the order of their input. */
   private static final Set<String> ORDER_BLIND = Set.of(
-      "count", "count_unique", "unique", "group_count", "pareto_min", "pareto_max");
+      "count", "count_unique", "unique", "group_count", "pareto_min", "pareto_max",
+      MinCostK.NAME);
 
   private Aggregators() {
   }
@@ -113,8 +115,12 @@ public final class Aggregators {
     return BOUNDED_MEET.keySet();
   }
 
-  /** The bounded-meet aggregation of a {@linkplain #spec spec}. */
+  /** The bounded-meet aggregation of a {@linkplain #spec spec}: {@code pareto_min}, {@code min_cost_k(3)}. */
   public static BoundedMeet boundedMeet(String spec) {
+    if (spec.startsWith(MinCostK.NAME + "(")) {
+      return new MinCostK(Integer.parseInt(spec.substring(MinCostK.NAME.length() + 1,
+          spec.length() - 1)));
+    }
     final BoundedMeet m = BOUNDED_MEET.get(name(spec));
     if (m == null) {
       throw new IllegalArgumentException("not a bounded-meet aggregation: " + spec);
@@ -178,11 +184,12 @@ public final class Aggregators {
   }
 
   /**
-   * How an aggregation is named where plans carry it: its name, and for
-   * {@code collect} with a limit, {@code collect(n)}.
+   * How an aggregation is named where plans carry it: its name, and with a
+   * number argument ({@code collect}'s limit, {@code min_cost_k}'s k),
+   * {@code name(n)}.
    */
-  public static String spec(String name, Long collectLimit) {
-    return collectLimit == null ? name : name + "(" + collectLimit + ")";
+  public static String spec(String name, Long argument) {
+    return argument == null ? name : name + "(" + argument + ")";
   }
 
   private static String name(String spec) {

@@ -9,6 +9,7 @@ import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.Functions;
+import dev.mnestic.value.MinCostK;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
@@ -150,8 +151,10 @@ final class RuleLowering {
 
   /**
    * Per head position: its aggregation's {@link Aggregators#spec spec}, or
-   * null for a grouping key. Only {@code collect} uses an argument (a limit,
-   * a positive integer); CozoDB ignores the others'. An unknown aggregation
+   * null for a grouping key. Of CozoDB's, only {@code collect} uses an
+   * argument (a limit, a positive integer); CozoDB ignores the others'.
+   * Of the bounded-meet ones, {@code min_cost_k} needs its k and
+   * {@code pareto_min}/{@code pareto_max} take none. An unknown aggregation
    * is CozoDB's {@code parser::aggr_not_found}.
    */
   static List<String> aggregations(Rule rule, Map<String, ?> params) {
@@ -162,25 +165,13 @@ final class RuleLowering {
             "Aggregation '" + h.aggregation() + "' not found", h.pos().line(), h.pos().column());
       }
       if (h.isAggregated() && Aggregators.isBoundedMeet(h.aggregation())) {
-        aggregations.add(boundedMeet(rule, h));
+        aggregations.add(boundedMeet(rule, h, params));
         continue;
       }
       Long limit = null;
       if (h.isAggregated() && h.aggregation().equals("collect")
           && !h.aggregationArgs().isEmpty()) {
-        final Expr arg = h.aggregationArgs().get(0);
-        final Object n = ConstantEvaluator.evaluate(arg, params);
-        final boolean integral = n instanceof Long
-            || n instanceof Double && (Double) n == Math.rint((Double) n);
-        if (!integral) {
-          throw new DatalogException(null, "the argument to 'collect' must be an integer, got "
-              + Values.display(n), arg.pos().line(), arg.pos().column());
-        }
-        limit = ((Number) n).longValue();
-        if (limit <= 0) {
-          throw new DatalogException(null, "argument to 'collect' must be positive, got "
-              + limit, arg.pos().line(), arg.pos().column());
-        }
+        limit = positive("collect", h.aggregationArgs().get(0), params);
       }
       aggregations.add(h.isAggregated() ? Aggregators.spec(h.aggregation(), limit) : null);
     }
@@ -190,10 +181,11 @@ final class RuleLowering {
   /**
    * The spec of a bounded-meet aggregation, which must be its head's only
    * aggregation and in its last position (each survivor of a group is a
-   * row). {@code pareto_min} and {@code pareto_max} take no arguments: the
-   * direction is in the name, and mixed objectives negate components.
+   * row). {@code pareto_min} and {@code pareto_max} take no arguments (the
+   * direction is in the name, and mixed objectives negate components);
+   * {@code min_cost_k} takes one, k, a positive integer.
    */
-  private static String boundedMeet(Rule rule, Rule.HeadArg h) {
+  private static String boundedMeet(Rule rule, Rule.HeadArg h, Map<String, ?> params) {
     final List<Rule.HeadArg> head = rule.head();
     if (head.get(head.size() - 1) != h
         || head.stream().filter(Rule.HeadArg::isAggregated).count() > 1) {
@@ -202,14 +194,46 @@ final class RuleLowering {
               + rule.name() + "', in its last position: each survivor of a group is a row",
           h.pos().line(), h.pos().column());
     }
-    if (!h.aggregationArgs().isEmpty()) {
-      final Expr arg = h.aggregationArgs().get(0);
+    final List<Expr> args = h.aggregationArgs();
+    if (h.aggregation().equals(MinCostK.NAME)) {
+      if (args.size() != 1) {
+        throw new DatalogException("mnestic::aggregate_arguments",
+            "'min_cost_k' takes one argument, how many derivations to keep: min_cost_k(pc, 3)",
+            h.pos().line(), h.pos().column());
+      }
+      final long k = positive(MinCostK.NAME, args.get(0), params);
+      if (k > Integer.MAX_VALUE) {
+        throw new DatalogException("mnestic::aggregate_arguments",
+            "'min_cost_k' keeps at most " + Integer.MAX_VALUE + ", got " + k,
+            args.get(0).pos().line(), args.get(0).pos().column());
+      }
+      return Aggregators.spec(MinCostK.NAME, k);
+    }
+    if (!args.isEmpty()) {
       throw new DatalogException("mnestic::aggregate_arguments",
           "'" + h.aggregation() + "' takes no arguments: the direction is in its name, and"
               + " mixed objectives negate the components to maximise ([price, -quality])",
-          arg.pos().line(), arg.pos().column());
+          args.get(0).pos().line(), args.get(0).pos().column());
     }
     return h.aggregation();
+  }
+
+  /** An aggregation's argument that must be a positive integer (CozoDB's messages, for collect's). */
+  private static long positive(String aggregation, Expr arg, Map<String, ?> params) {
+    final Object n = ConstantEvaluator.evaluate(arg, params);
+    final boolean integral = n instanceof Long
+        || n instanceof Double && (Double) n == Math.rint((Double) n);
+    if (!integral) {
+      throw new DatalogException(null, "the argument to '" + aggregation
+          + "' must be an integer, got " + Values.display(n), arg.pos().line(),
+          arg.pos().column());
+    }
+    final long value = ((Number) n).longValue();
+    if (value <= 0) {
+      throw new DatalogException(null, "argument to '" + aggregation + "' must be positive, got "
+          + value, arg.pos().line(), arg.pos().column());
+    }
+    return value;
   }
 
   private static boolean isRelation(Atom a) {
