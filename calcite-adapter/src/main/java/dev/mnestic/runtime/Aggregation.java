@@ -121,15 +121,8 @@ public final class Aggregation {
     for (Object[] row : input) {
       groups.merge(row);
     }
-    final List<Object[]> out = new ArrayList<>(groups.rows());
-    if (out.isEmpty() && noKeys(aggregations)) {
-      final Object[] row = new Object[aggregations.length];
-      for (int i = 0; i < row.length; i++) {
-        row[i] = Aggregators.meet(aggregations[i]).emptyMeet();
-      }
-      out.add(row);
-    }
-    return out;
+    groups.addEmptyGroup();
+    return new ArrayList<>(groups.rows());
   }
 
   private static boolean noKeys(String[] aggregations) {
@@ -195,6 +188,23 @@ public final class Aggregation {
         }
       }
       return changed ? key : null;
+    }
+
+    /**
+     * Without grouping keys and without rows, CozoDB's one group of each
+     * aggregation's value for no values; returns its key, else null.
+     */
+    RowKey addEmptyGroup() {
+      if (!best.isEmpty() || Arrays.stream(meets).anyMatch(m -> m == null)) {
+        return null;
+      }
+      final Object[] row = new Object[meets.length];
+      for (int i = 0; i < row.length; i++) {
+        row[i] = meets[i].emptyMeet();
+      }
+      final RowKey key = new RowKey(new Object[0]);
+      best.put(key, row);
+      return key;
     }
 
     Object[] get(RowKey key) {

@@ -172,6 +172,7 @@ public final class SemiNaive {
     private final String[] aggregations;
     private final Aggregation.MeetGroups groups;
     private final Set<RowKey> improved = new LinkedHashSet<>();
+    private boolean seeded;
 
     MeetState(String[] aggregations) {
       this.aggregations = aggregations;
@@ -183,6 +184,14 @@ public final class SemiNaive {
       Aggregation.order(rows, aggregations);
       for (Object[] row : rows) {
         final RowKey key = groups.merge(row);
+        if (key != null) {
+          improved.add(key);
+        }
+      }
+      if (!seeded) {
+        // As CozoDB's first round: a head without keys has its one group even for no rows.
+        seeded = true;
+        final RowKey key = groups.addEmptyGroup();
         if (key != null) {
           improved.add(key);
         }
