@@ -28,13 +28,14 @@ public final class EnumerableDatalogAggregate extends DatalogAggregate implement
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    // return Aggregation.group(<input as Object[] rows>, new String[] {<aggregations>});
+    // return Aggregation.group(root, <input as Object[] rows>, new String[] {<aggregations>});
     final BlockBuilder builder = new BlockBuilder();
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
     final Expression rows = builder.append("rows",
         input.physType.convertTo(builder.append("input", input.block), JavaRowFormat.ARRAY));
     final Expression grouped = builder.append("grouped",
-        Expressions.call(MnesticMethod.DATALOG_AGGREGATE.method, rows,
+        Expressions.call(MnesticMethod.DATALOG_AGGREGATE.method,
+            implementor.getRootExpression(), rows,
             Expressions.newArrayInit(String.class, aggregations.stream()
                 .map(a -> (Expression) Expressions.constant(a, String.class)).toList())));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),

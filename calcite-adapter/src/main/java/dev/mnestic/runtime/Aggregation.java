@@ -2,8 +2,10 @@ package dev.mnestic.runtime;
 
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.BoundedMeet;
+import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.Values;
 
+import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 
@@ -33,12 +35,14 @@ public final class Aggregation {
    * {@link Aggregators#boundedMeetKind bounded-meet kind} gives a row per
    * survivor of each group. With no aggregation at all, the distinct rows.
    */
-  public static Enumerable<Object[]> group(Enumerable<Object[]> rows, String[] aggregations) {
+  public static Enumerable<Object[]> group(DataContext root, Enumerable<Object[]> rows,
+      String[] aggregations) {
     if (Arrays.stream(aggregations).allMatch(a -> a == null)) {
       return distinct(rows);
     }
-    if (Aggregators.boundedMeetKind(Arrays.asList(aggregations))) {
-      final BoundedGroups groups = new BoundedGroups(aggregations);
+    final HostAggregations host = HostAggregations.of(root.get(HostAggregations.VARIABLE));
+    if (host.boundedMeetKind(Arrays.asList(aggregations))) {
+      final BoundedGroups groups = new BoundedGroups(aggregations, host);
       for (Object[] row : rows) {
         groups.offer(row);
       }
@@ -48,8 +52,8 @@ public final class Aggregation {
     for (Object[] row : rows) {
       input.add(row);
     }
-    return Linq4j.asEnumerable(Aggregators.meetKind(Arrays.asList(aggregations))
-        ? meet(input, aggregations) : normal(input, aggregations));
+    return Linq4j.asEnumerable(host.meetKind(Arrays.asList(aggregations))
+        ? meet(input, aggregations, host) : normal(input, aggregations, host));
   }
 
   private static Enumerable<Object[]> distinct(Enumerable<Object[]> rows) {
@@ -67,23 +71,24 @@ public final class Aggregation {
    * Sorts rows into CozoDB's evaluation order by their last column, unless
    * the aggregations cannot tell the order.
    */
-  static void order(List<Object[]> rows, String[] aggregations) {
-    if (!Aggregators.orderBlind(Arrays.asList(aggregations))) {
+  static void order(List<Object[]> rows, String[] aggregations, HostAggregations host) {
+    if (!host.orderBlind(Arrays.asList(aggregations))) {
       final int last = aggregations.length;
       rows.sort((a, b) -> Values.compare(a[last], b[last]));
     }
   }
 
   /** Groups with the normal forms; without grouping keys, one row even for no input (count 0). */
-  static List<Object[]> normal(List<Object[]> input, String[] aggregations) {
-    order(input, aggregations);
+  static List<Object[]> normal(List<Object[]> input, String[] aggregations,
+      HostAggregations host) {
+    order(input, aggregations, host);
     final Map<RowKey, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
     final Map<RowKey, Object[]> keys = new LinkedHashMap<>();
     for (Object[] row : input) {
       final RowKey key = key(row, aggregations);
       Aggregators.Aggregator[] aggs = groups.get(key);
       if (aggs == null) {
-        aggs = create(aggregations);
+        aggs = create(aggregations, host);
         groups.put(key, aggs);
         keys.put(key, row);
       }
@@ -95,7 +100,7 @@ public final class Aggregation {
     }
     final List<Object[]> out = new ArrayList<>();
     if (groups.isEmpty() && noKeys(aggregations)) {
-      final Aggregators.Aggregator[] empty = create(aggregations);
+      final Aggregators.Aggregator[] empty = create(aggregations, host);
       final Object[] row = new Object[aggregations.length];
       for (int i = 0; i < row.length; i++) {
         row[i] = empty[i].result();
@@ -115,9 +120,10 @@ public final class Aggregation {
   }
 
   /** Groups with the meet forms; without grouping keys, one row even for no input. */
-  private static List<Object[]> meet(List<Object[]> input, String[] aggregations) {
-    order(input, aggregations);
-    final MeetGroups groups = new MeetGroups(aggregations);
+  private static List<Object[]> meet(List<Object[]> input, String[] aggregations,
+      HostAggregations host) {
+    order(input, aggregations, host);
+    final MeetGroups groups = new MeetGroups(aggregations, host);
     for (Object[] row : input) {
       groups.merge(row);
     }
@@ -129,11 +135,12 @@ public final class Aggregation {
     return Arrays.stream(aggregations).allMatch(a -> a != null);
   }
 
-  private static Aggregators.Aggregator[] create(String[] aggregations) {
+  private static Aggregators.Aggregator[] create(String[] aggregations,
+      HostAggregations host) {
     final Aggregators.Aggregator[] a = new Aggregators.Aggregator[aggregations.length];
     for (int i = 0; i < aggregations.length; i++) {
       if (aggregations[i] != null) {
-        a[i] = Aggregators.create(aggregations[i]);
+        a[i] = host.create(aggregations[i]);
       }
     }
     return a;
@@ -160,12 +167,12 @@ public final class Aggregation {
     private final Aggregators.Meet[] meets;
     private final Map<RowKey, Object[]> best = new LinkedHashMap<>();
 
-    MeetGroups(String[] aggregations) {
+    MeetGroups(String[] aggregations, HostAggregations host) {
       this.aggregations = aggregations;
       this.meets = new Aggregators.Meet[aggregations.length];
       for (int i = 0; i < aggregations.length; i++) {
         if (aggregations[i] != null) {
-          meets[i] = Aggregators.meet(aggregations[i]);
+          meets[i] = host.meet(aggregations[i]);
         }
       }
     }
@@ -227,9 +234,9 @@ public final class Aggregation {
     private final BoundedMeet aggregation;
     private final Map<RowKey, BoundedMeet.Survivors> groups = new LinkedHashMap<>();
 
-    BoundedGroups(String[] aggregations) {
+    BoundedGroups(String[] aggregations, HostAggregations host) {
       this.width = aggregations.length;
-      this.aggregation = Aggregators.boundedMeet(aggregations[width - 1]);
+      this.aggregation = host.boundedMeet(aggregations[width - 1]);
     }
 
     /**

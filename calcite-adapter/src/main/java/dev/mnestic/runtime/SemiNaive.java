@@ -2,6 +2,7 @@ package dev.mnestic.runtime;
 
 import dev.mnestic.rel.RowTable;
 import dev.mnestic.value.Aggregators;
+import dev.mnestic.value.HostAggregations;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
@@ -58,13 +59,14 @@ public final class SemiNaive {
       Enumerable<Object[]>[] seeds, Enumerable<Object[]>[] iteratives,
       RowTable[] full, RowTable[] delta, int maxIterations, String[][] aggregations) {
     final int n = seeds.length;
+    final HostAggregations host = HostAggregations.of(root.get(HostAggregations.VARIABLE));
     final List<State> states = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       final State state = aggregations[i] == null ? new SetState()
-          : Aggregators.boundedMeetKind(Arrays.asList(aggregations[i]))
-              ? new FrontierState(aggregations[i])
-          : Aggregators.meetKind(Arrays.asList(aggregations[i]))
-              ? new MeetState(aggregations[i]) : new OnceState(aggregations[i]);
+          : host.boundedMeetKind(Arrays.asList(aggregations[i]))
+              ? new FrontierState(aggregations[i], host)
+          : host.meetKind(Arrays.asList(aggregations[i]))
+              ? new MeetState(aggregations[i], host) : new OnceState(aggregations[i], host);
       states.add(state);
       full[i].rows().clear();
       delta[i].rows().clear();
@@ -170,18 +172,20 @@ public final class SemiNaive {
   /** Meet aggregations: one row per group, improved in place. */
   private static final class MeetState extends BatchState {
     private final String[] aggregations;
+    private final HostAggregations host;
     private final Aggregation.MeetGroups groups;
     private final Set<RowKey> improved = new LinkedHashSet<>();
     private boolean seeded;
 
-    MeetState(String[] aggregations) {
+    MeetState(String[] aggregations, HostAggregations host) {
       this.aggregations = aggregations;
-      this.groups = new Aggregation.MeetGroups(aggregations);
+      this.host = host;
+      this.groups = new Aggregation.MeetGroups(aggregations, host);
     }
 
     @Override boolean merge(List<Object[]> rows) {
       improved.clear();
-      Aggregation.order(rows, aggregations);
+      Aggregation.order(rows, aggregations, host);
       for (Object[] row : rows) {
         final RowKey key = groups.merge(row);
         if (key != null) {
@@ -220,9 +224,9 @@ public final class SemiNaive {
     private final Aggregation.BoundedGroups groups;
     private final List<Object[]> added = new ArrayList<>();
 
-    FrontierState(String[] aggregations) {
+    FrontierState(String[] aggregations, HostAggregations host) {
       this.width = aggregations.length;
-      this.groups = new Aggregation.BoundedGroups(aggregations);
+      this.groups = new Aggregation.BoundedGroups(aggregations, host);
     }
 
     @Override public void offer(Object[] row) {
@@ -248,17 +252,19 @@ public final class SemiNaive {
   /** Aggregations not of meet kind: the seed's groups, aggregated once, then fixed. */
   private static final class OnceState extends BatchState {
     private final String[] aggregations;
+    private final HostAggregations host;
     private List<Object[]> groups;
     private boolean fresh;
 
-    OnceState(String[] aggregations) {
+    OnceState(String[] aggregations, HostAggregations host) {
       this.aggregations = aggregations;
+      this.host = host;
     }
 
     @Override boolean merge(List<Object[]> rows) {
       fresh = groups == null;
       if (fresh) {
-        groups = Aggregation.normal(rows, aggregations);
+        groups = Aggregation.normal(rows, aggregations, host);
       }
       return fresh && !groups.isEmpty();
     }

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntBinaryOperator;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -135,8 +136,13 @@ public final class Aggregators {
    * survivors is then a row.
    */
   public static boolean boundedMeetKind(List<String> specs) {
+    return boundedMeetKind(specs, Aggregators::isBoundedMeet);
+  }
+
+  /** As {@link #boundedMeetKind(List)}, with {@code isBoundedMeet} telling them by name. */
+  static boolean boundedMeetKind(List<String> specs, Predicate<String> isBoundedMeet) {
     return !specs.isEmpty() && specs.get(specs.size() - 1) != null
-        && isBoundedMeet(name(specs.get(specs.size() - 1)))
+        && isBoundedMeet.test(name(specs.get(specs.size() - 1)))
         && specs.subList(0, specs.size() - 1).stream().allMatch(s -> s == null);
   }
 
@@ -167,6 +173,11 @@ public final class Aggregators {
    * normal forms, also inside recursion.
    */
   public static boolean meetKind(List<String> specs) {
+    return meetKind(specs, Aggregators::isMeet);
+  }
+
+  /** As {@link #meetKind(List)}, with {@code isMeet} telling the meet aggregations by name. */
+  static boolean meetKind(List<String> specs, Predicate<String> isMeet) {
     boolean aggregated = false;
     for (String s : specs) {
       if (s == null) {
@@ -174,7 +185,7 @@ public final class Aggregators {
           return false;
         }
       } else {
-        if (!isMeet(name(s))) {
+        if (!isMeet.test(name(s))) {
           return false;
         }
         aggregated = true;

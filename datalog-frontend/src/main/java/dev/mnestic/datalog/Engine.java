@@ -1,6 +1,5 @@
 package dev.mnestic.datalog;
 
-import dev.mnestic.datalog.analysis.Aggregations;
 import dev.mnestic.datalog.analysis.Stratifier;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
@@ -10,6 +9,8 @@ import dev.mnestic.datalog.lower.Strata;
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.store.Session;
 import dev.mnestic.value.Json;
+import dev.mnestic.value.Aggregators;
+import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.Values;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -22,6 +23,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiPredicate;
+import java.util.function.Supplier;
 
 /**
  * Runs CozoScript on a mnestic connection: parse, stratify, lower each
@@ -38,17 +41,68 @@ public final class Engine {
   private final AtomicBoolean cancelFlag;
   /** Where a long script shows its progress line (a terminal); null for nowhere. */
   private final PrintStream progress;
+  /** The aggregations registered on this engine (shared with the engines derived from it). */
+  private final HostAggregations host;
 
   public Engine(Connection connection) {
-    this(connection, 0, null, null);
+    this(connection, 0, null, null, new HostAggregations());
   }
 
   private Engine(Connection connection, long deadline, AtomicBoolean cancelFlag,
-      PrintStream progress) {
+      PrintStream progress, HostAggregations host) {
     this.connection = connection;
     this.deadline = deadline;
     this.cancelFlag = cancelFlag;
     this.progress = progress;
+    this.host = host;
+  }
+
+  /**
+   * Registers a bounded-meet aggregation ordered by {@code dominates}, for
+   * the scripts of this engine (and of the engines {@link #stoppedBy} and
+   * {@link #showingProgressOn} derive from it): per group, the values no
+   * other value of the group dominates, each a row, in value order; it may
+   * run inside its own recursion, pruning dominated partial results, as
+   * {@code pareto_min} does. {@code dominates.test(a, b)} gets CozoDB values
+   * as Java objects (null, Boolean, Long, Double, String, unmodifiable
+   * Lists, ...) and must be a pure strict partial order (irreflexive and
+   * transitive): with assertions enabled ({@code -ea}) the engine checks
+   * that no value it meets dominates itself and no two dominate each other,
+   * and fails the script ({@code mnestic::aggregate_order}) when they do.
+   * More than {@code maxSurvivors} survivors in one group fails the script
+   * ({@code mnestic::aggregate_overflow}); it is never a truncation, as an
+   * antichain has no canonical subset.
+   *
+   * <p>Registered aggregations live in this Java process only: a script
+   * sent over the server ({@code mnestic serve}) or run by {@code mnestic run}
+   * cannot name them. The built-in {@code pareto_min} and {@code pareto_max}
+   * work everywhere.
+   *
+   * @throws IllegalArgumentException for a name that is not an identifier or
+   *     is already an aggregation, or a {@code maxSurvivors} below 1
+   */
+  public void registerBoundedMeetAggregate(String name, BiPredicate<Object, Object> dominates,
+      int maxSurvivors) {
+    host.registerBoundedMeet(name, dominates, maxSurvivors);
+  }
+
+  /**
+   * Registers an aggregation by its combine, for the scripts of this engine
+   * (embedded only, as {@link #registerBoundedMeetAggregate}): {@code factory}
+   * makes one group's {@link Aggregators.Aggregator}, which takes the
+   * group's values ({@code add}, CozoDB values as Java objects) and gives the
+   * aggregate ({@code result}). With {@code isMeet}, the aggregation must be
+   * idempotent, commutative and associative (a provenance semiring's
+   * addition, such as max for Viterbi probabilities): it then merges a group
+   * as {@code meet(current, value)} and may run inside its own recursion;
+   * otherwise it aggregates each group once, after its rule.
+   *
+   * @throws IllegalArgumentException for a name that is not an identifier or
+   *     is already an aggregation
+   */
+  public void registerAggregate(String name, boolean isMeet,
+      Supplier<? extends Aggregators.Aggregator> factory) {
+    host.register(name, isMeet, factory);
   }
 
   /**
@@ -57,7 +111,7 @@ public final class Engine {
    * 0 for none) passes or when {@code cancelFlag} is set.
    */
   public Engine stoppedBy(long deadline, AtomicBoolean cancelFlag) {
-    return new Engine(connection, deadline, cancelFlag, progress);
+    return new Engine(connection, deadline, cancelFlag, progress, host);
   }
 
   /**
@@ -65,7 +119,7 @@ public final class Engine {
    * runs longer than a second (stratum, round, new tuples per relation).
    */
   public Engine showingProgressOn(PrintStream terminal) {
-    return new Engine(connection, deadline, cancelFlag, terminal);
+    return new Engine(connection, deadline, cancelFlag, terminal, host);
   }
 
   /**
@@ -241,8 +295,8 @@ public final class Engine {
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
       throw noEntry();
     }
-    final List<List<String>> strata = Stratifier.stratify(rules, Aggregations.MEET::contains);
-    try (Strata plan = new Strata(connection, params, 0, null, null)) {
+    final List<List<String>> strata = Stratifier.stratify(rules, host::isMeet);
+    try (Strata plan = new Strata(connection, params, 0, null, null, host)) {
       return new Result(List.of("stratum", "rules", "plan"), plan.explain(rules, strata));
     }
   }
@@ -265,7 +319,7 @@ public final class Engine {
     if (entry.isEmpty()) {
       throw noEntry();
     }
-    final List<List<String>> strata = Stratifier.stratify(rules, Aggregations.MEET::contains);
+    final List<List<String>> strata = Stratifier.stratify(rules, host::isMeet);
     final List<List<Object>> rows;
     if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
       rows = ConstantRules.rows(entry.get(0), params);
@@ -274,7 +328,7 @@ public final class Engine {
       final long scriptDeadline = timeout == 0 ? 0 : System.nanoTime() + timeout * 1_000_000_000L;
       try (Strata run = new Strata(connection, params,
           deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline) ? scriptDeadline : deadline,
-          cancelFlag, progress)) {
+          cancelFlag, progress, host)) {
         rows = run.evaluate(rules, strata);
       }
     }

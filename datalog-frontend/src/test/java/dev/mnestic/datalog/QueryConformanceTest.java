@@ -71,6 +71,10 @@ class QueryConformanceTest {
       return engine;
     }
 
+    Connection connection() {
+      return connection;
+    }
+
     @Override public void close() throws SQLException {
       try (connection; session) {
         // both closed, the session (the store) last

@@ -9,6 +9,7 @@ import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.Functions;
+import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.MinCostK;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
@@ -64,6 +65,8 @@ final class RuleLowering {
   private final RelBuilder b;
   private final Map<String, ?> params;
   private final Tables tables;
+  /** The aggregations the engine's host registered. */
+  private final HostAggregations host;
   /** Whether the rule being lowered keeps every binding, for its place in the evaluation order. */
   private boolean ordered;
   private int hiddenCount;
@@ -83,9 +86,10 @@ final class RuleLowering {
     RelOptTable constants(List<?> values, boolean indexed);
   }
 
-  RuleLowering(RelBuilder b, Map<String, ?> params, Tables tables) {
+  RuleLowering(RelBuilder b, Map<String, ?> params, HostAggregations host, Tables tables) {
     this.b = b;
     this.params = params;
+    this.host = host;
     this.tables = tables;
   }
 
@@ -98,9 +102,9 @@ final class RuleLowering {
    * its rule set.
    */
   RelNode lower(Rule rule, int ordinal) {
-    final List<String> aggregations = aggregations(rule, params);
+    final List<String> aggregations = aggregations(rule, params, host);
     final boolean aggregated = aggregations.stream().anyMatch(a -> a != null);
-    ordered = aggregated && !Aggregators.orderBlind(aggregations);
+    ordered = aggregated && !host.orderBlind(aggregations);
     final List<String> vars = new ArrayList<>();
     b.values(new String[] {UNIT}, true);
     vars.add(UNIT);
@@ -157,15 +161,25 @@ final class RuleLowering {
    * {@code pareto_min}/{@code pareto_max} take none. An unknown aggregation
    * is CozoDB's {@code parser::aggr_not_found}.
    */
-  static List<String> aggregations(Rule rule, Map<String, ?> params) {
+  static List<String> aggregations(Rule rule, Map<String, ?> params, HostAggregations host) {
     final List<String> aggregations = new ArrayList<>();
     for (Rule.HeadArg h : rule.head()) {
-      if (h.isAggregated() && !Aggregators.isDefined(h.aggregation())) {
+      if (h.isAggregated() && !host.isDefined(h.aggregation())) {
         throw new DatalogException("parser::aggr_not_found",
             "Aggregation '" + h.aggregation() + "' not found", h.pos().line(), h.pos().column());
       }
-      if (h.isAggregated() && Aggregators.isBoundedMeet(h.aggregation())) {
+      if (h.isAggregated() && host.isBoundedMeet(h.aggregation())) {
         aggregations.add(boundedMeet(rule, h, params));
+        continue;
+      }
+      if (h.isAggregated() && host.isRegistered(h.aggregation())) {
+        if (!h.aggregationArgs().isEmpty()) {
+          final Expr arg = h.aggregationArgs().get(0);
+          throw new DatalogException("mnestic::aggregate_arguments", "'" + h.aggregation()
+              + "' is registered by the host and takes no arguments", arg.pos().line(),
+              arg.pos().column());
+        }
+        aggregations.add(h.aggregation());
         continue;
       }
       Long limit = null;

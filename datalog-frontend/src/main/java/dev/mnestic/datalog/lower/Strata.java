@@ -14,6 +14,7 @@ import dev.mnestic.rel.RowTable;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.DataContext;
@@ -92,6 +93,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   /** Sets {@link #stop} at the deadline; null for none. */
   private final ScheduledFuture<?> alarm;
   private final Map<String, ?> params;
+  /** The aggregations the engine's host registered. */
+  private final HostAggregations host;
   private final RelBuilder b;
   private final SchemaPlus root;
   private final Map<String, RelOptTable> materialized = new HashMap<>();
@@ -112,11 +115,13 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
    *     is left, as a query timeout, and fails when it is gone
    * @param cancelFlag when another thread sets it, the running plan is cancelled and the
    *     evaluation fails as on its deadline; null for none
+   * @param host the aggregations the engine's host registered
    */
   public Strata(Connection connection, Map<String, ?> params, long deadline,
-      AtomicBoolean cancelFlag, PrintStream progress) throws SQLException {
+      AtomicBoolean cancelFlag, PrintStream progress, HostAggregations host) throws SQLException {
     this.connection = connection.unwrap(CalciteConnection.class);
     this.params = params;
+    this.host = host;
     this.deadline = deadline;
     this.stop = cancelFlag != null ? cancelFlag : new AtomicBoolean();
     this.progress = progress == null ? null : new ProgressLine(progress);
@@ -203,7 +208,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final boolean recursive = members.size() > 1 || firstRules.stream()
         .anyMatch(r -> !RuleLowering.recursiveAtoms(r, members).isEmpty());
     if (!recursive) {
-      final List<String> aggregations = RuleLowering.aggregations(firstRules.get(0), params);
+      final List<String> aggregations = RuleLowering.aggregations(firstRules.get(0), params, host);
       final boolean aggregated = aggregations.stream().anyMatch(a -> a != null);
       final RelNode union = union(firstRules, width(firstRules, aggregated));
       final RelNode plan = aggregated
@@ -228,7 +233,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final List<List<String>> aggregations = new ArrayList<>();
     for (String m : component) {
       final List<Rule> rules = byName.get(m);
-      final List<String> aggs = RuleLowering.aggregations(rules.get(0), params);
+      final List<String> aggs = RuleLowering.aggregations(rules.get(0), params, host);
       final boolean aggregated = aggs.stream().anyMatch(a -> a != null);
       aggregations.add(aggregated ? aggs : null);
       final List<RelNode> seedPlans = new ArrayList<>();
@@ -272,7 +277,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   }
 
   private RelNode lower(Rule rule, int ordinal) {
-    return new RuleLowering(b, params, this).lower(rule, ordinal);
+    return new RuleLowering(b, params, host, this).lower(rule, ordinal);
   }
 
   private RelNode union(List<Rule> rules, int width) {
@@ -334,6 +339,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       }
       final Map<String, Object> variables = new HashMap<>();
       variables.put(DataContext.Variable.CANCEL_FLAG.camelName, stop);
+      variables.put(HostAggregations.VARIABLE, host);
       if (progress != null) {
         variables.put(SemiNaive.PROGRESS, progress);
       }

@@ -1,8 +1,11 @@
 package dev.mnestic.datalog.analysis;
 
+import dev.mnestic.value.HostAggregations;
+
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.parse.Parser;
+import dev.mnestic.value.HostAggregations;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,7 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * CozoDB's code, message and help.
  */
 class StratifierTest {
-  private static final Set<String> MEET = Aggregations.MEET;
+  /** The built-in aggregations that may run inside their own recursion. */
+  private static final Predicate<String> MEET = HostAggregations.NONE::isMeet;
 
   @TestFactory List<DynamicTest> matchesCozoDb() throws IOException {
     final List<DynamicTest> tests = new ArrayList<>();
@@ -44,11 +48,11 @@ class StratifierTest {
     final Script.Query q = Parser.parse(c.get("script").asText()).queries().get(0);
     final JsonNode expected = c.get("expected");
     if (expected.get("ok").asBoolean()) {
-      Stratifier.stratify(q.rules(), MEET::contains);
+      Stratifier.stratify(q.rules(), MEET);
       return;
     }
     final DatalogException e = assertThrows(DatalogException.class,
-        () -> Stratifier.stratify(q.rules(), MEET::contains));
+        () -> Stratifier.stratify(q.rules(), MEET));
     assertEquals(expected.get("code").asText(), e.code());
     assertEquals(expected.get("message").asText(), e.getMessage());
     assertEquals(expected.has("help") ? expected.get("help").asText() : null, e.help());
@@ -64,7 +68,7 @@ class StratifierTest {
         ?[a] := odd[a]
         unused[a] := unused[a]
         """).queries().get(0);
-    final List<List<String>> order = Stratifier.stratify(q.rules(), MEET::contains);
+    final List<List<String>> order = Stratifier.stratify(q.rules(), MEET);
     assertEquals(5, order.size(), "unused is not reachable: " + order);
     assertEquals(List.of("?"), order.get(order.size() - 1));
     final int odd = order.indexOf(List.of("odd"));

@@ -1,0 +1,156 @@
+package dev.mnestic.value;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiPredicate;
+import java.util.function.Supplier;
+
+/**
+ * Aggregations a host program registered on one engine, looked up before
+ * the built-in ones ({@link Aggregators}); runtime code finds them in its
+ * context under {@link #VARIABLE}. Registered names are plain identifiers
+ * and never a built-in's or a reserved one's.
+ *
+ * <ul>
+ *   <li>A bounded-meet aggregation by its dominance
+ *       ({@link #registerBoundedMeet}): per group the values no other value
+ *       dominates, an {@link Antichain} capped at {@code maxSurvivors}.</li>
+ *   <li>An aggregation by its combine ({@link #register}): a factory of
+ *       one group's {@link Aggregators.Aggregator}. A meet one must be
+ *       idempotent, commutative and associative (a provenance semiring's
+ *       addition, say); it then merges as {@code meet(current, value)}, the
+ *       aggregate of the two, and may run inside its own recursion.</li>
+ * </ul>
+ */
+public final class HostAggregations {
+  /** The context variable holding the registrations of the running script's engine. */
+  public static final String VARIABLE = "mnesticHostAggregations";
+  /** No registrations. */
+  public static final HostAggregations NONE = new HostAggregations();
+
+  private final Map<String, BoundedMeet> boundedMeets = new ConcurrentHashMap<>();
+  private final Map<String, Supplier<? extends Aggregators.Aggregator>> normal =
+      new ConcurrentHashMap<>();
+  private final Map<String, Aggregators.Meet> meets = new ConcurrentHashMap<>();
+
+  /** The registrations in a runtime context's variable, or {@link #NONE}. */
+  public static HostAggregations of(Object variable) {
+    return variable == null ? NONE : (HostAggregations) variable;
+  }
+
+  /**
+   * Registers a bounded-meet aggregation: {@code dominates.test(a, b)} says
+   * whether value {@code a} beats {@code b}, and must be a pure strict
+   * partial order (irreflexive, transitive); more than {@code maxSurvivors}
+   * survivors in a group is an error.
+   */
+  public void registerBoundedMeet(String name, BiPredicate<Object, Object> dominates,
+      int maxSurvivors) {
+    if (maxSurvivors <= 0) {
+      throw new IllegalArgumentException("max_survivors must be positive, got " + maxSurvivors);
+    }
+    final Antichain.Order order = dominates::test;
+    claim(name);
+    boundedMeets.put(name, new BoundedMeet() {
+      @Override public String name() {
+        return name;
+      }
+
+      @Override public Survivors survivors() {
+        return new Antichain(name, order, maxSurvivors);
+      }
+    });
+  }
+
+  /** Registers an aggregation by a factory of one group's aggregator; see the class comment. */
+  public void register(String name, boolean isMeet,
+      Supplier<? extends Aggregators.Aggregator> factory) {
+    claim(name);
+    normal.put(name, factory);
+    if (isMeet) {
+      meets.put(name, new Aggregators.Meet() {
+        @Override public Object emptyMeet() {
+          return factory.get().result();
+        }
+
+        @Override public boolean merge(Object[] current, int i, Object value) {
+          final Aggregators.Aggregator meet = factory.get();
+          meet.add(current[i]);
+          meet.add(value);
+          final Object now = meet.result();
+          final boolean changed = !Values.equal(now, current[i]);
+          current[i] = now;
+          return changed;
+        }
+      });
+    }
+  }
+
+  private synchronized void claim(String name) {
+    if (this == NONE) {
+      throw new IllegalStateException("NONE takes no registrations");
+    }
+    if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      throw new IllegalArgumentException("an aggregation's name is an identifier, got " + name);
+    }
+    if (Aggregators.isDefined(name) || isDefined(name)) {
+      throw new IllegalArgumentException("aggregation '" + name + "' already exists");
+    }
+  }
+
+  /** Whether {@code name} is an aggregation, registered or built in. */
+  public boolean isDefined(String name) {
+    return normal.containsKey(name) || boundedMeets.containsKey(name)
+        || Aggregators.isDefined(name);
+  }
+
+  /** Whether {@code name} was registered here. */
+  public boolean isRegistered(String name) {
+    return normal.containsKey(name) || boundedMeets.containsKey(name);
+  }
+
+  /** Whether {@code name} may run inside its own recursion: a meet or bounded-meet one. */
+  public boolean isMeet(String name) {
+    return meets.containsKey(name) || isBoundedMeet(name) || Aggregators.isMeet(name);
+  }
+
+  public boolean isBoundedMeet(String name) {
+    return boundedMeets.containsKey(name) || Aggregators.isBoundedMeet(name);
+  }
+
+  /** As {@link Aggregators#create}, registered ones first. */
+  public Aggregators.Aggregator create(String spec) {
+    final Supplier<? extends Aggregators.Aggregator> f = normal.get(spec);
+    return f != null ? f.get() : Aggregators.create(spec);
+  }
+
+  /** As {@link Aggregators#meet}, registered ones first. */
+  public Aggregators.Meet meet(String spec) {
+    final Aggregators.Meet m = meets.get(spec);
+    return m != null ? m : Aggregators.meet(spec);
+  }
+
+  /** As {@link Aggregators#boundedMeet}, registered ones first. */
+  public BoundedMeet boundedMeet(String spec) {
+    final BoundedMeet m = boundedMeets.get(spec);
+    return m != null ? m : Aggregators.boundedMeet(spec);
+  }
+
+  /** As {@link Aggregators#meetKind}, registered ones included. */
+  public boolean meetKind(List<String> specs) {
+    return Aggregators.meetKind(specs, s -> meets.containsKey(s) || Aggregators.isMeet(s));
+  }
+
+  /** As {@link Aggregators#boundedMeetKind}, registered ones included. */
+  public boolean boundedMeetKind(List<String> specs) {
+    return Aggregators.boundedMeetKind(specs, s -> boundedMeets.containsKey(s)
+        || Aggregators.isBoundedMeet(s));
+  }
+
+  /** As {@link Aggregators#orderBlind}: registered ones are never taken as order-blind, but bounded-meet ones. */
+  public boolean orderBlind(List<String> specs) {
+    return specs.stream().allMatch(s -> s == null || boundedMeets.containsKey(s)
+        || !isRegistered(s) && Aggregators.orderBlind(List.of(s)));
+  }
+}
