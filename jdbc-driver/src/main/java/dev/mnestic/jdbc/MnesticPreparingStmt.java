@@ -1,5 +1,6 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.sql.fun.MnesticOperatorTable;
 import dev.mnestic.sql.validate.MnesticSqlValidator;
 import dev.mnestic.sql2rel.MnesticSqlToRelConverter;
 
@@ -37,12 +38,13 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
     this.cluster = cluster;
   }
 
-  /** As Calcite's, but a {@link MnesticSqlValidator}. */
+  /** As Calcite's, but a {@link MnesticSqlValidator} that also knows mnestic's functions. */
   @Override protected SqlValidator createSqlValidator(CatalogReader catalogReader,
       UnaryOperator<SqlValidator.Config> configTransform) {
     final CalciteConnectionConfig config = context.config();
     final SqlOperatorTable opTab = SqlOperatorTables.chain(
-        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()), catalogReader);
+        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
+        MnesticOperatorTable.instance(), catalogReader);
     return new MnesticSqlValidator(opTab, (CalciteCatalogReader) catalogReader,
         context.getTypeFactory(),
         configTransform.apply(SqlValidator.Config.DEFAULT

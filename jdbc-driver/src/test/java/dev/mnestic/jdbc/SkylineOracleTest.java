@@ -5,16 +5,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * SKYLINE OF against its NOT EXISTS form run by HSQLDB on the same rows
+ * SKYLINE OF and PARETO_MIN against the NOT EXISTS form run by HSQLDB on the same rows
  * (the store's own table, read by both):
  * for each d from 1 to 6, batches of random tables ({@link SkylineTables}:
  * independent, correlated and anti-correlated; ties; duplicates; NULLs)
@@ -53,6 +56,35 @@ class SkylineOracleTest {
         final List<List<Object>> expected = sorted(Rows.query(hsqldb, query.notExists()));
         final List<List<Object>> actual = sorted(Rows.query(mnestic, query.skylineOf()));
         assertEquals(expected, actual, query.skylineOf() + "\nover " + rows.create());
+      }
+    }
+  }
+
+  /**
+   * PARETO_MIN per table (MAX items by the sign flip), unnested, against
+   * the distinct rows without NULLs that no other row dominates; and each
+   * frontier lists its points in ascending order.
+   */
+  @ParameterizedTest(name = "d = {0}")
+  @ValueSource(ints = {1, 2, 3, 4, 6})
+  void paretoMinIsTheDistinctSkyline(int d) throws SQLException {
+    final SkylineTables tables = new SkylineTables(2000 + d);
+    for (int batch = 0; batch < 2; batch++) {
+      tables.batch(d, TABLES_PER_BATCH, MAX_ROWS).load(hsqldb);
+      final SkylineTables.Query query = tables.query(d);
+      final List<List<Object>> expected = sorted(Rows.query(hsqldb, query.notExistsWithoutNulls()));
+      assertEquals(expected, sorted(Rows.query(mnestic, query.paretoMin())), query.paretoMin());
+      for (List<Object> row : Rows.query(mnestic,
+          "SELECT PARETO_MIN(ARRAY[a1, tid]) FROM t WHERE a1 IS NOT NULL GROUP BY g")) {
+        @SuppressWarnings("unchecked")
+        final List<List<BigDecimal>> frontier = (List<List<BigDecimal>>) row.get(0);
+        final List<List<BigDecimal>> ascending = new ArrayList<>(frontier);
+        ascending.sort((x, y) -> {
+          final int c = x.get(0).compareTo(y.get(0));
+          return c != 0 ? c : x.get(1).compareTo(y.get(1));
+        });
+        assertFalse(frontier.isEmpty());
+        assertEquals(ascending, frontier);
       }
     }
   }

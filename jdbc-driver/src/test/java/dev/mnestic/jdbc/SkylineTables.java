@@ -62,6 +62,48 @@ final class SkylineTables {
           + " WHERE NOT EXISTS (SELECT 1 FROM t s WHERE " + same + " AND (" + strict + "))";
     }
 
+    /**
+     * mnestic's PARETO_MIN per table over the rows without NULLs, MAX items
+     * negated (the sign flip), unnested: {@code tid, a1 .. ad}.
+     */
+    String paretoMin() {
+      final StringJoiner point = new StringJoiner(", ", "ARRAY[", "]");
+      final StringJoiner components = new StringJoiner(", ");
+      for (int i = 0; i < d; i++) {
+        // DOUBLE: Calcite types ARRAY[DECIMAL(12, 3), BIGINT] as DECIMAL(19, 0).
+        point.add((max[i] ? "-" : "") + "CAST(a" + (i + 1) + " AS DOUBLE)");
+        components.add((max[i] ? "-" : "") + "p[" + (i + 1) + "]");
+      }
+      return "SELECT s.tid, " + components + " FROM (SELECT tid, PARETO_MIN(" + point
+          + ") AS f FROM t WHERE " + noNulls("") + " GROUP BY tid) AS s, UNNEST(s.f) AS u (p)";
+    }
+
+    /** {@link #paretoMin} as rows no other row dominates, each point once. */
+    String notExistsWithoutNulls() {
+      final StringJoiner same = new StringJoiner(" AND ");
+      final StringJoiner strict = new StringJoiner(" OR ");
+      final StringJoiner columns = new StringJoiner(", ");
+      same.add("s.tid = r.tid");
+      columns.add("r.tid");
+      for (int i = 0; i < d; i++) {
+        final String a = "a" + (i + 1);
+        final String op = max[i] ? ">" : "<";
+        same.add("s." + a + " " + op + "= r." + a);
+        strict.add("s." + a + " " + op + " r." + a);
+        columns.add("r." + a);
+      }
+      return "SELECT DISTINCT " + columns + " FROM t r WHERE " + noNulls("r.")
+          + " AND NOT EXISTS (SELECT 1 FROM t s WHERE " + same + " AND (" + strict + "))";
+    }
+
+    private String noNulls(String prefix) {
+      final StringJoiner c = new StringJoiner(" AND ");
+      for (int i = 0; i < d; i++) {
+        c.add(prefix + "a" + (i + 1) + " IS NOT NULL");
+      }
+      return c.toString();
+    }
+
     /** With DISTINCT only the dimensions, since which of equal rows is kept is unspecified. */
     private String columns(String prefix) {
       final StringJoiner c = new StringJoiner(", ");
