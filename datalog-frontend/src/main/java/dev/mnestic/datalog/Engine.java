@@ -41,6 +41,13 @@ public final class Engine {
   private final AtomicBoolean cancelFlag;
   /** Where a long script shows its progress line (a terminal); null for nowhere. */
   private final PrintStream progress;
+  /**
+   * Rounds a recursion through a bounded-meet aggregation may keep changing
+   * its result unless {@code :max_epochs} says otherwise: a recursive
+   * {@code pareto_min} over a cycle whose every lap adds an incomparable
+   * point never settles, and stops with {@code mnestic::frontier_diverges}.
+   */
+  public static final int MAX_EPOCHS = 4096;
   /** The aggregations registered on this engine (shared with the engines derived from it). */
   private final HostAggregations host;
 
@@ -296,7 +303,8 @@ public final class Engine {
       throw noEntry();
     }
     final List<List<String>> strata = Stratifier.stratify(rules, host::isMeet);
-    try (Strata plan = new Strata(connection, params, 0, null, null, host)) {
+    try (Strata plan = new Strata(connection, params, 0, null, null, host,
+        maxEpochs(query.options(), params))) {
       return new Result(List.of("stratum", "rules", "plan"), plan.explain(rules, strata));
     }
   }
@@ -328,7 +336,7 @@ public final class Engine {
       final long scriptDeadline = timeout == 0 ? 0 : System.nanoTime() + timeout * 1_000_000_000L;
       try (Strata run = new Strata(connection, params,
           deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline) ? scriptDeadline : deadline,
-          cancelFlag, progress, host)) {
+          cancelFlag, progress, host, maxEpochs(options, params))) {
         rows = run.evaluate(rules, strata);
       }
     }
@@ -411,6 +419,24 @@ public final class Engine {
           ":timeout takes a positive number of seconds");
     }
     return (int) Math.max(1, Math.ceil(((Number) v).doubleValue()));
+  }
+
+  /**
+   * {@code :max_epochs}: how many rounds a recursion through a bounded-meet
+   * aggregation may keep changing its result, {@value #MAX_EPOCHS} unless
+   * the script says.
+   */
+  private static int maxEpochs(Script.Options options, Map<String, ?> params) {
+    if (options.maxEpochs() == null) {
+      return MAX_EPOCHS;
+    }
+    final Object v = ConstantEvaluator.evaluate(options.maxEpochs(), params);
+    if (!(v instanceof Long) || (Long) v <= 0 || (Long) v > Integer.MAX_VALUE) {
+      throw new DatalogException("eval::throw", "Evaluation of expression failed",
+          options.maxEpochs().pos().line(), options.maxEpochs().pos().column(),
+          ":max_epochs takes a positive integer");
+    }
+    return (int) (long) (Long) v;
   }
 
   private static long count(dev.mnestic.datalog.ast.Expr e, Map<String, ?> params) {

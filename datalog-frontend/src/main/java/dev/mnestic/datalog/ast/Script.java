@@ -11,9 +11,13 @@ public record Script(List<Query> queries, SysOp sysOp) {
   public record Query(List<Rule> rules, Options options, Pos pos) {
   }
 
-  /** A block's options. Unset numbers are null. */
+  /**
+   * A block's options. Unset numbers are null. {@code maxEpochs}
+   * ({@code :max_epochs}, mnestic's) bounds the rounds a recursion through a
+   * bounded-meet aggregation may keep changing its result.
+   */
   public record Options(List<Sort> order, Expr limit, Expr offset, Expr timeout,
-      Assertion assertion, RelationOp relationOp) {
+      Expr maxEpochs, Assertion assertion, RelationOp relationOp) {
   }
 
   /** {@code :order -x} / {@code :order count(y)}. */

@@ -95,6 +95,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private final Map<String, ?> params;
   /** The aggregations the engine's host registered. */
   private final HostAggregations host;
+  /** Rounds a recursion through a bounded-meet aggregation may keep changing its result. */
+  private final int maxEpochs;
+  /** While such a recursion runs: its rule's aggregating head position; else null. */
+  private Rule.HeadArg frontier;
+  private String frontierRule;
   private final RelBuilder b;
   private final SchemaPlus root;
   private final Map<String, RelOptTable> materialized = new HashMap<>();
@@ -116,12 +121,16 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
    * @param cancelFlag when another thread sets it, the running plan is cancelled and the
    *     evaluation fails as on its deadline; null for none
    * @param host the aggregations the engine's host registered
+   * @param maxEpochs rounds a recursion through a bounded-meet aggregation may keep changing
+   *     its result before it fails ({@code mnestic::frontier_diverges})
    */
   public Strata(Connection connection, Map<String, ?> params, long deadline,
-      AtomicBoolean cancelFlag, PrintStream progress, HostAggregations host) throws SQLException {
+      AtomicBoolean cancelFlag, PrintStream progress, HostAggregations host, int maxEpochs)
+      throws SQLException {
     this.connection = connection.unwrap(CalciteConnection.class);
     this.params = params;
     this.host = host;
+    this.maxEpochs = maxEpochs;
     this.deadline = deadline;
     this.stop = cancelFlag != null ? cancelFlag : new AtomicBoolean();
     this.progress = progress == null ? null : new ProgressLine(progress);
@@ -258,10 +267,22 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       iteratives.add(unionOf(iterativePlans, width(rules, aggregated)));
     }
     inFixpoint = false;
+    // A frontier over a cycle whose every lap adds an incomparable point never settles.
+    for (int i = 0; i < component.size() && frontier == null; i++) {
+      if (aggregations.get(i) != null && host.boundedMeetKind(aggregations.get(i))) {
+        frontierRule = component.get(i);
+        final List<Rule.HeadArg> head = byName.get(frontierRule).get(0).head();
+        frontier = head.get(head.size() - 1);
+      }
+    }
     final RelNode plan = LogicalRecursiveUnion.create(seeds, iteratives,
         new ArrayList<>(full.values()), new ArrayList<>(delta.values()), aggregations,
-        MAX_ITERATIONS);
-    execute(plan);
+        frontier != null ? maxEpochs : MAX_ITERATIONS);
+    try {
+      execute(plan);
+    } finally {
+      frontier = null;
+    }
     // each member's full table holds its tuples now
     materialized.putAll(full);
   }
@@ -364,6 +385,14 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         }
         if (t.getMessage() != null && t.getMessage().contains("recursion cancelled")) {
           throw killed();
+        }
+        if (t.getMessage() != null && t.getMessage().startsWith("recursion did not reach")
+            && frontier != null) {
+          throw new DatalogException("mnestic::frontier_diverges", "rule '" + frontierRule
+              + "': its '" + frontier.aggregation() + "' survivors still changed after "
+              + maxEpochs + " epochs", frontier.pos().line(), frontier.pos().column(),
+              "a recursion whose every lap adds a point no other beats never settles: bound it"
+                  + " (a hop limit, say), or raise :max_epochs (now " + maxEpochs + ")");
         }
         if (t.getMessage() != null && t.getMessage().startsWith("recursion did not reach")) {
           throw new DatalogException("mnestic::no_fixpoint", t.getMessage(), 0, 0,

@@ -375,6 +375,9 @@ public final class Parser {
     case "timeout":
       o.timeout = expr();
       return;
+    case "max_epochs":
+      o.maxEpochs = expr();
+      return;
     case "order":
     case "sort":
       do {
@@ -409,7 +412,8 @@ public final class Parser {
         kind = Script.RelationOp.Kind.valueOf(name.text().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new DatalogException("parser::pest", "unknown option ':" + name.text()
-            + "'; expected :limit, :offset, :order, :timeout, :assert, :create, :replace,"
+            + "'; expected :limit, :offset, :order, :timeout, :max_epochs, :assert, :create,"
+            + " :replace,"
             + " :put, :rm, :insert, :update, :delete, :ensure or :ensure_not",
             name.pos().line(), name.pos().column());
       }
@@ -639,11 +643,13 @@ public final class Parser {
     Expr limit;
     Expr offset;
     Expr timeout;
+    Expr maxEpochs;
     Script.Assertion assertion;
     Script.RelationOp relationOp;
 
     Script.Options build() {
-      return new Script.Options(List.copyOf(order), limit, offset, timeout, assertion, relationOp);
+      return new Script.Options(List.copyOf(order), limit, offset, timeout, maxEpochs, assertion,
+          relationOp);
     }
   }
 }
