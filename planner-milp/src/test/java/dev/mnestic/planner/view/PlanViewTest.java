@@ -64,6 +64,17 @@ class PlanViewTest {
     assertEquals(9, dot.lines().filter(l -> l.contains(" -> ")).count(), dot);
   }
 
+  /** Every workload of examples/ plans to optimality, cheaper than without sharing. */
+  @Test void examplesPlan() throws Exception {
+    try (var files = Files.list(Path.of("../examples/workloads"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".workload")).toList()) {
+        final JsonNode json = new ObjectMapper().readTree(run(0, file, "--output", "json"));
+        assertEquals("OPTIMAL", json.get("milp").get("status").asText(), file.toString());
+        assertTrue(json.get("cost").asDouble() < json.get("costWithoutSharing").asDouble(), file.toString());
+      }
+    }
+  }
+
   @Test void errorsNameFileLineAndColumn() throws Exception {
     final Path bad = dir.resolve("bad.workload");
     Files.writeString(bad, "metric m from t(ts, v) rate 10/s\nA: quantile_over_time(0.9, m[1m]) rank error 0.01 every 1m retain\n");
