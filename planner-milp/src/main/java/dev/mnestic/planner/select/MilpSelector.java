@@ -22,6 +22,7 @@ import com.google.ortools.linearsolver.MPVariable;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -61,9 +62,12 @@ public final class MilpSelector implements Selector {
       Map<Duration, MPVariable> history) {
   }
 
-  /** The variables of one model: one {@link CandidateVars} per candidate, y per feasible edge. */
-  private record Model(MPSolver solver, List<CandidateVars> candidates,
-      Map<PhysicalEdge, MPVariable> edges) {
+  /**
+   * The variables of one model over {@code members}: their {@link CandidateVars} (by candidate
+   * id, null for others), y per feasible edge between them.
+   */
+  private record Model(MPSolver solver, List<PhysicalCandidate> members,
+      List<CandidateVars> candidates, Map<PhysicalEdge, MPVariable> edges) {
   }
 
   /**
@@ -90,15 +94,43 @@ public final class MilpSelector implements Selector {
     return new MilpSelector(space, solverId, timeLimit, false);
   }
 
+  /**
+   * Solves each component of the plan space on its own (see {@link Components}), and joins
+   * their plans: the optimum of the whole is the sum of theirs, as no constraint spans two.
+   */
   @Override public Plan solve() {
+    final long start = System.nanoTime();
+    final List<Integer> chosen = new ArrayList<>();
+    final List<PhysicalEdge> edges = new ArrayList<>();
+    double cost = 0;
+    String status = "OPTIMAL";
+    int variables = 0;
+    int constraints = 0;
+    long millis = 0;
+    for (List<PhysicalCandidate> component : Components.of(space, !space.workload().budgets().isEmpty())) {
+      final Duration left = timeLimit.minusNanos(System.nanoTime() - start);
+      final Plan part = solve(component, left.isNegative() ? Duration.ZERO : left);
+      chosen.addAll(part.candidates());
+      edges.addAll(part.edges());
+      cost += part.cost();
+      status = part.status().equals("OPTIMAL") ? status : part.status();
+      variables += part.variables();
+      constraints += part.constraints();
+      millis += part.millis();
+    }
+    assertDag(chosen, edges);
+    return new Plan(chosen, edges, cost, status, variables, constraints, millis);
+  }
+
+  private Plan solve(List<PhysicalCandidate> members, Duration limit) {
     final MPSolver solver = MPSolver.createSolver(solverId);
     if (solver == null) {
       throw new PlanningException("OR-Tools has no solver " + solverId);
     }
     try {
-      final Model model = buildModel(solver);
+      final Model model = buildModel(solver, members);
       addConstraints(model);
-      solver.setTimeLimit(timeLimit.toMillis());
+      solver.setTimeLimit(limit.toMillis());
       if (solverId.equals("CP_SAT")) {
         // One search worker: the machine is small, and a portfolio of threads costs more in
         // start-up than it saves on the models planning makes.
@@ -122,11 +154,12 @@ public final class MilpSelector implements Selector {
     }
   }
 
-  /** x_v for every candidate, y_{u,c,i} for every feasible edge, z and w levels, g histories. */
-  private Model buildModel(MPSolver solver) {
+  /** x_v for every member, y_{u,c,i} for every feasible edge, z and w levels, g histories. */
+  private Model buildModel(MPSolver solver, List<PhysicalCandidate> members) {
     final List<Set<Guarantee>> levels = Levels.of(space);
-    final List<CandidateVars> vars = new ArrayList<>();
-    for (PhysicalCandidate v : space.candidates()) {
+    final List<CandidateVars> vars = new ArrayList<>(Collections.nCopies(space.candidates().size(),
+        (CandidateVars) null));
+    for (PhysicalCandidate v : members) {
       final MPVariable x = solver.makeBoolVar("x_" + v.id());
       final Map<Guarantee, MPVariable> level = new LinkedHashMap<>();
       if (space.memo().candidate(v.logical()).operator() instanceof Operator.Divide) {
@@ -142,21 +175,21 @@ public final class MilpSelector implements Selector {
         final double ub = capacity != null && h.compareTo(capacity) > 0 ? 0 : 1;
         history.put(h, solver.makeIntVar(0, ub, "g_" + v.id() + "_" + h.getSeconds()));
       }
-      vars.add(new CandidateVars(x, level, history));
+      vars.set(v.id(), new CandidateVars(x, level, history));
     }
     final Map<PhysicalEdge, MPVariable> edges = new LinkedHashMap<>();
     for (PhysicalEdge e : space.edges()) {
-      if (e.feasible()) {
+      if (e.feasible() && vars.get(e.consumer()) != null) {
         edges.put(e, solver.makeBoolVar("y_" + e.producer() + "_" + e.consumer() + "_" + e.input()));
       }
     }
     final MPObjective objective = solver.objective();
-    for (PhysicalCandidate v : space.candidates()) {
+    for (PhysicalCandidate v : members) {
       // minimize Σ w_v x_v
       objective.setCoefficient(vars.get(v.id()).x(), space.weight(v.id()));
     }
     objective.setMinimization();
-    return new Model(solver, vars, edges);
+    return new Model(solver, members, vars, edges);
   }
 
   private void addConstraints(Model m) {
@@ -166,7 +199,7 @@ public final class MilpSelector implements Selector {
     for (PhysicalEdge e : m.edges().keySet()) {
       readers.computeIfAbsent(e.producer(), k -> new ArrayList<>()).add(e);
     }
-    for (PhysicalCandidate c : space.candidates()) {
+    for (PhysicalCandidate c : m.members()) {
       final CandidateVars cv = m.candidates().get(c.id());
       for (List<PhysicalEdge> input : inputs.get(c.id())) {
         // (A) Σ_u y_{u,c,i} = x_c: a used consumer's input reads exactly one feasible producer.
@@ -193,13 +226,16 @@ public final class MilpSelector implements Selector {
       addHistory(m, c, inputs.get(c.id()));
     }
     for (Query q : space.workload().queries()) {
-      // (C) x_{a_q} = 1: each query's answer, and so its root group, is covered.
-      m.candidates().get(space.answers().get(q.name())).x().setBounds(1, 1);
+      final CandidateVars answer = m.candidates().get(space.answers().get(q.name()));
+      if (answer != null) {
+        // (C) x_{a_q} = 1: each query's answer, and so its root group, is covered.
+        answer.x().setBounds(1, 1);
+      }
     }
     for (Budget b : space.workload().budgets()) {
       // (B) Σ_v r_v x_v <= budget.
       final MPConstraint budget = s.makeConstraint(Double.NEGATIVE_INFINITY, b.limit());
-      for (PhysicalCandidate v : space.candidates()) {
+      for (PhysicalCandidate v : m.members()) {
         budget.setCoefficient(m.candidates().get(v.id()).x(), space.costs().get(v.id()).of(b.resource()));
       }
     }
@@ -362,7 +398,7 @@ public final class MilpSelector implements Selector {
   /** The candidates with x_v = 1 and edges with y = 1, checked to be a DAG of one producer per input. */
   private Plan extractSolution(Model m, String status, long millis) {
     final List<Integer> chosen = new ArrayList<>();
-    for (PhysicalCandidate v : space.candidates()) {
+    for (PhysicalCandidate v : m.members()) {
       if (m.candidates().get(v.id()).x().solutionValue() > 0.5) {
         chosen.add(v.id());
       }
@@ -373,7 +409,6 @@ public final class MilpSelector implements Selector {
         edges.add(e.getKey());
       }
     }
-    assertDag(chosen, edges);
     double cost = 0;
     for (int v : chosen) {
       cost += space.weight(v);

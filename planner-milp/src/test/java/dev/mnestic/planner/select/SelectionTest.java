@@ -94,6 +94,22 @@ class SelectionTest {
     assertThrows(PlanningException.class, () -> new ReferenceEnumerator(impossible).solve());
   }
 
+  /** Queries over different metrics are solved apart; a budget or a ratio across them joins them. */
+  @Test void independentPartsAreSolvedApart() {
+    final String two = "metric m from t(ts, v) rate 100/s\nmetric n from u(ts, v) rate 100/s\n"
+        + "A: quantile_over_time(0.9, m[1m]) rank error 0.01 every 1m retain 1h\n"
+        + "B: quantile_over_time(0.9, n[1m]) rank error 0.01 every 1m retain 1h\n";
+    final ParameterLists lists = new ParameterLists(List.of(200, 400), List.of(0.01), false);
+    final PlanSpace apart = Planner.space(WorkloadParser.parse(two), lists);
+    assertEquals(2, Components.of(apart, false).size());
+    assertEquals(1, Components.of(apart, true).size());
+    final PlanSpace joined = Planner.space(WorkloadParser.parse(two + "C: quantile_over_time(0.9, m[1m]) / "
+        + "quantile_over_time(0.5, n[1m]) relative error 0.05 every 1m retain 1h\n"), lists);
+    assertEquals(1, Components.of(joined, false).size());
+    final Plan plan = new MilpSelector(apart, SOLVER, LIMIT).solve();
+    assertEquals(new ReferenceEnumerator(apart).solve().cost(), plan.cost(), 1e-6 * plan.cost());
+  }
+
   /** The MILP's optimum equals the enumerator's on random small workloads. */
   @Test void milpMatchesEnumeratorOnRandomWorkloads() {
     final Random random = new Random(20261129);
@@ -126,17 +142,25 @@ class SelectionTest {
   }
 
   static String randomWorkload(Random r) {
-    final StringBuilder b = new StringBuilder("metric m from t(ts, v) rate "
-        + (r.nextBoolean() ? 100 : 5000) + "/s raw " + (r.nextBoolean() ? "10m" : "1d") + "\n");
+    // One metric, or two: queries over different metrics are separate parts of the MILP.
+    final List<String> metrics = r.nextBoolean() ? List.of("m") : List.of("m", "n");
+    final StringBuilder b = new StringBuilder();
+    for (String m : metrics) {
+      b.append("metric ").append(m).append(" from t_").append(m).append("(ts, v) rate ")
+          .append(r.nextBoolean() ? 100 : 5000).append("/s raw ").append(r.nextBoolean() ? "10m" : "1d")
+          .append('\n');
+    }
     final int queries = 1 + r.nextInt(2);
     for (int q = 0; q < queries; q++) {
       final String range = pick(r, "1m", "1m", "3m");
       final String every = range.equals("3m") && r.nextBoolean() ? "1m" : range;
-      final String quantile = "quantile_over_time(" + pick(r, "0.5", "0.9", "0.99") + ", m[" + range + "])";
+      final String quantile = "quantile_over_time(" + pick(r, "0.5", "0.9", "0.99") + ", "
+          + metrics.get(r.nextInt(metrics.size())) + "[" + range + "])";
       final String expr;
       final String target;
       if (r.nextInt(10) < 3) {
-        expr = quantile + " / quantile_over_time(" + pick(r, "0.5", "0.9") + ", m[" + range + "])";
+        expr = quantile + " / quantile_over_time(" + pick(r, "0.5", "0.9") + ", "
+            + metrics.get(r.nextInt(metrics.size())) + "[" + range + "])";
         target = "relative error " + pick(r, "0.03", "0.05", "0.1", "0.2");
       } else {
         expr = quantile;
