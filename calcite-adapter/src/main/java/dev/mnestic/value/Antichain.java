@@ -32,10 +32,6 @@ public final class Antichain implements BoundedMeet.Survivors {
   public interface Order {
     /** Whether {@code a} dominates (beats) {@code b}. */
     boolean dominates(Object a, Object b);
-
-    /** Fails ({@link BoundedMeet#badOperand}) for a value the order does not take. */
-    default void check(Object value) {
-    }
   }
 
   private final String name;
@@ -50,7 +46,6 @@ public final class Antichain implements BoundedMeet.Survivors {
   }
 
   @Override public boolean offer(Object value) {
-    order.check(value);
     if (survivors.contains(value)) {
       return false;
     }

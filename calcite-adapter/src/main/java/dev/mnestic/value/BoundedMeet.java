@@ -6,7 +6,8 @@ import java.util.Collection;
  * A bounded-meet aggregation: per group it keeps a set of survivors, the
  * values that the group's other values do not beat, and each survivor is a
  * row of its own. {@code pareto_min} and {@code pareto_max} keep the points
- * no other point dominates ({@link Pareto}, over an {@link Antichain});
+ * no other point dominates ({@link Pareto}); a host's own dominance keeps
+ * an {@link Antichain};
  * {@code min_cost_k} the k cheapest derivations ({@link MinCostK}).
  *
  * <p>Such an aggregation may run inside its own recursion: a value, once

@@ -1,6 +1,9 @@
 package dev.mnestic.value;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -21,7 +24,7 @@ import java.util.List;
  * objectives negate the components to maximise under pareto_min
  * ({@code [price, -quality]}).
  */
-public final class Pareto implements BoundedMeet, Antichain.Order {
+public final class Pareto implements BoundedMeet {
   public static final Pareto MIN = new Pareto("pareto_min", true);
   public static final Pareto MAX = new Pareto("pareto_max", false);
 
@@ -40,10 +43,131 @@ public final class Pareto implements BoundedMeet, Antichain.Order {
   }
 
   @Override public Survivors survivors() {
-    return new Antichain(name, this, Integer.MAX_VALUE);
+    return new Frontier();
   }
 
-  @Override public void check(Object value) {
+  /**
+   * A group's frontier: its points with their components as doubles (exact
+   * for Floats and for Ints up to 2^53; larger Ints compare exactly, by
+   * {@link #compareNumbers}), unordered while points arrive, sorted into
+   * value order when read.
+   */
+  private final class Frontier implements Survivors {
+    private final List<Object> points = new ArrayList<>();
+    private final List<double[]> coordinates = new ArrayList<>();
+    private boolean sorted = true;
+
+    @Override public boolean offer(Object value) {
+      check(value);
+      final List<?> point = (List<?>) value;
+      final double[] x = coordinates(point);
+      final int n = point.size();
+      for (int i = 0; i < points.size(); i++) {
+        final double[] y = coordinates.get(i);
+        if (n != (y != null ? y.length : ((List<?>) points.get(i)).size())) {
+          continue;
+        }
+        final int c = x == null || y == null ? compareExactly(points.get(i), point)
+            : compare(y, x);
+        if (c == DOMINATES || c == EQUAL && Values.equal(points.get(i), value)) {
+          return false;
+        }
+        if (c == DOMINATED) {
+          // swap-remove: the order is restored when read
+          final int last = points.size() - 1;
+          points.set(i, points.get(last));
+          coordinates.set(i, coordinates.get(last));
+          points.remove(last);
+          coordinates.remove(last);
+          i--;
+        }
+      }
+      points.add(value);
+      coordinates.add(x);
+      sorted = false;
+      return true;
+    }
+
+    @Override public boolean contains(Object value) {
+      for (Object p : points) {
+        if (Values.equal(p, value)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override public Collection<Object> values() {
+      if (!sorted) {
+        points.sort(Values.ORDER);
+        sorted = true;
+        coordinates.clear();
+        for (Object p : points) {
+          coordinates.add(coordinates((List<?>) p));
+        }
+      }
+      return Collections.unmodifiableList(points);
+    }
+
+    /** How survivor {@code a} relates to newcomer {@code b}, under this aggregation's direction. */
+    private int compare(double[] a, double[] b) {
+      boolean aBetter = false;
+      boolean bBetter = false;
+      for (int k = 0; k < a.length; k++) {
+        if (a[k] < b[k]) {
+          aBetter |= min;
+          bBetter |= !min;
+        } else if (a[k] > b[k]) {
+          aBetter |= !min;
+          bBetter |= min;
+        }
+        if (aBetter && bBetter) {
+          return INCOMPARABLE;
+        }
+      }
+      return aBetter ? DOMINATES : bBetter ? DOMINATED : EQUAL;
+    }
+
+    private int compareExactly(Object a, Object b) {
+      return Pareto.this.dominates(a, b) ? DOMINATES : Pareto.this.dominates(b, a) ? DOMINATED
+          : ((List<?>) a).size() == ((List<?>) b).size() && equalNumbers((List<?>) a, (List<?>) b)
+              ? EQUAL : INCOMPARABLE;
+    }
+  }
+
+  private static final int DOMINATES = 0;
+  private static final int DOMINATED = 1;
+  private static final int EQUAL = 2;
+  private static final int INCOMPARABLE = 3;
+
+  /**
+   * A point's components as doubles, or null when one is an Int that a
+   * double cannot hold exactly (the point is then compared by
+   * {@link #compareNumbers}).
+   */
+  private static double[] coordinates(List<?> point) {
+    final double[] x = new double[point.size()];
+    for (int k = 0; k < x.length; k++) {
+      final Object n = point.get(k);
+      if (n instanceof Long && Math.abs((Long) n) > (long) EXACT_LONGS) {
+        return null;
+      }
+      x[k] = ((Number) n).doubleValue();
+    }
+    return x;
+  }
+
+  private static boolean equalNumbers(List<?> a, List<?> b) {
+    for (int k = 0; k < a.size(); k++) {
+      if (compareNumbers(a.get(k), b.get(k)) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Fails ({@link BoundedMeet#badOperand}) unless {@code value} is a non-empty list of numbers, none NaN. */
+  void check(Object value) {
     if (!(value instanceof List) || ((List<?>) value).isEmpty()) {
       throw BoundedMeet.badOperand(name, "a non-empty list of numbers", value);
     }
@@ -54,7 +178,8 @@ public final class Pareto implements BoundedMeet, Antichain.Order {
     }
   }
 
-  @Override public boolean dominates(Object a, Object b) {
+  /** Whether point {@code a} dominates point {@code b} in this aggregation's direction. */
+  boolean dominates(Object a, Object b) {
     return dominates((List<?>) a, (List<?>) b, min);
   }
 

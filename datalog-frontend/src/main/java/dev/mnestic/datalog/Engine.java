@@ -7,6 +7,7 @@ import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.datalog.lower.Strata;
 import dev.mnestic.datalog.parse.Parser;
+import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.Aggregators;
@@ -51,17 +52,30 @@ public final class Engine {
   /** The aggregations registered on this engine (shared with the engines derived from it). */
   private final HostAggregations host;
 
+  /** Told of every round of every fixpoint (a benchmark counting tuples); null for none. */
+  private final SemiNaive.Progress rounds;
+
   public Engine(Connection connection) {
-    this(connection, 0, null, null, new HostAggregations());
+    this(connection, 0, null, null, new HostAggregations(), null);
   }
 
   private Engine(Connection connection, long deadline, AtomicBoolean cancelFlag,
-      PrintStream progress, HostAggregations host) {
+      PrintStream progress, HostAggregations host, SemiNaive.Progress rounds) {
     this.connection = connection;
     this.deadline = deadline;
     this.cancelFlag = cancelFlag;
     this.progress = progress;
     this.host = host;
+    this.rounds = rounds;
+  }
+
+  /**
+   * This engine, telling {@code rounds} of every round of every fixpoint its
+   * scripts evaluate (the new tuples of each relation), as a benchmark
+   * counting the tuples a recursion derives does.
+   */
+  public Engine reportingRoundsTo(SemiNaive.Progress rounds) {
+    return new Engine(connection, deadline, cancelFlag, progress, host, rounds);
   }
 
   /**
@@ -118,7 +132,7 @@ public final class Engine {
    * 0 for none) passes or when {@code cancelFlag} is set.
    */
   public Engine stoppedBy(long deadline, AtomicBoolean cancelFlag) {
-    return new Engine(connection, deadline, cancelFlag, progress, host);
+    return new Engine(connection, deadline, cancelFlag, progress, host, rounds);
   }
 
   /**
@@ -126,7 +140,7 @@ public final class Engine {
    * runs longer than a second (stratum, round, new tuples per relation).
    */
   public Engine showingProgressOn(PrintStream terminal) {
-    return new Engine(connection, deadline, cancelFlag, terminal, host);
+    return new Engine(connection, deadline, cancelFlag, terminal, host, rounds);
   }
 
   /**
@@ -337,6 +351,7 @@ public final class Engine {
       try (Strata run = new Strata(connection, params,
           deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline) ? scriptDeadline : deadline,
           cancelFlag, progress, host, maxEpochs(options, params))) {
+        run.reportRoundsTo(rounds);
         rows = run.evaluate(rules, strata);
       }
     }

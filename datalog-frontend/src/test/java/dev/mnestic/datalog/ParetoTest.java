@@ -78,6 +78,13 @@ class ParetoTest {
         ?[g, pareto_min(x)] := p[g, x]""");
     assertEquals("{\"headers\":[\"g\",\"pareto_min(x)\"],\"rows\":[[\"a\",[1,5]],[\"a\",[2,2]],"
         + "[\"a\",[5,1]],[\"b\",[0,2,9]],[\"b\",[1,1]],[\"b\",[1.0,1.0]]]}", r.toJson());
+    // Ints past 2^53 compare exactly: 2^53 + 1 is more than the Float 2^53
+    final Engine.Result exact = run("""
+        p[g, x] <- [['c', [9007199254740993, 1]], ['c', [9007199254740992.0, 1]],
+                    ['d', [9007199254740993, 1]], ['d', [9007199254740994.0, 2]]]
+        ?[g, pareto_min(x)] := p[g, x]""");
+    assertEquals("[[\"c\",[9007199254740992.0,1]],[\"d\",[9007199254740993,1]]]",
+        Values.toJson(exact.rows()));
     final Engine.Result max = run("""
         p[g, x] <- [['a', [1, 5]], ['a', [2, 2]], ['a', [3, 3]], ['a', [5, 1]]]
         ?[g, pareto_max(x)] := p[g, x]""");

@@ -85,6 +85,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private final AtomicBoolean stop;
   /** Where a long evaluation shows its progress; null for nowhere. */
   private final ProgressLine progress;
+  /** Told of every round of every fixpoint too; null for none. */
+  private SemiNaive.Progress rounds;
   /** While explaining ({@link #explain}): the rows of the explanation; null while evaluating. */
   private List<List<Object>> explanation;
   /** The stratum being evaluated (from 1) and its relations. */
@@ -154,6 +156,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     // (CyclicMetadataException, e.g. the skyline spec's join back from a
     // frontier to its rows); joins keep the order of the rule's atoms, as in CozoDB.
     b.getCluster().getPlanner().removeRule(CoreRules.JOIN_COMMUTE);
+  }
+
+  /** Tells {@code rounds} (null for none) of every round of every fixpoint evaluated. */
+  public void reportRoundsTo(SemiNaive.Progress rounds) {
+    this.rounds = rounds;
   }
 
   /** Evaluates every stratum; returns the entry rule's rows (distinct, unordered). */
@@ -361,8 +368,13 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       final Map<String, Object> variables = new HashMap<>();
       variables.put(DataContext.Variable.CANCEL_FLAG.camelName, stop);
       variables.put(HostAggregations.VARIABLE, host);
-      if (progress != null) {
-        variables.put(SemiNaive.PROGRESS, progress);
+      final SemiNaive.Progress told = rounds == null ? progress : progress == null ? rounds
+          : (round, deltas) -> {
+            progress.round(round, deltas);
+            rounds.round(round, deltas);
+          };
+      if (told != null) {
+        variables.put(SemiNaive.PROGRESS, told);
       }
       final Enumerable<Object[]> rows = Plans.run(physical, root,
           (JavaTypeFactory) b.getTypeFactory(), tables, variables);
