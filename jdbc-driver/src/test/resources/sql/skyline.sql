@@ -201,18 +201,18 @@ diff | skyline
 !ok
 
 # EXPLAIN shows the node and its algorithm, by the number of MIN/MAX items.
-EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN;
+EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN;
 EnumerableCalc(expr#0..1=[{inputs}], name=[$t0])
-  EnumerableSkyline(dimensions=[[$1 MIN]], algorithm=[extremes])
+  EnumerableSkyline(dimensions=[[$1 MIN]], distinct=[true], algorithm=[extremes])
     StoreToEnumerableConverter
       JdbcProject(name=[$1], price=[$3])
         JdbcTableScan(table=[[PUBLIC, hotels]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN, dist MIN, city DIFF;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
-  EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 DIFF]], distinct=[true], algorithm=[sort-scan])
+  EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN, $1 DIFF]], distinct=[true], algorithm=[sort-scan])
     StoreToEnumerableConverter
-      JdbcProject(name=[$1], price=[$3], dist=[$4], city=[$2])
+      JdbcProject(name=[$1], city=[$2], price=[$3], dist=[$4])
         JdbcTableScan(table=[[PUBLIC, hotels]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX;
@@ -222,6 +222,105 @@ EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
       JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5])
         JdbcTableScan(table=[[PUBLIC, hotels]])
 !plan
+
+# The skyline rules (skyline-rules, SkylineRules), seen through EXPLAIN.
+# One MIN/MAX item, no DISTINCT: a filter on a window MIN.
+EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN;
+EnumerableCalc(expr#0..6=[{inputs}], expr#7=[IS NULL($t3)], expr#8=[=($t3, $t6)], expr#9=[OR($t7, $t8)], name=[$t1], $condition=[$t9])
+  EnumerableWindow(window#0=[window(aggs [MIN($3)])])
+    StoreToEnumerableConverter
+      JdbcTableScan(table=[[PUBLIC, hotels]])
+!plan
+# name is NOT NULL, so MIN and MAX on it are DIFF; a constant item goes.
+EXPLAIN PLAN FOR SELECT name, city FROM hotels SKYLINE OF name MIN, name MAX, price MIN, 1 + 1 MAX;
+EnumerableCalc(expr#0..6=[{inputs}], expr#7=[IS NULL($t3)], expr#8=[=($t3, $t6)], expr#9=[OR($t7, $t8)], name=[$t1], city=[$t2], $condition=[$t9])
+  EnumerableWindow(window#0=[window(partition {1} aggs [MIN($3)])])
+    StoreToEnumerableConverter
+      JdbcTableScan(table=[[PUBLIC, hotels]])
+!plan
+# Stacked skylines of the same items: one.
+EXPLAIN PLAN FOR SELECT name FROM (SELECT * FROM hotels SKYLINE OF price MIN, dist MIN)
+SKYLINE OF dist MIN, price MIN, city DIFF;
+EnumerableCalc(expr#0..2=[{inputs}], name=[$t0])
+  EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], algorithm=[sort-scan])
+    StoreToEnumerableConverter
+      JdbcProject(name=[$1], price=[$3], dist=[$4])
+        JdbcTableScan(table=[[PUBLIC, hotels]])
+!plan
+# Only DIFF: nothing to compare, no skyline.
+EXPLAIN PLAN FOR SELECT city FROM hotels SKYLINE OF city DIFF;
+StoreToEnumerableConverter
+  JdbcProject(city=[$2])
+    JdbcTableScan(table=[[PUBLIC, hotels]])
+!plan
+# Below a LEFT JOIN on the right side's primary key, which keeps every hotel once.
+CREATE TABLE owners (hotel INT PRIMARY KEY, owner VARCHAR(10));
+!update
+INSERT INTO owners VALUES (1, 'ann'), (2, 'bo'), (5, 'cy');
+!update
+EXPLAIN PLAN FOR SELECT h.name, o.owner FROM hotels h LEFT JOIN owners o ON o.hotel = h.id
+SKYLINE OF h.price MIN, h.dist MIN;
+EnumerableCalc(expr#0..3=[{inputs}], name=[$t1], owner=[$t3])
+  EnumerableHashJoin(condition=[=($0, $2)], joinType=[left])
+    EnumerableCalc(expr#0..3=[{inputs}], proj#0..1=[{exprs}])
+      EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], algorithm=[sort-scan])
+        StoreToEnumerableConverter
+          JdbcProject(id=[$0], name=[$1], price=[$3], dist=[$4])
+            JdbcTableScan(table=[[PUBLIC, hotels]])
+    StoreToEnumerableConverter
+      JdbcTableScan(table=[[PUBLIC, owners]])
+!plan
+SELECT h.name, o.owner FROM hotels h LEFT JOIN owners o ON o.hotel = h.id
+SKYLINE OF h.price MIN, h.dist MIN;
+name  | owner
+alder | ann
+birch | bo
+cedar | null
+elm   | cy
+fir   | null
+gum   | null
+hazel | null
+ivy   | null
+!ok
+# Not below a join whose other side has no key: a review could repeat a hotel.
+EXPLAIN PLAN FOR SELECT h.name, r.score FROM hotels h LEFT JOIN reviews r ON r.hotel = h.id
+SKYLINE OF h.price MIN, h.dist MIN;
+EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], score=[$t5])
+  EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], algorithm=[sort-scan])
+    EnumerableHashJoin(condition=[=($0, $4)], joinType=[left])
+      StoreToEnumerableConverter
+        JdbcProject(id=[$0], name=[$1], price=[$3], dist=[$4])
+          JdbcTableScan(table=[[PUBLIC, hotels]])
+      StoreToEnumerableConverter
+        JdbcTableScan(table=[[PUBLIC, reviews]])
+!plan
+# Below UNION ALL, a copy on each input as a pre-filter.
+EXPLAIN PLAN FOR SELECT * FROM (SELECT name, price, dist FROM hotels WHERE city = 'oslo'
+  UNION ALL SELECT name, price, dist FROM hotels WHERE stars > 3) SKYLINE OF price MIN, dist MIN;
+EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], algorithm=[sort-scan])
+  EnumerableUnion(all=[true])
+    EnumerableCalc(expr#0..3=[{inputs}], name=[$t0], price=[$t2], dist=[$t3])
+      EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], algorithm=[sort-scan])
+        StoreToEnumerableConverter
+          JdbcProject(name=[$1], city=[$2], price=[$3], dist=[$4])
+            JdbcFilter(condition=[=($2, 'oslo')])
+              JdbcTableScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..3=[{inputs}], proj#0..2=[{exprs}])
+      EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], algorithm=[sort-scan])
+        StoreToEnumerableConverter
+          JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5])
+            JdbcFilter(condition=[>($5, 3)])
+              JdbcTableScan(table=[[PUBLIC, hotels]])
+!plan
+SELECT * FROM (SELECT name, price, dist FROM hotels WHERE city = 'oslo'
+  UNION ALL SELECT name, price, dist FROM hotels WHERE stars > 3) SKYLINE OF price MIN, dist MIN;
+name  | price | dist
+alder | 100   | 2
+birch | 80    | 3
+cedar | 120   | 1
+cedar | 120   | 1
+gum   | null  | 1
+!ok
 
 # Errors name the line and column of the item.
 SELECT name FROM hotels SKYLINE OF COUNT(*) MIN;

@@ -18,6 +18,7 @@ import org.apache.calcite.schema.ModifiableTable;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlNode;
@@ -27,6 +28,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql2rel.InitializerContext;
 import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+import org.apache.calcite.util.ImmutableBitSet;
 
 import java.lang.reflect.Type;
 import java.sql.ResultSet;
@@ -45,6 +47,7 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
   private final JdbcTable jdbcTable;
   private final Session session;
   private Map<String, String> defaults;
+  private Statistic statistic;
 
   StoreTable(JdbcTable jdbcTable, Session session) {
     this.jdbcTable = jdbcTable;
@@ -99,8 +102,20 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
         type.isNullable());
   }
 
+  /**
+   * The store's primary key as the table's key (so the planner knows a join
+   * on it matches at most one row), read once per table lookup.
+   */
   @Override public Statistic getStatistic() {
-    return jdbcTable.getStatistic();
+    if (statistic == null) {
+      final List<String> columns = StoreCatalog.columns(session, jdbcTable.jdbcTableName)
+          .stream().map(c -> (String) c[0]).toList();
+      final List<Object[]> key = StoreCatalog.primaryKey(session, jdbcTable.jdbcTableName);
+      statistic = key.isEmpty() ? jdbcTable.getStatistic()
+          : Statistics.of((Double) null, List.of(ImmutableBitSet.of(
+              key.stream().mapToInt(k -> columns.indexOf((String) k[0])).toArray())), null, null);
+    }
+    return statistic;
   }
 
   @Override public Schema.TableType getJdbcTableType() {

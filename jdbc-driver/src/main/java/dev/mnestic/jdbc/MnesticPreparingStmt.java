@@ -1,7 +1,9 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.rel.rules.SkylineRules;
 import dev.mnestic.sql.fun.MnesticOperatorTable;
 import dev.mnestic.sql.validate.MnesticSqlValidator;
+import dev.mnestic.sql2rel.MnesticRelFieldTrimmer;
 import dev.mnestic.sql2rel.MnesticSqlToRelConverter;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -12,6 +14,8 @@ import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -19,12 +23,14 @@ import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
 
 import java.util.function.UnaryOperator;
 
 /**
- * Calcite's preparation of one statement, with mnestic's validator and
- * SQL-to-relational converter (skyline-rules: SKYLINE OF).
+ * Calcite's preparation of one statement, with mnestic's validator,
+ * SQL-to-relational converter and skyline rules (skyline-rules).
  */
 final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt {
   private final RelOptCluster cluster;
@@ -52,6 +58,20 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
             .withConformance(config.conformance())
             .withDefaultNullCollation(config.defaultNullCollation())
             .withIdentifierExpansion(true)));
+  }
+
+  /**
+   * Calcite's program after the skyline rules, which run once sub-queries
+   * are joins (so they see every skyline), and a field trimming that knows
+   * skylines (so a skyline moved down reads only the fields it needs).
+   */
+  @Override protected Program getProgram() {
+    return Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+        Programs.decorrelate(), SkylineRules.program(),
+        (planner, rel, traits, materializations, lattices) ->
+            new MnesticRelFieldTrimmer(null,
+                RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel),
+        super.getProgram());
   }
 
   /** As Calcite's, but a {@link MnesticSqlToRelConverter}. */

@@ -14,6 +14,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.RelBuilder;
@@ -42,6 +43,12 @@ public class MnesticSqlToRelConverter extends SqlToRelConverter {
       SqlRexConvertletTable convertletTable, Config config) {
     super(viewExpander, validator, catalogReader, cluster, convertletTable, config);
     this.validator = validator;
+  }
+
+  /** A trimmer that also narrows the input of a skyline. */
+  @Override protected RelFieldTrimmer newFieldTrimmer() {
+    return new MnesticRelFieldTrimmer(validator,
+        config().getRelBuilderFactory().create(cluster, null));
   }
 
   /** ORDER BY's expressions, then SKYLINE OF's: each a select item or an extra field. */
