@@ -1,11 +1,9 @@
 package dev.mnestic.datalog;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * script says), or at {@code :timeout}, whichever comes first, and the
  * store is as it was.
  */
-class DivergenceTest {
+class DivergenceTest extends OneStoreTest {
   private static final String CYCLE = """
       e[a, b, s] <- [['a', 'b', 0.5], ['b', 'a', 0.25]]
       reach[to, pareto_min(p)] := e['a', to, s], p = [1, -s]
@@ -26,19 +24,8 @@ class DivergenceTest {
       ?[to, p] := reach[to, p]
       """;
 
-  private static QueryConformanceTest.Store store;
-
-  @BeforeAll static void open() throws Exception {
-    store = new QueryConformanceTest.Store();
-    store.engine().run(":create r {a: Int}", Map.of());
-  }
-
-  @AfterAll static void close() throws Exception {
-    store.close();
-  }
-
-  private static Engine.Result run(String script) throws Exception {
-    return store.engine().run(script, Map.of());
+  @BeforeAll static void createRelation() throws Exception {
+    run(":create r {a: Int}");
   }
 
   @Test void stopsAfterMaxEpochs() {

@@ -2,8 +2,6 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.value.Values;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -23,20 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * derivations per group, also in recursion (k shortest walks). CozoDB 0.7.6
  * has no such aggregation; the oracle is an exact computation here.
  */
-class MinCostKTest {
-  private static QueryConformanceTest.Store store;
-
-  @BeforeAll static void open() throws Exception {
-    store = new QueryConformanceTest.Store();
-  }
-
-  @AfterAll static void close() throws Exception {
-    store.close();
-  }
-
-  private static Engine.Result run(String script) throws Exception {
-    return store.engine().run(script, Map.of());
-  }
+class MinCostKTest extends OneStoreTest {
 
   @Test void keepsTheKCheapestDistinctDerivations() throws Exception {
     final Engine.Result r = run("""

@@ -2,8 +2,6 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.value.Values;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -23,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * such aggregation, so the oracle is an exact computation here: brute-force
  * dominance over every pair of a group's points.
  */
-class ParetoTest {
+class ParetoTest extends OneStoreTest {
   /** Every point of {@code points} that no other point dominates, distinct, in value order. */
   static List<List<Object>> frontier(List<List<Object>> points, boolean min) {
     final TreeSet<List<Object>> out = new TreeSet<>(Values.ORDER::compare);
@@ -54,21 +52,6 @@ class ParetoTest {
       strictly |= x != y;
     }
     return strictly;
-  }
-
-  /** One store for every case: the scripts only read constant rules. */
-  private static QueryConformanceTest.Store store;
-
-  @BeforeAll static void open() throws Exception {
-    store = new QueryConformanceTest.Store();
-  }
-
-  @AfterAll static void close() throws Exception {
-    store.close();
-  }
-
-  private static Engine.Result run(String script) throws Exception {
-    return store.engine().run(script, Map.of());
   }
 
   @Test void keepsTheNonDominatedPointsPerGroup() throws Exception {
