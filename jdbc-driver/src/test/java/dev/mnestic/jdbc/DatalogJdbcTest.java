@@ -116,18 +116,21 @@ class DatalogJdbcTest {
   }
 
   /**
-   * Statement.setQueryTimeout stops a script whose recursion never settles.
-   * Each round derives its one new tuple a thousand times over, so that the
-   * recursion cannot reach its iteration cap (a million rounds; a round of
-   * one tuple takes well under a microsecond when warm) before the timeout.
+   * A recursion that never settles. Each round derives its one new tuple a
+   * thousand times over, so that it cannot reach the iteration cap (a million
+   * rounds; a round of one tuple takes well under a microsecond when warm)
+   * before a timeout or cancel of a second or two stops it.
    */
+  private static final String NEVER_SETTLES =
+      "p[n] := n = 0\np[m] := p[n], k in int_range(1000), m = n + 1\n?[n] := p[n]";
+
+  /** Statement.setQueryTimeout stops a script whose recursion never settles. */
   @Test void queryTimeoutStopsAScript() throws SQLException {
     try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
          Statement s = datalog.createStatement()) {
       s.setQueryTimeout(1);
       final long start = System.nanoTime();
-      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(
-          "p[n] := n = 0\np[m] := p[n], k in int_range(1000), m = n + 1\n?[n] := p[n]"));
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(NEVER_SETTLES));
       final double seconds = (System.nanoTime() - start) / 1e9;
       assertTrue(messages(e).contains("[eval::killed]"), messages(e));
       assertTrue(seconds < 30, "stopped after " + seconds + " s");
@@ -147,8 +150,7 @@ class DatalogJdbcTest {
               throw new IllegalStateException(e);
             }
           });
-      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(
-          "p[n] := n = 0\np[m] := p[n], m = n + 1\n?[n] := p[n]"));
+      final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(NEVER_SETTLES));
       canceller.get();
       assertTrue(messages(e).contains("[eval::killed]"), messages(e));
     }
@@ -193,8 +195,7 @@ class DatalogJdbcTest {
     System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
     try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog;progress=stderr");
          Statement s = datalog.createStatement()) {
-      assertThrows(SQLException.class, () -> s.executeQuery(
-          "p[n] := n = 0\np[m] := p[n], m = n + 1\n?[n] := p[n]\n:timeout 2"));
+      assertThrows(SQLException.class, () -> s.executeQuery(NEVER_SETTLES + "\n:timeout 2"));
     } finally {
       System.setErr(err);
     }
