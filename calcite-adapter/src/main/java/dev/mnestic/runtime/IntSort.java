@@ -1,5 +1,8 @@
 package dev.mnestic.runtime;
 
+import java.util.Arrays;
+import java.util.function.IntToDoubleFunction;
+
 /** Sorts an array of ints (row numbers) by a comparator, without boxing. */
 final class IntSort {
   /** Compares two ints, as {@link java.util.Comparator} compares objects. */
@@ -19,6 +22,37 @@ final class IntSort {
     }
     final int[] buffer = new int[to - from];
     mergeSort(a, from, to, buffer, c);
+  }
+
+  /**
+   * Sorts {@code a[from..to)} by {@code c}, fast when most elements differ
+   * on {@code key}, which {@code c} must order first (a coarser key than c's
+   * is fine): sorts (key as a float, element) packed in longs, a primitive
+   * sort, then each run of equal floats by {@code c}.
+   */
+  static void sortByKey(int[] a, int from, int to, IntToDoubleFunction key, IntComparator c) {
+    final int n = to - from;
+    final long[] packed = new long[n];
+    for (int i = 0; i < n; i++) {
+      packed[i] = (long) sortableBits((float) key.applyAsDouble(a[from + i])) << 32
+          | (a[from + i] & 0xffffffffL);
+    }
+    Arrays.sort(packed);
+    int run = 0;
+    for (int i = 0; i < n; i++) {
+      a[from + i] = (int) packed[i];
+      if (i > 0 && packed[i] >>> 32 != packed[i - 1] >>> 32) {
+        sort(a, from + run, from + i, c);
+        run = i;
+      }
+    }
+    sort(a, from + run, to, c);
+  }
+
+  /** Bits of {@code f} that compare as signed ints as the floats do. */
+  private static int sortableBits(float f) {
+    final int bits = Float.floatToIntBits(f);
+    return bits ^ (bits >> 31) & 0x7fffffff;
   }
 
   private static void mergeSort(int[] a, int from, int to, int[] buffer, IntComparator c) {

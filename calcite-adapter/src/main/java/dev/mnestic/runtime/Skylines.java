@@ -59,7 +59,9 @@ public final class Skylines {
      * to be in the skyline, and test each row against the window only; stop
      * as soon as one window row is strictly better on every dimension than
      * the smallest coordinate of the next row, since it then dominates every
-     * row still to come.
+     * row still to come. The window is a {@link SkylineWindow}: k-d trees
+     * that skip the window rows that cannot dominate, so a large skyline
+     * (anti-correlated data) costs about n log² n, not n times its size.
      */
     SALSA;
 
@@ -321,7 +323,7 @@ public final class Skylines {
 
   /** d = 2: sort by (x, y), then keep each x-group's smallest-y rows if that y beats every earlier row's. */
   private static void sortScan(int[] m, int from, int to, double[] keys, boolean[] keep) {
-    IntSort.sort(m, from, to, (a, b) -> {
+    IntSort.sortByKey(m, from, to, a -> keys[2 * a], (a, b) -> {
       final int c = Double.compare(keys[2 * a], keys[2 * b]);
       return c != 0 ? c : Double.compare(keys[2 * a + 1], keys[2 * b + 1]);
     });
@@ -390,7 +392,7 @@ public final class Skylines {
     }
     // Presort: a row dominating another has no larger minC, no larger sum,
     // and comes first in the order of its values, so it sorts first.
-    IntSort.sort(order, 0, size, (a, b) -> {
+    IntSort.sortByKey(order, 0, size, o -> minC[o], (a, b) -> {
       int c = Double.compare(minC[a], minC[b]);
       if (c == 0) {
         c = Double.compare(sum[a], sum[b]);
@@ -400,9 +402,7 @@ public final class Skylines {
       }
       return c;
     });
-    // The window: keys of the skyline rows found so far, contiguous.
-    double[] window = new double[Math.max(16, d * 64)];
-    int windowSize = 0;
+    final SkylineWindow window = new SkylineWindow(d);
     double stop = Double.POSITIVE_INFINITY;
     for (int i = 0; i < size; i++) {
       final int o = order[i];
@@ -410,17 +410,8 @@ public final class Skylines {
         break;
       }
       final int r = m[from + o];
-      final int base = r * d;
-      boolean dominated = false;
-      for (int w = 0; w < windowSize * d && !dominated; w += d) {
-        dominated = dominates(window, w, keys, base, d);
-      }
-      if (!dominated) {
-        if ((windowSize + 1) * d > window.length) {
-          window = Arrays.copyOf(window, window.length * 2);
-        }
-        System.arraycopy(keys, base, window, windowSize * d, d);
-        windowSize++;
+      if (!window.dominates(keys, r * d)) {
+        window.add(keys, r * d);
         keep[r] = true;
         stop = Math.min(stop, maxC[o]);
       }
@@ -428,7 +419,7 @@ public final class Skylines {
   }
 
   /** Whether a[ai..ai+d) dominates b[bi..bi+d): no larger anywhere, smaller somewhere. */
-  private static boolean dominates(double[] a, int ai, double[] b, int bi, int d) {
+  static boolean dominates(double[] a, int ai, double[] b, int bi, int d) {
     boolean strict = false;
     for (int j = 0; j < d; j++) {
       final double x = a[ai + j];

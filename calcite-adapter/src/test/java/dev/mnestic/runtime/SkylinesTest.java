@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link Skylines}' algorithms against the definition of dominance
@@ -179,6 +180,38 @@ class SkylinesTest {
       }
       check(rows, fields, dirs, false);
       check(rows, fields, dirs, true);
+    }
+  }
+
+  /** Anti-correlated tables whose skylines hold hundreds of rows: SaLSa's indexed window. */
+  @Test void largeSkylinesMatchTheDefinition() {
+    final Random random = new Random(11);
+    for (int d = 3; d <= 6; d++) {
+      final List<Object[]> rows = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        final Object[] row = new Object[d];
+        final double plane = 0.5 + 0.02 * random.nextGaussian();
+        double mean = 0;
+        final double[] p = new double[d];
+        for (int c = 0; c < d; c++) {
+          p[c] = random.nextDouble();
+          mean += p[c] / d;
+        }
+        for (int c = 0; c < d; c++) {
+          // Odd dimensions are MAX: negated, so the table stays anti-correlated.
+          row[c] = (c % 2 == 0 ? 1 : -1) * Math.round((p[c] - mean + plane) * 200) / 200.0;
+        }
+        rows.add(row);
+      }
+      final int[] fields = new int[d];
+      final Direction[] dirs = new Direction[d];
+      for (int c = 0; c < d; c++) {
+        fields[c] = c;
+        dirs[c] = c % 2 == 0 ? Direction.MIN : Direction.MAX;
+      }
+      final List<Object[]> skyline = run(rows, fields, dirs, false);
+      assertTrue(skyline.size() > 200, "only " + skyline.size() + " rows at d = " + d);
+      check(rows, fields, dirs, false);
     }
   }
 
