@@ -15,24 +15,24 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 
 import java.util.List;
+import java.util.function.Function;
 
 /** {@link SketchAggregate} in Enumerable code: one call into {@link dev.mnestic.runtime.Sketches}. */
 public final class EnumerableSketchAggregate extends SketchAggregate implements EnumerableRel {
   EnumerableSketchAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input,
-      int timeColumn, int valueColumn, Family family, double parameter, long width, long step,
-      long subWidth, List<Double> phis) {
-    super(cluster, traits, input, timeColumn, valueColumn, family, parameter, width, step,
-        subWidth, phis);
+      int timeColumn, int valueColumn, List<Summary> summaries) {
+    super(cluster, traits, input, timeColumn, valueColumn, summaries);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     return new EnumerableSketchAggregate(getCluster(), traitSet, sole(inputs), timeColumn,
-        valueColumn, family, parameter, width, step, subWidth, phis);
+        valueColumn, summaries);
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    // return Sketches.windows(<input as Object[] rows>, timeColumn, valueColumn, "<family>",
-    //     parameter, width, step, subWidth, new double[] {<phis>});
+    // return Sketches.windows(<input as Object[] rows>, timeColumn, valueColumn,
+    //     new String[] {<families>}, new double[] {<parameters>}, new long[] {<widths>},
+    //     new long[] {<steps>}, new long[] {<sub-widths>}, new double[][] {{<phis>}, ...});
     final BlockBuilder builder = new BlockBuilder();
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
     final Expression rows = builder.append("rows",
@@ -40,15 +40,24 @@ public final class EnumerableSketchAggregate extends SketchAggregate implements 
     final Expression windows = builder.append("windows",
         Expressions.call(MnesticMethod.SKETCH_WINDOWS.method, rows,
             Expressions.constant(timeColumn), Expressions.constant(valueColumn),
-            Expressions.constant(family.name()), Expressions.constant(parameter),
-            Expressions.constant(width), Expressions.constant(step), Expressions.constant(subWidth),
-            Expressions.newArrayInit(double.class, phis.stream()
-                .map(p -> (Expression) Expressions.constant(p.doubleValue())).toList())));
+            array(String.class, s -> s.family().name()),
+            array(double.class, Summary::parameter), array(long.class, Summary::width),
+            array(long.class, Summary::step), array(long.class, Summary::subWidth),
+            Expressions.newArrayInit(double.class, 2, summaries.stream()
+                .map(s -> (Expression) Expressions.newArrayInit(double.class, s.phis().stream()
+                    .map(p -> (Expression) Expressions.constant(p.doubleValue())).toList()))
+                .toList())));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         pref.prefer(JavaRowFormat.ARRAY));
     final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         JavaRowFormat.ARRAY, false);
     builder.add(Expressions.return_(null, arrays.convertTo(windows, physType.getFormat())));
     return implementor.result(physType, builder.toBlock());
+  }
+
+  /** {@code new type[] {field(summary 0), field(summary 1), ...}}. */
+  private Expression array(Class<?> type, Function<Summary, Object> field) {
+    return Expressions.newArrayInit(type,
+        summaries.stream().map(s -> (Expression) Expressions.constant(field.apply(s), type)).toList());
   }
 }

@@ -10,21 +10,18 @@ import java.util.List;
 /** {@link SketchAggregate} not yet implemented in a convention. */
 public final class LogicalSketchAggregate extends SketchAggregate {
   private LogicalSketchAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input,
-      int timeColumn, int valueColumn, Family family, double parameter, long width, long step,
-      long subWidth, List<Double> phis) {
-    super(cluster, traits, input, timeColumn, valueColumn, family, parameter, width, step,
-        subWidth, phis);
+      int timeColumn, int valueColumn, List<Summary> summaries) {
+    super(cluster, traits, input, timeColumn, valueColumn, summaries);
   }
 
   public static LogicalSketchAggregate create(RelNode input, int timeColumn, int valueColumn,
-      Family family, double parameter, long width, long step, long subWidth, List<Double> phis) {
+      List<Summary> summaries) {
     return new LogicalSketchAggregate(input.getCluster(),
-        input.getCluster().traitSetOf(Convention.NONE), input, timeColumn, valueColumn, family,
-        parameter, width, step, subWidth, phis);
+        input.getCluster().traitSetOf(Convention.NONE), input, timeColumn, valueColumn, summaries);
   }
 
   @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
     return new LogicalSketchAggregate(getCluster(), traitSet, sole(inputs), timeColumn,
-        valueColumn, family, parameter, width, step, subWidth, phis);
+        valueColumn, summaries);
   }
 }

@@ -45,7 +45,7 @@ public final class MnesticRules {
       return new EnumerableSketchAggregate(a.getCluster(),
           a.getTraitSet().replace(EnumerableConvention.INSTANCE),
           convert(a.getInput(), a.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE)),
-          a.timeColumn, a.valueColumn, a.family, a.parameter, a.width, a.step, a.subWidth, a.phis);
+          a.timeColumn, a.valueColumn, a.summaries);
     }
   }
 

@@ -30,63 +30,103 @@ public final class Sketches {
   }
 
   /**
-   * The rows of each window, in time order: its end (epoch milliseconds, as Calcite holds a
-   * TIMESTAMP), then the φ-quantile of each of {@code phis} read from the window's one summary.
-   * See {@link dev.mnestic.rel.SketchAggregate} for the windows and families.
+   * Every summary's reads per window, built in one pass over {@code rows}: summary {@code s} is
+   * {@code families[s]} with {@code parameters[s]} over windows of {@code widths[s]} every
+   * {@code steps[s]} (from sub-windows of {@code subWidths[s]} when positive), read at each of
+   * {@code phis[s]}. A row per read: the summary's index, the window's end (epoch milliseconds, as
+   * Calcite holds a TIMESTAMP), φ and the value. See {@link dev.mnestic.rel.SketchAggregate}.
    */
   public static Enumerable<Object[]> windows(Enumerable<Object[]> rows, int timeColumn,
-      int valueColumn, String family, double parameter, long width, long step, long subWidth,
-      double[] phis) {
-    final TreeMap<Long, Summary> windows = new TreeMap<>();
-    if (subWidth == 0) {
-      // 1. Each row updates every window [end - width, end) that holds it.
-      for (Object[] row : rows) {
-        if (row[valueColumn] == null) {
-          continue;
-        }
-        final long t = millis(row[timeColumn]);
-        final double v = ((Number) row[valueColumn]).doubleValue();
-        for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
-          windows.computeIfAbsent(end, e -> summary(family, parameter)).update(v);
+      int valueColumn, String[] families, double[] parameters, long[] widths, long[] steps,
+      long[] subWidths, double[][] phis) {
+    final Windows[] summaries = new Windows[families.length];
+    for (int s = 0; s < summaries.length; s++) {
+      summaries[s] = new Windows(families[s], parameters[s], widths[s], steps[s], subWidths[s]);
+    }
+    // 1. One pass: each row updates every summary's window(s) or sub-window that holds it.
+    for (Object[] row : rows) {
+      if (row[valueColumn] == null) {
+        continue;
+      }
+      final long t = millis(row[timeColumn]);
+      final double v = ((Number) row[valueColumn]).doubleValue();
+      for (Windows w : summaries) {
+        w.update(t, v);
+      }
+    }
+    // 2. Every quantile of a window is read from its one summary.
+    final List<Object[]> out = new ArrayList<>();
+    for (int s = 0; s < summaries.length; s++) {
+      for (Map.Entry<Long, Summary> w : summaries[s].windows().entrySet()) {
+        for (double phi : phis[s]) {
+          out.add(new Object[] {s, w.getKey(), phi, w.getValue().quantile(phi)});
         }
       }
-    } else {
-      // 1. Each row updates its tumbling sub-window [start, start + subWidth).
-      final TreeMap<Long, Summary> subs = new TreeMap<>();
-      for (Object[] row : rows) {
-        if (row[valueColumn] == null) {
-          continue;
+    }
+    return Linq4j.asEnumerable(out);
+  }
+
+  /** One summary's windows while the pass runs. */
+  private static final class Windows {
+    private final String family;
+    private final double parameter;
+    private final long width;
+    private final long step;
+    private final long subWidth;
+    /** By window end, or (with sub-windows) by sub-window start. */
+    private final TreeMap<Long, Summary> cells = new TreeMap<>();
+    /** Whether each row updates one cell: tumbling windows, or sub-windows. */
+    private final boolean oneCell;
+    private long lastKey;
+    private Summary last;
+
+    Windows(String family, double parameter, long width, long step, long subWidth) {
+      this.family = family;
+      this.parameter = parameter;
+      this.width = width;
+      this.step = step;
+      this.subWidth = subWidth;
+      this.oneCell = subWidth > 0 || width == step;
+    }
+
+    void update(long t, double v) {
+      if (oneCell) {
+        // Rows mostly come in time order: the last cell is usually the one.
+        final long key = subWidth > 0 ? Math.floorDiv(t, subWidth) * subWidth
+            : Math.floorDiv(t, step) * step + step;
+        if (last == null || key != lastKey) {
+          last = cells.computeIfAbsent(key, k -> summary(family, parameter));
+          lastKey = key;
         }
-        final long t = millis(row[timeColumn]);
-        subs.computeIfAbsent(Math.floorDiv(t, subWidth) * subWidth, s -> summary(family, parameter))
-            .update(((Number) row[valueColumn]).doubleValue());
+        last.update(v);
+        return;
       }
-      // 2. Each window that holds a sub-window merges the sub-windows that tile it.
+      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+        cells.computeIfAbsent(end, e -> summary(family, parameter)).update(v);
+      }
+    }
+
+    /** Window end → its summary; with sub-windows, each window merges those that tile it. */
+    TreeMap<Long, Summary> windows() {
+      if (subWidth == 0) {
+        return cells;
+      }
       final TreeSet<Long> ends = new TreeSet<>();
-      for (long start : subs.keySet()) {
+      for (long start : cells.keySet()) {
         for (long end = Math.floorDiv(start, step) * step + step; end - width <= start; end += step) {
           ends.add(end);
         }
       }
+      final TreeMap<Long, Summary> windows = new TreeMap<>();
       for (long end : ends) {
         final Summary merged = summary(family, parameter);
-        for (Summary sub : subs.subMap(end - width, end).values()) {
+        for (Summary sub : cells.subMap(end - width, end).values()) {
           merged.merge(sub);
         }
         windows.put(end, merged);
       }
+      return windows;
     }
-    // 2 (or 3). Every quantile of a window is read from its one summary.
-    final List<Object[]> out = new ArrayList<>(windows.size());
-    for (Map.Entry<Long, Summary> w : windows.entrySet()) {
-      final Object[] row = new Object[phis.length + 1];
-      row[0] = w.getKey();
-      for (int i = 0; i < phis.length; i++) {
-        row[i + 1] = w.getValue().quantile(phis[i]);
-      }
-      out.add(row);
-    }
-    return Linq4j.asEnumerable(out);
   }
 
   private static long millis(Object time) {

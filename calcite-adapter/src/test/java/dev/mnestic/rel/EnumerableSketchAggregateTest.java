@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.DoubleSupplier;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,19 +76,58 @@ class EnumerableSketchAggregateTest {
     return () -> 1 / Math.pow(1 - r.nextDouble(), 1 / 1.5);
   }
 
-  // SELECT window_end, quantiles(latency) FROM requests GROUP BY window
+  // SELECT window_end, quantiles(latency) FROM requests GROUP BY window: one row per window,
+  // its end then the value of each φ of PHIS.
   private List<Object[]> run(SketchAggregate.Family family, double parameter, long width, long step,
       long sub) throws SQLException {
+    return run(List.of(summary(family, parameter, width, step, sub))).get(0);
+  }
+
+  private static SketchAggregate.Summary summary(SketchAggregate.Family family, double parameter,
+      long width, long step, long sub) {
+    return new SketchAggregate.Summary(family, parameter, width, step, sub,
+        Arrays.stream(PHIS).boxed().toList());
+  }
+
+  /** Each summary's rows as {@link #run(SketchAggregate.Family, double, long, long, long)}'s, from one operator. */
+  private List<List<Object[]>> run(List<SketchAggregate.Summary> summaries) throws SQLException {
     final RelNode plan = LogicalSketchAggregate.create(
-        LogicalTableScan.create(b.getCluster(), table, List.of()), 0, 1, family, parameter, width,
-        step, sub, Arrays.stream(PHIS).boxed().toList());
-    final List<Object[]> rows = new ArrayList<>();
-    for (Object[] row : Plans.run(Plans.optimize(plan),
+        LogicalTableScan.create(b.getCluster(), table, List.of()), 0, 1, summaries);
+    final List<List<Object[]>> out = new ArrayList<>();
+    summaries.forEach(s -> out.add(new ArrayList<>()));
+    for (Object[] read : Plans.run(Plans.optimize(plan),
         connection.unwrap(CalciteConnection.class).getRootSchema(),
         (JavaTypeFactory) b.getTypeFactory(), List.of(requests), Map.of())) {
-      rows.add(row);
+      final List<Object[]> rows = out.get((int) read[0]);
+      final int i = Arrays.binarySearch(PHIS, (double) read[2]);
+      if (i == 0) {
+        rows.add(new Object[PHIS.length + 1]);
+        rows.get(rows.size() - 1)[0] = read[1];
+      }
+      assertEquals(read[1], rows.get(rows.size() - 1)[0]);
+      rows.get(rows.size() - 1)[i + 1] = read[3];
     }
-    return rows;
+    return out;
+  }
+
+  /** Summaries of different families and windows kept in one pass read as each kept alone. */
+  @Test void summariesOfOnePassReadAsEachAlone() throws SQLException {
+    fill(pareto());
+    final List<SketchAggregate.Summary> summaries = List.of(
+        summary(SketchAggregate.Family.KLL, 200, MINUTE, MINUTE, 0),
+        summary(SketchAggregate.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0),
+        summary(SketchAggregate.Family.DDSKETCH, 0.02, 2 * MINUTE, 2 * MINUTE, MINUTE),
+        summary(SketchAggregate.Family.EXACT, 0, 2 * MINUTE, MINUTE, 0));
+    final List<List<Object[]>> together = run(summaries);
+    assertEquals(10, together.get(0).size());
+    // KLL compacts at random, so only the deterministic families are compared read for read.
+    for (int s = 1; s < summaries.size(); s++) {
+      final List<Object[]> alone = run(List.of(summaries.get(s))).get(0);
+      assertEquals(alone.size(), together.get(s).size());
+      for (int w = 0; w < alone.size(); w++) {
+        assertArrayEquals(alone.get(w), together.get(s).get(w), summaries.get(s) + " window " + w);
+      }
+    }
   }
 
   /** The sorted latencies of the window ending at {@code end}. */

@@ -27,18 +27,23 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Runs a chosen plan over the store: one {@link SketchAggregate} per chosen summary (a build,
- * a merge, or the exact sort of a window's rows), reading in its one pass every quantile its
- * chosen readouts need, so a summary shared by several queries is built once per window; then
- * each query's answer per window from those reads (a ratio divides its operands' reads).
+ * Runs a chosen plan over the store: per metric one {@link SketchAggregate}, which keeps every
+ * chosen summary over that metric (a build, a merge, or the exact sort of a window's rows) in
+ * one pass over its rows and reads in it every quantile the summary's chosen readouts need, so a
+ * summary shared by several queries is built once per window; then each query's answer per
+ * window from those reads (a ratio divides its operands' reads).
  *
- * <p>A merge runs as one operator that builds its tumbling sub-windows itself: a 1m summary that
- * a plan both reads directly and merges into 5m windows is built twice.
+ * <p>A merge builds its tumbling sub-windows itself: a 1m summary that a plan both reads
+ * directly and merges into 5m windows is built twice (in the same pass).
  */
 public final class PlanExecution {
   private final PlanSpace space;
   private final Plan plan;
   private final Map<String, PhysicalEdge> producerOf = new HashMap<>();
+  /** Metric → the chosen candidates holding its summaries, in the order of its aggregate's. */
+  private final Map<String, List<Integer>> summaries = new LinkedHashMap<>();
+  /** Chosen summary candidate → the quantiles read from it. */
+  private final Map<Integer, List<Double>> reads = new LinkedHashMap<>();
 
   public PlanExecution(PlanSpace space, Plan plan) {
     this.space = space;
@@ -46,14 +51,6 @@ public final class PlanExecution {
     for (PhysicalEdge e : plan.edges()) {
       producerOf.put(e.consumer() + "/" + e.input(), e);
     }
-  }
-
-  /**
-   * The summaries the plan builds, each as a plan over {@code rows(metric)} (whose columns 0 and
-   * 1 are the metric's time and value), keyed by the chosen candidate that holds the summary.
-   */
-  public Map<Integer, RelNode> summaries(Function<Metric, RelNode> rows) {
-    final Map<Integer, List<Double>> reads = new LinkedHashMap<>();
     for (int v : plan.candidates()) {
       final LogicalCandidate c = logical(v);
       if (c.operator() instanceof Operator.Readout r) {
@@ -62,28 +59,41 @@ public final class PlanExecution {
         reads.computeIfAbsent(v, k -> new ArrayList<>()).add(s.phi());
       }
     }
-    final Map<Integer, RelNode> out = new LinkedHashMap<>();
-    for (Map.Entry<Integer, List<Double>> e : reads.entrySet()) {
-      out.put(e.getKey(), summary(e.getKey(), e.getValue().stream().distinct().toList(), rows));
+    reads.replaceAll((v, phis) -> phis.stream().distinct().sorted().toList());
+    for (int v : reads.keySet()) {
+      summaries.computeIfAbsent(metric(v), m -> new ArrayList<>()).add(v);
     }
+  }
+
+  /**
+   * Per metric, the one aggregate that builds all its chosen summaries, as a plan over
+   * {@code rows(metric)} (whose columns 0 and 1 are the metric's time and value).
+   */
+  public Map<String, SketchAggregate> aggregates(Function<Metric, RelNode> rows) {
+    final Map<String, SketchAggregate> out = new LinkedHashMap<>();
+    summaries.forEach((metric, vs) -> out.put(metric, LogicalSketchAggregate.create(
+        rows.apply(space.workload().metric(metric)), 0, 1,
+        vs.stream().map(this::summary).toList())));
     return out;
   }
 
-  private RelNode summary(int v, List<Double> phis, Function<Metric, RelNode> rows) {
+  private String metric(int v) {
+    final GroupKey key = space.memo().key(space.candidates().get(v).group());
+    return key instanceof GroupKey.Quantile q ? q.metric() : ((GroupKey.State) key).metric();
+  }
+
+  private SketchAggregate.Summary summary(int v) {
     final LogicalCandidate c = logical(v);
     final GroupKey key = space.memo().key(space.candidates().get(v).group());
-    final String metric;
     final Window window;
     final SketchAggregate.Family family;
     double parameter = 0;
     long sub = 0;
     if (key instanceof GroupKey.Quantile q) {
-      metric = q.metric();
       window = q.window();
       family = SketchAggregate.Family.EXACT;
     } else {
       final GroupKey.State s = (GroupKey.State) key;
-      metric = s.metric();
       window = s.window();
       family = s.family() == Family.KLL ? SketchAggregate.Family.KLL
           : s.family() == Family.DDSKETCH ? SketchAggregate.Family.DDSKETCH
@@ -95,36 +105,39 @@ public final class PlanExecution {
         sub = m.sub().toMillis();
       }
     }
-    return LogicalSketchAggregate.create(rows.apply(space.workload().metric(metric)), 0, 1, family,
-        parameter, window.width().toMillis(), window.step().toMillis(), sub, phis);
+    return new SketchAggregate.Summary(family, parameter, window.width().toMillis(),
+        window.step().toMillis(), sub, reads.get(v));
   }
 
   /**
    * Each query's answers, window end (epoch ms) → value, from the rows {@code run} gives for
-   * each summary of {@link #summaries}.
+   * each aggregate of {@link #aggregates}.
    */
   public Map<String, TreeMap<Long, Double>> answers(Function<Metric, RelNode> rows,
-      Function<RelNode, List<Object[]>> run) {
-    final Map<Integer, List<Double>> columns = new HashMap<>();
-    final Map<Integer, List<Object[]>> results = new HashMap<>();
-    for (Map.Entry<Integer, RelNode> s : summaries(rows).entrySet()) {
-      results.put(s.getKey(), run.apply(s.getValue()));
-      columns.put(s.getKey(), ((SketchAggregate) s.getValue()).phis);
-    }
+      Function<RelNode, Iterable<Object[]>> run) {
+    // chosen summary → φ → window end → value
+    final Map<Integer, Map<Double, Map<Long, Double>>> values = new HashMap<>();
+    aggregates(rows).forEach((metric, aggregate) -> {
+      final List<Integer> vs = summaries.get(metric);
+      for (Object[] read : run.apply(aggregate)) {
+        values.computeIfAbsent(vs.get((Integer) read[0]), k -> new HashMap<>())
+            .computeIfAbsent((Double) read[2], k -> new HashMap<>())
+            .put(((Number) read[1]).longValue(), (Double) read[3]);
+      }
+    });
     final Map<String, TreeMap<Long, Double>> out = new LinkedHashMap<>();
     for (Query q : space.workload().queries()) {
-      out.put(q.name(), series(producer(space.answers().get(q.name()), 0), results, columns));
+      out.put(q.name(), series(producer(space.answers().get(q.name()), 0), values));
     }
     return out;
   }
 
-  private TreeMap<Long, Double> series(int v, Map<Integer, List<Object[]>> results,
-      Map<Integer, List<Double>> columns) {
+  private TreeMap<Long, Double> series(int v, Map<Integer, Map<Double, Map<Long, Double>>> values) {
     final Operator op = logical(v).operator();
     final TreeMap<Long, Double> out = new TreeMap<>();
     if (op instanceof Operator.Divide) {
-      final TreeMap<Long, Double> n = series(producer(v, 0), results, columns);
-      final TreeMap<Long, Double> d = series(producer(v, 1), results, columns);
+      final TreeMap<Long, Double> n = series(producer(v, 0), values);
+      final TreeMap<Long, Double> d = series(producer(v, 1), values);
       n.forEach((end, value) -> {
         if (d.containsKey(end)) {
           out.put(end, value / d.get(end));
@@ -132,18 +145,10 @@ public final class PlanExecution {
       });
       return out;
     }
-    final double phi;
-    final int summary;
     if (op instanceof Operator.Readout r) {
-      phi = r.phi();
-      summary = producer(v, 0);
+      out.putAll(values.get(producer(v, 0)).get(r.phi()));
     } else {
-      phi = ((Operator.SortQuantile) op).phi();
-      summary = v;
-    }
-    final int column = 1 + columns.get(summary).indexOf(phi);
-    for (Object[] row : results.get(summary)) {
-      out.put(((Number) row[0]).longValue(), (Double) row[column]);
+      out.putAll(values.get(v).get(((Operator.SortQuantile) op).phi()));
     }
     return out;
   }

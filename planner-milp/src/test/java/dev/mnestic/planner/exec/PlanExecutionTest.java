@@ -10,6 +10,7 @@ import dev.mnestic.planner.workload.Metric;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.RowTable;
+import dev.mnestic.rel.SketchAggregate;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -27,13 +28,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,14 +69,14 @@ class PlanExecutionTest {
         final SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
         final Function<Metric, RelNode> rows = m -> LogicalTableScan.create(b.getCluster(), table, List.of());
         final PlanExecution execution = new PlanExecution(space, plan);
-        // One KLL for A, one DDSketch that both of B's operands read.
-        assertEquals(2, execution.summaries(rows).size());
-        final Map<String, TreeMap<Long, Double>> answers = execution.answers(rows, rel -> {
-          final List<Object[]> out = new ArrayList<>();
-          Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(), List.of(requests),
-              Map.of()).forEach(out::add);
-          return out;
-        });
+        // One pass keeps one KLL for A and one DDSketch that both of B's operands read.
+        final SketchAggregate aggregate = execution.aggregates(rows).get("latency");
+        assertEquals(2, aggregate.summaries.size());
+        assertEquals(Set.of(SketchAggregate.Family.KLL, SketchAggregate.Family.DDSKETCH),
+            aggregate.summaries.stream().map(SketchAggregate.Summary::family).collect(Collectors.toSet()));
+        final Map<String, TreeMap<Long, Double>> answers = execution.answers(rows, rel ->
+            Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(), List.of(requests),
+              Map.of()));
         assertEquals(10, answers.get("A").size());
         assertEquals(10, answers.get("B").size());
         answers.get("A").forEach((end, answer) -> {
