@@ -1,6 +1,8 @@
 package dev.mnestic.bench;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** Warm-up, then timed runs; reports the median. */
@@ -26,8 +28,59 @@ final class Harness {
       seconds[i] = (System.nanoTime() - start) / 1e9;
       result = check(result, r);
     }
+    return new Timing<>(median(seconds), result);
+  }
+
+  /**
+   * Times contenders side by side: each round runs every contender once, in
+   * order, so that a change of load on the machine falls on all of them
+   * alike; the warm-up rounds are not timed. A contender that throws
+   * {@link Stopped} (it passed the time cap, or failed) is not run again,
+   * and its outcome says why.
+   */
+  <T> List<Outcome<T>> interleaved(List<Contender<T>> contenders) throws Exception {
+    final int n = contenders.size();
+    final List<List<Double>> seconds = new ArrayList<>();
+    final List<T> results = new ArrayList<>();
+    final String[] stopped = new String[n];
+    for (int i = 0; i < n; i++) {
+      seconds.add(new ArrayList<>());
+      results.add(null);
+    }
+    for (int round = 0; round < warmups + runs; round++) {
+      for (int i = 0; i < n; i++) {
+        if (stopped[i] != null) {
+          continue;
+        }
+        final long start = System.nanoTime();
+        final T r;
+        try {
+          r = contenders.get(i).run();
+        } catch (Stopped e) {
+          stopped[i] = String.format(java.util.Locale.ROOT, "%s after %.0f s",
+              e.getMessage(), (System.nanoTime() - start) / 1e9);
+          continue;
+        }
+        final double s = (System.nanoTime() - start) / 1e9;
+        results.set(i, check(results.get(i), r));
+        if (round >= warmups) {
+          seconds.get(i).add(s);
+        }
+      }
+    }
+    final List<Outcome<T>> outcomes = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      outcomes.add(stopped[i] != null
+          ? new Outcome<>(Double.NaN, results.get(i), stopped[i])
+          : new Outcome<>(median(seconds.get(i).stream().mapToDouble(Double::doubleValue).toArray()),
+              results.get(i), null));
+    }
+    return outcomes;
+  }
+
+  private static double median(double[] seconds) {
     Arrays.sort(seconds);
-    return new Timing<>(seconds[runs / 2], result);
+    return seconds[seconds.length / 2];
   }
 
   private static <T> T check(T previous, T current) {
@@ -39,5 +92,27 @@ final class Harness {
 
   /** A median time and the result it produced. */
   record Timing<T>(double seconds, T result) {
+  }
+
+  /** One of several things timed side by side. */
+  @FunctionalInterface
+  interface Contender<T> {
+    /** Runs once and returns the answer; throws {@link Stopped} when it passed the cap or failed. */
+    T run() throws Exception;
+  }
+
+  /** A contender was stopped: a run passed the time cap, or failed; the message says which. */
+  static final class Stopped extends Exception {
+    Stopped(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * A contender's median seconds and answer; when it was stopped,
+   * {@code seconds} is NaN, {@code stopped} says why and after how long, and
+   * {@code result} is what an earlier run answered, if any.
+   */
+  record Outcome<T>(double seconds, T result, String stopped) {
   }
 }
