@@ -1,6 +1,8 @@
 package dev.mnestic.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -15,7 +17,9 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * Where the time went in a JFR recording: the methods most often on top of
  * the sampled stacks (self time) and most often anywhere on them (total
- * time), as shares of all execution samples.
+ * time), as shares of all execution samples, and how long garbage
+ * collection paused the program (samples are taken only while a thread runs
+ * Java code, so pauses are not in them).
  *
  * <p>Reproduce, e.g. for the chain row: {@code BENCH_JAVA_OPTS=-XX:StartFlightRecording=filename=bench/target/chain.jfr,settings=profile
  * bench/run RecursionBench --peers mnestic chain}, then
@@ -30,10 +34,18 @@ public final class ProfileSummary {
     final Map<String, Integer> self = new HashMap<>();
     final Map<String, Integer> total = new HashMap<>();
     int samples = 0;
+    Duration gc = Duration.ZERO;
+    Instant first = Instant.MAX;
+    Instant last = Instant.MIN;
     for (RecordedEvent e : RecordingFile.readAllEvents(Path.of(args[0]))) {
+      if (e.getEventType().getName().equals("jdk.GarbageCollection")) {
+        gc = gc.plus(e.getDuration("sumOfPauses"));
+      }
       if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) {
         continue;
       }
+      first = first.isBefore(e.getStartTime()) ? first : e.getStartTime();
+      last = last.isAfter(e.getStartTime()) ? last : e.getStartTime();
       final List<RecordedFrame> frames = e.getStackTrace().getFrames();
       if (frames.isEmpty()) {
         continue;
@@ -50,7 +62,9 @@ public final class ProfileSummary {
         total.merge("(stack truncated: total shares of outer frames are low)", 1, Integer::sum);
       }
     }
-    System.out.printf(Locale.ROOT, "%d execution samples%n", samples);
+    System.out.printf(Locale.ROOT, "%d execution samples over %.1f s; garbage collection paused"
+        + " the program for %.1f s in all%n", samples, Duration.between(first, last).toMillis() / 1e3,
+        gc.toMillis() / 1e3);
     print("self", self, samples, top);
     print("total", total, samples, top);
   }

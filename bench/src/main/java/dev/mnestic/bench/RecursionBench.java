@@ -323,6 +323,10 @@ public final class RecursionBench {
         throw new Harness.Stopped("stopped at the " + cap + " s cap");
       }
       throw e;
+    } catch (OutOfMemoryError e) {
+      // What the query held is garbage once its stack is gone; the other peers run on.
+      throw new Harness.Stopped("failed: OutOfMemoryError (" + e.getMessage() + ", -Xmx"
+          + Math.round(Runtime.getRuntime().maxMemory() / (double) (1L << 30)) + "g)");
     }
   }
 
