@@ -3,6 +3,7 @@ package dev.mnestic.jdbc;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,22 +17,37 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /**
  * SKYLINE OF through JDBC prepared statements: parameters in WHERE and in
  * an item, one statement executed with several bindings. Each answer is
- * checked against the NOT EXISTS form run by HSQLDB with the same bindings.
+ * checked against the NOT EXISTS form run with the same bindings by HSQLDB
+ * and by PostgreSQL 15.
  */
+@ExtendWith(Postgres.Extension.class)
 class SkylineJdbcTest {
   private static Connection mnestic;
   private static Connection hsqldb;
+  private static Connection postgres;
 
-  @BeforeAll static void load() throws SQLException {
+  @BeforeAll static void load(Postgres cluster) throws SQLException {
     final Connection[] connections = SkylineTables.open("skyline-jdbc-" + UUID.randomUUID());
     mnestic = connections[0];
     hsqldb = connections[1];
-    new SkylineTables(17).batch(3, 12, 80).load(hsqldb);
+    postgres = cluster.connect();
+    final SkylineTables.Batch rows = new SkylineTables(17).batch(3, 12, 80);
+    rows.load(hsqldb);
+    rows.load(postgres);
   }
 
   @AfterAll static void close() throws SQLException {
     mnestic.close();
     hsqldb.close();
+    postgres.close();
+  }
+
+  /** The oracles' answer to the NOT EXISTS form, after checking HSQLDB and PostgreSQL agree. */
+  private static List<List<Object>> notExists(String sql, Object... parameters)
+      throws SQLException {
+    final List<List<Object>> expected = run(hsqldb, sql, parameters);
+    assertEquals(expected, run(postgres, sql, parameters), "HSQLDB and PostgreSQL differ: " + sql);
+    return expected;
   }
 
   private static List<List<Object>> run(Connection c, String sql, Object... parameters)
@@ -53,7 +69,7 @@ class SkylineJdbcTest {
           ps.setInt(1, tid);
           ps.setInt(2, floor);
           final List<List<Object>> actual = SkylineOracleTest.sorted(Rows.read(ps.executeQuery()));
-          final List<List<Object>> expected = run(hsqldb, "SELECT r.id, r.a1, r.a2 FROM t r"
+          final List<List<Object>> expected = notExists("SELECT r.id, r.a1, r.a2 FROM t r"
               + " WHERE r.tid = ? AND r.a3 >= ? AND NOT EXISTS (SELECT 1 FROM t s"
               + " WHERE s.tid = ? AND s.a3 >= ? AND s.a1 <= r.a1 AND s.a2 >= r.a2"
               + " AND (s.a1 < r.a1 OR s.a2 > r.a2))", tid, floor, tid, floor);
@@ -68,7 +84,7 @@ class SkylineJdbcTest {
     for (int target : new int[] {0, 500, 1000}) {
       final List<List<Object>> actual = run(mnestic,
           "SELECT id FROM t SKYLINE OF ABS(a1 - ?) MIN, a2 MIN, tid DIFF", target);
-      final List<List<Object>> expected = run(hsqldb, "SELECT r.id FROM t r WHERE NOT EXISTS"
+      final List<List<Object>> expected = notExists("SELECT r.id FROM t r WHERE NOT EXISTS"
           + " (SELECT 1 FROM t s WHERE s.tid = r.tid AND ABS(s.a1 - ?) <= ABS(r.a1 - ?)"
           + " AND s.a2 <= r.a2 AND (ABS(s.a1 - ?) < ABS(r.a1 - ?) OR s.a2 < r.a2))",
           target, target, target, target);

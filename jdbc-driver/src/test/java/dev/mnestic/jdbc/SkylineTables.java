@@ -185,7 +185,7 @@ final class SkylineTables {
     final StringJoiner create = new StringJoiner(", ", "CREATE TABLE t (", ")");
     create.add("id INT PRIMARY KEY").add("tid INT NOT NULL").add("g INT");
     for (int i = 0; i < d; i++) {
-      types.add(List.of("INT", "BIGINT", "DOUBLE", "DECIMAL(12, 3)").get(random.nextInt(4)));
+      types.add(List.of("INT", "BIGINT", "DOUBLE PRECISION", "DECIMAL(12, 3)").get(random.nextInt(4)));
       create.add("a" + (i + 1) + " " + types.get(i));
     }
     final List<Object[]> all = new ArrayList<>();
@@ -209,7 +209,7 @@ final class SkylineTables {
             row[i + 3] = random.nextDouble() < nulls ? null : switch (types.get(i)) {
               case "INT" -> (int) v;
               case "BIGINT" -> v;
-              case "DOUBLE" -> v / 8.0;
+              case "DOUBLE PRECISION" -> v / 8.0;
               default -> java.math.BigDecimal.valueOf(v, 3);
             };
           }

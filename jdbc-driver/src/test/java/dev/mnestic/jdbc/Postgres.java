@@ -1,0 +1,103 @@
+package dev.mnestic.jdbc;
+
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+
+/**
+ * PostgreSQL 15 as an oracle: one throwaway cluster per test JVM, in
+ * {@code target/postgres} of the module, started by the repository's
+ * {@code bin/postgres-local} (which installs PostgreSQL 15 with apt-get
+ * where it is missing) on first use and stopped when the JVM's tests end.
+ *
+ * <p>A test class declares {@code @ExtendWith(Postgres.Extension.class)}
+ * and takes a {@code Postgres} parameter in its {@code @BeforeAll}. When
+ * the cluster cannot start, the test fails with the script's message: a
+ * comparison with PostgreSQL is never skipped.
+ */
+final class Postgres implements AutoCloseable {
+  private final Path script;
+  private final Path dir;
+  private final String url;
+
+  private Postgres(Path script, Path dir, String url) {
+    this.script = script;
+    this.dir = dir;
+    this.url = url;
+  }
+
+  /** A new connection to the cluster's database {@code postgres}. */
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection(url);
+  }
+
+  private static Postgres start() {
+    Path root = Path.of("").toAbsolutePath();
+    while (root != null && !Files.isExecutable(root.resolve("bin/postgres-local"))) {
+      root = root.getParent();
+    }
+    if (root == null) {
+      throw new IllegalStateException("bin/postgres-local not found above "
+          + Path.of("").toAbsolutePath());
+    }
+    final Path script = root.resolve("bin/postgres-local");
+    final Path dir = Path.of("target", "postgres").toAbsolutePath();
+    final String url = run(script, "start", dir).strip();
+    if (!url.startsWith("jdbc:postgresql:")) {
+      throw new IllegalStateException(script + " start printed no JDBC URL: " + url);
+    }
+    return new Postgres(script, dir, url);
+  }
+
+  @Override public void close() {
+    run(script, "stop", dir);
+  }
+
+  /** Runs the script; its stdout, or an error holding its stderr. */
+  private static String run(Path script, String command, Path dir) {
+    try {
+      final Path err = Files.createTempFile("postgres-local", ".err");
+      try {
+        final Process p = new ProcessBuilder(script.toString(), command, dir.toString())
+            .redirectError(err.toFile()).start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+          throw new IllegalStateException("PostgreSQL 15 is needed as the oracle, but `"
+              + script + " " + command + " " + dir + "` failed (exit " + p.exitValue() + "):\n"
+              + Files.readString(err));
+        }
+        return out;
+      } finally {
+        Files.delete(err);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + script, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted running " + script, e);
+    }
+  }
+
+  /**
+   * Gives a test the JVM's one cluster, started on first use and closed
+   * (stopped) with the root extension context, after the last test class.
+   */
+  static final class Extension implements ParameterResolver {
+    @Override public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+      return parameter.getParameter().getType() == Postgres.class;
+    }
+
+    @Override public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+      return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+          .getOrComputeIfAbsent(Postgres.class, k -> start(), Postgres.class);
+    }
+  }
+}
