@@ -200,7 +200,8 @@ diff | skyline
 2    | 1
 !ok
 
-# EXPLAIN shows the node and its algorithm, by the number of MIN/MAX items.
+# EXPLAIN shows the node and its algorithm, by the number of MIN/MAX items,
+# and DIFF items' hash partitions.
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN;
 EnumerableCalc(expr#0..1=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN]], distinct=[true], algorithm=[extremes])
@@ -210,7 +211,7 @@ EnumerableCalc(expr#0..1=[{inputs}], name=[$t0])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN, dist MIN, city DIFF;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
-  EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN, $1 DIFF]], distinct=[true], algorithm=[sort-scan])
+  EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN, $1 DIFF]], distinct=[true], algorithm=[sort-scan], partitions=[hash])
     StoreToEnumerableConverter
       JdbcProject(name=[$1], city=[$2], price=[$3], dist=[$4])
         JdbcTableScan(table=[[PUBLIC, hotels]])
@@ -222,6 +223,25 @@ EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
       JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5])
         JdbcTableScan(table=[[PUBLIC, hotels]])
 !plan
+# DIFF partitions by hashing, so it needs equality only: an ARRAY (no order) splits too.
+EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX, ARRAY[city] DIFF;
+EnumerableCalc(expr#0..4=[{inputs}], name=[$t0])
+  EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX, $4 DIFF]], algorithm=[salsa], partitions=[hash])
+    StoreToEnumerableConverter
+      JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5], EXPR$4=[ARRAY($2)])
+        JdbcTableScan(table=[[PUBLIC, hotels]])
+!plan
+SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX, ARRAY[city] DIFF;
+name
+alder
+birch
+cedar
+elm
+fir
+gum
+hazel
+ivy
+!ok
 
 # The skyline rules (skyline-rules, SkylineRules), seen through EXPLAIN.
 # One MIN/MAX item, no DISTINCT: a filter on a window MIN.

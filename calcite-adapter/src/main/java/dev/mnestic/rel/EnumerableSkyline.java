@@ -24,7 +24,9 @@ import java.util.List;
 /**
  * {@link Skyline} in Enumerable code: one call into {@link Skylines#skyline},
  * with the {@link Skylines.Algorithm} chosen by the number of MIN and MAX
- * dimensions (EXPLAIN shows it).
+ * dimensions. EXPLAIN shows it, and {@code partitions=[hash]} where DIFF
+ * items split the rows (partitions by hashing their DIFF values, so DIFF
+ * needs equality only, no order).
  */
 public final class EnumerableSkyline extends Skyline implements EnumerableRel {
   EnumerableSkyline(RelOptCluster cluster, RelTraitSet traits, RelNode input,
@@ -41,7 +43,9 @@ public final class EnumerableSkyline extends Skyline implements EnumerableRel {
   }
 
   @Override public RelWriter explainTerms(RelWriter pw) {
-    return super.explainTerms(pw).item("algorithm", algorithm());
+    return super.explainTerms(pw)
+        .item("algorithm", algorithm())
+        .itemIf("partitions", "hash", orderedDimensionCount() < dimensions.size());
   }
 
   /** n log n for sorting, n more for hashing DIFF partitions. */

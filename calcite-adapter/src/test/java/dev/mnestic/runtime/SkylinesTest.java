@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
@@ -257,6 +258,38 @@ class SkylinesTest {
         new Direction[] {Direction.MIN, Direction.MIN, Direction.DIFF}, false)));
     assertEquals(List.of("a", "b", "d", "e"), names(run(rows, new int[] {2, 3},
         new Direction[] {Direction.MIN, Direction.MIN}, false)));
+  }
+
+  /**
+   * DIFF partitions by hashing: values without an order (lists, plain
+   * objects) partition by equality, values SQL calls equal (1.0 and 1.00,
+   * 0.0 and -0.0) are one partition, NULL is one partition; and ten
+   * thousand partitions of two rows each keep exactly their better rows.
+   */
+  @Test void diffPartitionsByHashing() {
+    final Object unordered = new Object();
+    final List<Object[]> rows = List.of(
+        new Object[] {"a", List.of(1, "p"), 1.0, 2.0},
+        new Object[] {"b", List.of(1, "p"), 2.0, 3.0},
+        new Object[] {"c", List.of(1, "q"), 2.0, 3.0},
+        new Object[] {"d", unordered, 5.0, 5.0},
+        new Object[] {"e", unordered, 4.0, 4.0},
+        new Object[] {"f", new Object(), 9.0, 9.0},
+        new Object[] {"g", new BigDecimal("1.0"), 3.0, 3.0},
+        new Object[] {"h", new BigDecimal("1.00"), 2.0, 2.0},
+        new Object[] {"i", 0.0, 3.0, 3.0},
+        new Object[] {"j", -0.0, 2.0, 2.0},
+        new Object[] {"k", null, 3.0, 3.0},
+        new Object[] {"l", null, 2.0, 2.0});
+    final int[] fields = {2, 3, 1};
+    final Direction[] dirs = {Direction.MIN, Direction.MIN, Direction.DIFF};
+    assertEquals(List.of("a", "c", "e", "f", "h", "j", "l"), names(run(rows, fields, dirs, false)));
+    final List<Object[]> pairs = new ArrayList<>();
+    for (int p = 0; p < 10_000; p++) {
+      pairs.add(new Object[] {"keep", List.of(p), (double) (p % 7), 1.0});
+      pairs.add(new Object[] {"drop", List.of(p), (double) (p % 7), 2.0});
+    }
+    assertEquals(Collections.nCopies(10_000, "keep"), names(run(pairs, fields, dirs, false)));
   }
 
   private static List<String> names(List<Object[]> rows) {
