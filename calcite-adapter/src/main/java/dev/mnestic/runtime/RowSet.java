@@ -10,17 +10,28 @@ import java.util.Arrays;
  * {@link RowKey}'s (each value's hash mixed in), not {@code 31 * h + e},
  * which collides heavily on rows of small integers.
  *
- * <p>Rows of one Int, or of two Ints that fit in 32 bits (edges, pairs of
- * ids: most recursive relations), go into sets of packed {@code long}s
- * instead: one array probe, no row touched (equal packed keys are equal
- * rows, and such a row equals no other kind of row).
+ * <p>Rows of one Int go into a set of {@code long}s instead, and rows of
+ * two Ints that fit in 32 bits (edges, pairs of ids: most recursive
+ * relations) into one such set per first value: one array probe, no row
+ * touched (equal numbers are equal rows, and such a row equals no other kind
+ * of row). A recursion derives its rows grouped by the first value (a
+ * round joins each delta row on to its successors), so the adds of a
+ * group probe one small set that stays in cache, where one set of millions
+ * of packed pairs missed the cache on almost every add.
  */
 public final class RowSet {
   private Object[][] rows = new Object[16][];
   private int[] hashes = new int[16];
   private int size;
   private final LongSet ints = new LongSet();
-  private final LongSet intPairs = new LongSet();
+  /** Open addressing by first value; a null set is an empty slot. */
+  private int[] firsts = new int[16];
+  private LongSet[] seconds = new LongSet[16];
+  private int pairGroups;
+  private int pairCount;
+  /** The group of the last pair added, and its first value. */
+  private LongSet lastSeconds;
+  private int lastFirst;
 
   /** Adds {@code row} (kept, not copied); whether it was new. */
   public boolean add(Object[] row) {
@@ -31,7 +42,12 @@ public final class RowSet {
       final long a = (Long) row[0];
       final long b = (Long) row[1];
       if (a == (int) a && b == (int) b) {
-        return intPairs.add(a << 32 | (b & 0xFFFFFFFFL));
+        final LongSet group = lastSeconds != null && lastFirst == a ? lastSeconds : group((int) a);
+        if (group.add(b)) {
+          pairCount++;
+          return true;
+        }
+        return false;
       }
     }
     if (2 * (size + 1) > rows.length) {
@@ -54,7 +70,45 @@ public final class RowSet {
   }
 
   public int size() {
-    return size + ints.size + intPairs.size;
+    return size + ints.size + pairCount;
+  }
+
+  /** The set of second values of the pairs whose first value is {@code first}, made if new. */
+  private LongSet group(int first) {
+    if (2 * (pairGroups + 1) > firsts.length) {
+      growGroups();
+    }
+    final int mask = firsts.length - 1;
+    int i = LongSet.slot(first, mask);
+    while (seconds[i] != null && firsts[i] != first) {
+      i = (i + 1) & mask;
+    }
+    if (seconds[i] == null) {
+      firsts[i] = first;
+      seconds[i] = new LongSet();
+      pairGroups++;
+    }
+    lastFirst = first;
+    lastSeconds = seconds[i];
+    return seconds[i];
+  }
+
+  private void growGroups() {
+    final int[] oldFirsts = firsts;
+    final LongSet[] oldSeconds = seconds;
+    firsts = new int[oldFirsts.length * 2];
+    seconds = new LongSet[oldFirsts.length * 2];
+    final int mask = firsts.length - 1;
+    for (int k = 0; k < oldFirsts.length; k++) {
+      if (oldSeconds[k] != null) {
+        int i = LongSet.slot(oldFirsts[k], mask);
+        while (seconds[i] != null) {
+          i = (i + 1) & mask;
+        }
+        firsts[i] = oldFirsts[k];
+        seconds[i] = oldSeconds[k];
+      }
+    }
   }
 
   private void grow() {
@@ -77,7 +131,7 @@ public final class RowSet {
 
   /** A set of longs: open addressing over the keys themselves (0 kept aside). */
   private static final class LongSet {
-    private long[] keys = new long[16];
+    private long[] keys = new long[8];
     private boolean hasZero;
     private int size;
 
