@@ -11,12 +11,17 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
- * PostgreSQL 15 as an oracle: one throwaway cluster per test JVM, in
- * {@code target/postgres} of the module, started by the repository's
+ * PostgreSQL 15 as an oracle: one throwaway cluster per test JVM, in a new
+ * directory under {@code java.io.tmpdir}, started by the repository's
  * {@code bin/postgres-local} (which installs PostgreSQL 15 with apt-get
- * where it is missing) on first use and stopped when the JVM's tests end.
+ * where it is missing) on first use, stopped and deleted when the JVM's
+ * tests end. Not under {@code target/}: run as root, the server runs as
+ * user postgres, which may not be let through the checkout's parent
+ * directories; the temporary directory's parent is open to every user.
  *
  * <p>A test class declares {@code @ExtendWith(Postgres.Extension.class)}
  * and takes a {@code Postgres} parameter in its {@code @BeforeAll}. When
@@ -49,7 +54,12 @@ final class Postgres implements AutoCloseable {
           + Path.of("").toAbsolutePath());
     }
     final Path script = root.resolve("bin/postgres-local");
-    final Path dir = Path.of("target", "postgres").toAbsolutePath();
+    final Path dir;
+    try {
+      dir = Files.createTempDirectory("mnestic-postgres");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create a directory for PostgreSQL", e);
+    }
     final String url = run(script, "start", dir).strip();
     if (!url.startsWith("jdbc:postgresql:")) {
       throw new IllegalStateException(script + " start printed no JDBC URL: " + url);
@@ -57,8 +67,13 @@ final class Postgres implements AutoCloseable {
     return new Postgres(script, dir, url);
   }
 
-  @Override public void close() {
+  @Override public void close() throws IOException {
     run(script, "stop", dir);
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(f);
+      }
+    }
   }
 
   /** Runs the script; its stdout, or an error holding its stderr. */
