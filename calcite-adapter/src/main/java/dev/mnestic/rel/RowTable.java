@@ -3,8 +3,14 @@ package dev.mnestic.rel;
 import com.google.common.collect.ImmutableList;
 
 import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.EnumerableDefaults;
+import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.linq4j.Lookup;
+import org.apache.calcite.linq4j.function.EqualityComparer;
+import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.RelOptSchema;
@@ -17,7 +23,11 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.util.BuiltInMethod;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.Objects.requireNonNull;
@@ -33,6 +43,10 @@ import static java.util.Objects.requireNonNull;
  * ({@link Plans#run}); nothing is registered in a schema. (Calcite's own
  * {@code TransientTable} cannot be scanned by generated code at all:
  * Calcite runs such scans in its interpreter, per row and per round.)
+ *
+ * <p>A table whose rows are final ({@link #fix}) keeps the lookups hash
+ * joins build over it: a recursive rule's join with a stored relation
+ * builds its hash table over the relation once, not every round.
  */
 public final class RowTable extends AbstractTable implements ScannableTable {
   private static final AtomicLong NEXT = new AtomicLong();
@@ -40,6 +54,8 @@ public final class RowTable extends AbstractTable implements ScannableTable {
   private final String name;
   private final RelDataType rowType;
   private final List<Object[]> rows = new ArrayList<>();
+  /** Once the rows are final: the lookups built over them, by key selector and comparer. */
+  private Map<List<Object>, Lookup<?, Object[]>> lookups;
 
   private RowTable(String name, RelDataType rowType) {
     this.name = name;
@@ -67,9 +83,21 @@ public final class RowTable extends AbstractTable implements ScannableTable {
     return name;
   }
 
-  /** The rows, to read and write in place. */
+  /** The rows, to read, and to write in place until they are {@link #fix fixed}. */
   public List<Object[]> rows() {
-    return rows;
+    return lookups == null ? rows : Collections.unmodifiableList(rows);
+  }
+
+  /**
+   * Declares the rows final: from now on they are only read, and a hash
+   * join that builds a lookup over them (generated code calls
+   * {@code toLookup} on the scan each time it is enumerated) gets the one
+   * built the first time for the same key selector.
+   */
+  public void fix() {
+    if (lookups == null) {
+      lookups = new HashMap<>();
+    }
   }
 
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
@@ -77,6 +105,26 @@ public final class RowTable extends AbstractTable implements ScannableTable {
   }
 
   @Override public Enumerable<Object[]> scan(DataContext root) {
-    return Linq4j.asEnumerable(rows);
+    return lookups == null ? Linq4j.asEnumerable(rows) : new FixedRows();
+  }
+
+  /** The scan of fixed rows: their lookups are kept (key selectors compare by identity). */
+  private final class FixedRows extends AbstractEnumerable<Object[]> {
+    @Override public Enumerator<Object[]> enumerator() {
+      return Linq4j.enumerator(rows);
+    }
+
+    @Override public <K> Lookup<K, Object[]> toLookup(Function1<Object[], K> keySelector) {
+      return toLookup(keySelector, (EqualityComparer<K>) null);
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override public <K> Lookup<K, Object[]> toLookup(Function1<Object[], K> keySelector,
+        EqualityComparer<K> comparer) {
+      return (Lookup<K, Object[]>) lookups.computeIfAbsent(Arrays.asList(keySelector, comparer),
+          k -> comparer == null
+              ? EnumerableDefaults.toLookup(Linq4j.asEnumerable(rows), keySelector)
+              : EnumerableDefaults.toLookup(Linq4j.asEnumerable(rows), keySelector, comparer));
+    }
   }
 }

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -90,11 +91,28 @@ class EnumerableRecursiveUnionTest {
    */
   private Set<List<Integer>> transitiveClosure(List<int[]> edgeList, int maxIterations)
       throws SQLException {
+    return transitiveClosure(edgeList, maxIterations, false);
+  }
+
+  /** With {@code fixedEdges}, the rounds join a {@link RowTable#fix fixed} row table of the edges. */
+  private Set<List<Integer>> transitiveClosure(List<int[]> edgeList, int maxIterations,
+      boolean fixedEdges) throws SQLException {
     final RelNode seed = edges(edgeList).build();
     final Transient full = new Transient("tc_full", seed.getRowType());
     final Transient delta = new Transient("tc_delta", seed.getRowType());
+    final RelNode edges;
+    if (fixedEdges) {
+      final Transient fixed = new Transient("edge", seed.getRowType());
+      for (int[] e : edgeList) {
+        RowTable.of(fixed.table).rows().add(new Object[] {e[0], e[1]});
+      }
+      RowTable.of(fixed.table).fix();
+      edges = fixed.scan().build();
+    } else {
+      edges = edges(edgeList).build();
+    }
     final RelNode iterative = delta.scan()
-        .push(edges(edgeList).build())
+        .push(edges)
         .join(JoinRelType.INNER,
             b.equals(b.field(2, 0, "b"), b.field(2, 1, "a")))
         .project(b.field(0), b.field(3))
@@ -157,7 +175,27 @@ class EnumerableRecursiveUnionTest {
         edges.add(new int[] {random.nextInt(nodes), random.nextInt(nodes)});
       }
       assertEquals(naiveClosure(edges), transitiveClosure(edges, 1000), "trial " + trial);
+      assertEquals(naiveClosure(edges), transitiveClosure(edges, 1000, true), "trial " + trial);
     }
+  }
+
+  /** A fixed table is read-only and keeps one lookup per key selector across scans. */
+  @Test void fixedTableKeepsItsLookups() {
+    final Transient t = new Transient("fixed", edges(List.of(new int[] {0, 1})).build().getRowType());
+    final RowTable table = RowTable.of(t.table);
+    table.rows().add(new Object[] {1, 2});
+    table.rows().add(new Object[] {1, 3});
+    table.rows().add(new Object[] {2, 3});
+    table.fix();
+    assertThrows(UnsupportedOperationException.class, () -> table.rows().add(new Object[] {4, 5}));
+    final org.apache.calcite.linq4j.function.Function1<Object[], Object> first = row -> row[0];
+    final org.apache.calcite.linq4j.function.Function1<Object[], Object> second = row -> row[1];
+    final org.apache.calcite.linq4j.Lookup<Object, Object[]> byFirst =
+        table.scan(null).toLookup(first);
+    assertSame(byFirst, table.scan(null).toLookup(first));
+    assertEquals(2, byFirst.get(1).count());
+    assertEquals(2, table.scan(null).toLookup(second).get(3).count());
+    assertEquals(3, table.scan(null).count());
   }
 
   /**

@@ -290,7 +290,10 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     } finally {
       frontier = null;
     }
-    // each member's full table holds its tuples now
+    // each member's full table holds its tuples now, for good
+    for (RelOptTable t : full.values()) {
+      RowTable.of(t).fix();
+    }
     materialized.putAll(full);
   }
 
@@ -435,6 +438,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private void materialize(String rule, List<Object[]> rows, int arity) {
     final RelOptTable table = rowTable("rule_" + rule, anyRow(arity));
     RowTable.of(table).rows().addAll(rows);
+    RowTable.of(table).fix();
     materialized.put(rule, table);
   }
 
@@ -489,6 +493,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     if (copy == null) {
       copy = rowTable("stored_" + table.get(), anyRow(scan.getRowType().getFieldNames()));
       RowTable.of(copy).rows().addAll(execute(read));
+      RowTable.of(copy).fix();
       storedCopies.put(table.get(), copy);
     }
     return b.push(org.apache.calcite.rel.logical.LogicalTableScan.create(b.getCluster(), copy,
@@ -510,6 +515,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       RowTable.of(table).rows().add(indexed
           ? new Object[] {(long) i, values.get(i)} : new Object[] {values.get(i)});
     }
+    RowTable.of(table).fix();
     return table;
   }
 
