@@ -3,6 +3,7 @@ package dev.mnestic.datalog.lower;
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.StoredSchema;
 import dev.mnestic.datalog.ast.Atom;
+import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.eval.ConstantRules;
@@ -266,7 +267,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
           for (Atom.RuleApply a : recursiveAtoms) {
             reads.put(a, a == viaDelta ? delta.get(a.rule()) : full.get(a.rule()));
           }
-          iterativePlans.add(lower(r, ordinal));
+          iterativePlans.add(lower(aggregated ? r : deltaFirst(r, viaDelta), ordinal));
           reads = new IdentityHashMap<>();
         }
       }
@@ -295,6 +296,35 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       RowTable.of(t).fix();
     }
     materialized.putAll(full);
+  }
+
+  /**
+   * {@code rule} with the atom that reads the delta first, when its body is
+   * only relations applied to variables and constants: then a round starts
+   * from its new tuples and probes the other relations, whose lookups a
+   * fixed table keeps ({@link RowTable#fix}), instead of building a lookup
+   * over the delta every round. The order changes nothing else: such a body
+   * evaluates no expression, and its rows are not aggregated (an aggregated
+   * head keeps CozoDB's order).
+   */
+  private static Rule deltaFirst(Rule rule, Atom.RuleApply viaDelta) {
+    for (Atom a : rule.body()) {
+      final List<Expr> args = a instanceof Atom.RuleApply r ? r.args()
+          : a instanceof Atom.StoredApply s ? (s.isNamed()
+              ? s.named().stream().map(Atom.Binding::value).toList() : s.positional())
+          : null;
+      if (args == null || !args.stream().allMatch(e -> e instanceof Expr.Var
+          || e instanceof Expr.Literal)) {
+        return rule;
+      }
+    }
+    final List<Atom> body = new ArrayList<>(List.of(viaDelta));
+    for (Atom a : rule.body()) {
+      if (a != viaDelta) {
+        body.add(a);
+      }
+    }
+    return new Rule(rule.name(), rule.head(), rule.kind(), body, rule.constant(), rule.pos());
   }
 
   /**
