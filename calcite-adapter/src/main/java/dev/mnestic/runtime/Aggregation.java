@@ -84,13 +84,20 @@ public final class Aggregation {
     order(input, aggregations, host);
     final Map<RowKey, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
     final Map<RowKey, Object[]> keys = new LinkedHashMap<>();
+    // Without grouping keys every row is in one group: no key made or looked up per row.
+    final RowKey oneGroup = noKeys(aggregations) ? new RowKey(new Object[0]) : null;
+    RowKey lastKey = null;
+    Aggregators.Aggregator[] aggs = null;
     for (Object[] row : input) {
-      final RowKey key = key(row, aggregations);
-      Aggregators.Aggregator[] aggs = groups.get(key);
-      if (aggs == null) {
-        aggs = create(aggregations, host);
-        groups.put(key, aggs);
-        keys.put(key, row);
+      final RowKey key = oneGroup != null ? oneGroup : key(row, aggregations);
+      if (key != lastKey) {
+        lastKey = key;
+        aggs = groups.get(key);
+        if (aggs == null) {
+          aggs = create(aggregations, host);
+          groups.put(key, aggs);
+          keys.put(key, row);
+        }
       }
       for (int i = 0; i < aggregations.length; i++) {
         if (aggs[i] != null) {
@@ -107,11 +114,11 @@ public final class Aggregation {
       }
       out.add(row);
     }
-    groups.forEach((key, aggs) -> {
+    groups.forEach((key, group) -> {
       final Object[] row = Arrays.copyOf(keys.get(key), aggregations.length);
       for (int i = 0; i < aggregations.length; i++) {
-        if (aggs[i] != null) {
-          row[i] = aggs[i].result();
+        if (group[i] != null) {
+          row[i] = group[i].result();
         }
       }
       out.add(row);
@@ -148,13 +155,18 @@ public final class Aggregation {
 
   /** A row's grouping key: its columns whose aggregation is null. */
   static RowKey key(Object[] row, String[] aggregations) {
-    final List<Object> values = new ArrayList<>();
+    int n = 0;
+    for (String a : aggregations) {
+      n += a == null ? 1 : 0;
+    }
+    final Object[] values = new Object[n];
+    n = 0;
     for (int c = 0; c < aggregations.length; c++) {
       if (aggregations[c] == null) {
-        values.add(row[c]);
+        values[n++] = row[c];
       }
     }
-    return new RowKey(values.toArray());
+    return new RowKey(values);
   }
 
   /**
