@@ -1,0 +1,58 @@
+<#--
+  Standing quantile queries, planned together by the sketch-sharing planner
+  (jdbc-driver's dev.mnestic.standing):
+
+    query WITHIN {RANK | RELATIVE} ERROR bound
+    CREATE [OR REPLACE] STANDING QUERY name AS query WITHIN {RANK | RELATIVE} ERROR bound
+    DROP STANDING QUERY [IF EXISTS] name
+
+  STANDING and QUERY are non-reserved. The target ends the statement (after
+  ORDER BY / LIMIT), so it belongs to the whole query: SqlStandingQuery.
+-->
+
+/** Parses the target after a query: WITHIN {RANK | RELATIVE} ERROR bound. */
+SqlStandingQuery StandingTarget(SqlNode query) :
+{
+    final Span s;
+    final SqlStandingQuery.Metric metric;
+    final SqlNode bound;
+}
+{
+    <WITHIN> { s = span(); }
+    (
+        <RANK> { metric = SqlStandingQuery.Metric.RANK; }
+    |
+        <RELATIVE> { metric = SqlStandingQuery.Metric.RELATIVE; }
+    )
+    <ERROR> bound = UnsignedNumericLiteral()
+    {
+        return new SqlStandingQuery(s.end(this), query, metric, bound);
+    }
+}
+
+SqlCreate SqlCreateStandingQuery(Span s, boolean replace) :
+{
+    final SqlIdentifier name;
+    final SqlNode query;
+    final SqlStandingQuery standing;
+}
+{
+    <STANDING> <QUERY> name = SimpleIdentifier() <AS>
+    query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    standing = StandingTarget(query)
+    {
+        return new SqlCreateStandingQuery(s.end(this), replace, name, standing);
+    }
+}
+
+SqlDrop SqlDropStandingQuery(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <STANDING> <QUERY> ifExists = IfExistsOpt() name = SimpleIdentifier()
+    {
+        return new SqlDropStandingQuery(s.end(this), ifExists, name);
+    }
+}
