@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  */
 final class ErrorMessages {
   /** Longest list of expected tokens worth printing after a parse error. */
-  static final int MAX_EXPECTED = 12;
+  static final int MAX_EXPECTED = 16;
 
   private static final Pattern POSITION = Pattern.compile("line (\\d+), column (\\d+)");
 

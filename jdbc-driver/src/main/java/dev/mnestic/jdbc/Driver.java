@@ -1,5 +1,6 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.standing.Dashboard;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreLocation;
 import dev.mnestic.type.MnesticTypeSystem;
@@ -110,6 +111,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         }
         final Session session = Session.open(location);
         session.attachTo(calciteConnection.getRootSchema());
+        Dashboard.attachTo(calciteConnection.getRootSchema());
         connection.setSchema(Session.SCHEMA);
         calcite.onConnectionInit(connection);
       }

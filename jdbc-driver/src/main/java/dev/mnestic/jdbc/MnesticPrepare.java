@@ -2,6 +2,11 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.rel.MnesticRules;
+import dev.mnestic.sql.SqlCreateStandingQuery;
+import dev.mnestic.sql.SqlDropStandingQuery;
+import dev.mnestic.sql.SqlStandingQuery;
+import dev.mnestic.standing.Dashboard;
+import dev.mnestic.standing.StandingQuery;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreMerge;
 import dev.mnestic.store.StoreRules;
@@ -22,8 +27,10 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlMerge;
@@ -31,9 +38,11 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 import java.lang.reflect.Type;
+import java.sql.DatabaseMetaData;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +86,14 @@ final class MnesticPrepare extends CalcitePrepareImpl {
         createConvertletTable());
   }
 
+  /**
+   * A statement that may be a standing query's: CREATE or DROP STANDING QUERY, or a query with
+   * a target (WITHIN RANK / RELATIVE ERROR). Such statements are parsed here; others go on to
+   * Calcite's preparation.
+   */
+  private static final Pattern STANDING = Pattern.compile(
+      "(?is)\\bSTANDING\\s+QUERY\\b|\\bWITHIN\\s+(RANK|RELATIVE)\\b");
+
   @Override public <T> CalciteSignature<T> prepareSql(Context context,
       Query<T> query, Type elementType, long maxRowCount) {
     if (query.sql != null && Driver.DATALOG.equalsIgnoreCase(((CalciteConnection) context
@@ -96,7 +113,53 @@ final class MnesticPrepare extends CalcitePrepareImpl {
         return prepareMerge(context, query.sql, (SqlMerge) node);
       }
     }
+    if (query.sql != null && STANDING.matcher(query.sql).find()) {
+      final SqlNode node = parseStatement(context, query.sql);
+      if (node instanceof SqlCreateStandingQuery
+          || node instanceof SqlDropStandingQuery || node instanceof SqlStandingQuery) {
+        return prepareStanding(context, query.sql, node);
+      }
+    }
     return super.prepareSql(context, query, elementType, maxRowCount);
+  }
+
+  /**
+   * CREATE and DROP STANDING QUERY change the connection's {@link Dashboard} now, as Calcite
+   * runs DDL; a query with a target is planned alone and answered when executed.
+   */
+  private static <T> CalciteSignature<T> prepareStanding(Context context, String sql,
+      SqlNode node) {
+    final SchemaPlus root = context.getRootSchema().plus();
+    if (node instanceof SqlCreateStandingQuery create) {
+      Dashboard.of(root).create(create, context.getTypeFactory());
+    } else if (node instanceof SqlDropStandingQuery drop) {
+      Dashboard.of(root).drop(drop);
+    } else {
+      final StandingQuery standing = StandingQuery.lower("query", (SqlStandingQuery) node, root,
+          context.getTypeFactory());
+      final List<ColumnMetaData> columns = new ArrayList<>();
+      for (RelDataTypeField f : standing.rowType().getFieldList()) {
+        final boolean time = f.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP;
+        columns.add(new ColumnMetaData(f.getIndex(), false, true, false, false,
+            f.getType().isNullable() ? DatabaseMetaData.columnNullable
+                : DatabaseMetaData.columnNoNulls,
+            true, 20, f.getName(), f.getName(), null, f.getType().getPrecision(), 0, null, null,
+            time ? ColumnMetaData.scalar(Types.TIMESTAMP, "TIMESTAMP", ColumnMetaData.Rep.LONG)
+                : ColumnMetaData.scalar(Types.DOUBLE, "DOUBLE", ColumnMetaData.Rep.DOUBLE),
+            true, false, false, time ? Long.class.getName() : Double.class.getName()));
+      }
+      final Bindable<T> bindable = dataContext -> {
+        @SuppressWarnings("unchecked")
+        final List<T> rows = (List<T>) (List<?>) Dashboard.answer(standing,
+            dataContext.getRootSchema());
+        return Linq4j.asEnumerable(rows);
+      };
+      return new CalciteSignature<>(sql, List.of(), Map.of(), standing.rowType(), columns,
+          Meta.CursorFactory.ARRAY, context.getRootSchema(), List.of(), -1, bindable,
+          Meta.StatementType.SELECT);
+    }
+    return new CalciteSignature<>(sql, List.of(), Map.of(), null, List.of(),
+        Meta.CursorFactory.OBJECT, null, List.of(), -1, null, Meta.StatementType.OTHER_DDL);
   }
 
   private static SqlNode parseStatement(Context context, String sql) {

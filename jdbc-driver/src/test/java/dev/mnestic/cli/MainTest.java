@@ -87,7 +87,7 @@ class MainTest {
     assertEquals("", run.out());
     assertEquals("Error: parse failed: Encountered \"t\" at line 1, column 15. Was expecting one of:"
         + " <EOF>, \"EXCEPT\", \"FETCH\", \"FROM\", \"INTERSECT\", \"LIMIT\", \"OFFSET\","
-        + " \"ORDER\", \"MINUS\", \"UNION\", \"SKYLINE\", \",\"\n", run.err());
+        + " \"ORDER\", \"MINUS\", \"UNION\", \"WITHIN\", \"SKYLINE\", \",\"\n", run.err());
   }
 
   @Test void parseErrorPositionIsInTheScript() {

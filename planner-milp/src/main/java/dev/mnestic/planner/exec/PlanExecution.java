@@ -65,15 +65,21 @@ public final class PlanExecution {
     }
   }
 
+  /** Per metric, the chosen summaries its one pass keeps (what {@link #aggregates} builds). */
+  public Map<String, List<SketchAggregate.Summary>> summaries() {
+    final Map<String, List<SketchAggregate.Summary>> out = new LinkedHashMap<>();
+    summaries.forEach((metric, vs) -> out.put(metric, vs.stream().map(this::summary).toList()));
+    return out;
+  }
+
   /**
    * Per metric, the one aggregate that builds all its chosen summaries, as a plan over
    * {@code rows(metric)} (whose columns 0 and 1 are the metric's time and value).
    */
   public Map<String, SketchAggregate> aggregates(Function<Metric, RelNode> rows) {
     final Map<String, SketchAggregate> out = new LinkedHashMap<>();
-    summaries.forEach((metric, vs) -> out.put(metric, LogicalSketchAggregate.create(
-        rows.apply(space.workload().metric(metric)), 0, 1,
-        vs.stream().map(this::summary).toList())));
+    summaries().forEach((metric, s) -> out.put(metric, LogicalSketchAggregate.create(
+        rows.apply(space.workload().metric(metric)), 0, 1, s)));
     return out;
   }
 

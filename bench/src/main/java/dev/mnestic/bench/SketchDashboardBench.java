@@ -1,0 +1,154 @@
+package dev.mnestic.bench;
+
+import dev.mnestic.rel.SketchAggregate;
+import dev.mnestic.runtime.Sketches;
+import dev.mnestic.standing.Dashboard;
+import dev.mnestic.store.Session;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.linq4j.Linq4j;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * A 50-query dashboard of standing quantile queries (1m and 5m tumbling windows, 5m windows
+ * every minute; rank and relative targets; ratios) over ROWS rows of {@code requests(ts,
+ * latency)} in the store, registered with CREATE STANDING QUERY and read through JDBC. One
+ * evaluation plans nothing (the plan is made once) and runs one pass over the rows, updating
+ * every summary the plan chose. Timed in the same run: the evaluation (all 50 result sets), the
+ * scan alone ({@code SELECT COUNT(*), SUM(latency)} through mnestic, the same store scan), and
+ * the summaries' updates alone ({@code Sketches.windows} over the rows already in memory).
+ * Sketch updates: per row, one per summary (width / step for a sliding window built directly).
+ *
+ * <p>Reproduce: {@code bench/run SketchDashboardBench [ROWS]} (default 10000000).
+ */
+public final class SketchDashboardBench {
+  private SketchDashboardBench() {
+  }
+
+  private static final double[] PHIS = {0.5, 0.9, 0.95, 0.99, 0.999};
+  private static final String[] WINDOWS = {
+      "TUMBLE(ts, INTERVAL '1' MINUTE)", "TUMBLE(ts, INTERVAL '5' MINUTE)",
+      "HOP(ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE)"};
+
+  /** The dashboard's 50 standing queries: q0 ... q49. */
+  static List<String> dashboard() {
+    final List<String> out = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      final String window = WINDOWS[i % 3];
+      final String start = window.replaceFirst("\\(", "_START(");
+      final String item;
+      final String target;
+      if (i % 5 == 4) {
+        item = i % 2 == 0 ? "APPROX_QUANTILE(latency, 0.99) / APPROX_QUANTILE(latency, 0.5)"
+            : "APPROX_QUANTILE(latency, 0.999) / APPROX_QUANTILE(latency, 0.9)";
+        target = "RELATIVE ERROR " + (i % 3 == 0 ? "0.05" : "0.1");
+      } else {
+        item = "APPROX_QUANTILE(latency, " + PHIS[(i / 3) % PHIS.length] + ")";
+        target = i % 2 == 0 ? "RANK ERROR " + new String[] {"0.01", "0.005", "0.02"}[i % 3]
+            : "RELATIVE ERROR " + new String[] {"0.01", "0.02", "0.05"}[i % 3];
+      }
+      out.add("CREATE STANDING QUERY q" + i + " AS SELECT " + start + " AS w, " + item
+          + " AS v FROM requests GROUP BY " + window + " WITHIN " + target);
+    }
+    return out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    final int rows = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
+    try (Connection c = DriverManager.getConnection("jdbc:mnestic:");
+         Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE requests (ts TIMESTAMP NOT NULL, latency DOUBLE NOT NULL)");
+      // Lognormal latencies, ten requests a millisecond, in time order; loaded into the store
+      // directly (the load is not timed).
+      final List<Object[]> memory = new ArrayList<>(rows);
+      final long t0 = Timestamp.valueOf("2026-11-30 00:00:00").getTime();
+      final Connection store = Session.of(c.unwrap(CalciteConnection.class).getRootSchema())
+          .getConnection();
+      store.setAutoCommit(false);
+      final Random random = new Random(11);
+      try (PreparedStatement insert = store.prepareStatement(
+          "INSERT INTO \"PUBLIC\".\"requests\" VALUES (?, ?)")) {
+        for (int i = 0; i < rows; i++) {
+          final long ts = t0 + i / 10;
+          final double latency = Math.exp(3 + random.nextGaussian());
+          insert.setTimestamp(1, new Timestamp(ts));
+          insert.setDouble(2, latency);
+          insert.addBatch();
+          memory.add(new Object[] {ts, latency});
+          if (i % 50_000 == 49_999 || i == rows - 1) {
+            insert.executeBatch();
+          }
+        }
+      }
+      store.commit();
+      store.setAutoCommit(true);
+      for (String q : dashboard()) {
+        s.addBatch(q);
+      }
+      s.executeBatch();
+      final Dashboard dashboard = Dashboard.of(c.unwrap(CalciteConnection.class).getRootSchema());
+
+      final Harness harness = new Harness(1, 3);
+      final Harness.Timing<Integer> evaluation = harness.time(() -> {
+        int windows = 0;
+        for (int i = 0; i < 50; i++) {
+          try (ResultSet rs = s.executeQuery("SELECT * FROM q" + i)) {
+            while (rs.next()) {
+              windows++;
+            }
+          }
+        }
+        return windows;
+      });
+      final List<SketchAggregate.Summary> summaries =
+          dashboard.summaries().values().iterator().next();
+      long perRow = 0;
+      for (SketchAggregate.Summary x : summaries) {
+        perRow += x.subWidth() > 0 ? 1 : x.width() / x.step();
+      }
+      final Harness.Timing<Long> scan = harness.time(() -> {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(latency) FROM requests")) {
+          rs.next();
+          return rs.getLong(1);
+        }
+      });
+      final Harness.Timing<Integer> updates = harness.time(() -> Sketches.windows(
+          Linq4j.asEnumerable(memory), 0, 1,
+          summaries.stream().map(x -> x.family().name()).toArray(String[]::new),
+          summaries.stream().mapToDouble(SketchAggregate.Summary::parameter).toArray(),
+          summaries.stream().mapToLong(SketchAggregate.Summary::width).toArray(),
+          summaries.stream().mapToLong(SketchAggregate.Summary::step).toArray(),
+          summaries.stream().mapToLong(SketchAggregate.Summary::subWidth).toArray(),
+          summaries.stream().map(x -> x.phis().stream().mapToDouble(Double::doubleValue).toArray())
+              .toArray(double[][]::new)).count());
+      final double total = (double) rows * perRow;
+      System.out.printf(Locale.ROOT, "ROWS = %d; 50 standing queries; %d evaluations (passes);"
+          + " medians of 3 runs after 1 warm-up%n", rows, dashboard.evaluations());
+      System.out.println("plan: " + summaries.size() + " summaries, " + perRow
+          + " sketch updates per row:");
+      summaries.forEach(x -> System.out.println("  " + x));
+      System.out.println();
+      System.out.println("| work | s | sketch updates / s (one core) |");
+      System.out.println("|---|---|---|");
+      System.out.printf(Locale.ROOT, "| dashboard evaluation: one pass, 50 result sets (%d windows) | %.3f | %.1fM |%n",
+          evaluation.result(), evaluation.seconds(), total / evaluation.seconds() / 1e6);
+      System.out.printf(Locale.ROOT, "| store scan alone (SELECT COUNT(*), SUM(latency)) | %.3f | |%n",
+          scan.seconds());
+      System.out.printf(Locale.ROOT, "| summaries' updates alone, rows in memory | %.3f | %.1fM |%n",
+          updates.seconds(), total / updates.seconds() / 1e6);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
