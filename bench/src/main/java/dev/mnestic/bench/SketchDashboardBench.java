@@ -28,7 +28,8 @@ import java.util.Random;
  * every summary the plan chose. Timed in the same run: the evaluation (all 50 result sets), the
  * scan alone ({@code SELECT COUNT(*), SUM(latency)} through mnestic, the same store scan), and
  * the summaries' updates alone ({@code Sketches.windows} over the rows already in memory).
- * Sketch updates: per row, one per summary (width / step for a sliding window built directly).
+ * Sketch updates: per row, {@link SketchAggregate#updatesPerRow} (one per distinct tumbling
+ * summary, width / step per sliding window built directly).
  *
  * <p>Reproduce: {@code bench/run SketchDashboardBench [ROWS]} (default 10000000).
  */
@@ -113,10 +114,7 @@ public final class SketchDashboardBench {
       });
       final List<SketchAggregate.Summary> summaries =
           dashboard.summaries().values().iterator().next();
-      long perRow = 0;
-      for (SketchAggregate.Summary x : summaries) {
-        perRow += x.subWidth() > 0 ? 1 : x.width() / x.step();
-      }
+      final long perRow = SketchAggregate.updatesPerRow(summaries);
       final Harness.Timing<Long> scan = harness.time(() -> {
         try (ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(latency) FROM requests")) {
           rs.next();

@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.Sketches;
+
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
@@ -9,7 +11,9 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Quantiles of a time series per window, read from summaries built in one pass over the input:
@@ -18,6 +22,9 @@ import java.util.List;
  * skipped) is summarized. Each row updates, in the same pass, every {@link Summary} of
  * {@code summaries} (each with its own family, parameter and windows), so a summary that several
  * quantiles or queries read is built once per window, and several summaries cost one pass.
+ * Tumbling summaries of one family, parameter and width are built once per row whoever reads
+ * them: a summary of tumbling windows, and the sub-windows other summaries merge (so a 1m KLL
+ * read directly and merged into 5m windows is one KLL per minute); see {@link #updatesPerRow(List)}.
  *
  * <p>One output row per read: the summary's index in {@code summaries} (INTEGER), the window's
  * end (TIMESTAMP), the quantile φ (DOUBLE) and its value (DOUBLE); by summary, then window in
@@ -79,6 +86,25 @@ public abstract class SketchAggregate extends SingleRel {
     this.summaries = List.copyOf(summaries);
   }
 
+  /**
+   * Summary updates per input row: one per distinct tumbling summary (family, parameter, width
+   * of the tumbling windows or sub-windows it is built from), plus width / step per summary of
+   * sliding windows built directly.
+   */
+  public static long updatesPerRow(List<Summary> summaries) {
+    final Set<List<Object>> cells = new HashSet<>();
+    long sliding = 0;
+    for (Summary s : summaries) {
+      final long cellWidth = Sketches.cellWidth(s.width(), s.step(), s.subWidth());
+      if (cellWidth > 0) {
+        cells.add(List.of(s.family(), s.parameter(), cellWidth));
+      } else {
+        sliding += s.width() / s.step();
+      }
+    }
+    return cells.size() + sliding;
+  }
+
   @Override protected RelDataType deriveRowType() {
     final RelDataTypeFactory f = getCluster().getTypeFactory();
     return f.builder().add("summary", SqlTypeName.INTEGER).add("window_end", SqlTypeName.TIMESTAMP)
@@ -87,6 +113,6 @@ public abstract class SketchAggregate extends SingleRel {
 
   @Override public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw).item("time", timeColumn).item("value", valueColumn)
-        .item("summaries", summaries);
+        .item("summaries", summaries).item("updatesPerRow", updatesPerRow(summaries));
   }
 }

@@ -9,6 +9,7 @@ import org.apache.datasketches.kll.KllDoublesSketch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,29 +36,54 @@ public final class Sketches {
    * {@code steps[s]} (from sub-windows of {@code subWidths[s]} when positive), read at each of
    * {@code phis[s]}. A row per read: the summary's index, the window's end (epoch milliseconds, as
    * Calcite holds a TIMESTAMP), φ and the value. See {@link dev.mnestic.rel.SketchAggregate}.
+   *
+   * <p>Tumbling summaries of one family, parameter and width are built once per row whoever
+   * reads them: a summary of tumbling windows, and the sub-windows other summaries merge.
    */
   public static Enumerable<Object[]> windows(Enumerable<Object[]> rows, int timeColumn,
       int valueColumn, String[] families, double[] parameters, long[] widths, long[] steps,
       long[] subWidths, double[][] phis) {
-    final Windows[] summaries = new Windows[families.length];
-    for (int s = 0; s < summaries.length; s++) {
-      summaries[s] = new Windows(families[s], parameters[s], widths[s], steps[s], subWidths[s]);
+    final int n = families.length;
+    final Map<List<Object>, Cells> cells = new LinkedHashMap<>();
+    final Cells[] tumbling = new Cells[n];
+    final List<Sliding> sliding = new ArrayList<>();
+    final Sliding[] slidingOf = new Sliding[n];
+    for (int s = 0; s < n; s++) {
+      final long cellWidth = cellWidth(widths[s], steps[s], subWidths[s]);
+      if (cellWidth > 0) {
+        final String family = families[s];
+        final double parameter = parameters[s];
+        tumbling[s] = cells.computeIfAbsent(List.of(family, parameter, cellWidth),
+            k -> new Cells(family, parameter, cellWidth));
+      } else {
+        slidingOf[s] = new Sliding(families[s], parameters[s], widths[s], steps[s]);
+        sliding.add(slidingOf[s]);
+      }
     }
-    // 1. One pass: each row updates every summary's window(s) or sub-window that holds it.
+    final Cells[] distinct = cells.values().toArray(new Cells[0]);
+    final Sliding[] slidings = sliding.toArray(new Sliding[0]);
+    // 1. One pass: each row updates every distinct tumbling summary and every sliding window
+    //    that holds it.
     for (Object[] row : rows) {
       if (row[valueColumn] == null) {
         continue;
       }
       final long t = millis(row[timeColumn]);
       final double v = ((Number) row[valueColumn]).doubleValue();
-      for (Windows w : summaries) {
+      for (Cells c : distinct) {
+        c.update(t, v);
+      }
+      for (Sliding w : slidings) {
         w.update(t, v);
       }
     }
     // 2. Every quantile of a window is read from its one summary.
     final List<Object[]> out = new ArrayList<>();
-    for (int s = 0; s < summaries.length; s++) {
-      for (Map.Entry<Long, Summary> w : summaries[s].windows().entrySet()) {
+    for (int s = 0; s < n; s++) {
+      final TreeMap<Long, Summary> windows = slidingOf[s] != null ? slidingOf[s].windows
+          : subWidths[s] > 0 ? tumbling[s].merged(widths[s], steps[s], families[s], parameters[s])
+          : tumbling[s].byEnd();
+      for (Map.Entry<Long, Summary> w : windows.entrySet()) {
         for (double phi : phis[s]) {
           out.add(new Object[] {s, w.getKey(), phi, w.getValue().quantile(phi)});
         }
@@ -66,66 +92,87 @@ public final class Sketches {
     return Linq4j.asEnumerable(out);
   }
 
-  /** One summary's windows while the pass runs. */
-  private static final class Windows {
+  /**
+   * The width of the tumbling summaries a summary is built from: its sub-windows', its own when
+   * its windows tumble, 0 for sliding windows built directly (each row in width / step of them).
+   */
+  public static long cellWidth(long width, long step, long subWidth) {
+    return subWidth > 0 ? subWidth : width == step ? width : 0;
+  }
+
+  /** Tumbling summaries of one family, parameter and width, by start. */
+  private static final class Cells {
     private final String family;
     private final double parameter;
     private final long width;
-    private final long step;
-    private final long subWidth;
-    /** By window end, or (with sub-windows) by sub-window start. */
-    private final TreeMap<Long, Summary> cells = new TreeMap<>();
-    /** Whether each row updates one cell: tumbling windows, or sub-windows. */
-    private final boolean oneCell;
-    private long lastKey;
+    private final TreeMap<Long, Summary> byStart = new TreeMap<>();
+    private long lastStart;
     private Summary last;
 
-    Windows(String family, double parameter, long width, long step, long subWidth) {
+    Cells(String family, double parameter, long width) {
       this.family = family;
       this.parameter = parameter;
       this.width = width;
-      this.step = step;
-      this.subWidth = subWidth;
-      this.oneCell = subWidth > 0 || width == step;
     }
 
     void update(long t, double v) {
-      if (oneCell) {
-        // Rows mostly come in time order: the last cell is usually the one.
-        final long key = subWidth > 0 ? Math.floorDiv(t, subWidth) * subWidth
-            : Math.floorDiv(t, step) * step + step;
-        if (last == null || key != lastKey) {
-          last = cells.computeIfAbsent(key, k -> summary(family, parameter));
-          lastKey = key;
-        }
-        last.update(v);
-        return;
+      // Rows mostly come in time order: the last cell is usually the one.
+      final long start = Math.floorDiv(t, width) * width;
+      if (last == null || start != lastStart) {
+        last = byStart.computeIfAbsent(start, k -> summary(family, parameter));
+        lastStart = start;
       }
-      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
-        cells.computeIfAbsent(end, e -> summary(family, parameter)).update(v);
-      }
+      last.update(v);
     }
 
-    /** Window end → its summary; with sub-windows, each window merges those that tile it. */
-    TreeMap<Long, Summary> windows() {
-      if (subWidth == 0) {
-        return cells;
-      }
+    /** The cells as windows of their own width, by end. */
+    TreeMap<Long, Summary> byEnd() {
+      final TreeMap<Long, Summary> out = new TreeMap<>();
+      byStart.forEach((start, summary) -> out.put(start + width, summary));
+      return out;
+    }
+
+    /** Windows of {@code windowWidth} every {@code step}, each merged from the cells tiling it. */
+    TreeMap<Long, Summary> merged(long windowWidth, long step, String family, double parameter) {
       final TreeSet<Long> ends = new TreeSet<>();
-      for (long start : cells.keySet()) {
-        for (long end = Math.floorDiv(start, step) * step + step; end - width <= start; end += step) {
+      for (long start : byStart.keySet()) {
+        for (long end = Math.floorDiv(start, step) * step + step; end - windowWidth <= start;
+            end += step) {
           ends.add(end);
         }
       }
       final TreeMap<Long, Summary> windows = new TreeMap<>();
       for (long end : ends) {
         final Summary merged = summary(family, parameter);
-        for (Summary sub : cells.subMap(end - width, end).values()) {
+        for (Summary sub : byStart.subMap(end - windowWidth, end).values()) {
           merged.merge(sub);
         }
         windows.put(end, merged);
       }
       return windows;
+    }
+  }
+
+  /** Overlapping windows built directly: each row updates every window that holds it. */
+  private static final class Sliding {
+    private final String family;
+    private final double parameter;
+    private final long width;
+    private final long step;
+    /** By end. */
+    private final TreeMap<Long, Summary> windows = new TreeMap<>();
+
+    Sliding(String family, double parameter, long width, long step) {
+      this.family = family;
+      this.parameter = parameter;
+      this.width = width;
+      this.step = step;
+    }
+
+    void update(long t, double v) {
+      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+        windows.computeIfAbsent(end, e -> summary(family, parameter)).update(v);
+      }
     }
   }
 

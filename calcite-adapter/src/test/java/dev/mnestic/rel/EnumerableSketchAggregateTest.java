@@ -117,7 +117,12 @@ class EnumerableSketchAggregateTest {
         summary(SketchAggregate.Family.KLL, 200, MINUTE, MINUTE, 0),
         summary(SketchAggregate.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0),
         summary(SketchAggregate.Family.DDSKETCH, 0.02, 2 * MINUTE, 2 * MINUTE, MINUTE),
-        summary(SketchAggregate.Family.EXACT, 0, 2 * MINUTE, MINUTE, 0));
+        summary(SketchAggregate.Family.EXACT, 0, 2 * MINUTE, MINUTE, 0),
+        // The sub-windows the 2m DDSketch merges: built once for both.
+        summary(SketchAggregate.Family.DDSKETCH, 0.02, MINUTE, MINUTE, 0),
+        summary(SketchAggregate.Family.EXACT, 0, 3 * MINUTE, MINUTE, MINUTE));
+    // KLL, 3 sliding DDSketches, one DDSketch per minute, 2 sliding exact, one exact per minute.
+    assertEquals(1 + 3 + 1 + 2 + 1, SketchAggregate.updatesPerRow(summaries));
     final List<List<Object[]>> together = run(summaries);
     assertEquals(10, together.get(0).size());
     // KLL compacts at random, so only the deterministic families are compared read for read.

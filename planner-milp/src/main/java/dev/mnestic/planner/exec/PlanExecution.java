@@ -32,9 +32,8 @@ import java.util.function.Function;
  * one pass over its rows and reads in it every quantile the summary's chosen readouts need, so a
  * summary shared by several queries is built once per window; then each query's answer per
  * window from those reads (a ratio divides its operands' reads).
- *
- * <p>A merge builds its tumbling sub-windows itself: a 1m summary that a plan both reads
- * directly and merges into 5m windows is built twice (in the same pass).
+ * A 1m summary that a plan both reads directly and merges into 5m windows is one summary per
+ * minute ({@link SketchAggregate#updatesPerRow}).
  */
 public final class PlanExecution {
   private final PlanSpace space;
