@@ -5,6 +5,7 @@ import dev.mnestic.runtime.Sketches;
 import dev.mnestic.standing.Dashboard;
 import dev.mnestic.store.Session;
 
+import org.apache.calcite.DataContexts;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.linq4j.Linq4j;
 
@@ -122,7 +123,7 @@ public final class SketchDashboardBench {
         }
       });
       final Harness.Timing<Integer> updates = harness.time(() -> Sketches.windows(
-          Linq4j.asEnumerable(memory), 0, 1,
+          DataContexts.EMPTY, Linq4j.asEnumerable(memory), 0, 1,
           summaries.stream().map(x -> x.family().name()).toArray(String[]::new),
           summaries.stream().mapToDouble(SketchAggregate.Summary::parameter).toArray(),
           summaries.stream().mapToLong(SketchAggregate.Summary::width).toArray(),

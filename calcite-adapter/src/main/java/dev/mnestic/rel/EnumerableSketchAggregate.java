@@ -30,7 +30,7 @@ public final class EnumerableSketchAggregate extends SketchAggregate implements 
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    // return Sketches.windows(<input as Object[] rows>, timeColumn, valueColumn,
+    // return Sketches.windows(root, <input as Object[] rows>, timeColumn, valueColumn,
     //     new String[] {<families>}, new double[] {<parameters>}, new long[] {<widths>},
     //     new long[] {<steps>}, new long[] {<sub-widths>}, new double[][] {{<phis>}, ...});
     final BlockBuilder builder = new BlockBuilder();
@@ -38,7 +38,8 @@ public final class EnumerableSketchAggregate extends SketchAggregate implements 
     final Expression rows = builder.append("rows",
         input.physType.convertTo(builder.append("input", input.block), JavaRowFormat.ARRAY));
     final Expression windows = builder.append("windows",
-        Expressions.call(MnesticMethod.SKETCH_WINDOWS.method, rows,
+        Expressions.call(MnesticMethod.SKETCH_WINDOWS.method, implementor.getRootExpression(),
+            rows,
             Expressions.constant(timeColumn), Expressions.constant(valueColumn),
             array(String.class, s -> s.family().name()),
             array(double.class, Summary::parameter), array(long.class, Summary::width),

@@ -3,6 +3,7 @@ package dev.mnestic.runtime;
 import com.datadoghq.sketch.ddsketch.DDSketch;
 import com.datadoghq.sketch.ddsketch.DDSketches;
 
+import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.datasketches.kll.KllDoublesSketch;
@@ -14,11 +15,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Runtime of {@link dev.mnestic.rel.SketchAggregate}: per-window summaries, built once, read many times. */
 public final class Sketches {
   private Sketches() {
   }
+
+  /**
+   * The context variable holding an {@code AtomicLong} that counts every summary built from
+   * rows (a window's, or a sub-window's that windows merge); absent for none.
+   */
+  public static final String BUILDS = "mnesticSketchBuilds";
 
   /** One window's summary. */
   interface Summary {
@@ -40,7 +48,8 @@ public final class Sketches {
    * <p>Tumbling summaries of one family, parameter and width are built once per row whoever
    * reads them: a summary of tumbling windows, and the sub-windows other summaries merge.
    */
-  public static Enumerable<Object[]> windows(Enumerable<Object[]> rows, int timeColumn,
+  public static Enumerable<Object[]> windows(DataContext root, Enumerable<Object[]> rows,
+      int timeColumn,
       int valueColumn, String[] families, double[] parameters, long[] widths, long[] steps,
       long[] subWidths, double[][] phis) {
     final int n = families.length;
@@ -75,6 +84,15 @@ public final class Sketches {
       }
       for (Sliding w : slidings) {
         w.update(t, v);
+      }
+    }
+    final AtomicLong builds = (AtomicLong) root.get(BUILDS);
+    if (builds != null) {
+      for (Cells c : distinct) {
+        builds.addAndGet(c.byStart.size());
+      }
+      for (Sliding w : slidings) {
+        builds.addAndGet(w.windows.size());
       }
     }
     // 2. Every quantile of a window is read from its one summary.

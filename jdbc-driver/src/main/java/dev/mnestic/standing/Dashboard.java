@@ -13,6 +13,7 @@ import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.SketchAggregate;
+import dev.mnestic.runtime.Sketches;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.store.Session;
@@ -45,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A connection's standing queries (the schema {@value #SCHEMA}): planned together by the
@@ -69,6 +71,7 @@ public final class Dashboard extends AbstractSchema {
   /** Rows of the latest evaluation, by query, not yet read. */
   private final Map<String, List<Object[]>> unread = new HashMap<>();
   private int evaluations;
+  private final AtomicLong builds = new AtomicLong();
 
   private Dashboard(SchemaPlus root) {
     this.root = root;
@@ -91,6 +94,14 @@ public final class Dashboard extends AbstractSchema {
   /** How many evaluations (passes) ran. */
   public synchronized int evaluations() {
     return evaluations;
+  }
+
+  /**
+   * How many summaries the evaluations built from rows: each window's (or sub-window's) summary
+   * once, however many queries read it.
+   */
+  public long builds() {
+    return builds.get();
   }
 
   /** The summaries of the current plan, per metric; empty before the first evaluation. */
@@ -155,7 +166,7 @@ public final class Dashboard extends AbstractSchema {
       if (planned == null) {
         planned = plan(List.copyOf(queries.values()), root);
       }
-      unread.putAll(planned.run(root));
+      unread.putAll(planned.run(root, builds));
       evaluations++;
       rows = unread.remove(name);
     }
@@ -164,21 +175,21 @@ public final class Dashboard extends AbstractSchema {
 
   /** Plans {@code standing} alone and answers it once: a standing query run as a statement. */
   public static List<Object[]> answer(StandingQuery standing, SchemaPlus root) {
-    return plan(List.of(standing), root).run(root).get(standing.name());
+    return plan(List.of(standing), root).run(root, new AtomicLong()).get(standing.name());
   }
 
   /** Standing queries planned together: the workload, its plan space and the chosen plan. */
   private record Planned(List<StandingQuery> queries, PlanSpace space, Plan plan,
       Map<String, List<SketchAggregate.Summary>> summaries) {
-    /** One evaluation: every query's rows, from one pass per metric. */
-    Map<String, List<Object[]>> run(SchemaPlus root) {
+    /** One evaluation: every query's rows, from one pass per metric; counts into {@code builds}. */
+    Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds) {
       final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
       b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_SKETCH_AGGREGATE);
       final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan).answers(
           m -> b.scan(Session.SCHEMA, m.table()).project(b.field(m.timeColumn()),
               b.field(m.valueColumn())).build(),
           rel -> Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
-              List.of(), Map.of()));
+              List.of(), Map.of(Sketches.BUILDS, builds)));
       final Map<String, List<Object[]>> out = new HashMap<>();
       for (StandingQuery q : queries) {
         final TreeSet<Long> ends = new TreeSet<>();
