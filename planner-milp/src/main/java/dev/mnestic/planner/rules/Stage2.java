@@ -20,7 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SortedSet;
 
@@ -87,11 +89,15 @@ public final class Stage2 {
    */
   public static List<PhysicalCandidate> dropDominated(Memo memo, List<PhysicalCandidate> candidates,
       List<Cost> costs, List<Budget> budgets, List<PlanSpace.Pruned> pruned, List<Cost> keptCosts) {
+    final Map<Integer, List<PhysicalCandidate>> alternatives = new HashMap<>();
+    for (PhysicalCandidate p : candidates) {
+      alternatives.computeIfAbsent(p.logical(), k -> new ArrayList<>()).add(p);
+    }
     final List<PhysicalCandidate> kept = new ArrayList<>();
     for (PhysicalCandidate p : candidates) {
       PhysicalCandidate by = null;
-      for (PhysicalCandidate q : candidates) {
-        if (q != p && q.logical() == p.logical() && dominates(q, costs.get(q.id()), p,
+      for (PhysicalCandidate q : alternatives.get(p.logical())) {
+        if (q != p && dominates(q, costs.get(q.id()), p,
             costs.get(p.id()), budgets)) {
           by = q;
           break;

@@ -22,6 +22,8 @@ import com.google.ortools.linearsolver.MPVariable;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
@@ -29,6 +31,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Stage 3 as a MILP in OR-Tools: {@code buildModel} → {@code addConstraints} →
@@ -54,8 +60,6 @@ public final class MilpSelector implements Selector {
   private final PlanSpace space;
   private final String solverId;
   private final Duration timeLimit;
-  /** Whether a producer may feed several consumer inputs; false gives the no-sharing baseline. */
-  private final boolean sharing;
 
   /** The variables of candidate v: x_v, z_{v,ℓ} when it is a ratio, g_{v,h}. */
   private record CandidateVars(MPVariable x, Map<Guarantee, MPVariable> level,
@@ -64,10 +68,12 @@ public final class MilpSelector implements Selector {
 
   /**
    * The variables of one model over {@code members}: their {@link CandidateVars} (by candidate
-   * id, null for others), y per feasible edge between them.
+   * id, null for others), y per feasible edge between them, and the feasible edges into each
+   * input that the model keeps.
    */
   private record Model(MPSolver solver, List<PhysicalCandidate> members,
-      List<CandidateVars> candidates, Map<PhysicalEdge, MPVariable> edges) {
+      List<CandidateVars> candidates, Map<PhysicalEdge, MPVariable> edges,
+      List<List<List<PhysicalEdge>>> inputs) {
   }
 
   /**
@@ -76,64 +82,124 @@ public final class MilpSelector implements Selector {
    *     with status FEASIBLE
    */
   public MilpSelector(PlanSpace space, String solverId, Duration timeLimit) {
-    this(space, solverId, timeLimit, true);
-  }
-
-  private MilpSelector(PlanSpace space, String solverId, Duration timeLimit, boolean sharing) {
     this.space = space;
     this.solverId = solverId;
     this.timeLimit = timeLimit;
-    this.sharing = sharing;
   }
 
   /**
-   * The baseline without sharing: the cheapest plan in which every producer but the store's
-   * rows feeds exactly one consumer input, so two readers of one result each pay for their own.
-   */
-  public static MilpSelector withoutSharing(PlanSpace space, String solverId, Duration timeLimit) {
-    return new MilpSelector(space, solverId, timeLimit, false);
-  }
-
-  /**
-   * Solves each component of the plan space on its own (see {@link Components}), and joins
-   * their plans: the optimum of the whole is the sum of theirs, as no constraint spans two.
+   * Solves each component of the plan space on its own (see {@link Components}), in parallel,
+   * and joins their plans: the optimum of the whole is the sum of theirs, as no constraint spans
+   * two. Before building a part's model, a plan found query by query ({@link TreePlans#greedy})
+   * bounds its optimum: candidates that cannot be in a plan that cheap are left out
+   * ({@link Pruning}), and the solver starts from that plan.
    */
   @Override public Plan solve() {
     final long start = System.nanoTime();
-    final List<Integer> chosen = new ArrayList<>();
-    final List<PhysicalEdge> edges = new ArrayList<>();
-    double cost = 0;
-    String status = "OPTIMAL";
-    int variables = 0;
-    int constraints = 0;
-    long millis = 0;
-    for (List<PhysicalCandidate> component : Components.of(space, !space.workload().budgets().isEmpty())) {
-      final Duration left = timeLimit.minusNanos(System.nanoTime() - start);
-      final Plan part = solve(component, left.isNegative() ? Duration.ZERO : left);
-      chosen.addAll(part.candidates());
-      edges.addAll(part.edges());
-      cost += part.cost();
-      status = part.status().equals("OPTIMAL") ? status : part.status();
-      variables += part.variables();
-      constraints += part.constraints();
-      millis += part.millis();
+    final int n = space.candidates().size();
+    final List<List<PhysicalCandidate>> parts = Components.of(space, !space.workload().budgets().isEmpty());
+    final Plan known = TreePlans.greedy(space);
+    final boolean[] inKnown = new boolean[n];
+    if (known != null) {
+      known.candidates().forEach(v -> inKnown[v] = true);
     }
-    assertDag(chosen, edges);
-    return new Plan(chosen, edges, cost, status, variables, constraints, millis);
+    final double[] bound = new double[n];
+    Arrays.fill(bound, Double.POSITIVE_INFINITY);
+    for (List<PhysicalCandidate> part : parts) {
+      double cost = known == null ? Double.POSITIVE_INFINITY : 0;
+      for (PhysicalCandidate v : part) {
+        cost += inKnown[v.id()] ? space.weight(v.id()) : 0;
+      }
+      for (PhysicalCandidate v : part) {
+        bound[v.id()] = cost;
+      }
+    }
+    final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
+    final boolean[] alive = Pruning.alive(space, feasible, bound);
+    final List<List<List<PhysicalEdge>>> inputs = new ArrayList<>();
+    for (List<List<PhysicalEdge>> in : feasible) {
+      final List<List<PhysicalEdge>> kept = new ArrayList<>();
+      for (List<PhysicalEdge> edges : in) {
+        kept.add(edges.stream().filter(e -> alive[e.producer()]).toList());
+      }
+      inputs.add(kept);
+    }
+    final Set<PhysicalEdge> hint = known == null ? Set.of() : new HashSet<>(known.edges());
+    final long deadline = start + timeLimit.toNanos();
+    final ExecutorService pool = Executors.newFixedThreadPool(
+        Math.max(1, Math.min(parts.size(), Runtime.getRuntime().availableProcessors())));
+    final List<Future<Plan>> solved = new ArrayList<>();
+    try {
+      for (List<PhysicalCandidate> part : parts) {
+        final List<PhysicalCandidate> members = part.stream().filter(v -> alive[v.id()]).toList();
+        solved.add(pool.submit(() -> solve(members, inputs, inKnown, hint,
+            Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))));
+      }
+      final List<Integer> chosen = new ArrayList<>();
+      final List<PhysicalEdge> edges = new ArrayList<>();
+      double cost = 0;
+      double lower = 0;
+      String status = "OPTIMAL";
+      int variables = 0;
+      int constraints = 0;
+      for (Future<Plan> f : solved) {
+        final Plan part = join(f);
+        chosen.addAll(part.candidates());
+        edges.addAll(part.edges());
+        cost += part.cost();
+        lower += part.bound();
+        status = part.status().equals("OPTIMAL") ? status : part.status();
+        variables += part.variables();
+        constraints += part.constraints();
+      }
+      assertDag(chosen, edges);
+      return new Plan(chosen, edges, cost, status.equals("OPTIMAL") ? cost : lower, status,
+          variables, constraints, (System.nanoTime() - start) / 1_000_000);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
-  private Plan solve(List<PhysicalCandidate> members, Duration limit) {
+  private static Plan join(Future<Plan> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PlanningException("interrupted while solving");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs,
+      boolean[] inKnown, Set<PhysicalEdge> knownEdges, Duration limit) {
     final MPSolver solver = MPSolver.createSolver(solverId);
     if (solver == null) {
       throw new PlanningException("OR-Tools has no solver " + solverId);
     }
     try {
-      final Model model = buildModel(solver, members);
+      final Model model = buildModel(solver, members, inputs);
       addConstraints(model);
+      if (!knownEdges.isEmpty()) {
+        // Start from the plan found query by query.
+        final List<MPVariable> vars = new ArrayList<>();
+        final List<Double> values = new ArrayList<>();
+        for (PhysicalCandidate v : members) {
+          vars.add(model.candidates().get(v.id()).x());
+          values.add(inKnown[v.id()] ? 1.0 : 0.0);
+        }
+        model.edges().forEach((e, y) -> {
+          vars.add(y);
+          values.add(knownEdges.contains(e) ? 1.0 : 0.0);
+        });
+        solver.setHint(vars.toArray(new MPVariable[0]), values.stream().mapToDouble(d -> d).toArray());
+      }
       solver.setTimeLimit(limit.toMillis());
       if (solverId.equals("CP_SAT")) {
-        // One search worker: the machine is small, and a portfolio of threads costs more in
-        // start-up than it saves on the models planning makes.
+        // One search worker per part: parts are solved in parallel on a small machine.
         solver.setSolverSpecificParametersAsString("num_workers:1");
       }
       final MPSolverParameters params = new MPSolverParameters();
@@ -155,7 +221,8 @@ public final class MilpSelector implements Selector {
   }
 
   /** x_v for every member, y_{u,c,i} for every feasible edge, z and w levels, g histories. */
-  private Model buildModel(MPSolver solver, List<PhysicalCandidate> members) {
+  private Model buildModel(MPSolver solver, List<PhysicalCandidate> members,
+      List<List<List<PhysicalEdge>>> inputs) {
     final List<Set<Guarantee>> levels = Levels.of(space);
     final List<CandidateVars> vars = new ArrayList<>(Collections.nCopies(space.candidates().size(),
         (CandidateVars) null));
@@ -178,9 +245,11 @@ public final class MilpSelector implements Selector {
       vars.set(v.id(), new CandidateVars(x, level, history));
     }
     final Map<PhysicalEdge, MPVariable> edges = new LinkedHashMap<>();
-    for (PhysicalEdge e : space.edges()) {
-      if (e.feasible() && vars.get(e.consumer()) != null) {
-        edges.put(e, solver.makeBoolVar("y_" + e.producer() + "_" + e.consumer() + "_" + e.input()));
+    for (PhysicalCandidate c : members) {
+      for (List<PhysicalEdge> input : inputs.get(c.id())) {
+        for (PhysicalEdge e : input) {
+          edges.put(e, solver.makeBoolVar("y_" + e.producer() + "_" + e.consumer() + "_" + e.input()));
+        }
       }
     }
     final MPObjective objective = solver.objective();
@@ -189,12 +258,12 @@ public final class MilpSelector implements Selector {
       objective.setCoefficient(vars.get(v.id()).x(), space.weight(v.id()));
     }
     objective.setMinimization();
-    return new Model(solver, members, vars, edges);
+    return new Model(solver, members, vars, edges, inputs);
   }
 
   private void addConstraints(Model m) {
     final MPSolver s = m.solver();
-    final List<List<List<PhysicalEdge>>> inputs = space.feasibleInputs();
+    final List<List<List<PhysicalEdge>>> inputs = m.inputs();
     final Map<Integer, List<PhysicalEdge>> readers = new HashMap<>();
     for (PhysicalEdge e : m.edges().keySet()) {
       readers.computeIfAbsent(e.producer(), k -> new ArrayList<>()).add(e);
@@ -213,10 +282,8 @@ public final class MilpSelector implements Selector {
           used.setCoefficient(m.candidates().get(e.producer()).x(), -1);
         }
       }
-      if (c.properties().lifetime() instanceof Lifetime.None
-          || !sharing && !(space.memo().candidate(c.logical()).operator() instanceof Operator.Scan)) {
-        // (P) Σ_{c,i} y_{u,c,i} <= 1: a result that is not kept streams into one consumer (and,
-        // for the no-sharing baseline, every result but the rows has one consumer).
+      if (c.properties().lifetime() instanceof Lifetime.None) {
+        // (P) Σ_{c,i} y_{u,c,i} <= 1: a result that is not kept streams into one consumer.
         final MPConstraint pipe = s.makeConstraint(Double.NEGATIVE_INFINITY, 1);
         for (PhysicalEdge e : readers.getOrDefault(c.id(), List.of())) {
           pipe.setCoefficient(m.edges().get(e), 1);
@@ -413,7 +480,8 @@ public final class MilpSelector implements Selector {
     for (int v : chosen) {
       cost += space.weight(v);
     }
-    return new Plan(chosen, edges, cost, status, m.solver().numVariables(),
+    final double bound = status.equals("OPTIMAL") ? cost : m.solver().objective().bestBound();
+    return new Plan(chosen, edges, cost, bound, status, m.solver().numVariables(),
         m.solver().numConstraints(), millis);
   }
 

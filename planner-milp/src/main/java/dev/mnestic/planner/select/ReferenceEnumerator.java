@@ -71,8 +71,8 @@ public final class ReferenceEnumerator implements Selector {
       throw new PlanningException("no plan meets every query's target, retention and budget");
     }
     final long millis = (System.nanoTime() - start) / 1_000_000;
-    return new Plan(bestPlan.candidates(), bestPlan.edges(), bestPlan.cost(), "ENUMERATED", 0,
-        evaluated, millis);
+    return new Plan(bestPlan.candidates(), bestPlan.edges(), bestPlan.cost(), bestPlan.cost(),
+        "ENUMERATED", 0, evaluated, millis);
   }
 
   /** A task: choose the producer of input i of consumer c. */
@@ -95,7 +95,7 @@ public final class ReferenceEnumerator implements Selector {
       if (feasible()) {
         best = cost;
         bestPlan = new Plan(new ArrayList<>(used.keySet()), new ArrayList<>(chosen.values()), cost,
-            "", 0, 0, 0);
+            cost, "", 0, 0, 0);
       }
       return;
     }

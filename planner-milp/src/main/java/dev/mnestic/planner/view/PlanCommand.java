@@ -6,6 +6,7 @@ import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.select.MilpSelector;
 import dev.mnestic.planner.select.Plan;
 import dev.mnestic.planner.select.PlanningException;
+import dev.mnestic.planner.select.TreePlans;
 import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.planner.workload.WorkloadException;
 import dev.mnestic.planner.workload.WorkloadParser;
@@ -77,7 +78,7 @@ public final class PlanCommand {
     try {
       final PlanSpace space = Planner.space(workload, ParameterLists.DEFAULT);
       final Plan plan = new MilpSelector(space, solver, limit).solve();
-      final double alone = MilpSelector.withoutSharing(space, solver, limit).solve().cost();
+      final double alone = TreePlans.costWithoutSharing(space);
       final PlanView view = new PlanView(space, plan, alone);
       out.print(output.equals("text") ? view.text() : output.equals("json") ? view.json() + "\n" : view.dot());
       return 0;

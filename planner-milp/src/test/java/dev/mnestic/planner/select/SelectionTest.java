@@ -10,6 +10,7 @@ import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.memo.Parameters;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.workload.Dashboards;
 import dev.mnestic.planner.workload.WorkloadParser;
 
 import org.junit.jupiter.api.Test;
@@ -50,12 +51,16 @@ class SelectionTest {
     // Paid once: the cost is the sum over distinct chosen candidates.
     assertEquals(plan.candidates().stream().mapToDouble(space::weight).sum(), plan.cost(), 1e-9);
 
-    // Sharing pays: without it B's operands each build their own DDSketch.
-    final Plan unshared = MilpSelector.withoutSharing(space, SOLVER, LIMIT).solve();
-    assertTrue(plan.cost() < unshared.cost() - 1, plan.cost() + " vs " + unshared.cost());
-    assertTrue(unshared.edges().stream().collect(Collectors.groupingBy(PhysicalEdge::producer,
-        Collectors.counting())).entrySet().stream().allMatch(e -> e.getValue() == 1
-        || op(space, e.getKey()) instanceof Operator.Scan));
+    // Sharing pays: without it B's operands each build their own DDSketch, and A and B each
+    // pay for their own plan, as when planned alone.
+    final double unshared = TreePlans.costWithoutSharing(space);
+    assertTrue(plan.cost() < unshared - 1, plan.cost() + " vs " + unshared);
+    final double alone = new ReferenceEnumerator(Planner.space(WorkloadParser.parse(
+        "metric latency from requests(ts, latency) rate 1000/s raw 1d range 0.1..100000\n"
+        + "A: quantile_over_time(0.95, latency[1m]) rank error 0.01 every 1m retain 1h\n"),
+        ParameterLists.DEFAULT)).solve().cost();
+    final double stateOfB = space.weight(numeratorState);
+    assertTrue(unshared >= alone + 2 * stateOfB, unshared + " vs " + alone + " + 2 × " + stateOfB);
 
     final Plan reference = new ReferenceEnumerator(space).solve();
     assertEquals(reference.cost(), plan.cost(), 1e-6 * reference.cost());
@@ -108,6 +113,51 @@ class SelectionTest {
     assertEquals(1, Components.of(joined, false).size());
     final Plan plan = new MilpSelector(apart, SOLVER, LIMIT).solve();
     assertEquals(new ReferenceEnumerator(apart).solve().cost(), plan.cost(), 1e-6 * plan.cost());
+  }
+
+  /**
+   * Without sharing, a query of one quantile has one path from its answer to the rows, so its
+   * cost is its optimum planned alone; a ratio's two operands each pay for their own.
+   */
+  @Test void withoutSharingIsEachQueryForItself() {
+    final Random random = new Random(7);
+    final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
+    int ratios = 0;
+    for (int n = 0; n < 60; n++) {
+      final String text = randomWorkload(random);
+      final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
+      final double shared;
+      try {
+        shared = new ReferenceEnumerator(space).solve().cost();
+      } catch (PlanningException e) {
+        continue;
+      }
+      final double unshared = TreePlans.costWithoutSharing(space);
+      assertTrue(unshared >= shared * (1 - 1e-9), text);
+      if (space.workload().queries().size() == 1 && !text.contains(" / ")) {
+        assertEquals(shared, unshared, 1e-9 * shared, text);
+      } else if (text.contains(" / ")) {
+        ratios++;
+      }
+    }
+    assertTrue(ratios > 5, ratios + " workloads with ratios");
+  }
+
+  /**
+   * A generated dashboard: planned to a proven optimum, no dearer than the plan grown query by
+   * query that the MILP starts from, and far cheaper than without sharing.
+   */
+  @Test void generatedDashboard() {
+    final String text = Dashboards.generate(12, 3);
+    assertEquals(text, Dashboards.generate(12, 3));
+    assertTrue(!text.equals(Dashboards.generate(12, 4)));
+    final PlanSpace space = Planner.space(WorkloadParser.parse(text), ParameterLists.DEFAULT);
+    final Plan plan = new MilpSelector(space, SOLVER, LIMIT).solve();
+    assertEquals("OPTIMAL", plan.status());
+    assertEquals(plan.cost(), plan.bound(), 0);
+    final Plan greedy = TreePlans.greedy(space);
+    assertTrue(plan.cost() <= greedy.cost() * (1 + 1e-9), plan.cost() + " vs " + greedy.cost());
+    assertTrue(plan.cost() * 2 < TreePlans.costWithoutSharing(space));
   }
 
   /** The MILP's optimum equals the enumerator's on random small workloads. */

@@ -1,0 +1,86 @@
+package dev.mnestic.planner.select;
+
+import dev.mnestic.planner.physical.PhysicalEdge;
+import dev.mnestic.planner.physical.PlanSpace;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Candidates no optimal plan uses, found before the MILP is built. A plan using v contains a
+ * path from v down to the rows (one producer per input, so at least the cheapest path through
+ * any one input: down(v) = w_v + max_i min_u down(u)) and a path from v up to an answer
+ * (up(v) = min_c w_c + up(c)), of distinct candidates as the plan is a DAG. When down(v) +
+ * up(v) exceeds the cost of a known plan, no optimal plan contains v. Repeated until nothing
+ * more goes, as removing candidates raises the bounds of others.
+ */
+final class Pruning {
+  private Pruning() {
+  }
+
+  /**
+   * @param bound the cost of a known plan of each candidate's part, by candidate
+   * @return which candidates may still be in an optimal plan
+   */
+  static boolean[] alive(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, double[] bound) {
+    final int n = space.candidates().size();
+    final List<List<PhysicalEdge>> readers = new ArrayList<>();
+    for (int v = 0; v < n; v++) {
+      readers.add(new ArrayList<>());
+    }
+    for (List<List<PhysicalEdge>> in : inputs) {
+      for (List<PhysicalEdge> edges : in) {
+        for (PhysicalEdge e : edges) {
+          readers.get(e.producer()).add(e);
+        }
+      }
+    }
+    final List<Integer> order = new ArrayList<>();
+    for (int g : space.memo().topologicalOrder()) {
+      order.addAll(space.byGroup().get(g));
+    }
+    final boolean[] answer = new boolean[n];
+    space.answers().values().forEach(a -> answer[a] = true);
+    final boolean[] alive = new boolean[n];
+    java.util.Arrays.fill(alive, true);
+    final double[] down = new double[n];
+    final double[] up = new double[n];
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (int v : order) {
+        double worst = 0;
+        for (List<PhysicalEdge> in : inputs.get(v)) {
+          double min = Double.POSITIVE_INFINITY;
+          for (PhysicalEdge e : in) {
+            if (alive[e.producer()]) {
+              min = Math.min(min, down[e.producer()]);
+            }
+          }
+          worst = Math.max(worst, min);
+        }
+        down[v] = space.weight(v) + worst;
+      }
+      final List<Integer> reversed = new ArrayList<>(order);
+      Collections.reverse(reversed);
+      for (int v : reversed) {
+        double min = answer[v] ? 0 : Double.POSITIVE_INFINITY;
+        for (PhysicalEdge e : readers.get(v)) {
+          if (alive[e.consumer()]) {
+            min = Math.min(min, space.weight(e.consumer()) + up[e.consumer()]);
+          }
+        }
+        up[v] = min;
+      }
+      for (int v = 0; v < n; v++) {
+        // A relative margin, so rounding never removes a candidate of the known plan.
+        if (alive[v] && down[v] + up[v] > bound[v] * (1 + 1e-9) + 1e-9) {
+          alive[v] = false;
+          changed = true;
+        }
+      }
+    }
+    return alive;
+  }
+}
