@@ -1,6 +1,7 @@
 package dev.mnestic.planner.memo;
 
 import dev.mnestic.planner.workload.ErrorMetric;
+import dev.mnestic.planner.workload.Target;
 
 /**
  * ε and δ: a result's error in {@code metric} is at most {@code epsilon} with probability at
@@ -42,9 +43,9 @@ public record Guarantee(ErrorMetric metric, double epsilon, double delta) {
         Math.min(numerator.delta + denominator.delta, 0.999999));
   }
 
-  /** Whether this guarantee meets an error target of {@code bound} in {@code target}. */
-  public boolean meets(ErrorMetric target, double bound) {
-    return metric.bounds(target) && epsilon <= bound;
+  /** Whether this guarantee meets {@code target}: its metric, ε within ε_q, δ within δ_q. */
+  public boolean meets(Target target) {
+    return metric.bounds(target.metric()) && epsilon <= target.bound() && delta <= target.failure();
   }
 
   @Override public String toString() {

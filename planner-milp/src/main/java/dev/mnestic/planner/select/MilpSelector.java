@@ -322,7 +322,7 @@ public final class MilpSelector implements Selector {
     if (logical.operator() instanceof Operator.Answer answer) {
       for (PhysicalEdge e : inputs.get(0)) {
         for (Map.Entry<Guarantee, List<MPVariable>> l : levels(m, e.producer(), all).entrySet()) {
-          if (!l.getKey().meets(answer.target().metric(), answer.target().bound())) {
+          if (!l.getKey().meets(answer.target())) {
             // (K) y_{u,a_q,0} + [u has level ℓ] <= 1 for each ℓ beyond q's target.
             final MPConstraint k = s.makeConstraint(Double.NEGATIVE_INFINITY, 1);
             k.setCoefficient(m.edges().get(e), 1);

@@ -161,7 +161,7 @@ public final class ReferenceEnumerator implements Selector {
     final Query q = space.workload().queries().stream().filter(x -> x.name().equals(query))
         .findFirst().orElseThrow();
     final int a = space.answers().get(query);
-    return guarantee(chosen.get(a + "/0").producer()).meets(q.target().metric(), q.target().bound());
+    return guarantee(chosen.get(a + "/0").producer()).meets(q.target());
   }
 
   private int arity(int v) {

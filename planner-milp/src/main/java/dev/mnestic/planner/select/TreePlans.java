@@ -224,7 +224,7 @@ public final class TreePlans {
     for (PhysicalEdge e : in.get(0)) {
       for (Map.Entry<Guarantee, Option> o : options(e.producer(), down).entrySet()) {
         if (logical.operator() instanceof Operator.Answer a
-            && !o.getKey().meets(a.target().metric(), a.target().bound())) {
+            && !o.getKey().meets(a.target())) {
           continue;
         }
         offer(out, o.getKey(), new Option(w + o.getValue().cost(), new PhysicalEdge[] {e},

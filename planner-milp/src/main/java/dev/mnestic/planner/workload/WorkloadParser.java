@@ -13,6 +13,7 @@ import java.util.Map;
  * metric latency from requests(ts, latency) rate 1000/s raw 2d range 0.1..100000
  * budget heap 64MiB
  * A: quantile_over_time(0.95, latency[1m]) rank error 0.01 every 1m retain 7d
+ * A2: quantile_over_time(0.95, latency[1m]) rank error 0.01 with probability 0.999 every 1m retain 7d
  * B: quantile_over_time(0.99, latency[1m]) / quantile_over_time(0.50, latency[1m]) relative error 0.05 every 1m retain 7d
  * C: quantile_over_time(0.5, latency[5m]) exact every 5m retain 1d
  * </pre>
@@ -21,7 +22,8 @@ import java.util.Map;
  * rows per second, how long the store keeps its rows ({@code raw}, default 1d) and the range its
  * values fall in ({@code range}, default 0.001..1000000). A query is its name, a PromQL
  * expression (a {@code quantile_over_time}, or the ratio of two), its target ({@code rank error
- * ε}, {@code relative error ε} or {@code exact}), its evaluation interval and its retention.
+ * ε}, {@code relative error ε} or {@code exact}; an error target may add {@code with
+ * probability P}, so that it may fail with probability at most δ = 1 - P), its evaluation interval and its retention.
  * Budgets: {@code heap} and {@code store} in bytes (B, KiB, MiB, GiB), {@code cpu} in cores.
  * Every error names its line and column.
  */
@@ -245,7 +247,19 @@ public final class WorkloadParser {
           throw new WorkloadException(line, b.column, "expected an error bound in (0, 1), found '"
               + b.text + "'");
         }
-        return new Target(t.text.equals("rank") ? ErrorMetric.RANK : ErrorMetric.RELATIVE_VALUE, bound);
+        final ErrorMetric metric = t.text.equals("rank") ? ErrorMetric.RANK : ErrorMetric.RELATIVE_VALUE;
+        if (!at("with")) {
+          return new Target(metric, bound);
+        }
+        expect("with");
+        expect("probability");
+        final Token p = next("a probability in (0, 1)");
+        final Double probability = number(p.text);
+        if (probability == null || !(probability > 0 && probability < 1)) {
+          throw new WorkloadException(line, p.column, "expected a probability in (0, 1), found '"
+              + p.text + "'");
+        }
+        return new Target(metric, bound, 1 - probability);
       default:
         throw new WorkloadException(line, t.column, "expected rank error, relative error or exact, "
             + "found '" + t.text + "'");

@@ -119,9 +119,9 @@ class MemoTest {
     assertEquals(org.apache.datasketches.kll.KllSketch.getNormalizedRankError(200, false),
         k200.guarantee().epsilon());
     assertEquals(0.01, k200.guarantee().delta());
-    assertTrue(new Parameters.Kll(345).guarantee().meets(ErrorMetric.RANK, 0.01));
-    assertTrue(!k200.guarantee().meets(ErrorMetric.RANK, 0.01));
-    assertTrue(!k200.guarantee().meets(ErrorMetric.RELATIVE_VALUE, 0.5), "metric rule");
+    assertTrue(new Parameters.Kll(345).guarantee().meets(new Target(ErrorMetric.RANK, 0.01)));
+    assertTrue(!k200.guarantee().meets(new Target(ErrorMetric.RANK, 0.01)));
+    assertTrue(!k200.guarantee().meets(new Target(ErrorMetric.RELATIVE_VALUE, 0.5)), "metric rule");
     assertEquals(new Guarantee(ErrorMetric.RELATIVE_VALUE, 0.02, 0), new Parameters.DdSketch(0.02).guarantee());
     assertThrows(IllegalArgumentException.class, () -> new Parameters.Kll(4));
     assertThrows(IllegalArgumentException.class, () -> new Parameters.DdSketch(1.5));

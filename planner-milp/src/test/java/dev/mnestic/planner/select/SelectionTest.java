@@ -99,6 +99,29 @@ class SelectionTest {
     assertThrows(PlanningException.class, () -> new ReferenceEnumerator(impossible).solve());
   }
 
+  /**
+   * (K) bounds δ as well as ε: a rank-error target that may fail at most once in a thousand
+   * cannot read a KLL sketch (δ = 0.01), so it is answered exactly, at a higher cost.
+   */
+  @Test void failureProbabilityIsConstrained() {
+    final String query = "metric m from t(ts, v) rate 1000/s\n"
+        + "A: quantile_over_time(0.9, m[1m]) rank error 0.02";
+    final ParameterLists lists = new ParameterLists(List.of(200, 400), List.of(0.01), true);
+    final PlanSpace loose = Planner.space(WorkloadParser.parse(query + " every 1m retain 1h\n"), lists);
+    final PlanSpace strict = Planner.space(WorkloadParser.parse(query
+        + " with probability 0.999 every 1m retain 1h\n"), lists);
+    final Plan anyFailure = new MilpSelector(loose, SOLVER, LIMIT).solve();
+    final Plan rare = new MilpSelector(strict, SOLVER, LIMIT).solve();
+    assertTrue(anyFailure.candidates().stream().anyMatch(v -> theta(loose, v) instanceof Parameters.Kll));
+    assertTrue(rare.candidates().stream().noneMatch(v -> theta(strict, v) instanceof Parameters.Kll));
+    assertTrue(rare.cost() > anyFailure.cost());
+    for (PlanSpace space : List.of(loose, strict)) {
+      final double reference = new ReferenceEnumerator(space).solve().cost();
+      assertEquals(reference, new MilpSelector(space, SOLVER, LIMIT).solve().cost(), 1e-6 * reference);
+      assertEquals(reference, TreePlans.costWithoutSharing(space), 1e-6 * reference);
+    }
+  }
+
   /** Queries over different metrics are solved apart; a budget or a ratio across them joins them. */
   @Test void independentPartsAreSolvedApart() {
     final String two = "metric m from t(ts, v) rate 100/s\nmetric n from u(ts, v) rate 100/s\n"

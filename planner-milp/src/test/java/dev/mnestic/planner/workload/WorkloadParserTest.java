@@ -34,6 +34,11 @@ class WorkloadParserTest {
     assertEquals(new Target(ErrorMetric.RELATIVE_VALUE, 0.05), b.target());
     assertEquals(6, b.line());
     assertEquals(new Target(ErrorMetric.EXACT, 0), w.queries().get(2).target());
+    final Target strict = WorkloadParser.parse(METRIC + "A: quantile_over_time(0.9, latency[1m]) "
+        + "rank error 0.01 with probability 0.999 every 1m retain 1h").queries().get(0).target();
+    assertEquals(ErrorMetric.RANK, strict.metric());
+    assertEquals(0.001, strict.failure(), 1e-12);
+    assertEquals(1, new Target(ErrorMetric.RANK, 0.01).failure());
   }
 
   @Test void errorsNameLineAndColumn() {
@@ -49,6 +54,10 @@ class WorkloadParserTest {
         "2:36: expected a range such as 1m (a duration such as 30s, 5m, 2h, 7d), found '1x'");
     assertError(METRIC + "A: quantile_over_time(0.9, latency[1m]) exact every 2m retain 1h",
         "2:53: a window's step 2m is longer than its width 1m: rows would be skipped");
+    assertError(METRIC + "A: quantile_over_time(0.9, latency[1m]) rank error 0.01 with probability 1 every 1m retain 1h",
+        "2:74: expected a probability in (0, 1), found '1'");
+    assertError(METRIC + "A: quantile_over_time(0.9, latency[1m]) rank error 0.01 with 0.99 every 1m retain 1h",
+        "2:62: expected 'probability', found '0.99'");
     assertError(METRIC + "A: quantile_over_time(0.9, latency[1m]) fuzzy every 1m retain 1h",
         "2:41: expected rank error, relative error or exact, found 'fuzzy'");
     assertError(METRIC + "A: quantile_over_time(0.9, latency[1m]) exact every 1m retain 1h\n"

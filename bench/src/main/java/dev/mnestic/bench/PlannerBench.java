@@ -1,0 +1,75 @@
+package dev.mnestic.bench;
+
+import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.select.MilpSelector;
+import dev.mnestic.planner.select.Plan;
+import dev.mnestic.planner.select.TreePlans;
+import dev.mnestic.planner.workload.Dashboards;
+import dev.mnestic.planner.workload.Workload;
+import dev.mnestic.planner.workload.WorkloadParser;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The sketch-sharing planner at scale (issue 6, point 8), on generated dashboards
+ * ({@link Dashboards}, seed 1) of each size given: the optimal plan's cost against the cost
+ * without sharing (each query's own cheapest plan), the MILP's size (variables and constraints
+ * summed over its independent parts, after pruning), and the planning time: building the plan
+ * space (memo, Stage 2, edges) and selecting (plan grown query by query, pruning, CP-SAT per
+ * part, two parts at a time), median of {@code RUNS} runs after a warm-up on a small dashboard. A run stopped by
+ * the time limit reports the gap between its plan and the solver's proven bound.
+ *
+ * <p>Reproduce: {@code bench/run PlannerBench 50 400 800 1664}
+ */
+public final class PlannerBench {
+  private static final int RUNS = 3;
+  private static final Duration LIMIT = Duration.ofSeconds(60);
+
+  private PlannerBench() {
+  }
+
+  public static void main(String[] args) {
+    // Warm-up: the JIT and OR-Tools' native library, on a small dashboard.
+    new MilpSelector(Planner.space(WorkloadParser.parse(Dashboards.generate(16, 2)),
+        ParameterLists.DEFAULT), "CP_SAT", LIMIT).solve();
+    System.out.println("| queries | parts (services) | plan cost | without sharing | × cheaper | variables | constraints "
+        + "| space (s) | selection (s) | planning (s) | optimal? |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+    for (String arg : args) {
+      final int n = Integer.parseInt(arg);
+      final Workload workload = WorkloadParser.parse(Dashboards.generate(n, 1));
+      final double[] space = new double[RUNS];
+      final double[] select = new double[RUNS];
+      final double[] total = new double[RUNS];
+      PlanSpace planSpace = null;
+      Plan plan = null;
+      for (int run = 0; run < RUNS; run++) {
+        final long start = System.nanoTime();
+        planSpace = Planner.space(workload, ParameterLists.DEFAULT);
+        final long built = System.nanoTime();
+        plan = new MilpSelector(planSpace, "CP_SAT", LIMIT).solve();
+        final long done = System.nanoTime();
+        space[run] = (built - start) / 1e9;
+        select[run] = (done - built) / 1e9;
+        total[run] = (done - start) / 1e9;
+      }
+      final double alone = TreePlans.costWithoutSharing(planSpace);
+      final long parts = planSpace.workload().metrics().size();
+      final String optimal = plan.status().equals("OPTIMAL") ? "proven"
+          : String.format(Locale.ROOT, "gap %.1f%%", 100 * (plan.cost() - plan.bound()) / plan.cost());
+      System.out.printf(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %s |%n",
+          n, parts, plan.cost(), alone, alone / plan.cost(), plan.variables(), plan.constraints(),
+          median(space), median(select), median(total), optimal);
+    }
+  }
+
+  private static double median(double[] seconds) {
+    final double[] s = seconds.clone();
+    Arrays.sort(s);
+    return s[s.length / 2];
+  }
+}
