@@ -2,6 +2,8 @@ package dev.mnestic.rel;
 
 import com.google.common.collect.ImmutableList;
 
+import dev.mnestic.runtime.RowList;
+
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -22,7 +24,6 @@ import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.util.BuiltInMethod;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -35,7 +36,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * An in-memory relation of {@code Object[]} rows that Datalog evaluation
  * fills and scans: a stratum's result, a recursive relation's {@code full}
- * and {@code delta}, a copy of a stored relation.
+ * and {@code delta}, a copy of a stored relation. Rows of Ints are kept
+ * packed ({@link RowList}); a scan reads fresh rows.
  *
  * <p>Generated code finds the table in its {@link DataContext}, under the
  * table's name ({@code root.get(name)}), and scans its list directly. So a
@@ -53,7 +55,7 @@ public final class RowTable extends AbstractTable implements ScannableTable {
 
   private final String name;
   private final RelDataType rowType;
-  private final List<Object[]> rows = new ArrayList<>();
+  private final List<Object[]> rows = new RowList();
   /** Once the rows are final: the lookups built over them, by key selector and comparer. */
   private Map<List<Object>, Lookup<?, Object[]>> lookups;
 

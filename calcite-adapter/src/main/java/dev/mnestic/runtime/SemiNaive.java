@@ -149,7 +149,8 @@ public final class SemiNaive {
   /** Set semantics: a tuple is new unless seen; derivations are taken in as they come. */
   private static final class SetState implements State {
     private final RowSet seen = new RowSet();
-    private final List<Object[]> added = new ArrayList<>();
+    /** Packed while the rows are Ints: a round's new rows are not kept as objects. */
+    private final RowList added = new RowList();
 
     @Override public void offer(Object[] row) {
       if (seen.add(row)) {

@@ -1,0 +1,125 @@
+package dev.mnestic.runtime;
+
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.RandomAccess;
+
+/**
+ * A list of rows ({@code Object[]}) that keeps rows of Ints packed: while
+ * every row added has the same arity and only {@code Long} values, the
+ * values sit in one {@code long[]}, and {@link #get} makes a fresh row of
+ * them on each read. The first other row turns the list into a list of the
+ * rows themselves until it is {@link #clear cleared}.
+ *
+ * <p>This is what recursion's {@code full} and {@code delta} tables are
+ * made of: a transitive closure keeps millions of Int pairs, and as
+ * {@code Object[]} rows of boxed {@code Long}s (56 bytes a pair, where
+ * packed is 16) every one of them survives young collections and is copied
+ * by each. Packed, what the join pipeline allocates per row dies young.
+ * A row read from a packed list is a copy: writing into it changes nothing.
+ */
+public final class RowList extends AbstractList<Object[]> implements RandomAccess {
+  private long[] packed = new long[16];
+  private int arity;
+  private int size;
+  /** Null while the rows are packed. */
+  private List<Object[]> rows;
+
+  @Override public int size() {
+    return rows == null ? size : rows.size();
+  }
+
+  @Override public Object[] get(int index) {
+    if (rows != null) {
+      return rows.get(index);
+    }
+    if (index < 0 || index >= size) {
+      throw new IndexOutOfBoundsException("row " + index + " of " + size);
+    }
+    final Object[] row = new Object[arity];
+    final int at = index * arity;
+    for (int k = 0; k < arity; k++) {
+      row[k] = packed[at + k];
+    }
+    return row;
+  }
+
+  @Override public boolean add(Object[] row) {
+    if (rows == null) {
+      if (!packs(row)) {
+        unpack();
+        return rows.add(row);
+      }
+      if (size == 0) {
+        arity = row.length;
+      }
+      final int at = size * arity;
+      if (at + arity > packed.length) {
+        packed = Arrays.copyOf(packed, Math.max(2 * packed.length, at + arity));
+      }
+      for (int k = 0; k < arity; k++) {
+        packed[at + k] = (Long) row[k];
+      }
+      size++;
+      modCount++;
+      return true;
+    }
+    return rows.add(row);
+  }
+
+  /** Adds the rows of {@code c}; another packed list's of the same arity by one array copy. */
+  @Override public boolean addAll(Collection<? extends Object[]> c) {
+    if (c instanceof RowList other && rows == null && other.rows == null
+        && (size == 0 || other.size == 0 || other.arity == arity)) {
+      if (other.size == 0) {
+        return false;
+      }
+      if (size == 0) {
+        arity = other.arity;
+      }
+      final int at = size * arity;
+      final int length = other.size * arity;
+      if (at + length > packed.length) {
+        packed = Arrays.copyOf(packed, Math.max(2 * packed.length, at + length));
+      }
+      System.arraycopy(other.packed, 0, packed, at, length);
+      size += other.size;
+      modCount++;
+      return true;
+    }
+    return super.addAll(c);
+  }
+
+  /** Empties the list; it packs again from the next row. */
+  @Override public void clear() {
+    rows = null;
+    size = 0;
+    modCount++;
+  }
+
+  /** Whether {@code row} goes into the packed array. */
+  private boolean packs(Object[] row) {
+    if (size > 0 && row.length != arity) {
+      return false;
+    }
+    for (Object value : row) {
+      if (!(value instanceof Long)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void unpack() {
+    final List<Object[]> unpacked = new ArrayList<>(Math.max(16, 2 * size));
+    for (int i = 0; i < size; i++) {
+      unpacked.add(get(i));
+    }
+    rows = unpacked;
+    size = 0;
+    modCount++;
+  }
+}
