@@ -6,6 +6,7 @@ import org.apache.calcite.linq4j.Enumerable;
 
 
 import java.lang.reflect.Method;
+import java.sql.ResultSet;
 
 /**
  * The hand-written runtime methods that mnestic's generated code calls, as
@@ -23,6 +24,9 @@ public enum MnesticMethod {
       double[][].class),
   STORE_READ_BINARIES(StoreReads.class, "binaries", Enumerable.class, int[].class,
       boolean.class),
+  STORE_READ_TIMESTAMP(StoreReads.class, "timestamp", ResultSet.class, int.class),
+  STORE_READ_TIMESTAMP_OPTIONAL(StoreReads.class, "timestampOptional", ResultSet.class,
+      int.class),
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class, String[].class,
       boolean.class, String.class);
 

@@ -4,6 +4,10 @@ import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerable;
 
 import java.nio.ByteBuffer;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.UUID;
 
 /** Rows read from the store, as Calcite's code holds their values. */
@@ -41,5 +45,23 @@ public final class StoreReads {
           .putLong(u.getLeastSignificantBits()).array());
     }
     return v;
+  }
+
+  /**
+   * TIMESTAMP column {@code column} of the current row as Calcite holds it, milliseconds since
+   * 1970-01-01 00:00 of the stored wall-clock time: read as the store keeps it (a
+   * {@link LocalDateTime}), without JDBC's {@code getTimestamp}, whose Calendar conversions to
+   * and from the JVM's zone cost about half a microsecond a row and move a time in a
+   * daylight-saving gap of that zone by the gap.
+   */
+  public static long timestamp(ResultSet rs, int column) throws SQLException {
+    final LocalDateTime t = rs.getObject(column, LocalDateTime.class);
+    return t.toEpochSecond(ZoneOffset.UTC) * 1000 + t.getNano() / 1_000_000;
+  }
+
+  /** {@link #timestamp}, null for NULL. */
+  public static Long timestampOptional(ResultSet rs, int column) throws SQLException {
+    final LocalDateTime t = rs.getObject(column, LocalDateTime.class);
+    return t == null ? null : t.toEpochSecond(ZoneOffset.UTC) * 1000 + t.getNano() / 1_000_000;
   }
 }

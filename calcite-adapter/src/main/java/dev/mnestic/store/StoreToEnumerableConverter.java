@@ -7,8 +7,11 @@ import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.jdbc.JdbcConvention;
 import org.apache.calcite.adapter.jdbc.JdbcToEnumerableConverter;
 import org.apache.calcite.linq4j.tree.BlockStatement;
+import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.GotoStatement;
+import org.apache.calcite.linq4j.tree.MethodCallExpression;
+import org.apache.calcite.linq4j.tree.Shuttle;
 import org.apache.calcite.linq4j.tree.Statement;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
@@ -16,12 +19,15 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.util.BuiltInMethod;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Calcite's {@link JdbcToEnumerableConverter} for the store, with binary
+ * Calcite's {@link JdbcToEnumerableConverter} for the store, with TIMESTAMP
+ * columns read without JDBC's Calendar conversions
+ * ({@link dev.mnestic.runtime.StoreReads#timestamp}) and binary
  * columns as Calcite holds them. Calcite reads a BINARY or VARBINARY column
  * with {@code getObject}, which gives a {@code byte[]} (a
  * {@link java.util.UUID} for HSQLDB's UUID), where Calcite's code expects a
@@ -38,7 +44,9 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    final Result result = super.implement(implementor, pref);
+    final Result calcite = super.implement(implementor, pref);
+    final Result result = implementor.result(calcite.physType,
+        (BlockStatement) calcite.block.accept(TIMESTAMPS));
     final List<RelDataTypeField> fields = getRowType().getFieldList();
     final List<Integer> binary = new ArrayList<>();
     for (RelDataTypeField f : fields) {
@@ -60,6 +68,27 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
     final BlockStatement block = Expressions.block(statements);
     return implementor.result(result.physType, block);
   }
+
+  /**
+   * Rewrites each read of a TIMESTAMP column:
+   * {@code SqlFunctions.toLong(resultSet.getTimestamp(i))} becomes
+   * {@code StoreReads.timestamp(resultSet, i)} ({@code toLongOptional}:
+   * {@code timestampOptional}).
+   */
+  private static final Shuttle TIMESTAMPS = new Shuttle() {
+    @Override public Expression visit(MethodCallExpression call, Expression target,
+        List<Expression> arguments) {
+      final boolean optional = call.method.equals(BuiltInMethod.TIMESTAMP_TO_LONG_OPTIONAL.method);
+      if ((optional || call.method.equals(BuiltInMethod.TIMESTAMP_TO_LONG.method))
+          && arguments.get(0) instanceof MethodCallExpression get
+          && get.method.equals(BuiltInMethod.RESULT_SET_GET_TIMESTAMP2.method)) {
+        return Expressions.call((optional ? MnesticMethod.STORE_READ_TIMESTAMP_OPTIONAL
+            : MnesticMethod.STORE_READ_TIMESTAMP).method, get.targetExpression,
+            get.expressions.get(0));
+      }
+      return super.visit(call, target, arguments);
+    }
+  };
 
   /** Rule that reads from the store into Enumerable code through a {@link StoreToEnumerableConverter}. */
   static final class Rule extends ConverterRule {

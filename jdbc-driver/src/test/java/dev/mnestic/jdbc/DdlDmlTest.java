@@ -160,4 +160,40 @@ class DdlDmlTest {
     assertTrue(parse.getMessage().contains("line 1, column 23"), parse.getMessage());
     assertFalse(query(c, "SELECT * FROM memory").iterator().hasNext());
   }
+
+  /**
+   * Store scans read TIMESTAMP columns as the store keeps them (without JDBC's Calendar
+   * conversions): every value, before 1582, before 1970, to the millisecond, NULL, reads back
+   * as HSQLDB's own text of it, through a scan and through a computation on it.
+   */
+  @Test void timestampsReadAsStored() throws SQLException {
+    update(c, "INSERT INTO memory (id, importance, at) VALUES"
+        + " ('a', 1, TIMESTAMP '1000-01-01 00:00:00'), ('b', 1, TIMESTAMP '1969-12-31 23:59:59.999'),"
+        + " ('c', 1, TIMESTAMP '2026-03-29 02:30:00.123'), ('d', 1, TIMESTAMP '2026-11-30 04:05:06.7'),"
+        + " ('e', 1, NULL)");
+    final List<List<Object>> stored = new java.util.ArrayList<>();
+    final Connection store = dev.mnestic.store.Session.of(
+        c.unwrap(org.apache.calcite.jdbc.CalciteConnection.class).getRootSchema()).getConnection();
+    try (var s = store.createStatement(); var rs = s.executeQuery(
+        "SELECT \"id\", CAST(\"at\" AS VARCHAR(30)), CAST(\"at\" + INTERVAL '1' SECOND AS VARCHAR(30))"
+            + " FROM \"PUBLIC\".\"memory\" ORDER BY \"id\"")) {
+      while (rs.next()) {
+        stored.add(java.util.Arrays.asList(rs.getString(1), text(rs.getString(2)), text(rs.getString(3))));
+      }
+    }
+    final List<List<Object>> read = new java.util.ArrayList<>();
+    try (var s = c.createStatement(); var rs = s.executeQuery(
+        "SELECT id, at, at + INTERVAL '1' SECOND FROM memory ORDER BY id")) {
+      while (rs.next()) {
+        read.add(java.util.Arrays.asList(rs.getString(1), text(rs.getTimestamp(2)), text(rs.getTimestamp(3))));
+      }
+    }
+    assertEquals(5, stored.size());
+    assertEquals(stored, read);
+  }
+
+  /** A timestamp's text to the millisecond, trailing zeros of its fraction dropped. */
+  private static String text(Object t) {
+    return t == null ? null : t.toString().replaceFirst("\\.?0*$", "");
+  }
 }
