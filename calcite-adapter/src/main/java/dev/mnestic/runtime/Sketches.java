@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Runtime of {@link dev.mnestic.rel.SketchAggregate}: per-window summaries, built once, read many times. */
@@ -47,6 +48,10 @@ public final class Sketches {
    *
    * <p>Tumbling summaries of one family, parameter and width are built once per row whoever
    * reads them: a summary of tumbling windows, and the sub-windows other summaries merge.
+   *
+   * <p>The context's {@code DataContext.Variable.CANCEL_FLAG} (a statement's cancel or query
+   * timeout) stops the pass between two rows, two merged windows or two reads: it fails and
+   * returns nothing, counting no builds.
    */
   public static Enumerable<Object[]> windows(DataContext root, Enumerable<Object[]> rows,
       int timeColumn,
@@ -71,9 +76,11 @@ public final class Sketches {
     }
     final Cells[] distinct = cells.values().toArray(new Cells[0]);
     final Sliding[] slidings = sliding.toArray(new Sliding[0]);
+    final Stop stop = new Stop(DataContext.Variable.CANCEL_FLAG.get(root));
     // 1. One pass: each row updates every distinct tumbling summary and every sliding window
     //    that holds it.
     for (Object[] row : rows) {
+      stop.row();
       if (row[valueColumn] == null) {
         continue;
       }
@@ -86,6 +93,21 @@ public final class Sketches {
         w.update(t, v);
       }
     }
+    // 2. Every quantile of a window is read from its one summary.
+    final List<Object[]> out = new ArrayList<>();
+    for (int s = 0; s < n; s++) {
+      final TreeMap<Long, Summary> windows = slidingOf[s] != null ? slidingOf[s].windows
+          : subWidths[s] > 0
+          ? tumbling[s].merged(widths[s], steps[s], families[s], parameters[s], stop)
+          : tumbling[s].byEnd();
+      for (Map.Entry<Long, Summary> w : windows.entrySet()) {
+        stop.read();
+        for (double phi : phis[s]) {
+          out.add(new Object[] {s, w.getKey(), phi, w.getValue().quantile(phi)});
+        }
+      }
+    }
+    // 3. Only a pass that finished counts what it built.
     final AtomicLong builds = (AtomicLong) root.get(BUILDS);
     if (builds != null) {
       for (Cells c : distinct) {
@@ -95,19 +117,42 @@ public final class Sketches {
         builds.addAndGet(w.windows.size());
       }
     }
-    // 2. Every quantile of a window is read from its one summary.
-    final List<Object[]> out = new ArrayList<>();
-    for (int s = 0; s < n; s++) {
-      final TreeMap<Long, Summary> windows = slidingOf[s] != null ? slidingOf[s].windows
-          : subWidths[s] > 0 ? tumbling[s].merged(widths[s], steps[s], families[s], parameters[s])
-          : tumbling[s].byEnd();
-      for (Map.Entry<Long, Summary> w : windows.entrySet()) {
-        for (double phi : phis[s]) {
-          out.add(new Object[] {s, w.getKey(), phi, w.getValue().quantile(phi)});
-        }
+    return Linq4j.asEnumerable(out);
+  }
+
+  /** A statement's cancel flag, checked as the pass goes, with what the pass did so far. */
+  private static final class Stop {
+    private final AtomicBoolean flag;
+    private long rows;
+    private long merged;
+    private long reads;
+
+    Stop(AtomicBoolean flag) {
+      this.flag = flag;
+    }
+
+    void row() {
+      check();
+      rows++;
+    }
+
+    void merged() {
+      check();
+      merged++;
+    }
+
+    void read() {
+      check();
+      reads++;
+    }
+
+    private void check() {
+      if (flag != null && flag.get()) {
+        throw new IllegalStateException("sketch pass cancelled (query timeout or cancel) after "
+            + rows + " rows, " + merged + " merged windows and " + reads
+            + " window reads; nothing of it is kept");
       }
     }
-    return Linq4j.asEnumerable(out);
   }
 
   /**
@@ -151,7 +196,8 @@ public final class Sketches {
     }
 
     /** Windows of {@code windowWidth} every {@code step}, each merged from the cells tiling it. */
-    TreeMap<Long, Summary> merged(long windowWidth, long step, String family, double parameter) {
+    TreeMap<Long, Summary> merged(long windowWidth, long step, String family, double parameter,
+        Stop stop) {
       final TreeSet<Long> ends = new TreeSet<>();
       for (long start : byStart.keySet()) {
         for (long end = Math.floorDiv(start, step) * step + step; end - windowWidth <= start;
@@ -161,6 +207,7 @@ public final class Sketches {
       }
       final TreeMap<Long, Summary> windows = new TreeMap<>();
       for (long end : ends) {
+        stop.merged();
         final Summary merged = summary(family, parameter);
         for (Summary sub : byStart.subMap(end - windowWidth, end).values()) {
           merged.merge(sub);

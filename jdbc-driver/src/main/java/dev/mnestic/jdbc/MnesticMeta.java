@@ -127,8 +127,9 @@ final class MnesticMeta extends CalciteMetaSubclassing {
    * {@code ResultSet.next()} with an SQLException, as JDBC says, not with
    * whatever the generated code threw. A statement with a query timeout
    * is cancelled when it runs out (Calcite's recursive queries stop at the
-   * statement's cancel flag), and reading its rows then fails with SQLState
-   * HYT00 instead of returning what was computed so far.
+   * statement's cancel flag, as does a standing query's sketch pass), and
+   * reading its rows then fails with SQLState HYT00 instead of returning what
+   * was computed so far.
    */
   @Override public Iterable<Object> createIterable(StatementHandle handle,
       QueryState state, Signature signature, List<TypedValue> parameterValues,
@@ -138,7 +139,10 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     try {
       rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
     } catch (RuntimeException | ExceptionInInitializerError e) {
+      // What runs here (a standing query's pass) stops at the cancel flag: after the timeout,
+      // its error is the timeout's.
       deadline.stop();
+      deadline.check();
       throw e;
     }
     return () -> {
@@ -172,7 +176,10 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     };
   }
 
-  /** A statement's query timeout: sets its cancel flag when it passes. */
+  /**
+   * A statement's query timeout: sets its cancel flag when it passes. Starting one clears the
+   * flag an earlier execution's cancel left set.
+   */
   private static final class Deadline {
     private static final ScheduledExecutorService TIMER =
         Executors.newSingleThreadScheduledExecutor(r -> {
@@ -201,10 +208,11 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       } catch (SQLException | NoSuchStatementException e) {
         return NONE;
       }
+      // A cancel stops the execution it lands in, not the statement's next one.
+      cancelFlag.set(false);
       if (seconds <= 0) {
         return NONE;
       }
-      cancelFlag.set(false);
       final Deadline[] self = new Deadline[1];
       final ScheduledFuture<?> timer = TIMER.schedule(() -> {
         self[0].expired.set(true);

@@ -7,10 +7,12 @@ import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.SqlStandingQuery;
 import dev.mnestic.standing.Dashboard;
 import dev.mnestic.standing.StandingQuery;
+import dev.mnestic.standing.StandingQueryException;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreMerge;
 import dev.mnestic.store.StoreRules;
 
+import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
@@ -32,10 +34,15 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlExplainLevel;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -47,6 +54,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -113,6 +121,12 @@ final class MnesticPrepare extends CalcitePrepareImpl {
         return prepareMerge(context, query.sql, (SqlMerge) node);
       }
     }
+    if (query.sql != null && EXPLAIN.matcher(query.sql).matches()) {
+      final SqlNode node = parseStatement(context, query.sql);
+      if (node instanceof SqlExplain explain && readsStandingQuery(context, explain)) {
+        return prepareExplainStanding(context, query.sql, explain);
+      }
+    }
     if (query.sql != null && STANDING.matcher(query.sql).find()) {
       final SqlNode node = parseStatement(context, query.sql);
       if (node instanceof SqlCreateStandingQuery
@@ -151,7 +165,7 @@ final class MnesticPrepare extends CalcitePrepareImpl {
       final Bindable<T> bindable = dataContext -> {
         @SuppressWarnings("unchecked")
         final List<T> rows = (List<T>) (List<?>) Dashboard.answer(standing,
-            dataContext.getRootSchema());
+            dataContext.getRootSchema(), DataContext.Variable.CANCEL_FLAG.get(dataContext));
         return Linq4j.asEnumerable(rows);
       };
       return new CalciteSignature<>(sql, List.of(), Map.of(), standing.rowType(), columns,
@@ -160,6 +174,56 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     }
     return new CalciteSignature<>(sql, List.of(), Map.of(), null, List.of(),
         Meta.CursorFactory.OBJECT, null, List.of(), -1, null, Meta.StatementType.OTHER_DDL);
+  }
+
+  /** An EXPLAIN: one of a standing query's read shows the planner's plan. */
+  private static final Pattern EXPLAIN = Pattern.compile(
+      "(?is)^(\\s|--[^\\n]*(\\n|$)|/\\*.*?\\*/)*EXPLAIN\\b.*");
+
+  /** Whether {@code explain} is of a SELECT from one standing query of the connection. */
+  private static boolean readsStandingQuery(Context context, SqlExplain explain) {
+    return explain.getDepth() != SqlExplain.Depth.TYPE
+        && explain.getExplicandum() instanceof SqlSelect select
+        && select.getFrom() instanceof SqlIdentifier from
+        && Dashboard.of(context.getRootSchema().plus()).isStanding(from.names);
+  }
+
+  /**
+   * {@code EXPLAIN PLAN FOR SELECT ... FROM standing_query}: the connection's standing queries
+   * are answered together, so the plan shown is theirs ({@link Dashboard#explain}), one row in
+   * the column PLAN as Calcite's EXPLAIN gives: {@code INCLUDING ALL ATTRIBUTES} adds the whole
+   * memo, {@code AS JSON} and {@code AS DOT} are the viewer's JSON and Graphviz forms.
+   */
+  private static <T> CalciteSignature<T> prepareExplainStanding(Context context, String sql,
+      SqlExplain explain) {
+    final String form = switch (explain.getFormat()) {
+      case TEXT -> "text";
+      case JSON -> "json";
+      case DOT -> "dot";
+      default -> throw new StandingQueryException(formatPosition(sql),
+          "a standing query's plan is shown as TEXT, JSON or DOT, not " + explain.getFormat());
+    };
+    final boolean all = explain.getDetailLevel() == SqlExplainLevel.ALL_ATTRIBUTES;
+    final List<ColumnMetaData> columns =
+        List.of(MetaImpl.columnMetaData("PLAN", 0, String.class, false));
+    final Bindable<T> bindable = dataContext -> {
+      @SuppressWarnings("unchecked")
+      final T row = (T) Dashboard.of(dataContext.getRootSchema()).explain(form, all);
+      return Linq4j.asEnumerable(List.of(row));
+    };
+    return new CalciteSignature<>(sql, List.of(), Map.of(),
+        context.getTypeFactory().builder().add("PLAN", SqlTypeName.VARCHAR).build(), columns,
+        Meta.CursorFactory.OBJECT, context.getRootSchema(), List.of(), -1, bindable,
+        Meta.StatementType.SELECT);
+  }
+
+  /** Where an EXPLAIN's {@code AS format} names its format. */
+  private static SqlParserPos formatPosition(String sql) {
+    final Matcher m = Pattern.compile("(?is)\\bAS\\s+(\\w+)\\s+FOR\\b").matcher(sql);
+    final int at = m.find() ? m.start(1) : 0;
+    final String before = sql.substring(0, at);
+    return new SqlParserPos(before.split("\n", -1).length,
+        at - before.lastIndexOf('\n'));
   }
 
   private static SqlNode parseStatement(Context context, String sql) {

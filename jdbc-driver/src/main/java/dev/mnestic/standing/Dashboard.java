@@ -6,6 +6,8 @@ import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.select.MilpSelector;
 import dev.mnestic.planner.select.Plan;
+import dev.mnestic.planner.select.TreePlans;
+import dev.mnestic.planner.view.PlanView;
 import dev.mnestic.planner.workload.Metric;
 import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.QueryExpr;
@@ -46,7 +48,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * A connection's standing queries (the schema {@value #SCHEMA}): planned together by the
@@ -58,8 +62,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * evaluation answers every standing query of the connection; a read takes its query's rows from
  * the latest evaluation unless that query was already read from it, and otherwise starts a new
  * evaluation. So a dashboard that reads each of its queries once per refresh runs one pass per
- * refresh. The plan is made at the first evaluation after a registration changes, from the
- * tables' rows then (ingest rate, value range).
+ * refresh. The plan is made at the first evaluation (or {@link #explain}) after a registration
+ * changes, from the tables' rows then (ingest rate, value range).
  */
 public final class Dashboard extends AbstractSchema {
   public static final String SCHEMA = "STANDING";
@@ -159,37 +163,92 @@ public final class Dashboard extends AbstractSchema {
     unread.clear();
   }
 
-  /** {@code name}'s rows, from the latest evaluation if not yet read from it. */
-  synchronized List<Object[]> read(String name) {
+  /** Whether {@code names} ({@code name} or {@code STANDING.name}) is a standing query. */
+  public synchronized boolean isStanding(List<String> names) {
+    return (names.size() == 1 || names.size() == 2 && names.get(0).equalsIgnoreCase(SCHEMA))
+        && find(names.get(names.size() - 1)) != null;
+  }
+
+  /**
+   * The connection's plan, as {@code EXPLAIN PLAN FOR SELECT * FROM name} shows it (made now if
+   * the registrations changed since the last; no pass runs): which planner queries answer which
+   * standing query, the summaries each metric's pass builds, then the planner's viewer
+   * ({@link PlanView}, as {@code mnestic plan} prints it): the chosen plan with the queries
+   * reading each summary and the cost against the cost without sharing, or with {@code all}
+   * every group, candidate, edge and pruned alternative too. {@code json} and {@code dot} are the
+   * viewer's other forms.
+   */
+  public synchronized String explain(String form, boolean all) {
+    if (planned == null) {
+      planned = plan(List.copyOf(queries.values()), root);
+    }
+    final PlanView view = new PlanView(planned.space, planned.plan,
+        TreePlans.costWithoutSharing(planned.space));
+    switch (form) {
+    case "json":
+      return view.json();
+    case "dot":
+      return view.dot();
+    default:
+      final StringBuilder b = new StringBuilder("standing queries\n");
+      for (StandingQuery q : planned.queries) {
+        b.append("  ").append(q.name()).append(": ").append(q.queries().stream()
+            .map(Query::name).collect(Collectors.joining(", "))).append('\n');
+      }
+      b.append("one pass per metric, building\n");
+      planned.summaries.forEach((metric, summaries) -> {
+        b.append("  ").append(metric).append('\n');
+        summaries.forEach(x -> b.append("    ").append(x).append('\n'));
+      });
+      return b.append('\n').append(all ? view.text() : view.chosen()).toString();
+    }
+  }
+
+  /**
+   * {@code name}'s rows, from the latest evaluation if not yet read from it; a new evaluation
+   * stops when {@code cancel} is set (the reading statement's cancel or query timeout), keeping
+   * nothing of it.
+   */
+  synchronized List<Object[]> read(String name, AtomicBoolean cancel) {
     List<Object[]> rows = unread.remove(name);
     if (rows == null) {
       if (planned == null) {
         planned = plan(List.copyOf(queries.values()), root);
       }
-      unread.putAll(planned.run(root, builds));
+      unread.putAll(planned.run(root, builds, cancel));
       evaluations++;
       rows = unread.remove(name);
     }
     return rows;
   }
 
-  /** Plans {@code standing} alone and answers it once: a standing query run as a statement. */
-  public static List<Object[]> answer(StandingQuery standing, SchemaPlus root) {
-    return plan(List.of(standing), root).run(root, new AtomicLong()).get(standing.name());
+  /**
+   * Plans {@code standing} alone and answers it once: a standing query run as a statement,
+   * stopped by {@code cancel}.
+   */
+  public static List<Object[]> answer(StandingQuery standing, SchemaPlus root,
+      AtomicBoolean cancel) {
+    return plan(List.of(standing), root).run(root, new AtomicLong(), cancel)
+        .get(standing.name());
   }
 
   /** Standing queries planned together: the workload, its plan space and the chosen plan. */
   private record Planned(List<StandingQuery> queries, PlanSpace space, Plan plan,
       Map<String, List<SketchAggregate.Summary>> summaries) {
-    /** One evaluation: every query's rows, from one pass per metric; counts into {@code builds}. */
-    Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds) {
+    /**
+     * One evaluation: every query's rows, from one pass per metric; counts into {@code builds}.
+     * Setting {@code cancel} (if any) stops it (see {@link Sketches#windows}).
+     */
+    Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds, AtomicBoolean cancel) {
       final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
       b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_SKETCH_AGGREGATE);
       final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan).answers(
           m -> b.scan(Session.SCHEMA, m.table()).project(b.field(m.timeColumn()),
               b.field(m.valueColumn())).build(),
           rel -> Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
-              List.of(), Map.of(Sketches.BUILDS, builds)));
+              List.of(), Map.of(Sketches.BUILDS, builds,
+                  DataContext.Variable.CANCEL_FLAG.camelName,
+                  cancel != null ? cancel : new AtomicBoolean())));
       final Map<String, List<Object[]>> out = new HashMap<>();
       for (StandingQuery q : queries) {
         final TreeSet<Long> ends = new TreeSet<>();
@@ -269,7 +328,7 @@ public final class Dashboard extends AbstractSchema {
     }
 
     @Override public Enumerable<Object[]> scan(DataContext root) {
-      return Linq4j.asEnumerable(read(query.name()));
+      return Linq4j.asEnumerable(read(query.name(), DataContext.Variable.CANCEL_FLAG.get(root)));
     }
   }
 }

@@ -298,4 +298,73 @@ class StandingQueryJdbcTest {
       assertArrayEquals(new int[0], s.executeBatch());
     }
   }
+
+  /** The one-row, one-column result of an EXPLAIN. */
+  private static String plan(Statement s, String sql) throws SQLException {
+    final List<Object[]> rows = rows(s, sql);
+    assertEquals(1, rows.size());
+    return (String) rows.get(0)[0];
+  }
+
+  /**
+   * Test case for #6: EXPLAIN of a standing query's read shows the connection's plan: which
+   * summaries each pass builds, which queries read which (p95 and tail's quantiles one KLL, the
+   * ratio's operands one DDSketch), and the cost against the cost without sharing, through the
+   * planner's viewer; it runs no pass.
+   */
+  @Test void explainShowsTheSharedPlan() throws Exception {
+    try (Connection c = open("lognormal"); Statement s = c.createStatement()) {
+      s.execute("CREATE STANDING QUERY p95 AS SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) AS w,"
+          + " APPROX_QUANTILE(latency, 0.95) AS p95 FROM requests"
+          + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RANK ERROR 0.01");
+      s.execute("CREATE STANDING QUERY tail AS SELECT TUMBLE_END(ts, INTERVAL '1' MINUTE) AS w,"
+          + " APPROX_QUANTILE(latency, 0.99) AS p99 FROM requests"
+          + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RANK ERROR 0.01");
+      s.execute("CREATE STANDING QUERY spread AS SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE),"
+          + " APPROX_QUANTILE(latency, 0.99) / APPROX_QUANTILE(latency, 0.5) AS spread"
+          + " FROM requests GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RELATIVE ERROR 0.05");
+      final Dashboard dashboard = Dashboard.of(c.unwrap(CalciteConnection.class).getRootSchema());
+      final String text = plan(s, "EXPLAIN PLAN FOR SELECT * FROM p95");
+      assertEquals(0, dashboard.evaluations(), "EXPLAIN runs no pass");
+      assertTrue(text.startsWith("standing queries\n  p95: p95.2\n  tail: tail.2\n"
+          + "  spread: spread.2\none pass per metric, building\n  requests(ts, latency)\n"), text);
+      // The pass's summaries are the plan's.
+      for (SketchAggregate.Summary x : dashboard.summaries().get("requests(ts, latency)")) {
+        assertTrue(text.contains("\n    " + x + "\n"), x + " in " + text);
+      }
+      assertTrue(text.matches("(?s).*\nstage 3: OPTIMAL, \\d+ variables, \\d+ constraints, \\d+ ms\n"
+          + "chosen plan\n.*"), text);
+      // Sharing: one 1m KLL read by p95 and tail, one 1m DDSketch by both operands of spread.
+      final String readers = text.substring(text.indexOf("summaries and the queries reading them\n"));
+      assertTrue(readers.matches("(?s).*\n  v\\d+ Build\\[family=KLL\\] \\{k=\\d+, direct\\} @ [^\n]*:"
+          + " p95\\.2, tail\\.2\n.*"), readers);
+      assertTrue(readers.matches("(?s).*\n  v\\d+ Build\\[family=DDSKETCH\\] [^\n]*: spread\\.2\n.*"),
+          readers);
+      final java.util.regex.Matcher cost = java.util.regex.Pattern
+          .compile("\ncost ([0-9.e+]+), without sharing ([0-9.e+]+)\n$").matcher(text);
+      assertTrue(cost.find(), text);
+      assertTrue(Double.parseDouble(cost.group(1)) < Double.parseDouble(cost.group(2)), text);
+      // Not the whole memo, unless asked; through STANDING.name too.
+      assertTrue(!text.contains("\nedges (u, c, i)"), text);
+      final String all = plan(s, "EXPLAIN PLAN INCLUDING ALL ATTRIBUTES FOR"
+          + " SELECT w FROM standing.tail");
+      assertTrue(all.contains("\nedges (u, c, i): α^log; α^phys\n")
+          && all.contains("rank error does not bound relative error (metric rule)"), all);
+      assertTrue(all.endsWith(text.substring(text.indexOf("\nchosen plan\n"))), all);
+      final com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind
+          .ObjectMapper().readTree(plan(s, "EXPLAIN PLAN AS JSON FOR SELECT * FROM spread"));
+      assertEquals(Double.parseDouble(cost.group(1)), json.get("cost").asDouble(), 1e-3);
+      assertTrue(plan(s, "EXPLAIN PLAN AS DOT FOR SELECT * FROM p95").startsWith("digraph plan {"));
+      final SQLException xml = assertThrows(SQLException.class,
+          () -> plan(s, "EXPLAIN PLAN AS XML FOR SELECT * FROM p95"));
+      assertTrue(xml.getMessage().contains("line 1, column 17: a standing query's plan is shown as"
+          + " TEXT, JSON or DOT"), xml.getMessage());
+      assertEquals(0, dashboard.evaluations());
+      // The plan EXPLAIN made is the one a read then runs.
+      assertEquals(10, rows(s, "SELECT * FROM p95").size());
+      assertEquals(1, dashboard.evaluations());
+      // Any other EXPLAIN is Calcite's.
+      assertTrue(plan(s, "EXPLAIN PLAN FOR SELECT COUNT(*) FROM requests").contains("Jdbc"));
+    }
+  }
 }

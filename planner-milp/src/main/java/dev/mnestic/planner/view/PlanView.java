@@ -2,19 +2,28 @@ package dev.mnestic.planner.view;
 
 import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Memo;
+import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.select.Plan;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The viewer: a plan space and the plan chosen from it, as text (every group and candidate with
  * its properties, every edge with α^log / α^phys and its rejection reason, what each stage
- * pruned, the MILP's size and time, the chosen DAG with its cost and the cost without sharing),
+ * pruned, the MILP's size and time, the chosen DAG with its cost and the cost without sharing,
+ * which queries read each chosen summary; {@link #chosen} is that last part alone),
  * as JSON (the same), or as Graphviz dot (the chosen DAG).
  */
 public final class PlanView {
@@ -63,7 +72,19 @@ public final class PlanView {
       b.append("  ").append(p.stage()).append(": ").append(p.what()).append(": ")
           .append(p.reason()).append('\n');
     }
-    b.append("\nstage 3: ").append(plan.status()).append(", ").append(plan.variables())
+    return b.append('\n').append(chosen()).toString();
+  }
+
+  /**
+   * The chosen plan alone, the end of {@link #text}: the MILP's size and time, the chosen DAG
+   * (each candidate with the producers it reads), each chosen summary (a build or a merge) with
+   * the queries that read it, directly or through others (sharing), and the cost against the
+   * cost without sharing.
+   */
+  public String chosen() {
+    final StringBuilder b = new StringBuilder();
+    final Memo memo = space.memo();
+    b.append("stage 3: ").append(plan.status()).append(", ").append(plan.variables())
         .append(" variables, ").append(plan.constraints()).append(" constraints, ")
         .append(plan.millis()).append(" ms\n");
     b.append("chosen plan\n");
@@ -80,6 +101,9 @@ public final class PlanView {
         }
       }
     }
+    b.append("summaries and the queries reading them\n");
+    readers().forEach((v, queries) -> b.append("  v").append(v).append(' ')
+        .append(describe(v)).append(": ").append(String.join(", ", queries)).append('\n'));
     b.append("cost ").append(num(plan.cost())).append(", without sharing ")
         .append(num(withoutSharing)).append('\n');
     return b.toString();
@@ -142,6 +166,34 @@ public final class PlanView {
     b.append("  label=").append(str("cost " + num(plan.cost()) + ", without sharing "
         + num(withoutSharing))).append(";\n}\n");
     return b.toString();
+  }
+
+  /**
+   * Each chosen summary (a build or a merge), by candidate, and the queries whose answers read
+   * it: one summary with several readers is built once for them all.
+   */
+  private Map<Integer, SortedSet<String>> readers() {
+    final Map<Integer, SortedSet<String>> readers = new TreeMap<>();
+    space.answers().forEach((query, answer) -> {
+      final Deque<Integer> todo = new ArrayDeque<>(List.of(answer));
+      final Set<Integer> seen = new HashSet<>();
+      while (!todo.isEmpty()) {
+        final int v = todo.pop();
+        if (!seen.add(v)) {
+          continue;
+        }
+        final Operator op = space.memo().candidate(space.candidates().get(v).logical()).operator();
+        if (op instanceof Operator.Build || op instanceof Operator.Merge) {
+          readers.computeIfAbsent(v, k -> new TreeSet<>()).add(query);
+        }
+        for (PhysicalEdge e : plan.edges()) {
+          if (e.consumer() == v) {
+            todo.push(e.producer());
+          }
+        }
+      }
+    });
+    return readers;
   }
 
   /** Closes a node's label; the answers are drawn as ellipses. */

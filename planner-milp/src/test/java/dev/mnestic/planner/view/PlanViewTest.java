@@ -29,6 +29,10 @@ class PlanViewTest {
     // The chosen plan: a KLL k=345 for A, one DDSketch α=0.02 for B.
     assertTrue(text.matches("(?s).*\\n  v\\d+ G\\d+ Build\\[family=KLL\\] \\{k=345, direct\\}.*"), text);
     assertTrue(text.matches("(?s).*\\n  v\\d+ G\\d+ Build\\[family=DDSKETCH\\] \\{α=0.02, direct\\}.*"), text);
+    // Who reads which summary: A the KLL, B (both operands) the one DDSketch.
+    final String readers = text.substring(text.indexOf("summaries and the queries reading them\n"));
+    assertTrue(readers.matches("(?s).*\\n  v\\d+ Build\\[family=KLL\\] \\{k=345, direct\\} @ [^\\n]*: A\\n.*"), readers);
+    assertTrue(readers.matches("(?s).*\\n  v\\d+ Build\\[family=DDSKETCH\\] \\{α=0.02, direct\\} @ [^\\n]*: B\\n.*"), readers);
   }
 
   @Test void jsonCarriesTheSameAndCostsCompare() throws Exception {
