@@ -27,7 +27,7 @@ import java.util.Locale;
  */
 public final class PlannerBench {
   private static final int RUNS = 3;
-  private static final Duration LIMIT = Duration.ofSeconds(60);
+  private static final Duration LIMIT = Duration.ofSeconds(30);
 
   private PlannerBench() {
   }

@@ -176,6 +176,11 @@ public final class MilpSelector implements Selector {
 
   private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs,
       boolean[] inKnown, Set<PhysicalEdge> knownEdges, Duration limit) {
+    if ((limit.isZero() || limit.compareTo(timeLimit.dividedBy(10)) < 0) && !knownEdges.isEmpty()) {
+      // Less than a tenth of the time limit left for this part (CP-SAT's presolve alone could
+      // overrun it): its share of the known plan, with no bound proven.
+      return known(members, inKnown, knownEdges);
+    }
     final MPSolver solver = MPSolver.createSolver(solverId);
     if (solver == null) {
       throw new PlanningException("OR-Tools has no solver " + solverId);
@@ -209,6 +214,9 @@ public final class MilpSelector implements Selector {
       final long millis = (System.nanoTime() - start) / 1_000_000;
       LOG.log(System.Logger.Level.DEBUG, "{0}: {1} variables, {2} constraints, {3} in {4} ms",
           solverId, solver.numVariables(), solver.numConstraints(), status, millis);
+      if (status == MPSolver.ResultStatus.NOT_SOLVED && !knownEdges.isEmpty()) {
+        return known(members, inKnown, knownEdges);
+      }
       if (status != MPSolver.ResultStatus.OPTIMAL && status != MPSolver.ResultStatus.FEASIBLE) {
         throw new PlanningException(status == MPSolver.ResultStatus.INFEASIBLE
             ? "no plan meets every query's target, retention and budget"
@@ -218,6 +226,21 @@ public final class MilpSelector implements Selector {
     } finally {
       solver.delete();
     }
+  }
+
+  /** The known plan's candidates and edges among {@code members}, status FEASIBLE, bound 0. */
+  private Plan known(List<PhysicalCandidate> members, boolean[] inKnown, Set<PhysicalEdge> knownEdges) {
+    final List<Integer> chosen = new ArrayList<>();
+    double cost = 0;
+    for (PhysicalCandidate v : members) {
+      if (inKnown[v.id()]) {
+        chosen.add(v.id());
+        cost += space.weight(v.id());
+      }
+    }
+    final Set<Integer> in = new HashSet<>(chosen);
+    final List<PhysicalEdge> edges = knownEdges.stream().filter(e -> in.contains(e.consumer())).toList();
+    return new Plan(chosen, edges, cost, 0, "FEASIBLE", 0, 0, 0);
   }
 
   /** x_v for every member, y_{u,c,i} for every feasible edge, z and w levels, g histories. */

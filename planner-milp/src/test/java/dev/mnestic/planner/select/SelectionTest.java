@@ -181,6 +181,11 @@ class SelectionTest {
     final Plan greedy = TreePlans.greedy(space);
     assertTrue(plan.cost() <= greedy.cost() * (1 + 1e-9), plan.cost() + " vs " + greedy.cost());
     assertTrue(plan.cost() * 2 < TreePlans.costWithoutSharing(space));
+    // Out of time, each part returns its share of the known plan, a whole valid plan.
+    final Plan late = new MilpSelector(space, SOLVER, Duration.ZERO).solve();
+    assertEquals("FEASIBLE", late.status());
+    assertEquals(greedy.cost(), late.cost(), 1e-9 * greedy.cost());
+    assertEquals(greedy.edges().size(), late.edges().size());
   }
 
   /** The MILP's optimum equals the enumerator's on random small workloads. */
