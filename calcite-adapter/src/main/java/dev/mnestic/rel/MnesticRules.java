@@ -1,9 +1,12 @@
 package dev.mnestic.rel;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRepeatUnionRule;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.RepeatUnion;
+import org.apache.calcite.rel.logical.LogicalRepeatUnion;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +22,31 @@ public final class MnesticRules {
           EnumerableConvention.INSTANCE, "EnumerableRecursiveUnionRule")
       .withRuleFactory(EnumerableRecursiveUnionRule::new)
       .toRule(EnumerableRecursiveUnionRule.class);
+
+  /**
+   * Rule that implements a {@link LogicalRepeatUnion} (SQL's {@code WITH RECURSIVE}) as
+   * Calcite's EnumerableRepeatUnion over an {@link EnumerableEachRound}; replaces
+   * {@code EnumerableRules.ENUMERABLE_REPEAT_UNION_RULE}.
+   */
+  public static final ConverterRule ENUMERABLE_REPEAT_UNION = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalRepeatUnion.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableEachRoundRepeatUnionRule")
+      .withRuleFactory(EnumerableEachRoundRepeatUnionRule::new)
+      .toRule(EnumerableEachRoundRepeatUnionRule.class);
+
+  /** As Calcite's rule, with the iterative input built afresh for each round. */
+  static final class EnumerableEachRoundRepeatUnionRule extends EnumerableRepeatUnionRule {
+    EnumerableEachRoundRepeatUnionRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final RepeatUnion u = (RepeatUnion) super.convert(rel);
+      final RelNode step = u.getIterativeRel();
+      return u.copy(u.getTraitSet(), List.of(u.getSeedRel(),
+          new EnumerableEachRound(step.getCluster(), step.getTraitSet(), step)));
+    }
+  }
 
   /** Rule that implements a {@link LogicalDatalogAggregate} as an {@link EnumerableDatalogAggregate}. */
   public static final ConverterRule ENUMERABLE_DATALOG_AGGREGATE = ConverterRule.Config.INSTANCE

@@ -3,6 +3,7 @@ package dev.mnestic.runtime;
 import dev.mnestic.rel.RowTable;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.function.Function0;
 
 
 import java.lang.reflect.Method;
@@ -28,7 +29,8 @@ public enum MnesticMethod {
   STORE_READ_TIMESTAMP_OPTIONAL(StoreReads.class, "timestampOptional", ResultSet.class,
       int.class),
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class, String[].class,
-      boolean.class, String.class);
+      boolean.class, String.class),
+  EACH_ROUND(Rounds.class, "eachRound", Function0.class);
 
   public final Method method;
 

@@ -75,6 +75,9 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
     planner.addRule(StoreRules.STORE_MODIFY);
     planner.addRule(MnesticRules.ENUMERABLE_RECURSIVE_UNION);
+    // WITH RECURSIVE: Calcite's rule, with the recursive step rebuilt each round.
+    planner.removeRule(EnumerableRules.ENUMERABLE_REPEAT_UNION_RULE);
+    planner.addRule(MnesticRules.ENUMERABLE_REPEAT_UNION);
     planner.addRule(MnesticRules.ENUMERABLE_SKYLINE);
     // Store scans come unsorted: a merge join would sort both sides, and
     // Calcite's merge join is many times slower than its hash join here
