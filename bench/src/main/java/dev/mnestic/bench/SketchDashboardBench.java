@@ -16,6 +16,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +30,9 @@ import java.util.Random;
  * evaluation plans nothing (the plan is made once) and runs one pass over the rows, updating
  * every summary the plan chose. Timed in the same run: the evaluation (all 50 result sets), the
  * scan alone ({@code SELECT COUNT(*), SUM(latency)} through mnestic, the same store scan), and
- * the summaries' updates alone ({@code Sketches.windows} over the rows already in memory).
+ * the summaries' updates alone ({@code Sketches.windows} over the rows already in memory), and
+ * plain JDBC loops over the store's rows (the time read as the store scan reads it, through
+ * {@code getTimestamp}, and not at all).
  * Sketch updates: per row, {@link SketchAggregate#updatesPerRow} (one per distinct tumbling
  * summary, width / step per sliding window built directly).
  *
@@ -64,6 +68,29 @@ public final class SketchDashboardBench {
           + " AS v FROM requests GROUP BY " + window + " WITHIN " + target);
     }
     return out;
+  }
+
+  /**
+   * A plain JDBC loop over {@code requests} on the store's own connection: the sum of the
+   * latencies plus, by {@code time}, nothing (0), each time read by {@code getTimestamp} as epoch
+   * milliseconds (1), or read as a {@link LocalDateTime} (2), in seconds.
+   */
+  private static double storeLoop(Connection store, int time) throws SQLException {
+    double sum = 0;
+    try (Statement s = store.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+         ResultSet rs = s.executeQuery(time == 0 ? "SELECT \"latency\" FROM \"PUBLIC\".\"requests\""
+             : "SELECT \"ts\", \"latency\" FROM \"PUBLIC\".\"requests\"")) {
+      while (rs.next()) {
+        if (time == 0) {
+          sum += rs.getDouble(1);
+        } else if (time == 1) {
+          sum += rs.getTimestamp(1).getTime() / 1000 + rs.getDouble(2);
+        } else {
+          sum += rs.getObject(1, LocalDateTime.class).toEpochSecond(ZoneOffset.UTC) + rs.getDouble(2);
+        }
+      }
+    }
+    return sum;
   }
 
   public static void main(String[] args) throws Exception {
@@ -122,6 +149,12 @@ public final class SketchDashboardBench {
           return rs.getLong(1);
         }
       });
+      // Where a row of the scan goes: HSQLDB's own JDBC over the same rows, reading the time as
+      // the store's converter does (LocalDateTime), through getTimestamp's Calendar conversions
+      // (as Calcite's JDBC adapter reads it), and not at all.
+      // Interleaved, so that load and collections fall on the three alike.
+      final List<Harness.Outcome<Double>> loops = harness.interleaved(List.<Harness.Contender<Double>>of(
+          () -> storeLoop(store, 2), () -> storeLoop(store, 1), () -> storeLoop(store, 0)));
       final Harness.Timing<Integer> updates = harness.time(() -> Sketches.windows(
           DataContexts.EMPTY, Linq4j.asEnumerable(memory), 0, 1,
           summaries.stream().map(x -> x.family().name()).toArray(String[]::new),
@@ -146,6 +179,12 @@ public final class SketchDashboardBench {
           scan.seconds());
       System.out.printf(Locale.ROOT, "| summaries' updates alone, rows in memory | %.3f | %.1fM |%n",
           updates.seconds(), total / updates.seconds() / 1e6);
+      System.out.printf(Locale.ROOT, "| HSQLDB JDBC loop, ts as LocalDateTime (as the store scan) and latency | %.3f | |%n",
+          loops.get(0).seconds());
+      System.out.printf(Locale.ROOT, "| HSQLDB JDBC loop, ts by getTimestamp (Calendar) and latency | %.3f | |%n",
+          loops.get(1).seconds());
+      System.out.printf(Locale.ROOT, "| HSQLDB JDBC loop, latency only | %.3f | |%n",
+          loops.get(2).seconds());
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }

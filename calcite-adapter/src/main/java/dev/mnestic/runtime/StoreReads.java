@@ -51,8 +51,8 @@ public final class StoreReads {
    * TIMESTAMP column {@code column} of the current row as Calcite holds it, milliseconds since
    * 1970-01-01 00:00 of the stored wall-clock time: read as the store keeps it (a
    * {@link LocalDateTime}), without JDBC's {@code getTimestamp}, whose Calendar conversions to
-   * and from the JVM's zone cost about half a microsecond a row and move a time in a
-   * daylight-saving gap of that zone by the gap.
+   * and from the JVM's zone move a time in a daylight-saving gap of that zone by the gap. Not
+   * faster over 10M rows (bench/RESULTS.md, the dashboard's JDBC loops).
    */
   public static long timestamp(ResultSet rs, int column) throws SQLException {
     final LocalDateTime t = rs.getObject(column, LocalDateTime.class);
