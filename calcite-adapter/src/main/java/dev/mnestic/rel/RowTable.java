@@ -9,7 +9,6 @@ import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.EnumerableDefaults;
 import org.apache.calcite.linq4j.Enumerator;
-import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.Lookup;
 import org.apache.calcite.linq4j.function.EqualityComparer;
 import org.apache.calcite.linq4j.function.Function1;
@@ -55,7 +54,7 @@ public final class RowTable extends AbstractTable implements ScannableTable {
 
   private final String name;
   private final RelDataType rowType;
-  private final List<Object[]> rows = new RowList();
+  private final RowList rows = new RowList();
   /** Once the rows are final: the lookups built over them, by key selector and comparer. */
   private Map<List<Object>, Lookup<?, Object[]>> lookups;
 
@@ -107,13 +106,13 @@ public final class RowTable extends AbstractTable implements ScannableTable {
   }
 
   @Override public Enumerable<Object[]> scan(DataContext root) {
-    return lookups == null ? Linq4j.asEnumerable(rows) : new FixedRows();
+    return lookups == null ? rows.enumerable() : new FixedRows();
   }
 
   /** The scan of fixed rows: their lookups are kept (key selectors compare by identity). */
   private final class FixedRows extends AbstractEnumerable<Object[]> {
     @Override public Enumerator<Object[]> enumerator() {
-      return Linq4j.enumerator(rows);
+      return rows.enumerable().enumerator();
     }
 
     @Override public <K> Lookup<K, Object[]> toLookup(Function1<Object[], K> keySelector) {
@@ -125,8 +124,8 @@ public final class RowTable extends AbstractTable implements ScannableTable {
         EqualityComparer<K> comparer) {
       return (Lookup<K, Object[]>) lookups.computeIfAbsent(Arrays.asList(keySelector, comparer),
           k -> comparer == null
-              ? EnumerableDefaults.toLookup(Linq4j.asEnumerable(rows), keySelector)
-              : EnumerableDefaults.toLookup(Linq4j.asEnumerable(rows), keySelector, comparer));
+              ? EnumerableDefaults.toLookup(rows.enumerable(), keySelector)
+              : EnumerableDefaults.toLookup(rows.enumerable(), keySelector, comparer));
     }
   }
 }

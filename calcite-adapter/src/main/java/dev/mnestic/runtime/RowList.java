@@ -1,5 +1,9 @@
 package dev.mnestic.runtime;
 
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +24,9 @@ import java.util.RandomAccess;
  * packed is 16) every one of them survives young collections and is copied
  * by each. Packed, what the join pipeline allocates per row dies young.
  * A row read from a packed list is a copy: writing into it changes nothing.
+ * {@link #enumerable} reads each row once however often its enumerator's
+ * {@code current()} is called (Calcite's join pipeline calls it per key and
+ * per result).
  */
 public final class RowList extends AbstractList<Object[]> implements RandomAccess {
   private long[] packed = new long[16];
@@ -68,6 +75,39 @@ public final class RowList extends AbstractList<Object[]> implements RandomAcces
       return true;
     }
     return rows.add(row);
+  }
+
+  /** The rows as an enumerable whose enumerator makes each row once, on {@code moveNext}. */
+  public Enumerable<Object[]> enumerable() {
+    return new AbstractEnumerable<>() {
+      @Override public Enumerator<Object[]> enumerator() {
+        return new Enumerator<>() {
+          private int next;
+          private Object[] current;
+
+          @Override public Object[] current() {
+            return current;
+          }
+
+          @Override public boolean moveNext() {
+            if (next < size()) {
+              current = get(next++);
+              return true;
+            }
+            current = null;
+            return false;
+          }
+
+          @Override public void reset() {
+            next = 0;
+            current = null;
+          }
+
+          @Override public void close() {
+          }
+        };
+      }
+    };
   }
 
   /** Adds the rows of {@code c}; another packed list's of the same arity by one array copy. */

@@ -6,7 +6,6 @@ import dev.mnestic.value.HostAggregations;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Linq4j;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -108,7 +107,7 @@ public final class SemiNaive {
         progress.round(round, deltas);
       }
       if (!changed) {
-        return Linq4j.asEnumerable(full[0].rows());
+        return full[0].scan(root);
       }
     }
   }

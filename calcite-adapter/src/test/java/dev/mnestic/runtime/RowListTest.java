@@ -1,5 +1,6 @@
 package dev.mnestic.runtime;
 
+import org.apache.calcite.linq4j.Enumerator;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** {@link RowList} against an {@code ArrayList} of the same rows, packed and not. */
@@ -32,7 +34,7 @@ class RowListTest {
           row[0] = random.nextBoolean() ? 2.5 : null;
         }
         assertEquals(reference.add(row), rows.add(row.clone()));
-        assertSame(reference, rows);
+        assertRows(reference, rows);
       }
       assertThrows(IndexOutOfBoundsException.class, () -> rows.get(rows.size()));
     }
@@ -43,7 +45,7 @@ class RowListTest {
     rows.add(new Object[] {1L, 2L});
     rows.add(new Object[] {3L});
     rows.add(new Object[] {4L, 5L});
-    assertSame(List.of(new Object[] {1L, 2L}, new Object[] {3L}, new Object[] {4L, 5L}), rows);
+    assertRows(List.of(new Object[] {1L, 2L}, new Object[] {3L}, new Object[] {4L, 5L}), rows);
   }
 
   /** addAll of another list: packed into packed by one copy, any other way row by row. */
@@ -64,12 +66,12 @@ class RowListTest {
           more.add(row);
         }
         assertEquals(reference.addAll(more), rows.addAll(more));
-        assertSame(reference, rows);
+        assertRows(reference, rows);
       }
     }
   }
 
-  private static void assertSame(List<Object[]> expected, List<Object[]> actual) {
+  private static void assertRows(List<Object[]> expected, List<Object[]> actual) {
     assertEquals(expected.size(), actual.size());
     for (int i = 0; i < expected.size(); i++) {
       assertEquals(Arrays.asList(expected.get(i)), Arrays.asList(actual.get(i)), "row " + i);
@@ -79,5 +81,18 @@ class RowListTest {
       iterated.add(Arrays.asList(row));
     }
     assertEquals(expected.stream().map(Arrays::asList).toList(), iterated);
+    if (actual instanceof RowList rows) {
+      // The enumerator makes each row once: current() twice is the same row.
+      final Enumerator<Object[]> e = rows.enumerable().enumerator();
+      for (int pass = 0; pass < 2; pass++) {
+        final List<List<Object>> enumerated = new ArrayList<>();
+        while (e.moveNext()) {
+          assertSame(e.current(), e.current());
+          enumerated.add(Arrays.asList(e.current()));
+        }
+        assertEquals(iterated, enumerated);
+        e.reset();
+      }
+    }
   }
 }

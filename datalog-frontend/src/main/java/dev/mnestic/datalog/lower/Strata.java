@@ -23,6 +23,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.plan.RelOptTable;
@@ -58,6 +59,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * Evaluates a query's strata in order. Each stratum is one Calcite plan:
@@ -287,7 +289,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         new ArrayList<>(full.values()), new ArrayList<>(delta.values()), aggregations,
         frontier != null ? maxEpochs : MAX_ITERATIONS);
     try {
-      execute(plan);
+      // The fixpoint fills the full tables; its rows (full_0's) need not be copied out.
+      execute(plan, Enumerable::count);
     } finally {
       frontier = null;
     }
@@ -387,6 +390,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
    * the script's error; so is being stopped (deadline or cancel).
    */
   private List<Object[]> execute(RelNode plan) {
+    return execute(plan, Enumerable::toList);
+  }
+
+  /** Runs a plan as {@link #execute(RelNode)}; {@code read} reads its rows. */
+  private <T> T execute(RelNode plan, Function<Enumerable<Object[]>, T> read) {
     if (stop.get()) {
       throw killed();
     }
@@ -396,7 +404,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         for (String line : Plans.explain(physical).split("\n")) {
           explained(line);
         }
-        return List.of();
+        return read.apply(Linq4j.emptyEnumerable());
       }
       final Map<String, Object> variables = new HashMap<>();
       variables.put(DataContext.Variable.CANCEL_FLAG.camelName, stop);
@@ -411,11 +419,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       }
       final Enumerable<Object[]> rows = Plans.run(physical, root,
           (JavaTypeFactory) b.getTypeFactory(), tables, variables);
-      final List<Object[]> list = rows.toList();
+      final T result = read.apply(rows);
       if (stop.get()) {
         throw killed();
       }
-      return list;
+      return result;
     } catch (RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof DatalogException) {
