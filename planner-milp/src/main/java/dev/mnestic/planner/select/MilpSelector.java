@@ -24,7 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,10 +38,13 @@ import java.util.concurrent.Future;
 
 /**
  * Stage 3 as a MILP in OR-Tools: {@code buildModel} → {@code addConstraints} →
- * {@code extractSolution}. Variables: x_v (candidate used) and y_{u,c,i} (edge used) over the
- * feasible edges; z_{c,ℓ} (ratio c's error is ℓ ∈ Λ_c) and w_{c,i,ℓ} (its operand i has error
- * ℓ); and g_{v,h} (v must serve results h back, h ∈ H_G). A readout's error needs no variable:
- * it reads a state of fixed θ, so it has level ℓ exactly when Σ_{u : ℓ(u) = ℓ} y_{u,c,0} = 1. Objective: minimize Σ w_v x_v, so a shared producer is paid once.
+ * {@code extractSolution}. Candidates that differ only in how long they keep their results
+ * are one {@link Block} U, used with the keep of member j or longer when s_{U,j} = 1 (so
+ * x_{v_j} = s_{U,j} - s_{U,j+1}); y_{P,C,i} per arc between blocks stands for the feasible edges
+ * between their members. Levels: [U has ℓ] as sums of variables, a ratio's operand arcs split by
+ * level (q) and its operand levels paired (p); g_{U,h} (U must serve results h back, h ∈ H_G).
+ * Objective: minimize Σ w_v x_v, so a shared producer is paid once. docs/planner.md states each
+ * row and why its right-hand side is x rather than 1 (a tighter linear relaxation).
  *
  * <p>Acyclicity needs no variables: {@link dev.mnestic.planner.memo.Memo#add} refuses any
  * candidate that would close a cycle of groups, so every choice of y is a DAG;
@@ -60,21 +63,6 @@ public final class MilpSelector implements Selector {
   private final PlanSpace space;
   private final String solverId;
   private final Duration timeLimit;
-
-  /** The variables of candidate v: x_v, z_{v,ℓ} when it is a ratio, g_{v,h}. */
-  private record CandidateVars(MPVariable x, Map<Guarantee, MPVariable> level,
-      Map<Duration, MPVariable> history) {
-  }
-
-  /**
-   * The variables of one model over {@code members}: their {@link CandidateVars} (by candidate
-   * id, null for others), y per feasible edge between them, and the feasible edges into each
-   * input that the model keeps.
-   */
-  private record Model(MPSolver solver, List<PhysicalCandidate> members,
-      List<CandidateVars> candidates, Map<PhysicalEdge, MPVariable> edges,
-      List<List<List<PhysicalEdge>>> inputs) {
-  }
 
   /**
    * @param solverId an MPSolver backend: "SCIP", "CBC" or "CP_SAT"
@@ -189,18 +177,7 @@ public final class MilpSelector implements Selector {
       final Model model = buildModel(solver, members, inputs);
       addConstraints(model);
       if (!knownEdges.isEmpty()) {
-        // Start from the plan found query by query.
-        final List<MPVariable> vars = new ArrayList<>();
-        final List<Double> values = new ArrayList<>();
-        for (PhysicalCandidate v : members) {
-          vars.add(model.candidates().get(v.id()).x());
-          values.add(inKnown[v.id()] ? 1.0 : 0.0);
-        }
-        model.edges().forEach((e, y) -> {
-          vars.add(y);
-          values.add(knownEdges.contains(e) ? 1.0 : 0.0);
-        });
-        solver.setHint(vars.toArray(new MPVariable[0]), values.stream().mapToDouble(d -> d).toArray());
+        hint(model, inKnown, knownEdges);
       }
       solver.setTimeLimit(limit.toMillis());
       if (solverId.equals("CP_SAT")) {
@@ -212,8 +189,9 @@ public final class MilpSelector implements Selector {
       final long start = System.nanoTime();
       final MPSolver.ResultStatus status = solver.solve(params);
       final long millis = (System.nanoTime() - start) / 1_000_000;
-      LOG.log(System.Logger.Level.DEBUG, "{0}: {1} variables, {2} constraints, {3} in {4} ms",
-          solverId, solver.numVariables(), solver.numConstraints(), status, millis);
+      LOG.log(System.Logger.Level.DEBUG, "{0}: {1} variables, {2} constraints, {3} in {4} ms, objective {5}, bound {6}",
+          solverId, solver.numVariables(), solver.numConstraints(), status, millis,
+          solver.objective().value(), solver.objective().bestBound());
       if (status == MPSolver.ResultStatus.NOT_SOLVED && !knownEdges.isEmpty()) {
         return known(members, inKnown, knownEdges);
       }
@@ -243,269 +221,376 @@ public final class MilpSelector implements Selector {
     return new Plan(chosen, edges, cost, 0, "FEASIBLE", 0, 0, 0);
   }
 
-  /** x_v for every member, y_{u,c,i} for every feasible edge, z and w levels, g histories. */
+  /**
+   * U: the members of one part that differ only in how long they keep their results (one
+   * logical candidate, timing and medium, kept across evaluations), by keep ascending; any other
+   * candidate is a block of its own. atLeast.get(j) is s_{U,j}, "U is used with the keep of
+   * member j or a longer one", so s_{U,0} = x_U and member j is used when s_{U,j} - s_{U,j+1} = 1.
+   */
+  private static final class Block {
+    final List<PhysicalCandidate> byKeep = new ArrayList<>();
+    final List<MPVariable> atLeast = new ArrayList<>();
+    /** g_{U,h}: U must serve results h back, h ∈ H_G. */
+    final Map<Duration, MPVariable> history = new LinkedHashMap<>();
+    /** The arcs into each input. */
+    final List<List<Arc>> inputs = new ArrayList<>();
+    /** The arcs out of it. */
+    final List<Arc> readers = new ArrayList<>();
+    /** [U has ℓ] as a sum of variables, for each level ℓ ∈ Λ_U it can have. */
+    Map<Guarantee, List<MPVariable>> levels;
+
+    PhysicalCandidate first() {
+      return byKeep.get(0);
+    }
+
+    MPVariable x() {
+      return atLeast.get(0);
+    }
+  }
+
+  /** y_{P,C,i}: block P feeds input i of block C; the sum of the y_{u,c,i} between their members. */
+  private record Arc(Block producer, Block consumer, int input, MPVariable y) {
+  }
+
+  /** The variables of one part's model, by block. */
+  private record Model(MPSolver solver, List<Block> blocks, Map<Integer, Block> blockOf,
+      List<List<List<PhysicalEdge>>> inputs) {
+  }
+
+  /**
+   * The known plan as CP-SAT's hint: x_U and s_{U,j} up to the longest keep it uses of U, y of
+   * the arcs its edges lie on.
+   */
+  private static void hint(Model m, boolean[] inKnown, Set<PhysicalEdge> knownEdges) {
+    final Map<MPVariable, Double> values = new LinkedHashMap<>();
+    for (Block b : m.blocks()) {
+      int longest = -1;
+      for (int j = 0; j < b.byKeep.size(); j++) {
+        longest = inKnown[b.byKeep.get(j).id()] ? j : longest;
+      }
+      for (int j = 0; j < b.byKeep.size(); j++) {
+        values.put(b.atLeast.get(j), j <= longest ? 1.0 : 0.0);
+      }
+      for (List<Arc> input : b.inputs) {
+        for (Arc a : input) {
+          values.put(a.y(), 0.0);
+        }
+      }
+    }
+    for (PhysicalEdge e : knownEdges) {
+      final Block c = m.blockOf().get(e.consumer());
+      if (c != null) {
+        for (Arc a : c.inputs.get(e.input())) {
+          if (a.producer() == m.blockOf().get(e.producer())) {
+            values.put(a.y(), 1.0);
+          }
+        }
+      }
+    }
+    m.solver().setHint(values.keySet().toArray(new MPVariable[0]),
+        values.values().stream().mapToDouble(d -> d).toArray());
+  }
+
+  /** The blocks, x and s per block, y per arc, g histories, and Σ w_v x_v as telescoped by keep. */
   private Model buildModel(MPSolver solver, List<PhysicalCandidate> members,
       List<List<List<PhysicalEdge>>> inputs) {
-    final List<Set<Guarantee>> levels = Levels.of(space);
-    final List<CandidateVars> vars = new ArrayList<>(Collections.nCopies(space.candidates().size(),
-        (CandidateVars) null));
+    final Map<List<Object>, Block> byKey = new LinkedHashMap<>();
     for (PhysicalCandidate v : members) {
-      final MPVariable x = solver.makeBoolVar("x_" + v.id());
-      final Map<Guarantee, MPVariable> level = new LinkedHashMap<>();
-      if (space.memo().candidate(v.logical()).operator() instanceof Operator.Divide) {
-        int l = 0;
-        for (Guarantee g : levels.get(v.id())) {
-          level.put(g, solver.makeBoolVar("z_" + v.id() + "_" + l++));
-        }
-      }
-      final Map<Duration, MPVariable> history = new LinkedHashMap<>();
-      final Duration capacity = v.properties().history();
-      for (Duration h : space.history().get(v.group())) {
-        // g_{v,h} = 0 for h beyond what v keeps: (R).
-        final double ub = capacity != null && h.compareTo(capacity) > 0 ? 0 : 1;
-        history.put(h, solver.makeIntVar(0, ub, "g_" + v.id() + "_" + h.getSeconds()));
-      }
-      vars.set(v.id(), new CandidateVars(x, level, history));
+      final List<Object> key = v.properties().lifetime() instanceof Lifetime.AcrossEvaluations a
+          ? List.of(v.logical(), v.properties().timing(), a.medium()) : List.of(-1 - v.id());
+      byKey.computeIfAbsent(key, k -> new Block()).byKeep.add(v);
     }
-    final Map<PhysicalEdge, MPVariable> edges = new LinkedHashMap<>();
-    for (PhysicalCandidate c : members) {
-      for (List<PhysicalEdge> input : inputs.get(c.id())) {
-        for (PhysicalEdge e : input) {
-          edges.put(e, solver.makeBoolVar("y_" + e.producer() + "_" + e.consumer() + "_" + e.input()));
-        }
-      }
-    }
+    final List<Block> blocks = new ArrayList<>(byKey.values());
+    final Map<Integer, Block> blockOf = new HashMap<>();
     final MPObjective objective = solver.objective();
-    for (PhysicalCandidate v : members) {
-      // minimize Σ w_v x_v
-      objective.setCoefficient(vars.get(v.id()).x(), space.weight(v.id()));
+    for (Block b : blocks) {
+      if (b.byKeep.size() > 1) {
+        b.byKeep.sort(Comparator.comparing(v -> ((Lifetime.AcrossEvaluations) v.properties().lifetime()).keep()));
+      }
+      for (int j = 0; j < b.byKeep.size(); j++) {
+        final PhysicalCandidate v = b.byKeep.get(j);
+        blockOf.put(v.id(), b);
+        final MPVariable s = solver.makeBoolVar((j == 0 ? "x_" : "s_") + v.id());
+        // Σ w_v x_v with x_{v_j} = s_{U,j} - s_{U,j+1}: w_{v_0} s_{U,0} + Σ_j (w_{v_j} - w_{v_{j-1}}) s_{U,j}.
+        objective.setCoefficient(s, space.weight(v.id()) - (j == 0 ? 0 : space.weight(b.byKeep.get(j - 1).id())));
+        if (j > 0) {
+          // s_{U,j} <= s_{U,j-1}: a keep at least member j's is at least member j-1's.
+          lessOrEqual(solver, s, b.atLeast.get(j - 1));
+        }
+        b.atLeast.add(s);
+      }
+      final PhysicalCandidate v = b.first();
+      for (Duration h : space.history().get(v.group())) {
+        // g_{U,h} <= s_{U,j} for the first member j that keeps h, and 0 when none does: (R).
+        final MPVariable serves = keeping(b, h);
+        final MPVariable g = solver.makeIntVar(0, serves == null ? 0 : 1, "g_" + v.id() + "_" + h.getSeconds());
+        if (serves != null) {
+          lessOrEqual(solver, g, serves);
+        }
+        b.history.put(h, g);
+      }
     }
     objective.setMinimization();
-    return new Model(solver, members, vars, edges, inputs);
+    for (Block c : blocks) {
+      final PhysicalCandidate v = c.first();
+      for (List<PhysicalEdge> input : inputs.get(v.id())) {
+        final Map<Block, Arc> arcs = new LinkedHashMap<>();
+        for (PhysicalEdge e : input) {
+          final Block p = blockOf.get(e.producer());
+          arcs.computeIfAbsent(p, k -> {
+            final Arc arc = new Arc(p, c, c.inputs.size(), solver.makeBoolVar(
+                "y_" + p.first().id() + "_" + v.id() + "_" + c.inputs.size()));
+            p.readers.add(arc);
+            return arc;
+          });
+        }
+        c.inputs.add(new ArrayList<>(arcs.values()));
+      }
+    }
+    return new Model(solver, blocks, blockOf, inputs);
+  }
+
+  /** s_{U,j} of the first member j of U whose keep covers h (x_U when U is no keep block), or null. */
+  private static MPVariable keeping(Block b, Duration h) {
+    for (int j = 0; j < b.byKeep.size(); j++) {
+      final Duration capacity = b.byKeep.get(j).properties().history();
+      if (capacity == null || h.compareTo(capacity) <= 0) {
+        return b.atLeast.get(j);
+      }
+    }
+    return null;
   }
 
   private void addConstraints(Model m) {
     final MPSolver s = m.solver();
-    final List<List<List<PhysicalEdge>>> inputs = m.inputs();
-    final Map<Integer, List<PhysicalEdge>> readers = new HashMap<>();
-    for (PhysicalEdge e : m.edges().keySet()) {
-      readers.computeIfAbsent(e.producer(), k -> new ArrayList<>()).add(e);
-    }
-    for (PhysicalCandidate c : m.members()) {
-      final CandidateVars cv = m.candidates().get(c.id());
-      for (List<PhysicalEdge> input : inputs.get(c.id())) {
-        // (A) Σ_u y_{u,c,i} = x_c: a used consumer's input reads exactly one feasible producer.
+    for (Block c : m.blocks()) {
+      for (List<Arc> input : c.inputs) {
+        // (A) Σ_P y_{P,C,i} = x_C: a used consumer's input reads exactly one feasible producer.
         final MPConstraint one = s.makeConstraint(0, 0);
-        one.setCoefficient(cv.x(), -1);
-        for (PhysicalEdge e : input) {
-          one.setCoefficient(m.edges().get(e), 1);
-          // (B) y_{u,c,i} <= x_u: a producer is used whenever an edge reads it.
-          final MPConstraint used = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
-          used.setCoefficient(m.edges().get(e), 1);
-          used.setCoefficient(m.candidates().get(e.producer()).x(), -1);
+        one.setCoefficient(c.x(), -1);
+        for (Arc a : input) {
+          one.setCoefficient(a.y(), 1);
+          // (B) y_{P,C,i} <= x_P: a producer is used whenever an edge reads it.
+          lessOrEqual(s, a.y(), a.producer().x());
         }
       }
-      if (c.properties().lifetime() instanceof Lifetime.None) {
-        // (P) Σ_{c,i} y_{u,c,i} <= 1: a result that is not kept streams into one consumer.
-        final MPConstraint pipe = s.makeConstraint(Double.NEGATIVE_INFINITY, 1);
-        for (PhysicalEdge e : readers.getOrDefault(c.id(), List.of())) {
-          pipe.setCoefficient(m.edges().get(e), 1);
+      if (c.first().properties().lifetime() instanceof Lifetime.None) {
+        // (P) Σ_{C,i} y_{U,C,i} <= x_U: a result that is not kept streams into one consumer.
+        final MPConstraint pipe = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
+        pipe.setCoefficient(c.x(), -1);
+        for (Arc a : c.readers) {
+          pipe.setCoefficient(a.y(), 1);
         }
       }
-      addAccuracy(m, c, inputs.get(c.id()), inputs);
-      addHistory(m, c, inputs.get(c.id()));
+    }
+    for (Block c : m.blocks()) {
+      // Producers before consumers: a ratio's levels need its operands'.
+      addHistory(m, c);
+    }
+    for (int g : space.memo().topologicalOrder()) {
+      for (int v : space.byGroup().get(g)) {
+        final Block c = m.blockOf().get(v);
+        if (c != null && c.first().id() == v) {
+          addAccuracy(m, c);
+        }
+      }
     }
     for (Query q : space.workload().queries()) {
-      final CandidateVars answer = m.candidates().get(space.answers().get(q.name()));
+      final Block answer = m.blockOf().get(space.answers().get(q.name()));
       if (answer != null) {
         // (C) x_{a_q} = 1: each query's answer, and so its root group, is covered.
         answer.x().setBounds(1, 1);
       }
     }
     for (Budget b : space.workload().budgets()) {
-      // (B) Σ_v r_v x_v <= budget.
+      // (B) Σ_v r_v x_v <= budget, telescoped by keep as the objective.
       final MPConstraint budget = s.makeConstraint(Double.NEGATIVE_INFINITY, b.limit());
-      for (PhysicalCandidate v : m.members()) {
-        budget.setCoefficient(m.candidates().get(v.id()).x(), space.costs().get(v.id()).of(b.resource()));
+      for (Block u : m.blocks()) {
+        for (int j = 0; j < u.byKeep.size(); j++) {
+          budget.setCoefficient(u.atLeast.get(j), space.costs().get(u.byKeep.get(j).id()).of(b.resource())
+              - (j == 0 ? 0 : space.costs().get(u.byKeep.get(j - 1).id()).of(b.resource())));
+        }
       }
     }
   }
 
   /**
-   * (K): the error level of every candidate an answer or a ratio reads, and at each answer no
-   * level beyond its query's target. A fixed θ has its own level (x_v); a readout, whose
-   * producer is a state of fixed θ, has level ℓ exactly when it reads a producer of level ℓ, a
-   * sum of edge variables; a ratio has variables z for its levels and w for its operands'.
+   * (K): the levels [U has ℓ] of every block, and at each answer no level beyond its query's
+   * target. A fixed θ has its own level (x_U); a readout, whose producer is a state of fixed θ,
+   * has level ℓ exactly when it reads a producer of level ℓ, a sum of y; a ratio splits each
+   * operand arc by the level it carries (q_{P,C,i,ℓ}) and pairs its operands' levels
+   * (p_{C,a,b}), its level being (a + b) / (1 - b) of the pair.
    */
-  private void addAccuracy(Model m, PhysicalCandidate c, List<List<PhysicalEdge>> inputs,
-      List<List<List<PhysicalEdge>>> all) {
+  private void addAccuracy(Model m, Block c) {
     final MPSolver s = m.solver();
-    final CandidateVars cv = m.candidates().get(c.id());
-    final LogicalCandidate logical = space.memo().candidate(c.logical());
-    if (logical.operator() instanceof Operator.Answer answer) {
-      for (PhysicalEdge e : inputs.get(0)) {
-        for (Map.Entry<Guarantee, List<MPVariable>> l : levels(m, e.producer(), all).entrySet()) {
-          if (!l.getKey().meets(answer.target())) {
-            // (K) y_{u,a_q,0} + [u has level ℓ] <= 1 for each ℓ beyond q's target.
-            final MPConstraint k = s.makeConstraint(Double.NEGATIVE_INFINITY, 1);
-            k.setCoefficient(m.edges().get(e), 1);
-            l.getValue().forEach(v -> k.setCoefficient(v, 1));
+    final LogicalCandidate logical = space.memo().candidate(c.first().logical());
+    c.levels = new LinkedHashMap<>();
+    if (logical.properties().parameters() instanceof Parameters.Fixed fixed) {
+      c.levels.put(fixed.guarantee(), List.of(c.x()));
+    } else if (logical.operator() instanceof Operator.Divide) {
+      final List<Map<Guarantee, List<MPVariable>>> operand = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        // w_{C,i,ℓ} = Σ_P q_{P,C,i,ℓ}: operand i has level ℓ.
+        final Map<Guarantee, List<MPVariable>> w = new LinkedHashMap<>();
+        for (Arc a : c.inputs.get(i)) {
+          // Σ_ℓ q_{P,C,i,ℓ} = y_{P,C,i}; q_{P,C,i,ℓ} <= [P has ℓ]: the arc carries P's level.
+          final MPConstraint split = s.makeConstraint(0, 0);
+          split.setCoefficient(a.y(), -1);
+          int n = 0;
+          for (Map.Entry<Guarantee, List<MPVariable>> l : a.producer().levels.entrySet()) {
+            final MPVariable q = s.makeBoolVar("q_" + a.producer().first().id() + "_" + c.first().id()
+                + "_" + i + "_" + n++);
+            split.setCoefficient(q, 1);
+            final MPConstraint carries = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
+            carries.setCoefficient(q, 1);
+            l.getValue().forEach(v -> carries.setCoefficient(v, carries.getCoefficient(v) - 1));
+            w.computeIfAbsent(l.getKey(), k -> new ArrayList<>()).add(q);
           }
         }
+        operand.add(w);
       }
-      return;
-    }
-    if (!(logical.operator() instanceof Operator.Divide)) {
-      return;
-    }
-    // Σ_ℓ z_{c,ℓ} = x_c: a used ratio has one error level.
-    sumEquals(s, cv.level().values(), cv.x());
-    final List<Map<Guarantee, MPVariable>> operand = new ArrayList<>();
-    for (int i = 0; i < 2; i++) {
-      final Map<Guarantee, MPVariable> w = new LinkedHashMap<>();
-      for (PhysicalEdge e : inputs.get(i)) {
-        for (Map.Entry<Guarantee, List<MPVariable>> l : levels(m, e.producer(), all).entrySet()) {
-          final MPVariable wl = w.computeIfAbsent(l.getKey(),
-              g -> s.makeBoolVar("w_" + c.id() + "_" + operand.size() + "_" + w.size()));
-          // w_{c,i,ℓ} >= y_{u,c,i} + [u has level ℓ] - 1: operand i has the level of its producer.
-          final MPConstraint link = s.makeConstraint(-1, Double.POSITIVE_INFINITY);
-          link.setCoefficient(wl, 1);
-          link.setCoefficient(m.edges().get(e), -1);
-          l.getValue().forEach(v -> link.setCoefficient(v, -1));
+      // Σ_b p_{C,a,b} = w_{C,0,a}, Σ_a p_{C,a,b} = w_{C,1,b}; z_{C,ℓ} = Σ_{(a+b)/(1-b) = ℓ} p_{C,a,b}.
+      final Map<Guarantee, MPConstraint> rows = new HashMap<>();
+      final Map<Guarantee, MPConstraint> columns = new HashMap<>();
+      for (Map.Entry<Guarantee, List<MPVariable>> a : operand.get(0).entrySet()) {
+        for (Map.Entry<Guarantee, List<MPVariable>> b : operand.get(1).entrySet()) {
+          final MPVariable p = s.makeBoolVar("p_" + c.first().id() + "_" + rows.size() + "_" + columns.size());
+          sumOf(s, rows, a.getKey(), a.getValue()).setCoefficient(p, 1);
+          sumOf(s, columns, b.getKey(), b.getValue()).setCoefficient(p, 1);
+          c.levels.computeIfAbsent(Guarantee.ratio(a.getKey(), b.getKey()), k -> new ArrayList<>()).add(p);
         }
       }
-      // Σ_ℓ w_{c,i,ℓ} = x_c
-      sumEquals(s, w.values(), cv.x());
-      operand.add(w);
-    }
-    for (Map.Entry<Guarantee, MPVariable> a : operand.get(0).entrySet()) {
-      for (Map.Entry<Guarantee, MPVariable> b : operand.get(1).entrySet()) {
-        // z_{c,(a+b)/(1-b)} >= w_{c,0,a} + w_{c,1,b} - 1
-        atLeastBoth(s, cv.level().get(Guarantee.ratio(a.getKey(), b.getKey())), a.getValue(),
-            b.getValue());
+    } else if (logical.operator() instanceof Operator.Readout) {
+      for (Arc a : c.inputs.get(0)) {
+        for (Map.Entry<Guarantee, List<MPVariable>> l : a.producer().levels.entrySet()) {
+          if (l.getValue().size() != 1 || l.getValue().get(0) != a.producer().x()) {
+            throw new IllegalStateException("candidate " + c.first().id() + " reads "
+                + a.producer().first().id() + ", whose error its θ does not fix");
+          }
+          c.levels.computeIfAbsent(l.getKey(), k -> new ArrayList<>()).add(a.y());
+        }
+      }
+    } else if (logical.operator() instanceof Operator.Answer answer) {
+      for (Arc a : c.inputs.get(0)) {
+        // (K) y_{U,a_q,0} + Σ_{ℓ beyond q's target} [U has ℓ] <= x_U.
+        final MPConstraint k = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
+        k.setCoefficient(a.y(), 1);
+        final MPVariable xu = a.producer().x();
+        for (Map.Entry<Guarantee, List<MPVariable>> l : a.producer().levels.entrySet()) {
+          if (!l.getKey().meets(answer.target())) {
+            l.getValue().forEach(v -> k.setCoefficient(v, k.getCoefficient(v) + 1));
+          }
+        }
+        k.setCoefficient(xu, k.getCoefficient(xu) - 1);
       }
     }
+  }
+
+  /** The row Σ p - Σ {@code terms} = 0 of {@code level}, made on first use. */
+  private static MPConstraint sumOf(MPSolver s, Map<Guarantee, MPConstraint> rows, Guarantee level,
+      List<MPVariable> terms) {
+    return rows.computeIfAbsent(level, l -> {
+      final MPConstraint row = s.makeConstraint(0, 0);
+      terms.forEach(t -> row.setCoefficient(t, -1));
+      return row;
+    });
   }
 
   /**
    * (R) histories: each answer asks ρ_q of its root; a consumer recomputed on demand that must
-   * serve h asks h + lookback of its producer, a kept one only the lookback; g_{u,h} is 0 above
-   * what u keeps (the variable bound set in buildModel).
+   * serve h asks h + lookback of its producer, a kept one only the lookback; g_{U,h} is at most
+   * s_{U,j} of the first member keeping h (set in buildModel), and at most x_U.
    */
-  private void addHistory(Model m, PhysicalCandidate c, List<List<PhysicalEdge>> inputs) {
+  private void addHistory(Model m, Block c) {
     final MPSolver s = m.solver();
-    final CandidateVars cv = m.candidates().get(c.id());
-    final LogicalCandidate logical = space.memo().candidate(c.logical());
+    final PhysicalCandidate v = c.first();
+    final LogicalCandidate logical = space.memo().candidate(v.logical());
     if (logical.operator() instanceof Operator.Answer answer) {
       final Duration rho = space.workload().queries().stream()
           .filter(q -> q.name().equals(answer.query())).findFirst().orElseThrow().retention();
       if (rho.compareTo(Duration.ZERO) > 0) {
         // g_{a_q,ρ_q} = 1
-        cv.history().get(rho).setBounds(1, 1);
+        c.history.get(rho).setBounds(1, 1);
       }
     }
-    final Duration lookback = History.lookback(space.memo(), c.logical(), c.properties().timing());
-    final boolean onDemand = c.properties().recomputedOnDemand();
-    for (List<PhysicalEdge> input : inputs) {
-      for (PhysicalEdge e : input) {
-        final MPVariable y = m.edges().get(e);
-        final CandidateVars u = m.candidates().get(e.producer());
+    final Duration lookback = History.lookback(space.memo(), v.logical(), v.properties().timing());
+    final boolean onDemand = v.properties().recomputedOnDemand();
+    for (List<Arc> input : c.inputs) {
+      for (Arc a : input) {
         if (lookback.compareTo(Duration.ZERO) > 0) {
-          // g_{u,lookback} >= y_{u,c,i}
-          final MPConstraint now = s.makeConstraint(0, Double.POSITIVE_INFINITY);
-          now.setCoefficient(historyVar(u, lookback), 1);
-          now.setCoefficient(y, -1);
+          // g_{P,lookback} >= y_{P,C,i}
+          lessOrEqual(s, a.y(), historyVar(a.producer(), lookback));
         }
         if (onDemand) {
-          for (Map.Entry<Duration, MPVariable> h : cv.history().entrySet()) {
-            // g_{u,h+lookback} >= g_{c,h} + y_{u,c,i} - 1
-            atLeastBoth(s, historyVar(u, h.getKey().plus(lookback)), h.getValue(), y);
+          for (Map.Entry<Duration, MPVariable> h : c.history.entrySet()) {
+            // g_{P,h+lookback} >= g_{C,h} + y_{P,C,i} - x_C
+            final MPConstraint r = s.makeConstraint(0, Double.POSITIVE_INFINITY);
+            r.setCoefficient(historyVar(a.producer(), h.getKey().plus(lookback)), 1);
+            r.setCoefficient(h.getValue(), -1);
+            r.setCoefficient(a.y(), -1);
+            r.setCoefficient(c.x(), 1);
           }
         }
       }
     }
   }
 
-  private static MPVariable historyVar(CandidateVars u, Duration h) {
-    final MPVariable g = u.history().get(h);
+  private static MPVariable historyVar(Block u, Duration h) {
+    final MPVariable g = u.history.get(h);
     if (g == null) {
       throw new IllegalStateException("history " + h + " missing from H of a producer");
     }
     return g;
   }
 
-  /**
-   * [v has level ℓ] for each ℓ ∈ Λ_v, as a sum of variables: x_v for a fixed θ; for a readout,
-   * Σ y_{u,v,0} over its producers u of level ℓ; z_{v,ℓ} for a ratio.
-   */
-  private Map<Guarantee, List<MPVariable>> levels(Model m, int v,
-      List<List<List<PhysicalEdge>>> all) {
-    final CandidateVars vars = m.candidates().get(v);
-    final Map<Guarantee, List<MPVariable>> out = new LinkedHashMap<>();
-    if (!vars.level().isEmpty()) {
-      vars.level().forEach((g, z) -> out.put(g, List.of(z)));
-      return out;
-    }
-    final Guarantee fixed = fixedGuarantee(v);
-    if (fixed != null) {
-      return Map.of(fixed, List.of(vars.x()));
-    }
-    for (PhysicalEdge e : all.get(v).get(0)) {
-      final Guarantee g = fixedGuarantee(e.producer());
-      if (g == null) {
-        throw new IllegalStateException("candidate " + v + " reads " + e.producer()
-            + ", whose error its θ does not fix");
-      }
-      out.computeIfAbsent(g, k -> new ArrayList<>()).add(m.edges().get(e));
-    }
-    return out;
-  }
-
-  /** ℓ(u) when u's θ fixes its guarantee, else null. */
-  private Guarantee fixedGuarantee(int u) {
-    final Parameters theta = space.memo().candidate(space.candidates().get(u).logical())
-        .properties().parameters();
-    return theta instanceof Parameters.Fixed fixed ? fixed.guarantee() : null;
-  }
-
-  /** target >= a + b - 1. */
-  private static void atLeastBoth(MPSolver s, MPVariable target, MPVariable a, MPVariable b) {
-    final MPConstraint c = s.makeConstraint(-1, Double.POSITIVE_INFINITY);
-    c.setCoefficient(target, 1);
-    c.setCoefficient(a, -1);
+  /** a <= b. */
+  private static void lessOrEqual(MPSolver s, MPVariable a, MPVariable b) {
+    final MPConstraint c = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
+    c.setCoefficient(a, 1);
     c.setCoefficient(b, -1);
   }
 
-  /** Σ vars = x. */
-  private static void sumEquals(MPSolver s, Iterable<MPVariable> vars, MPVariable x) {
-    final MPConstraint c = s.makeConstraint(0, 0);
-    c.setCoefficient(x, -1);
-    for (MPVariable v : vars) {
-      c.setCoefficient(v, 1);
-    }
-  }
-
-  /** The candidates with x_v = 1 and edges with y = 1, checked to be a DAG of one producer per input. */
+  /**
+   * The chosen member of each used block (the longest keep with s = 1) and, for each arc with
+   * y = 1, the edge between the chosen members: x_v = 1, y_{u,c,i} = 1.
+   */
   private Plan extractSolution(Model m, String status, long millis) {
-    final List<Integer> chosen = new ArrayList<>();
-    for (PhysicalCandidate v : m.members()) {
-      if (m.candidates().get(v.id()).x().solutionValue() > 0.5) {
-        chosen.add(v.id());
+    final Map<Block, PhysicalCandidate> chosen = new LinkedHashMap<>();
+    for (Block b : m.blocks()) {
+      for (int j = 0; j < b.byKeep.size() && b.atLeast.get(j).solutionValue() > 0.5; j++) {
+        chosen.put(b, b.byKeep.get(j));
       }
     }
     final List<PhysicalEdge> edges = new ArrayList<>();
-    for (Map.Entry<PhysicalEdge, MPVariable> e : m.edges().entrySet()) {
-      if (e.getValue().solutionValue() > 0.5) {
-        edges.add(e.getKey());
+    for (Map.Entry<Block, PhysicalCandidate> c : chosen.entrySet()) {
+      for (List<Arc> input : c.getKey().inputs) {
+        for (Arc a : input) {
+          if (a.y().solutionValue() > 0.5) {
+            edges.add(edge(m, chosen.get(a.producer()), c.getValue(), a.input()));
+          }
+        }
       }
     }
     double cost = 0;
-    for (int v : chosen) {
-      cost += space.weight(v);
+    for (PhysicalCandidate v : chosen.values()) {
+      cost += space.weight(v.id());
     }
     final double bound = status.equals("OPTIMAL") ? cost : m.solver().objective().bestBound();
-    return new Plan(chosen, edges, cost, bound, status, m.solver().numVariables(),
-        m.solver().numConstraints(), millis);
+    return new Plan(chosen.values().stream().map(PhysicalCandidate::id).toList(), edges, cost, bound,
+        status, m.solver().numVariables(), m.solver().numConstraints(), millis);
+  }
+
+  /** The feasible edge (u, c, i). */
+  private static PhysicalEdge edge(Model m, PhysicalCandidate u, PhysicalCandidate c, int input) {
+    if (u != null) {
+      for (PhysicalEdge e : m.inputs().get(c.id()).get(input)) {
+        if (e.producer() == u.id()) {
+          return e;
+        }
+      }
+    }
+    throw new IllegalStateException("the plan reads " + u + " into input " + input + " of " + c
+        + " with no feasible edge");
   }
 
   /** Every chosen input has one chosen producer, itself chosen, and the chosen edges are acyclic. */
