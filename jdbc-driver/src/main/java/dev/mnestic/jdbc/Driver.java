@@ -117,6 +117,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
       }
 
       @Override public void onConnectionClose(AvaticaConnection connection) {
+        PlanCache.close((CalciteConnection) connection);
         try {
           Session.of(((CalciteConnection) connection).getRootSchema()).close();
         } catch (SQLException e) {

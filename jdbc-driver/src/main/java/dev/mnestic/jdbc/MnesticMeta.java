@@ -139,6 +139,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     try {
       rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
     } catch (RuntimeException | ExceptionInInitializerError e) {
+      forgetIfBroken(signature, e);
       // What runs here (a standing query's pass) stops at the cancel flag: after the timeout,
       // its error is the timeout's.
       deadline.stop();
@@ -146,7 +147,13 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       throw e;
     }
     return () -> {
-      final Iterator<Object> i = rows.iterator();
+      final Iterator<Object> i;
+      try {
+        i = rows.iterator();
+      } catch (ExceptionInInitializerError e) {
+        forgetIfBroken(signature, e);
+        throw e;
+      }
       return new Iterator<Object>() {
         @Override public boolean hasNext() {
           try {
@@ -157,6 +164,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
             }
             return more;
           } catch (RuntimeException | ExceptionInInitializerError e) {
+            forgetIfBroken(signature, e);
             deadline.stop();
             throw MnesticMeta.<RuntimeException>sneaky(sqlException(e));
           }
@@ -168,6 +176,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
             deadline.check();
             return row;
           } catch (RuntimeException | ExceptionInInitializerError e) {
+            forgetIfBroken(signature, e);
             deadline.stop();
             throw MnesticMeta.<RuntimeException>sneaky(sqlException(e));
           }
@@ -300,6 +309,13 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   }
 
   /** Constant folding runs generated code while preparing; its failure is the statement's error. */
+  /** A signature whose generated code failed to initialize cannot run again: out of the plan cache. */
+  private void forgetIfBroken(Signature signature, Throwable e) {
+    if (e instanceof ExceptionInInitializerError) {
+      PlanCache.forget((CalciteConnection) connection, signature);
+    }
+  }
+
   private static RuntimeException evaluationFailed(ExceptionInInitializerError e) {
     final Throwable cause = e.getCause() != null ? e.getCause() : e;
     return new IllegalStateException(describe(cause), cause);

@@ -134,10 +134,28 @@ final class MnesticPrepare extends CalcitePrepareImpl {
       final SqlNode node = parseStatement(context, query.sql);
       if (node instanceof SqlCreateStandingQuery
           || node instanceof SqlDropStandingQuery || node instanceof SqlStandingQuery) {
-        return prepareStanding(context, query.sql, node);
+        final CalciteSignature<T> standing = prepareStanding(context, query.sql, node);
+        if (!(node instanceof SqlStandingQuery)) {
+          // The connection's tables changed: plans over the old ones must not run.
+          PlanCache.of(context).clear();
+        }
+        return standing;
       }
     }
-    return super.prepareSql(context, query, elementType, maxRowCount);
+    if (query.sql == null) {
+      return super.prepareSql(context, query, elementType, maxRowCount);
+    }
+    final PlanCache cache = PlanCache.of(context);
+    final PlanCache.Key key =
+        PlanCache.key(context, query.sql, elementType, maxRowCount, enableBindable);
+    final CalciteSignature<T> cached = cache.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    final CalciteSignature<T> signature =
+        super.prepareSql(context, query, elementType, maxRowCount);
+    cache.put(key, signature);
+    return signature;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.mnestic.server;
 
+import dev.mnestic.jdbc.PlanCache;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,6 +71,23 @@ class SkylineRemoteTest {
       try (ResultSet rs = ps.executeQuery()) {
         assertEquals(List.of("elm", "gum"), names(rs));
       }
+    }
+  }
+
+  /** The server's connection keeps the plan: the same text on a fresh statement is a cache hit. */
+  @Test void repeatedTextReusesThePlan() throws SQLException {
+    try (Connection c = DriverManager.getConnection(server.jdbcUrl())) {
+      final String sql = "SELECT name AS again FROM hotels SKYLINE OF price MIN, dist MIN"
+          + " ORDER BY name";
+      final List<Long> hits = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        final long before = PlanCache.hitsInProcess();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+          assertEquals(List.of("alder", "birch", "elm", "gum"), names(rs));
+        }
+        hits.add(PlanCache.hitsInProcess() - before);
+      }
+      assertEquals(List.of(0L, 1L), hits);
     }
   }
 
