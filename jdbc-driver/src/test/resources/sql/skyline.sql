@@ -218,7 +218,7 @@ EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
-  EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX]], algorithm=[salsa])
+  EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX]], prefilter=[less], algorithm=[salsa])
     StoreToEnumerableConverter
       JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5])
         JdbcTableScan(table=[[PUBLIC, hotels]])
@@ -262,7 +262,7 @@ EnumerableCalc(expr#0..6=[{inputs}], expr#7=[IS NULL($t3)], expr#8=[=($t3, $t6)]
 EXPLAIN PLAN FOR SELECT name FROM (SELECT * FROM hotels SKYLINE OF price MIN, dist MIN)
 SKYLINE OF dist MIN, price MIN, city DIFF;
 EnumerableCalc(expr#0..2=[{inputs}], name=[$t0])
-  EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], algorithm=[sort-scan])
+  EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[sort-scan])
     StoreToEnumerableConverter
       JdbcProject(name=[$1], price=[$3], dist=[$4])
         JdbcTableScan(table=[[PUBLIC, hotels]])
@@ -283,7 +283,7 @@ SKYLINE OF h.price MIN, h.dist MIN;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t1], owner=[$t3])
   EnumerableHashJoin(condition=[=($0, $2)], joinType=[left])
     EnumerableCalc(expr#0..3=[{inputs}], proj#0..1=[{exprs}])
-      EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], algorithm=[sort-scan])
+      EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
         StoreToEnumerableConverter
           JdbcProject(id=[$0], name=[$1], price=[$3], dist=[$4])
             JdbcTableScan(table=[[PUBLIC, hotels]])
@@ -306,7 +306,7 @@ ivy   | null
 EXPLAIN PLAN FOR SELECT h.name, r.score FROM hotels h LEFT JOIN reviews r ON r.hotel = h.id
 SKYLINE OF h.price MIN, h.dist MIN;
 EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], score=[$t5])
-  EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], algorithm=[sort-scan])
+  EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
     EnumerableHashJoin(condition=[=($0, $4)], joinType=[left])
       StoreToEnumerableConverter
         JdbcProject(id=[$0], name=[$1], price=[$3], dist=[$4])
@@ -317,16 +317,16 @@ EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], score=[$t5])
 # Below UNION ALL, a copy on each input as a pre-filter.
 EXPLAIN PLAN FOR SELECT * FROM (SELECT name, price, dist FROM hotels WHERE city = 'oslo'
   UNION ALL SELECT name, price, dist FROM hotels WHERE stars > 3) SKYLINE OF price MIN, dist MIN;
-EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], algorithm=[sort-scan])
+EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[sort-scan])
   EnumerableUnion(all=[true])
     EnumerableCalc(expr#0..3=[{inputs}], name=[$t0], price=[$t2], dist=[$t3])
-      EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], algorithm=[sort-scan])
+      EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
         StoreToEnumerableConverter
           JdbcProject(name=[$1], city=[$2], price=[$3], dist=[$4])
             JdbcFilter(condition=[=($2, 'oslo')])
               JdbcTableScan(table=[[PUBLIC, hotels]])
     EnumerableCalc(expr#0..3=[{inputs}], proj#0..2=[{exprs}])
-      EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], algorithm=[sort-scan])
+      EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[sort-scan])
         StoreToEnumerableConverter
           JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5])
             JdbcFilter(condition=[>($5, 3)])

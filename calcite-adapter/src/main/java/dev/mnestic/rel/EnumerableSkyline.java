@@ -24,9 +24,11 @@ import java.util.List;
 /**
  * {@link Skyline} in Enumerable code: one call into {@link Skylines#skyline},
  * with the {@link Skylines.Algorithm} chosen by the number of MIN and MAX
- * dimensions. EXPLAIN shows it, and {@code partitions=[hash]} where DIFF
- * items split the rows (partitions by hashing their DIFF values, so DIFF
- * needs equality only, no order).
+ * dimensions. EXPLAIN shows it, {@code prefilter=[less]} where the input is
+ * read through LESS's elimination filter (which drops most rows of a small
+ * skyline as they are read, and turns itself off where it drops few), and
+ * {@code partitions=[hash]} where DIFF items split the rows (partitions by
+ * hashing their DIFF values, so DIFF needs equality only, no order).
  */
 public final class EnumerableSkyline extends Skyline implements EnumerableRel {
   EnumerableSkyline(RelOptCluster cluster, RelTraitSet traits, RelNode input,
@@ -42,8 +44,14 @@ public final class EnumerableSkyline extends Skyline implements EnumerableRel {
     return Skylines.Algorithm.forDimensions(orderedDimensionCount());
   }
 
+  /** Whether the input is read through LESS's elimination filter ({@link Skylines#prefilters}). */
+  public boolean prefilter() {
+    return Skylines.prefilters(orderedDimensionCount(), dimensions.size());
+  }
+
   @Override public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
+        .itemIf("prefilter", "less", prefilter())
         .item("algorithm", algorithm())
         .itemIf("partitions", "hash", orderedDimensionCount() < dimensions.size());
   }
@@ -57,7 +65,7 @@ public final class EnumerableSkyline extends Skyline implements EnumerableRel {
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return Skylines.skyline(<input as Object[] rows>, new int[] {<fields>},
-    //     new String[] {<directions>}, <distinct>, <algorithm>);
+    //     new String[] {<directions>}, <distinct>, <algorithm>, <prefilter>);
     final BlockBuilder builder = new BlockBuilder();
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
     final Expression rows = builder.append("rows",
@@ -69,7 +77,8 @@ public final class EnumerableSkyline extends Skyline implements EnumerableRel {
             Expressions.newArrayInit(String.class, dimensions.stream()
                 .map(d -> (Expression) Expressions.constant(d.direction().name())).toList()),
             Expressions.constant(distinct),
-            Expressions.constant(algorithm().toString())));
+            Expressions.constant(algorithm().toString()),
+            Expressions.constant(prefilter())));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         pref.prefer(JavaRowFormat.ARRAY));
     final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),

@@ -29,7 +29,7 @@ public enum MnesticMethod {
   STORE_READ_TIMESTAMP_OPTIONAL(StoreReads.class, "timestampOptional", ResultSet.class,
       int.class),
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class, String[].class,
-      boolean.class, String.class),
+      boolean.class, String.class, boolean.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class);
 
   public final Method method;

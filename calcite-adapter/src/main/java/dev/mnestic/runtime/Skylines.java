@@ -23,7 +23,10 @@ import java.util.stream.IntStream;
  * semantics. The steps:
  *
  * <ol>
- *   <li>Read the input. With DISTINCT, drop each row equal on every
+ *   <li>Read the input. With the prefilter (no DIFF items, d &ge; 2), an
+ *       {@link EliminationFilter} (LESS) drops, as they are read, the rows
+ *       that one of the best few rows seen so far dominates, and turns itself
+ *       off where it drops few. With DISTINCT, drop each row equal on every
  *       dimension to an earlier one.
  *   <li>Set aside the rows with a NULL in a MIN or MAX dimension: nothing
  *       dominates them and they dominate nothing, so they are kept.
@@ -83,11 +86,21 @@ public final class Skylines {
   }
 
   /**
+   * Whether the skyline of these dimensions reads its input through an
+   * {@link EliminationFilter}: with two or more MIN and MAX dimensions (one
+   * is a linear pass anyway) and no DIFF ones (the filter's window would be
+   * per partition, and partitions are known only after hashing).
+   */
+  public static boolean prefilters(int orderedDimensions, int dimensions) {
+    return orderedDimensions >= 2 && orderedDimensions == dimensions;
+  }
+
+  /**
    * The skyline of {@code input}; {@code fields[i]} has direction
    * {@code directions[i]} (MIN, MAX or DIFF). Computed when enumerated.
    */
   public static Enumerable<Object[]> skyline(Enumerable<Object[]> input, int[] fields,
-      String[] directions, boolean distinct, String algorithm) {
+      String[] directions, boolean distinct, String algorithm, boolean prefilter) {
     final Direction[] dirs = new Direction[directions.length];
     for (int i = 0; i < dirs.length; i++) {
       dirs[i] = Direction.valueOf(directions[i]);
@@ -95,9 +108,12 @@ public final class Skylines {
     final Algorithm a = Algorithm.valueOf(algorithm.toUpperCase(Locale.ROOT).replace('-', '_'));
     return new AbstractEnumerable<Object[]>() {
       @Override public Enumerator<Object[]> enumerator() {
+        final EliminationFilter filter = prefilter ? filter(fields, dirs) : null;
         final List<Object[]> rows = new ArrayList<>();
         for (Object[] row : input) {
-          rows.add(row.clone());
+          if (filter == null || !filter.drops(row)) {
+            rows.add(row.clone());
+          }
         }
         final boolean[] keep = keep(rows, fields, dirs, distinct, a);
         final List<Object[]> out = new ArrayList<>();
@@ -109,6 +125,17 @@ public final class Skylines {
         return Linq4j.enumerator(out);
       }
     };
+  }
+
+  private static EliminationFilter filter(int[] fields, Direction[] dirs) {
+    if (!prefilters(fieldsOf(fields, dirs, false).length, fields.length)) {
+      throw new IllegalArgumentException("no prefilter for " + Arrays.toString(dirs));
+    }
+    final boolean[] max = new boolean[fields.length];
+    for (int i = 0; i < dirs.length; i++) {
+      max[i] = dirs[i] == Direction.MAX;
+    }
+    return new EliminationFilter(fields, max);
   }
 
   /** Which of {@code rows} are in the skyline. */
@@ -252,7 +279,7 @@ public final class Skylines {
     }
   }
 
-  private static boolean isExactDouble(Object v) {
+  static boolean isExactDouble(Object v) {
     if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return true;
     }
