@@ -26,8 +26,10 @@ import java.util.concurrent.Callable;
  *
  * <ul>
  *   <li>mnestic: {@code SELECT id FROM t SKYLINE OF a1 MIN, ...}, a fresh
- *       statement each run (planning and code generation included), and the
- *       same prepared once and executed;
+ *       statement each run with the same text (the connection's plan cache
+ *       gives it the plan its first run made), the same with a new text each
+ *       run (a comment numbering the run: parsing, planning and code
+ *       generation included), and the same prepared once and executed;
  *   <li>mnestic sorting the same rows, {@code ORDER BY a1, ...} (the n log n
  *       floor);
  *   <li>a naive block-nested-loop skyline (BNL, in-memory window, no
@@ -95,9 +97,9 @@ public final class SkylineBench {
           + " %.0f s. (peer / mnestic SKYLINE OF).%n%n",
           "2 warm-up rounds and 5 timed (1 and 3 at 1M rows)", ONE_RUN_SECONDS, capSeconds);
       System.out.println("| distribution | d | rows | skyline rows | mnestic SKYLINE OF (s)"
-          + " | prepared (s) | mnestic ORDER BY (s) | skyline / sort | naive BNL (s)"
-          + " | HSQLDB NOT EXISTS (s) | PostgreSQL NOT EXISTS (s) |");
-      System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+          + " | new text (s) | prepared (s) | mnestic ORDER BY (s) | skyline / sort"
+          + " | naive BNL (s) | HSQLDB NOT EXISTS (s) | PostgreSQL NOT EXISTS (s) |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
       // Each peer's time per (distribution, d) at the previous size, to skip hopeless sizes.
       final double[][] bnlSeconds = new double[3][DIMENSIONS.length];
       final double[][] hsqldbSeconds = new double[3][DIMENSIONS.length];
@@ -122,15 +124,18 @@ public final class SkylineBench {
             final String skyline = "SELECT id FROM t SKYLINE OF " + items(d);
             final String sort = "SELECT id FROM t ORDER BY " + columns(d);
             final List<Harness.Outcome<List<Integer>>> m;
+            final int[] run = {0};
             try (PreparedStatement ps = mnestic.prepareStatement(skyline)) {
               m = (n >= 1_000_000 ? new Harness(1, 3) : new Harness(2, 5)).interleaved(List.of(
                   () -> ids(mnestic, skyline),
+                  () -> ids(mnestic, "/* run " + ++run[0] + " */ " + skyline),
                   () -> ids(ps),
                   () -> ids(mnestic, sort)));
             }
             final List<Integer> answer = m.get(0).result();
-            if (!answer.equals(m.get(1).result())) {
-              throw new IllegalStateException("the prepared statement's answer differs");
+            if (!answer.equals(m.get(1).result()) || !answer.equals(m.get(2).result())) {
+              throw new IllegalStateException("a new text's or the prepared statement's answer"
+                  + " differs");
             }
             final double mnesticSeconds = m.get(0).seconds();
             System.err.println("  naive BNL");
@@ -148,9 +153,10 @@ public final class SkylineBench {
               pg = cell(capped(() -> ids(postgres, notExists(d))), answer, mnesticSeconds);
             }
             System.out.printf(Locale.ROOT,
-                "| %s | %d | %d | %d | %.3f | %.3f | %.3f | %.2f | %s | %s | %s |%n",
+                "| %s | %d | %d | %d | %.3f | %.3f | %.3f | %.3f | %.2f | %s | %s | %s |%n",
                 name, d, n, answer.size(), mnesticSeconds, m.get(1).seconds(),
-                m.get(2).seconds(), mnesticSeconds / m.get(2).seconds(), bnl, h, pg);
+                m.get(2).seconds(), m.get(3).seconds(), mnesticSeconds / m.get(3).seconds(), bnl,
+                h, pg);
           }
         }
       }
