@@ -20,8 +20,9 @@ import java.util.Locale;
  * without sharing (each query's own cheapest plan), the MILP's size (variables and constraints
  * summed over its independent parts, after pruning), and the planning time: building the plan
  * space (memo, Stage 2, edges) and selecting (plan grown query by query, pruning, CP-SAT per
- * part, two parts at a time), median of {@code RUNS} runs after a warm-up on a small dashboard. A run stopped by
- * the time limit reports the gap between its plan and the solver's proven bound.
+ * part, one part at a time with a worker per core), median of {@code RUNS} runs after a warm-up
+ * on a small dashboard. A run stopped by the time limit reports the gap between its plan and the
+ * solver's proven bound.
  *
  * <p>Reproduce: {@code bench/run PlannerBench 50 400 800 1664}
  */
