@@ -82,8 +82,10 @@ public final class Stage2 {
 
   /**
    * Drops each alternative another alternative of the same logical candidate dominates: one
-   * with the same timing, history and recomputation, at least as free to feed several consumers
-   * (not none where the other is), and no dearer in w_v nor in any budgeted resource. Whatever a
+   * with the same timing (or computed at ingest where the other is at evaluation, both kept
+   * across evaluations: {@link #earlierAndKept}), history and recomputation, at least as free to
+   * feed several consumers (not none where the other is), and no dearer in w_v nor in any
+   * budgeted resource. Whatever a
    * plan does with the dominated one it can do with the other, so the optimum stays. Returns
    * the kept candidates, numbered anew, and their costs.
    */
@@ -97,8 +99,7 @@ public final class Stage2 {
     for (PhysicalCandidate p : candidates) {
       PhysicalCandidate by = null;
       for (PhysicalCandidate q : alternatives.get(p.logical())) {
-        if (q != p && dominates(q, costs.get(q.id()), p,
-            costs.get(p.id()), budgets)) {
+        if (q != p && dominates(memo, q, costs.get(q.id()), p, costs.get(p.id()), budgets)) {
           by = q;
           break;
         }
@@ -114,11 +115,12 @@ public final class Stage2 {
     return kept;
   }
 
-  private static boolean dominates(PhysicalCandidate q, Cost qc, PhysicalCandidate p, Cost pc,
-      List<Budget> budgets) {
+  private static boolean dominates(Memo memo, PhysicalCandidate q, Cost qc, PhysicalCandidate p,
+      Cost pc, List<Budget> budgets) {
     final PhysicalProperties a = q.properties();
     final PhysicalProperties b = p.properties();
-    if (a.timing() != b.timing() || a.recomputedOnDemand() != b.recomputedOnDemand()
+    if (!(a.timing() == b.timing() || earlierAndKept(memo, q, p))
+        || a.recomputedOnDemand() != b.recomputedOnDemand()
         || !Objects.equals(a.history(), b.history())
         || a.lifetime() instanceof Lifetime.None && !(b.lifetime() instanceof Lifetime.None)) {
       return false;
@@ -130,6 +132,20 @@ public final class Stage2 {
     }
     // Ties go to the earlier alternative, so of two equal ones exactly one stays.
     return qc.weight() < pc.weight() || qc.weight() == pc.weight() && q.id() < p.id();
+  }
+
+  /**
+   * Whether q is computed at ingest and p at evaluation, both kept across evaluations, and q
+   * reads its input no further back than p: every consumer that can read p can read q (an
+   * ingest-time consumer reads only ingest-time producers; both keep the same history and
+   * neither is recomputed on demand), and q asks no more of its input.
+   */
+  private static boolean earlierAndKept(Memo memo, PhysicalCandidate q, PhysicalCandidate p) {
+    return q.properties().timing() == Timing.INGEST && p.properties().timing() == Timing.EVALUATION
+        && q.properties().lifetime() instanceof Lifetime.AcrossEvaluations
+        && p.properties().lifetime() instanceof Lifetime.AcrossEvaluations
+        && History.lookback(memo, q.logical(), Timing.INGEST)
+            .compareTo(History.lookback(memo, p.logical(), Timing.EVALUATION)) <= 0;
   }
 
   private static List<Lifetime> lifetimes(SortedSet<Duration> history) {

@@ -144,8 +144,18 @@ class PlanSpaceTest {
           // Of two interchangeable alternatives only a dearer, or a less free, one may stay.
           assertTrue(space.weight(q.id()) > space.weight(p.id()), q + " dominates " + p);
         }
+        if (q.logical() == p.logical() && a.timing() == Timing.INGEST && b.timing() == Timing.EVALUATION
+            && a.lifetime() instanceof Lifetime.AcrossEvaluations
+            && b.lifetime() instanceof Lifetime.AcrossEvaluations
+            && a.history().equals(b.history())) {
+          // A build kept across evaluations: the one at ingest serves every consumer the one at
+          // evaluation does and reads no rows back, so the latter stays only when cheaper.
+          assertTrue(space.weight(q.id()) > space.weight(p.id()), q + " dominates " + p);
+        }
       }
     }
+    assertTrue(space.pruned().stream().anyMatch(p -> p.what().contains("EVALUATION, kept")
+        && p.reason().startsWith("dominated by INGEST, kept")), space.pruned().toString());
   }
 
   private static Operator op(PlanSpace space, int v) {
