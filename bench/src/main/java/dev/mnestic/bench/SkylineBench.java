@@ -38,7 +38,7 @@ import java.util.concurrent.Callable;
  *       PostgreSQL 15, at 10,000 and 100,000 rows.
  * </ul>
  *
- * mnestic's three are timed interleaved, round by round. Every peer run is
+ * mnestic's four are timed interleaved, round by round. Every peer run is
  * capped (60 s unless {@code --cap} says otherwise); a capped peer's cell says so. HSQLDB is
  * not run at a size where its time at a tenth of the size, times 100 (NOT
  * EXISTS there is quadratic), passes the cap, nor BNL where its time times
@@ -92,7 +92,7 @@ public final class SkylineBench {
              StoreLocation.sharedMemory(store).hsqldbUrl(), "SA", "");
          Connection postgres = postgresUrl == null ? null
              : DriverManager.getConnection(postgresUrl)) {
-      System.out.printf(Locale.ROOT, "Cells: median seconds. mnestic's three columns interleaved,"
+      System.out.printf(Locale.ROOT, "Cells: median seconds. mnestic's four columns interleaved,"
           + " %s; peers 3 runs, or 1 when a run takes over %.0f s; a peer run is capped at"
           + " %.0f s. (peer / mnestic SKYLINE OF).%n%n",
           "2 warm-up rounds and 5 timed (1 and 3 at 1M rows)", ONE_RUN_SECONDS, capSeconds);
