@@ -1,5 +1,7 @@
 package dev.mnestic.runtime;
 
+import java.util.Arrays;
+
 /**
  * The elimination filter of LESS (Godfrey, Shipley, Gryz, "Maximal Vector Computation in Large
  * Data Sets", VLDB 2005): while the input is read, a few of the best rows seen so far (by the
@@ -53,8 +55,8 @@ final class EliminationFilter {
     this.window = new double[WINDOW * d];
     this.low = new double[d];
     this.high = new double[d];
-    java.util.Arrays.fill(low, Double.POSITIVE_INFINITY);
-    java.util.Arrays.fill(high, Double.NEGATIVE_INFINITY);
+    Arrays.fill(low, Double.POSITIVE_INFINITY);
+    Arrays.fill(high, Double.NEGATIVE_INFINITY);
     this.key = new double[d];
   }
 
@@ -85,11 +87,10 @@ final class EliminationFilter {
       }
     }
     final boolean dropped = dominated();
-    if (!dropped) {
-      admit();
-    }
     if (dropped) {
       droppedInBlock++;
+    } else {
+      admit();
     }
     if (++seenInBlock == BLOCK) {
       on = droppedInBlock * 8 >= BLOCK;
@@ -156,10 +157,7 @@ final class EliminationFilter {
   private double score(double[] keys, int at) {
     double s = 0;
     for (int j = 0; j < d; j++) {
-      final double v = keys[at + j];
-      s += v == Double.POSITIVE_INFINITY ? 2
-          : v == Double.NEGATIVE_INFINITY ? -1
-          : high[j] > low[j] ? (v - low[j]) / (high[j] - low[j]) : 0;
+      s += Skylines.scaled(keys[at + j], low[j], high[j] - low[j]);
     }
     return s;
   }

@@ -404,10 +404,7 @@ public final class Skylines {
       double mx = Double.NEGATIVE_INFINITY;
       double s = 0;
       for (int j = 0; j < d; j++) {
-        final double v = keys[r * d + j];
-        final double c = v == Double.POSITIVE_INFINITY ? 2
-            : v == Double.NEGATIVE_INFINITY ? -1
-            : range[j] > 0 ? (v - low[j]) / range[j] : 0;
+        final double c = scaled(keys[r * d + j], low[j], range[j]);
         mn = Math.min(mn, c);
         mx = Math.max(mx, c);
         s += c;
@@ -443,6 +440,16 @@ public final class Skylines {
         stop = Math.min(stop, maxC[o]);
       }
     }
+  }
+
+  /**
+   * {@code v} scaled from [low, low + range] to [0, 1] (0 if the range is not positive), an
+   * infinity just outside: non-decreasing in {@code v}.
+   */
+  static double scaled(double v, double low, double range) {
+    return v == Double.POSITIVE_INFINITY ? 2
+        : v == Double.NEGATIVE_INFINITY ? -1
+        : range > 0 ? (v - low) / range : 0;
   }
 
   /** Whether a[ai..ai+d) dominates b[bi..bi+d): no larger anywhere, smaller somewhere. */

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -176,12 +177,8 @@ class SkylinesTest {
         row[d] = i;
         rows.add(row);
       }
-      final int[] fields = new int[d];
-      final Direction[] dirs = new Direction[d];
-      for (int c = 0; c < d; c++) {
-        fields[c] = c;
-        dirs[c] = random.nextBoolean() ? Direction.MIN : Direction.MAX;
-      }
+      final int[] fields = IntStream.range(0, d).toArray();
+      final Direction[] dirs = randomMinMax(random, d);
       for (boolean distinct : new boolean[] {false, true}) {
         assertEquals(canonical(run(rows, fields, dirs, distinct, false), fields, distinct),
             canonical(run(rows, fields, dirs, distinct, true), fields, distinct),
@@ -279,12 +276,8 @@ class SkylinesTest {
         }
         rows.add(row);
       }
-      final int[] fields = new int[d];
-      final Direction[] dirs = new Direction[d];
-      for (int c = 0; c < d; c++) {
-        fields[c] = c;
-        dirs[c] = random.nextBoolean() ? Direction.MIN : Direction.MAX;
-      }
+      final int[] fields = IntStream.range(0, d).toArray();
+      final Direction[] dirs = randomMinMax(random, d);
       check(rows, fields, dirs, false);
       check(rows, fields, dirs, true);
     }
@@ -396,6 +389,15 @@ class SkylinesTest {
       pairs.add(new Object[] {"drop", List.of(p), (double) (p % 7), 2.0});
     }
     assertEquals(Collections.nCopies(10_000, "keep"), names(run(pairs, fields, dirs, false)));
+  }
+
+  /** d dimensions, each MIN or MAX at random. */
+  private static Direction[] randomMinMax(Random random, int d) {
+    final Direction[] dirs = new Direction[d];
+    for (int c = 0; c < d; c++) {
+      dirs[c] = random.nextBoolean() ? Direction.MIN : Direction.MAX;
+    }
+    return dirs;
   }
 
   private static List<String> names(List<Object[]> rows) {
