@@ -25,6 +25,8 @@ public enum MnesticMethod {
       double[][].class),
   STORE_READ_BINARIES(StoreReads.class, "binaries", Enumerable.class, int[].class,
       boolean.class),
+  STORE_SCAN(StoreReads.class, "scan", DataContext.class, String.class, String[].class,
+      boolean.class),
   STORE_READ_TIMESTAMP(StoreReads.class, "timestamp", ResultSet.class, int.class),
   STORE_READ_TIMESTAMP_OPTIONAL(StoreReads.class, "timestampOptional", ResultSet.class,
       int.class),

@@ -1,7 +1,21 @@
 package dev.mnestic.runtime;
 
+import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreSnapshot;
+
+import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.runtime.SqlFunctions;
+
+import org.hsqldb.jdbc.JDBCArray;
+import org.hsqldb.types.ArrayType;
+import org.hsqldb.types.BinaryData;
+import org.hsqldb.types.DateTimeType;
+import org.hsqldb.types.TimestampData;
+import org.hsqldb.types.Type;
 
 import java.nio.ByteBuffer;
 import java.sql.ResultSet;
@@ -9,6 +23,7 @@ import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Rows read from the store, as Calcite's code holds their values. */
 public final class StoreReads {
@@ -63,5 +78,135 @@ public final class StoreReads {
   public static Long timestampOptional(ResultSet rs, int column) throws SQLException {
     final LocalDateTime t = rs.getObject(column, LocalDateTime.class);
     return t == null ? null : t.toEpochSecond(ZoneOffset.UTC) * 1000 + t.getNano() / 1_000_000;
+  }
+
+  /** How a column of a scan is read: as Calcite's JDBC adapter reads it, without JDBC. */
+  public enum Read {
+    BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE,
+    /** As stored: strings, DECIMAL's {@code BigDecimal}. */
+    OBJECT,
+    /** BINARY, VARBINARY and UUID as a {@link ByteString}. */
+    BINARY,
+    /** Days since 1970-01-01. */
+    DATE,
+    /** Milliseconds of the day. */
+    TIME,
+    /** As {@link #timestamp}. */
+    TIMESTAMP,
+    /** A {@code List} of the elements as JDBC gives them. */
+    ARRAY
+  }
+
+  /** Seconds of 1582-10-15 00:00, from which Java's Calendar counts days as java.time does. */
+  private static final long GREGORIAN_SECONDS = -12_219_292_800L;
+
+  /**
+   * The rows of store table {@code table} that this statement sees (a
+   * {@link StoreSnapshot}, taken when the first row is asked for), each column read as
+   * {@code reads} says: an {@code Object[]} per row, or the value itself when {@code array}
+   * is false. The same values as Calcite's JDBC adapter reads through HSQLDB's JDBC
+   * ({@code StoreToEnumerableConverter}): what JDBC's getters do per type is done here on
+   * HSQLDB's own value objects, through HSQLDB's own conversions where they involve a
+   * calendar (DATE, TIME, TIMESTAMP before the Gregorian reform, ARRAY elements). The
+   * context's cancel flag stops the reading every 4,096 rows.
+   */
+  public static Enumerable<Object> scan(DataContext root, String table, String[] reads,
+      boolean array) {
+    final Read[] how = new Read[reads.length];
+    for (int i = 0; i < how.length; i++) {
+      how[i] = Read.valueOf(reads[i]);
+    }
+    final Session store = Session.of(root.getRootSchema());
+    final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
+    return new AbstractEnumerable<Object>() {
+      @Override public Enumerator<Object> enumerator() {
+        return new Enumerator<Object>() {
+          private StoreSnapshot snapshot;
+          private int i = -1;
+          private Object current;
+
+          @Override public Object current() {
+            return current;
+          }
+
+          @Override public boolean moveNext() {
+            if (snapshot == null) {
+              snapshot = StoreSnapshot.take(store, table, cancel);
+            }
+            if (++i >= snapshot.count) {
+              i = snapshot.count;
+              return false;
+            }
+            if ((i & 4095) == 4095 && cancel != null && cancel.get()) {
+              throw new IllegalStateException("reading table " + table
+                  + " cancelled (query timeout or cancel) after " + i + " rows");
+            }
+            final Object[] data = snapshot.rows[i];
+            if (!array) {
+              current = read(snapshot, how[0], 0, data[0]);
+              return true;
+            }
+            final Object[] row = new Object[how.length];
+            for (int c = 0; c < row.length; c++) {
+              row[c] = read(snapshot, how[c], c, data[c]);
+            }
+            current = row;
+            return true;
+          }
+
+          @Override public void reset() {
+            snapshot = null;
+            i = -1;
+          }
+
+          @Override public void close() {
+            snapshot = null;
+          }
+        };
+      }
+    };
+  }
+
+  private static Object read(StoreSnapshot s, Read how, int column, Object v) {
+    if (v == null) {
+      return null;
+    }
+    switch (how) {
+    case BOOLEAN:
+    case OBJECT:
+      return v;
+    case BYTE:
+      return ((Number) v).byteValue();
+    case SHORT:
+      return ((Number) v).shortValue();
+    case INT:
+      return ((Number) v).intValue();
+    case LONG:
+      return ((Number) v).longValue();
+    case FLOAT:
+      return ((Number) v).floatValue();
+    case DOUBLE:
+      return ((Number) v).doubleValue();
+    case BINARY:
+      return new ByteString(((BinaryData) v).getBytes());
+    case DATE:
+      return SqlFunctions.toInt((java.sql.Date) Type.SQL_DATE.convertSQLToJava(s.session, v));
+    case TIME:
+      return SqlFunctions.toInt((java.sql.Time) Type.SQL_TIME.convertSQLToJava(s.session, v));
+    case TIMESTAMP:
+      final TimestampData t = (TimestampData) v;
+      if (t.getSeconds() >= GREGORIAN_SECONDS) {
+        return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
+      }
+      // Before the reform HSQLDB's LocalDateTime comes from Julian calendar fields.
+      final LocalDateTime l = ((DateTimeType) s.types[column]).toLocalDateTime(s.session, t);
+      return l.toEpochSecond(ZoneOffset.UTC) * 1000 + l.getNano() / 1_000_000;
+    case ARRAY:
+      final ArrayType type = (ArrayType) s.types[column];
+      return SqlFunctions.arrayToList(
+          new JDBCArray((Object[]) v, type.collectionBaseType(), type, s.session));
+    default:
+      throw new AssertionError(how);
+    }
   }
 }

@@ -11,8 +11,11 @@ import org.hsqldb.persist.HsqlProperties;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -36,6 +39,8 @@ public final class Session implements DataSource, AutoCloseable {
 
   private final StoreLocation location;
   private final SessionConnection connection;
+  /** Per table, the statement whose execution starts a {@link StoreSnapshot}. */
+  private final Map<String, PreparedStatement> probes = new HashMap<>();
 
   private Session(StoreLocation location, SessionConnection connection) {
     this.location = location;
@@ -125,6 +130,20 @@ public final class Session implements DataSource, AutoCloseable {
       throw new IllegalStateException("no store schema in this connection");
     }
     return (Session) schema.unwrap(JdbcSchema.class).getDataSource();
+  }
+
+  /**
+   * {@code SELECT 1 FROM table WHERE FALSE}, prepared once per table: running it starts a
+   * statement on the session as HSQLDB starts one ({@link StoreSnapshot}).
+   */
+  PreparedStatement probe(String table) throws SQLException {
+    PreparedStatement probe = probes.get(table);
+    if (probe == null) {
+      probe = connection.prepareStatement("SELECT 1 FROM \"" + SCHEMA + "\".\""
+          + table.replace("\"", "\"\"") + "\" WHERE FALSE");
+      probes.put(table, probe);
+    }
+    return probe;
   }
 
   public StoreLocation location() {

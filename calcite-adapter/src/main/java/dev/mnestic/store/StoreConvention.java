@@ -4,19 +4,31 @@ import org.apache.calcite.adapter.jdbc.JdbcConvention;
 import org.apache.calcite.adapter.jdbc.JdbcRules;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlDialect;
+import org.apache.calcite.sql.SqlKind;
 
 /**
- * What Calcite may push into HSQLDB: single-table access only, that is a
- * scan with the filters and projections over it. Joins, aggregates, sorts,
- * set operations, windows, recursion and all of mnestic's operators run in
- * Calcite's Enumerable code, and writes go through
- * {@link EnumerableStoreModify}.
+ * What Calcite may push into HSQLDB: a filter that HSQLDB answers from the
+ * table's primary key (an equality of its first column with a constant or a
+ * parameter) and the scan under it. Any other read of a store table is an
+ * {@link EnumerableStoreScan} (HSQLDB's row store read directly, filters and
+ * projections in Calcite). Joins, aggregates, sorts, set operations, windows,
+ * recursion and all of mnestic's operators run in Calcite's Enumerable code,
+ * and writes go through {@link EnumerableStoreModify}.
  *
  * <p>Why: HSQLDB evaluates joins and recursion far slower than Calcite's
- * hash joins (see {@code bench/RESULTS.md}), and Calcite's SQL generation
- * for HSQLDB gets some aggregate and MERGE shapes wrong; one place where
- * each kind of work runs keeps results and plans predictable.
+ * hash joins, and reading a whole table through its JDBC costs more than
+ * reading its row store (it builds the whole result first); a lookup by key
+ * is where HSQLDB's index pays (see {@code bench/RESULTS.md}).
  */
 final class StoreConvention extends JdbcConvention {
   StoreConvention(SqlDialect dialect, Expression expression, String name) {
@@ -25,7 +37,53 @@ final class StoreConvention extends JdbcConvention {
 
   @Override public void register(RelOptPlanner planner) {
     planner.addRule(StoreToEnumerableConverter.Rule.create(this));
-    planner.addRule(JdbcRules.JdbcFilterRule.create(this));
-    planner.addRule(JdbcRules.JdbcProjectRule.create(this));
+    planner.addRule(EnumerableStoreScan.Rule.create(this));
+    planner.addRule(KeyFilterRule.forKeys(this));
+  }
+
+  /** Rule that pushes a filter on a store table's key into HSQLDB. */
+  static final class KeyFilterRule extends JdbcRules.JdbcFilterRule {
+    static KeyFilterRule forKeys(JdbcConvention out) {
+      return JdbcRules.JdbcFilterRule.create(out).config
+          .withRuleFactory(KeyFilterRule::new)
+          .toRule(KeyFilterRule.class);
+    }
+
+    KeyFilterRule(Config config) {
+      super(config);
+    }
+
+    @Override public boolean matches(RelOptRuleCall call) {
+      return super.matches(call) && onKey(call.rel(0));
+    }
+
+    /** Whether a conjunct of the filter is {@code key = constant or parameter}. */
+    private static boolean onKey(Filter filter) {
+      for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+        if (conjunct.getKind() != SqlKind.EQUALS) {
+          continue;
+        }
+        final RexNode a = ((RexCall) conjunct).getOperands().get(0);
+        final RexNode b = ((RexCall) conjunct).getOperands().get(1);
+        if (a instanceof RexInputRef ref && isValue(b) && isKey(filter, ref.getIndex())
+            || b instanceof RexInputRef ref2 && isValue(a) && isKey(filter, ref2.getIndex())) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private static boolean isValue(RexNode node) {
+      return node instanceof RexLiteral || node instanceof RexDynamicParam;
+    }
+
+    /** Whether {@code field} of the filter's input, a store table's scan, is its key's first column. */
+    private static boolean isKey(Filter filter, int field) {
+      if (!(filter.getInput().stripped() instanceof TableScan scan)) {
+        return false;
+      }
+      final StoreTable table = scan.getTable().unwrap(StoreTable.class);
+      return table != null && table.firstKeyColumn() == field;
+    }
   }
 }

@@ -118,6 +118,17 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
     return statistic;
   }
 
+  /** The position of the primary key's first column, -1 where the table has no primary key. */
+  int firstKeyColumn() {
+    final List<ImmutableBitSet> keys = getStatistic().getKeys();
+    if (keys == null || keys.isEmpty()) {
+      return -1;
+    }
+    final List<Object[]> key = StoreCatalog.primaryKey(session, jdbcTable.jdbcTableName);
+    return StoreCatalog.columns(session, jdbcTable.jdbcTableName).stream()
+        .map(c -> (String) c[0]).toList().indexOf((String) key.get(0)[0]);
+  }
+
   @Override public Schema.TableType getJdbcTableType() {
     return jdbcTable.getJdbcTableType();
   }

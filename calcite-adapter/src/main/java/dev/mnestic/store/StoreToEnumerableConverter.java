@@ -5,6 +5,7 @@ import dev.mnestic.runtime.MnesticMethod;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.jdbc.JdbcConvention;
+import org.apache.calcite.adapter.jdbc.JdbcTableScan;
 import org.apache.calcite.adapter.jdbc.JdbcToEnumerableConverter;
 import org.apache.calcite.linq4j.tree.BlockStatement;
 import org.apache.calcite.linq4j.tree.Expression;
@@ -25,7 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Calcite's {@link JdbcToEnumerableConverter} for the store, with TIMESTAMP
+ * Calcite's {@link JdbcToEnumerableConverter} for the store (what runs there: a lookup by
+ * key, {@link StoreConvention}), with TIMESTAMP
  * columns read without JDBC's Calendar conversions
  * ({@link dev.mnestic.runtime.StoreReads#timestamp}) and binary
  * columns as Calcite holds them. Calcite reads a BINARY or VARBINARY column
@@ -90,12 +92,16 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
     }
   };
 
-  /** Rule that reads from the store into Enumerable code through a {@link StoreToEnumerableConverter}. */
+  /**
+   * Rule that reads from the store into Enumerable code through a
+   * {@link StoreToEnumerableConverter}: a filter by key, run in HSQLDB (a whole table is an
+   * {@link EnumerableStoreScan}).
+   */
   static final class Rule extends ConverterRule {
     static Rule create(JdbcConvention out) {
       return Config.INSTANCE
-          .withConversion(RelNode.class, out, EnumerableConvention.INSTANCE,
-              "StoreToEnumerableConverterRule")
+          .withConversion(RelNode.class, rel -> !(rel instanceof JdbcTableScan), out,
+              EnumerableConvention.INSTANCE, "StoreToEnumerableConverterRule")
           .withRuleFactory(Rule::new)
           .toRule(Rule.class);
     }

@@ -1,0 +1,233 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.store.Session;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import static dev.mnestic.jdbc.Rows.row;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A whole store table is read from HSQLDB's row store (EnumerableStoreScan), a lookup by
+ * primary key through HSQLDB's JDBC (JdbcFilter): both give the same values of every column
+ * type, and the direct read sees what the statement's transaction sees.
+ */
+class StoreScanTest {
+  private String db;
+  private Connection c;
+
+  @BeforeEach void open() throws SQLException {
+    db = "jdbc:mnestic:db=mem:scan-" + UUID.randomUUID();
+    c = DriverManager.getConnection(db);
+  }
+
+  @AfterEach void close() throws SQLException {
+    c.close();
+  }
+
+  private static final String TYPES = "CREATE TABLE t (id INT PRIMARY KEY, b BOOLEAN,"
+      + " ti TINYINT, si SMALLINT, i INTEGER, bi BIGINT, de DECIMAL(12, 3), re REAL,"
+      + " fl FLOAT, do DOUBLE, ch CHAR(5), vc VARCHAR(20), bn BINARY(3), vb VARBINARY(8),"
+      + " da DATE, tm TIME, ts TIMESTAMP, ts3 TIMESTAMP(3), ia INTEGER ARRAY,"
+      + " da2 DOUBLE ARRAY, va VARCHAR(5) ARRAY)";
+
+  /** Rows written by HSQLDB itself, so that values mnestic's SQL could not write are there too. */
+  private static final List<String> VALUES = List.of(
+      "(1, TRUE, -128, -32768, -2147483648, -9223372036854775808, -123456789.125, -1.5E-3,"
+          + " 2.5, -1.0E300, 'ab', 'hello wörld', X'000102', X'FFFE', DATE '2026-11-30',"
+          + " TIME '23:59:59', TIMESTAMP '2026-11-30 04:05:06.789123', TIMESTAMP '1969-12-31 23:59:59.999',"
+          + " ARRAY[1, -2, 3], ARRAY[1.5, -0.25], ARRAY['x', ''])",
+      "(2, FALSE, 127, 32767, 2147483647, 9223372036854775807, 0.001, 3.4E38, -0.0,"
+          + " 4.9E-324, '', '', X'FFFFFF', X'', DATE '1500-03-01', TIME '00:00:00',"
+          + " TIMESTAMP '1582-10-04 12:00:00', TIMESTAMP '0001-01-01 00:00:00', ARRAY[],"
+          + " ARRAY[], ARRAY[])",
+      "(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+          + " NULL, NULL, NULL, NULL, NULL, NULL)",
+      "(4, TRUE, 0, 0, 0, 0, 0, 0, 0, 0, 'x', 'y', X'010203', X'01', DATE '1970-01-01',"
+          + " TIME '12:34:56', TIMESTAMP '1582-10-15 00:00:00', TIMESTAMP '1969-06-15 11:22:33.5',"
+          + " ARRAY[0], ARRAY[1E300], ARRAY[NULL])");
+
+  @Test void everyTypeReadsAsThroughJdbc() throws SQLException {
+    Rows.update(c, TYPES);
+    try (Statement s = store().createStatement()) {
+      for (String v : VALUES) {
+        s.executeUpdate("INSERT INTO \"PUBLIC\".\"t\" VALUES " + v);
+      }
+    }
+    assertTrue(plan("SELECT * FROM t").contains("EnumerableStoreScan"), plan("SELECT * FROM t"));
+    assertTrue(plan("SELECT * FROM t WHERE id = 1").contains("JdbcFilter"),
+        plan("SELECT * FROM t WHERE id = 1"));
+    final List<List<Object>> scanned = exact("SELECT * FROM t ORDER BY id");
+    assertEquals(VALUES.size(), scanned.size());
+    for (List<Object> row : scanned) {
+      assertEquals(exact("SELECT * FROM t WHERE id = " + row.get(1)), List.of(row));
+    }
+    // one column alone is a scalar row
+    final List<List<Object>> one = exact("SELECT ts FROM t");
+    final List<List<Object>> byKey = new ArrayList<>();
+    for (int id = 1; id <= VALUES.size(); id++) {
+      byKey.addAll(exact("SELECT ts FROM t WHERE id = " + id));
+    }
+    assertEquals(new HashSet<>(byKey), new HashSet<>(one));
+  }
+
+  /** A Datalog relation's UUID and Bytes columns, as read both ways. */
+  @Test void uuidColumnsReadAsThroughJdbc() throws SQLException {
+    try (Connection datalog = DriverManager.getConnection(db + ";lang=datalog");
+         Statement s = datalog.createStatement()) {
+      s.executeQuery(":create doc {id: Uuid => body: Bytes}").close();
+      s.executeQuery("?[id, body] <- [['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'AQI=']]"
+          + " :put doc {id, body}").close();
+    }
+    final List<List<Object>> scanned = exact("SELECT * FROM doc");
+    assertEquals(exact("SELECT * FROM doc WHERE id = X'a0eebc999c0b4ef8bb6d6bb9bd380a11'"),
+        scanned);
+    assertEquals(List.of(List.of("a0eebc999c0b4ef8bb6d6bb9bd380a11", "0102")),
+        scanned.stream().map(r -> List.of(r.get(0), r.get(2))).toList());
+  }
+
+  @Test void emptyTable() throws SQLException {
+    Rows.update(c, "CREATE TABLE e (k INT PRIMARY KEY, v VARCHAR(3))");
+    assertEquals(List.of(), exact("SELECT * FROM e"));
+    assertEquals(List.of(row(0)), Rows.query(c, "SELECT COUNT(*) FROM e"));
+  }
+
+  /** Its own uncommitted writes are seen; another connection's are not, until committed. */
+  @Test void seesWhatItsTransactionSees() throws SQLException {
+    Rows.update(c, "CREATE TABLE r (k INT PRIMARY KEY, v INT)");
+    Rows.update(c, "INSERT INTO r VALUES (1, 10), (2, 20)");
+    try (Connection other = DriverManager.getConnection(db)) {
+      c.setAutoCommit(false);
+      other.setAutoCommit(false);
+      Rows.update(c, "INSERT INTO r VALUES (3, 30)");
+      Rows.update(c, "DELETE FROM r WHERE k = 1");
+      Rows.update(other, "INSERT INTO r VALUES (4, 40)");
+      Rows.update(other, "UPDATE r SET v = 21 WHERE k = 2");
+      assertEquals(Set.of(row(2, 20), row(3, 30)), set(c, "SELECT * FROM r"));
+      assertEquals(Set.of(row(1, 10), row(2, 21), row(4, 40)), set(other, "SELECT * FROM r"));
+      other.commit();
+      // read committed: the next statement sees what the other committed
+      assertEquals(Set.of(row(2, 21), row(3, 30), row(4, 40)), set(c, "SELECT * FROM r"));
+      c.rollback();
+      assertEquals(Set.of(row(1, 10), row(2, 21), row(4, 40)), set(c, "SELECT * FROM r"));
+    }
+  }
+
+  /** A prepared statement read again after the table changed reads the new rows. */
+  @Test void preparedStatementSeesChanges() throws SQLException {
+    Rows.update(c, "CREATE TABLE p (k INT PRIMARY KEY, v VARCHAR(5))");
+    Rows.update(c, "INSERT INTO p VALUES (1, 'a')");
+    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM p WHERE v <> ?")) {
+      ps.setString(1, "z");
+      try (ResultSet rs = ps.executeQuery()) {
+        assertEquals(List.of(row("a")), Rows.read(rs));
+      }
+      Rows.update(c, "INSERT INTO p VALUES (2, 'b')");
+      Rows.update(c, "DELETE FROM p WHERE k = 1");
+      try (ResultSet rs = ps.executeQuery()) {
+        assertEquals(List.of(row("b")), Rows.read(rs));
+      }
+    }
+  }
+
+  /** A statement writing the table it reads does not read its own rows. */
+  @Test void insertSelectFromItself() throws SQLException {
+    Rows.update(c, "CREATE TABLE h (k INT PRIMARY KEY)");
+    Rows.update(c, "INSERT INTO h VALUES (1), (2), (3)");
+    assertEquals(3, Rows.update(c, "INSERT INTO h SELECT k + 10 FROM h"));
+    assertEquals(List.of(row(6)), Rows.query(c, "SELECT COUNT(*) FROM h"));
+  }
+
+  /** Statement.cancel stops a scan being read: its next rows fail instead of coming. */
+  @Test void cancelStopsAScan() throws SQLException {
+    Rows.update(c, "CREATE TABLE big (k INT PRIMARY KEY)");
+    try (PreparedStatement insert = store().prepareStatement(
+        "INSERT INTO \"PUBLIC\".\"big\" VALUES (?)")) {
+      for (int i = 0; i < 50_000; i++) {
+        insert.setInt(1, i);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT k FROM big")) {
+      assertTrue(rs.next());
+      s.cancel();
+      final SQLException e = assertThrows(SQLException.class, () -> {
+        while (rs.next()) {
+          rs.getInt(1);
+        }
+      });
+      assertTrue(String.valueOf(e.getMessage()).toLowerCase().contains("cancel"), e.getMessage());
+    }
+  }
+
+  private Connection store() {
+    try {
+      return Session.of(c.unwrap(CalciteConnection.class).getRootSchema()).getConnection();
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private String plan(String sql) throws SQLException {
+    return String.valueOf(Rows.query(c, "EXPLAIN PLAN FOR " + sql));
+  }
+
+  private static Set<List<Object>> set(Connection c, String sql) throws SQLException {
+    return new HashSet<>(Rows.query(c, sql));
+  }
+
+  /** Rows with each value as JDBC gives it (its class kept), binaries and arrays as lists, and its text. */
+  private List<List<Object>> exact(String sql) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      final int n = rs.getMetaData().getColumnCount();
+      final List<List<Object>> rows = new ArrayList<>();
+      while (rs.next()) {
+        final List<Object> row = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          row.add(value(rs.getObject(i)));
+          row.add(rs.getString(i));
+        }
+        rows.add(row);
+      }
+      return rows;
+    }
+  }
+
+  private static Object value(Object o) throws SQLException {
+    if (o instanceof byte[] b) {
+      final StringBuilder hex = new StringBuilder();
+      for (byte x : b) {
+        hex.append(String.format("%02x", x));
+      }
+      return hex.toString();
+    }
+    if (o instanceof Array a) {
+      final Object elements = a.getArray();
+      final List<Object> list = new ArrayList<>();
+      for (int i = 0; i < java.lang.reflect.Array.getLength(elements); i++) {
+        list.add(value(java.lang.reflect.Array.get(elements, i)));
+      }
+      return list;
+    }
+    return o == null ? null : List.of(o.getClass().getName(), o);
+  }
+}
