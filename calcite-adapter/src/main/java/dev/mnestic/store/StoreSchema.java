@@ -17,10 +17,8 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * The store's tables as one Calcite schema: Calcite's JDBC adapter over one
  * session, whose tables also carry the store's column defaults.
  *
- * <p>Scans, filters, projections, joins, aggregates, sorts, set operations,
- * VALUES and DML over store tables may be pushed into HSQLDB as SQL (Calcite's
- * cost model decides); window functions, recursion and everything mnestic
- * adds run in Calcite's Enumerable code.
+ * <p>What runs in HSQLDB and what in Calcite is {@link StoreConvention}'s to say:
+ * a table is read from HSQLDB's row store, a lookup by key as SQL.
  */
 final class StoreSchema extends JdbcSchema {
   /**

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 500 one-second sketches, of 1,000 rows, merged into 14,400 windows), tens of seconds at any
  * speed against a timeout of one second. Each test checks that size on the plan the pass ran
  * (and that it keeps sketches, whose memory stays small, not the rows), and that the failure is
- * the pass's own.
+ * the pass's own (or its store scan's, where the cancel lands while the rows are read).
  */
 class StandingQueryCancelTest {
   private static final int ROWS = 500_000;
@@ -202,7 +202,7 @@ class StandingQueryCancelTest {
         Thread.sleep(50);
       }
       final CompletionException e = assertThrows(CompletionException.class, read::join);
-      assertTrue(messages(e).contains("sketch pass cancelled (query timeout or cancel)"),
+      assertTrue(messages(e).contains("cancelled (query timeout or cancel)"),
           messages(e));
       assertTrue(steps(dashboard().summaries().values().iterator().next()) >= MIN_STEPS,
           dashboard().summaries().toString());

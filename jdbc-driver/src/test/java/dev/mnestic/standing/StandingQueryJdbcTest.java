@@ -364,7 +364,7 @@ class StandingQueryJdbcTest {
       assertEquals(10, rows(s, "SELECT * FROM p95").size());
       assertEquals(1, dashboard.evaluations());
       // Any other EXPLAIN is Calcite's.
-      assertTrue(plan(s, "EXPLAIN PLAN FOR SELECT COUNT(*) FROM requests").contains("Jdbc"));
+      assertTrue(plan(s, "EXPLAIN PLAN FOR SELECT COUNT(*) FROM requests").contains("EnumerableStoreScan"));
     }
   }
 }
