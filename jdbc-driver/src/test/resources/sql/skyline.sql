@@ -205,31 +205,27 @@ diff | skyline
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN;
 EnumerableCalc(expr#0..1=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN]], distinct=[true], algorithm=[extremes])
-    StoreToEnumerableConverter
-      JdbcProject(name=[$1], price=[$3])
-        JdbcTableScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], price=[$t3])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN, dist MIN, city DIFF;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN, $1 DIFF]], distinct=[true], algorithm=[sort-scan], partitions=[hash])
-    StoreToEnumerableConverter
-      JdbcProject(name=[$1], city=[$2], price=[$3], dist=[$4])
-        JdbcTableScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], city=[$t2], price=[$t3], dist=[$t4])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX]], prefilter=[less], algorithm=[salsa])
-    StoreToEnumerableConverter
-      JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5])
-        JdbcTableScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], price=[$t3], dist=[$t4], stars=[$t5])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 # DIFF partitions by hashing, so it needs equality only: an ARRAY (no order) splits too.
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX, ARRAY[city] DIFF;
 EnumerableCalc(expr#0..4=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX, $4 DIFF]], algorithm=[salsa], partitions=[hash])
-    StoreToEnumerableConverter
-      JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5], EXPR$4=[ARRAY($2)])
-        JdbcTableScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..5=[{inputs}], expr#6=[ARRAY($t2)], name=[$t1], price=[$t3], dist=[$t4], stars=[$t5], EXPR$4=[$t6])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX, ARRAY[city] DIFF;
 name
@@ -248,30 +244,26 @@ ivy
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN;
 EnumerableCalc(expr#0..6=[{inputs}], expr#7=[IS NULL($t3)], expr#8=[=($t3, $t6)], expr#9=[OR($t7, $t8)], name=[$t1], $condition=[$t9])
   EnumerableWindow(window#0=[window(aggs [MIN($3)])])
-    StoreToEnumerableConverter
-      JdbcTableScan(table=[[PUBLIC, hotels]])
+    EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 # name is NOT NULL, so MIN and MAX on it are DIFF; a constant item goes.
 EXPLAIN PLAN FOR SELECT name, city FROM hotels SKYLINE OF name MIN, name MAX, price MIN, 1 + 1 MAX;
 EnumerableCalc(expr#0..6=[{inputs}], expr#7=[IS NULL($t3)], expr#8=[=($t3, $t6)], expr#9=[OR($t7, $t8)], name=[$t1], city=[$t2], $condition=[$t9])
   EnumerableWindow(window#0=[window(partition {1} aggs [MIN($3)])])
-    StoreToEnumerableConverter
-      JdbcTableScan(table=[[PUBLIC, hotels]])
+    EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 # Stacked skylines of the same items: one.
 EXPLAIN PLAN FOR SELECT name FROM (SELECT * FROM hotels SKYLINE OF price MIN, dist MIN)
 SKYLINE OF dist MIN, price MIN, city DIFF;
 EnumerableCalc(expr#0..2=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[sort-scan])
-    StoreToEnumerableConverter
-      JdbcProject(name=[$1], price=[$3], dist=[$4])
-        JdbcTableScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], price=[$t3], dist=[$t4])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 # Only DIFF: nothing to compare, no skyline.
 EXPLAIN PLAN FOR SELECT city FROM hotels SKYLINE OF city DIFF;
-StoreToEnumerableConverter
-  JdbcProject(city=[$2])
-    JdbcTableScan(table=[[PUBLIC, hotels]])
+EnumerableCalc(expr#0..5=[{inputs}], city=[$t2])
+  EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 # Below a LEFT JOIN on the right side's primary key, which keeps every hotel once.
 CREATE TABLE owners (hotel INT PRIMARY KEY, owner VARCHAR(10));
@@ -284,11 +276,9 @@ EnumerableCalc(expr#0..3=[{inputs}], name=[$t1], owner=[$t3])
   EnumerableHashJoin(condition=[=($0, $2)], joinType=[left])
     EnumerableCalc(expr#0..3=[{inputs}], proj#0..1=[{exprs}])
       EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
-        StoreToEnumerableConverter
-          JdbcProject(id=[$0], name=[$1], price=[$3], dist=[$4])
-            JdbcTableScan(table=[[PUBLIC, hotels]])
-    StoreToEnumerableConverter
-      JdbcTableScan(table=[[PUBLIC, owners]])
+        EnumerableCalc(expr#0..5=[{inputs}], proj#0..1=[{exprs}], price=[$t3], dist=[$t4])
+          EnumerableStoreScan(table=[[PUBLIC, hotels]])
+    EnumerableStoreScan(table=[[PUBLIC, owners]])
 !plan
 SELECT h.name, o.owner FROM hotels h LEFT JOIN owners o ON o.hotel = h.id
 SKYLINE OF h.price MIN, h.dist MIN;
@@ -308,11 +298,9 @@ SKYLINE OF h.price MIN, h.dist MIN;
 EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], score=[$t5])
   EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
     EnumerableHashJoin(condition=[=($0, $4)], joinType=[left])
-      StoreToEnumerableConverter
-        JdbcProject(id=[$0], name=[$1], price=[$3], dist=[$4])
-          JdbcTableScan(table=[[PUBLIC, hotels]])
-      StoreToEnumerableConverter
-        JdbcTableScan(table=[[PUBLIC, reviews]])
+      EnumerableCalc(expr#0..5=[{inputs}], proj#0..1=[{exprs}], price=[$t3], dist=[$t4])
+        EnumerableStoreScan(table=[[PUBLIC, hotels]])
+      EnumerableStoreScan(table=[[PUBLIC, reviews]])
 !plan
 # Below UNION ALL, a copy on each input as a pre-filter.
 EXPLAIN PLAN FOR SELECT * FROM (SELECT name, price, dist FROM hotels WHERE city = 'oslo'
@@ -321,16 +309,12 @@ EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[so
   EnumerableUnion(all=[true])
     EnumerableCalc(expr#0..3=[{inputs}], name=[$t0], price=[$t2], dist=[$t3])
       EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
-        StoreToEnumerableConverter
-          JdbcProject(name=[$1], city=[$2], price=[$3], dist=[$4])
-            JdbcFilter(condition=[=($2, 'oslo')])
-              JdbcTableScan(table=[[PUBLIC, hotels]])
+        EnumerableCalc(expr#0..5=[{inputs}], expr#6=['oslo':VARCHAR], expr#7=[=($t2, $t6)], name=[$t1], city=[$t2], price=[$t3], dist=[$t4], $condition=[$t7])
+          EnumerableStoreScan(table=[[PUBLIC, hotels]])
     EnumerableCalc(expr#0..3=[{inputs}], proj#0..2=[{exprs}])
       EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[sort-scan])
-        StoreToEnumerableConverter
-          JdbcProject(name=[$1], price=[$3], dist=[$4], stars=[$5])
-            JdbcFilter(condition=[>($5, 3)])
-              JdbcTableScan(table=[[PUBLIC, hotels]])
+        EnumerableCalc(expr#0..5=[{inputs}], expr#6=[3], expr#7=[>($t5, $t6)], name=[$t1], price=[$t3], dist=[$t4], stars=[$t5], $condition=[$t7])
+          EnumerableStoreScan(table=[[PUBLIC, hotels]])
 !plan
 SELECT * FROM (SELECT name, price, dist FROM hotels WHERE city = 'oslo'
   UNION ALL SELECT name, price, dist FROM hotels WHERE stars > 3) SKYLINE OF price MIN, dist MIN;
