@@ -121,12 +121,12 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
     }
   }
 
-  /** Rule that reads a whole store table through an {@link EnumerableStoreScan}. */
+  /** Rule that reads a whole store table (not a view) through an {@link EnumerableStoreScan}. */
   static final class Rule extends ConverterRule {
     static Rule create(JdbcConvention in) {
       return Config.INSTANCE
-          .withConversion(JdbcTableScan.class, in, EnumerableConvention.INSTANCE,
-              "EnumerableStoreScanRule")
+          .withConversion(JdbcTableScan.class, StoreTable::holdsRows, in,
+              EnumerableConvention.INSTANCE, "EnumerableStoreScanRule")
           .withRuleFactory(Rule::new)
           .toRule(Rule.class);
     }

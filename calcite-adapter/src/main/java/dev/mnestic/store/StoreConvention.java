@@ -19,7 +19,8 @@ import org.apache.calcite.sql.SqlKind;
 /**
  * What Calcite may push into HSQLDB: a filter that HSQLDB answers from the
  * table's primary key (an equality of its first column with a constant or a
- * parameter) and the scan under it. Any other read of a store table is an
+ * parameter) and the scan under it, and views (HSQLDB computes their rows).
+ * Any other read of a store table is an
  * {@link EnumerableStoreScan} (HSQLDB's row store read directly, filters and
  * projections in Calcite). Joins, aggregates, sorts, set operations, windows,
  * recursion and all of mnestic's operators run in Calcite's Enumerable code,

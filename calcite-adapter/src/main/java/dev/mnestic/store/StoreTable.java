@@ -9,6 +9,7 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -116,6 +117,15 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
               key.stream().mapToInt(k -> columns.indexOf((String) k[0])).toArray())), null, null);
     }
     return statistic;
+  }
+
+  /**
+   * Whether {@code scan} reads a table of the store whose rows HSQLDB keeps (not a view, whose
+   * rows HSQLDB computes), which {@link EnumerableStoreScan} reads.
+   */
+  static boolean holdsRows(TableScan scan) {
+    final StoreTable table = scan.getTable().unwrap(StoreTable.class);
+    return table != null && table.getJdbcTableType() == Schema.TableType.TABLE;
   }
 
   /** The position of the primary key's first column, -1 where the table has no primary key. */

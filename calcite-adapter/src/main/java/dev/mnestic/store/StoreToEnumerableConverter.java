@@ -94,13 +94,14 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
 
   /**
    * Rule that reads from the store into Enumerable code through a
-   * {@link StoreToEnumerableConverter}: a filter by key, run in HSQLDB (a whole table is an
-   * {@link EnumerableStoreScan}).
+   * {@link StoreToEnumerableConverter}: a filter by key, or a view, run in HSQLDB (a whole
+   * table is an {@link EnumerableStoreScan}).
    */
   static final class Rule extends ConverterRule {
     static Rule create(JdbcConvention out) {
       return Config.INSTANCE
-          .withConversion(RelNode.class, rel -> !(rel instanceof JdbcTableScan), out,
+          .withConversion(RelNode.class,
+              rel -> !(rel instanceof JdbcTableScan scan && StoreTable.holdsRows(scan)), out,
               EnumerableConvention.INSTANCE, "StoreToEnumerableConverterRule")
           .withRuleFactory(Rule::new)
           .toRule(Rule.class);
