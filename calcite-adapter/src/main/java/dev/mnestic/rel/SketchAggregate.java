@@ -30,8 +30,12 @@ import java.util.Set;
  * end (TIMESTAMP), the quantile φ (DOUBLE) and its value (DOUBLE); by summary, then window in
  * time order, then φ as the summary lists them.
  *
- * <p>Hazard: the input need not come in time order, so every window's summary is held until the
- * input ends; memory grows with the number of windows times the summaries' sizes.
+ * <p>Hazard: the input need not come in time order, so every tumbling summary (a window's or a
+ * sub-window's) and every window of a KLL or DDSketch over sliding windows built directly is held
+ * until the input ends; memory grows with their number times their sizes. A window merged from
+ * sub-windows is made when read and dropped after, and exact sliding or merged windows are read
+ * by counting over exact sub-windows of the step, so no value is held twice but for one sorted
+ * index per merge being read ({@link Sketches#HELD_BYTES} measures the most a pass held).
  */
 public abstract class SketchAggregate extends SingleRel {
   /** The summary families. */
@@ -88,14 +92,15 @@ public abstract class SketchAggregate extends SingleRel {
 
   /**
    * Summary updates per input row: one per distinct tumbling summary (family, parameter, width
-   * of the tumbling windows or sub-windows it is built from), plus width / step per summary of
-   * sliding windows built directly.
+   * of the tumbling windows or sub-windows it is built from; exact sliding windows are built
+   * from sub-windows of their step), plus width / step per KLL or DDSketch summary of sliding
+   * windows built directly.
    */
   public static long updatesPerRow(List<Summary> summaries) {
     final Set<List<Object>> cells = new HashSet<>();
     long sliding = 0;
     for (Summary s : summaries) {
-      final long cellWidth = Sketches.cellWidth(s.width(), s.step(), s.subWidth());
+      final long cellWidth = Sketches.cellWidth(s.family().name(), s.width(), s.step(), s.subWidth());
       if (cellWidth > 0) {
         cells.add(List.of(s.family(), s.parameter(), cellWidth));
       } else {

@@ -10,13 +10,17 @@ import org.apache.datasketches.kll.KllDoublesSketch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleUnaryOperator;
 
 /** Runtime of {@link dev.mnestic.rel.SketchAggregate}: per-window summaries, built once, read many times. */
 public final class Sketches {
@@ -29,6 +33,14 @@ public final class Sketches {
    */
   public static final String BUILDS = "mnesticSketchBuilds";
 
+  /**
+   * The context variable holding an {@code AtomicLong} that receives the most summary bytes a
+   * pass held at once (each summary's own measure: KLL's and DDSketch's serialized sizes, 8 per
+   * value an exact accumulator has room for; an exact merge's sorted values and counts), if more
+   * than it holds; absent for none.
+   */
+  public static final String HELD_BYTES = "mnesticSketchHeldBytes";
+
   /** One window's summary. */
   interface Summary {
     void update(double value);
@@ -37,6 +49,13 @@ public final class Sketches {
     void merge(Summary other);
 
     double quantile(double phi);
+
+    /** The bytes it holds. */
+    long bytes();
+  }
+
+  /** A window being read: its end and its quantiles. */
+  private record Window(long end, DoubleUnaryOperator quantile) {
   }
 
   /**
@@ -47,7 +66,14 @@ public final class Sketches {
    * Calcite holds a TIMESTAMP), φ and the value. See {@link dev.mnestic.rel.SketchAggregate}.
    *
    * <p>Tumbling summaries of one family, parameter and width are built once per row whoever
-   * reads them: a summary of tumbling windows, and the sub-windows other summaries merge.
+   * reads them: a summary of tumbling windows, and the sub-windows other summaries merge. The
+   * rows need not come in time order, so the pass builds every such sub-window (and every window
+   * of a KLL or DDSketch built directly over sliding windows) before the first read; a merged
+   * window is made only when the reader reaches it and dropped at the next, so the pass holds the
+   * sub-windows plus one merged window. Exact accumulators never copy a value into several
+   * windows: exact sliding windows, and exact windows merged from sub-windows, are read by
+   * counting (see {@link ExactWindows}) from tumbling exact sub-windows of the step (or the given
+   * sub-width).
    *
    * <p>The context's {@code DataContext.Variable.CANCEL_FLAG} (a statement's cancel or query
    * timeout) stops the pass between two rows, two merged windows or two reads: it fails and
@@ -63,14 +89,14 @@ public final class Sketches {
     final List<Sliding> sliding = new ArrayList<>();
     final Sliding[] slidingOf = new Sliding[n];
     for (int s = 0; s < n; s++) {
-      final long cellWidth = cellWidth(widths[s], steps[s], subWidths[s]);
+      final String family = families[s];
+      final long cellWidth = cellWidth(family, widths[s], steps[s], subWidths[s]);
       if (cellWidth > 0) {
-        final String family = families[s];
         final double parameter = parameters[s];
         tumbling[s] = cells.computeIfAbsent(List.of(family, parameter, cellWidth),
             k -> new Cells(family, parameter, cellWidth));
       } else {
-        slidingOf[s] = new Sliding(families[s], parameters[s], widths[s], steps[s]);
+        slidingOf[s] = new Sliding(family, parameters[s], widths[s], steps[s]);
         sliding.add(slidingOf[s]);
       }
     }
@@ -93,35 +119,102 @@ public final class Sketches {
         w.update(t, v);
       }
     }
-    // 2. Every quantile of a window is read from its one summary.
-    final List<Object[]> out = new ArrayList<>();
+    long built = 0;
+    long held = 0;
+    for (Cells c : distinct) {
+      built += c.byStart.size();
+      held += bytes(c.byStart);
+    }
+    for (Sliding w : slidings) {
+      built += w.windows.size();
+      held += bytes(w.windows);
+    }
+    // 2. Each window's quantiles read from its one summary, merged windows made as reached.
+    final List<Iterator<Window>> windows = new ArrayList<>();
+    final long pass = held;
+    final long[] peak = {held};
+    final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], pass + bytes);
     for (int s = 0; s < n; s++) {
-      final TreeMap<Long, Summary> windows = slidingOf[s] != null ? slidingOf[s].windows
+      final int summary = s;
+      windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0)
+          : families[s].equals("EXACT") && (subWidths[s] > 0 || widths[s] != steps[s])
+          ? new ExactWindows(tumbling[s].byStart, widths[s], steps[s], stop, merges)
           : subWidths[s] > 0
-          ? tumbling[s].merged(widths[s], steps[s], families[s], parameters[s], stop)
-          : tumbling[s].byEnd();
-      for (Map.Entry<Long, Summary> w : windows.entrySet()) {
-        stop.read();
-        for (double phi : phis[s]) {
-          out.add(new Object[] {s, w.getKey(), phi, w.getValue().quantile(phi)});
-        }
-      }
+          ? tumbling[s].merged(widths[s], steps[s], families[summary], parameters[summary], stop,
+              merges)
+          : ends(tumbling[s].byStart, widths[s]));
     }
     // 3. Only a pass that finished counts what it built.
-    final AtomicLong builds = (AtomicLong) root.get(BUILDS);
-    if (builds != null) {
-      for (Cells c : distinct) {
-        builds.addAndGet(c.byStart.size());
+    final long builtBySummaries = built;
+    final Runnable finished = () -> {
+      final AtomicLong builds = (AtomicLong) root.get(BUILDS);
+      if (builds != null) {
+        builds.addAndGet(builtBySummaries);
       }
-      for (Sliding w : slidings) {
-        builds.addAndGet(w.windows.size());
+      final AtomicLong heldBytes = (AtomicLong) root.get(HELD_BYTES);
+      if (heldBytes != null) {
+        heldBytes.accumulateAndGet(peak[0], Math::max);
       }
+    };
+    return Linq4j.asEnumerable(() -> new Reads(windows, phis, stop, finished));
+  }
+
+  /** Each summary's windows in turn, each window's φs in turn: a row per read. */
+  private static final class Reads implements Iterator<Object[]> {
+    private final List<Iterator<Window>> windows;
+    private final double[][] phis;
+    private final Stop stop;
+    private Runnable finished;
+    private int summary;
+    private Window window;
+    private int phi;
+
+    Reads(List<Iterator<Window>> windows, double[][] phis, Stop stop, Runnable finished) {
+      this.windows = windows;
+      this.phis = phis;
+      this.stop = stop;
+      this.finished = finished;
     }
-    return Linq4j.asEnumerable(out);
+
+    @Override public boolean hasNext() {
+      while (window == null || phi == phis[summary].length) {
+        if (summary == windows.size()) {
+          if (finished != null) {
+            finished.run();
+            finished = null;
+          }
+          return false;
+        }
+        final Iterator<Window> w = windows.get(summary);
+        if (w.hasNext()) {
+          stop.read();
+          window = w.next();
+          phi = 0;
+        } else {
+          windows.set(summary, Collections.emptyIterator());
+          window = null;
+          summary++;
+        }
+      }
+      return true;
+    }
+
+    @Override public Object[] next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      final double p = phis[summary][phi++];
+      return new Object[] {summary, window.end(), p, window.quantile().applyAsDouble(p)};
+    }
   }
 
   /** A statement's cancel flag, checked as the pass goes, with what the pass did so far. */
   private static final class Stop {
+    /** Receives the bytes a merged window (or an exact merge's counts) holds. */
+    interface Merges {
+      void holding(long bytes);
+    }
+
     private final AtomicBoolean flag;
     private long rows;
     private long merged;
@@ -156,11 +249,50 @@ public final class Sketches {
   }
 
   /**
-   * The width of the tumbling summaries a summary is built from: its sub-windows', its own when
-   * its windows tumble, 0 for sliding windows built directly (each row in width / step of them).
+   * The width of the tumbling summaries a summary of {@code family} is built from: its
+   * sub-windows', its own when its windows tumble, the step for exact sliding windows (read by
+   * counting, never copied), 0 for sketches' sliding windows built directly (each row in
+   * width / step of them).
    */
-  public static long cellWidth(long width, long step, long subWidth) {
-    return subWidth > 0 ? subWidth : width == step ? width : 0;
+  public static long cellWidth(String family, long width, long step, long subWidth) {
+    return subWidth > 0 ? subWidth : width == step || family.equals("EXACT") ? step : 0;
+  }
+
+  /** The windows of {@code byStart} (by start; by end when {@code width} is 0) in time order. */
+  private static Iterator<Window> ends(TreeMap<Long, Summary> byStart, long width) {
+    final Iterator<Map.Entry<Long, Summary>> i = byStart.entrySet().iterator();
+    return new Iterator<>() {
+      @Override public boolean hasNext() {
+        return i.hasNext();
+      }
+
+      @Override public Window next() {
+        final Map.Entry<Long, Summary> e = i.next();
+        return new Window(e.getKey() + width, e.getValue()::quantile);
+      }
+    };
+  }
+
+  /**
+   * The ends of the windows of {@code width} every {@code step} holding a sub-window that starts
+   * at one of {@code starts}.
+   */
+  private static TreeSet<Long> windowEnds(Iterable<Long> starts, long width, long step) {
+    final TreeSet<Long> ends = new TreeSet<>();
+    for (long start : starts) {
+      for (long end = Math.floorDiv(start, step) * step + step; end - width <= start; end += step) {
+        ends.add(end);
+      }
+    }
+    return ends;
+  }
+
+  private static long bytes(TreeMap<Long, Summary> summaries) {
+    long bytes = 0;
+    for (Summary s : summaries.values()) {
+      bytes += s.bytes();
+    }
+    return bytes;
   }
 
   /** Tumbling summaries of one family, parameter and width, by start. */
@@ -188,33 +320,140 @@ public final class Sketches {
       last.update(v);
     }
 
-    /** The cells as windows of their own width, by end. */
-    TreeMap<Long, Summary> byEnd() {
-      final TreeMap<Long, Summary> out = new TreeMap<>();
-      byStart.forEach((start, summary) -> out.put(start + width, summary));
-      return out;
+    /**
+     * Windows of {@code windowWidth} every {@code step}, each merged from the cells tiling it
+     * when the reader reaches it.
+     */
+    Iterator<Window> merged(long windowWidth, long step, String family, double parameter,
+        Stop stop, Stop.Merges merges) {
+      final Iterator<Long> ends = windowEnds(byStart.keySet(), windowWidth, step).iterator();
+      return new Iterator<>() {
+        @Override public boolean hasNext() {
+          return ends.hasNext();
+        }
+
+        @Override public Window next() {
+          final long end = ends.next();
+          stop.merged();
+          final Summary merged = summary(family, parameter);
+          for (Summary sub : byStart.subMap(end - windowWidth, end).values()) {
+            merged.merge(sub);
+          }
+          merges.holding(merged.bytes());
+          return new Window(end, merged::quantile);
+        }
+      };
+    }
+  }
+
+  /**
+   * Exact windows of {@code width} every {@code step} from tumbling exact cells that tile them,
+   * read by counting instead of copying: the cells' values, sorted and without repeats, index a
+   * Fenwick tree of counts (Fenwick, "A new data structure for cumulative frequency tables",
+   * 1994). Moving to the next window adds each value of the cells that enter it and removes each
+   * of those that leave, O(log d) per value for d distinct values; the φ-quantile (the value at
+   * rank ⌊φ·(n - 1)⌋, as {@link Exact#quantile}) is found by descending the tree, O(log d). So
+   * every value is counted in and out once whatever the overlap, and the merge holds d values and
+   * d counts beside the cells.
+   */
+  private static final class ExactWindows implements Iterator<Window> {
+    private final TreeMap<Long, Summary> cells;
+    private final long width;
+    private final Iterator<Long> ends;
+    private final Stop stop;
+    private final Stop.Merges merges;
+    private double[] values;
+    /** counts[i] covers values (i - (i & -i), i] (1-based). */
+    private int[] counts;
+    private long count;
+    /** The cells whose start is in [from, to) are counted. */
+    private long from;
+    private long to;
+
+    ExactWindows(TreeMap<Long, Summary> cells, long width, long step, Stop stop,
+        Stop.Merges merges) {
+      this.cells = cells;
+      this.width = width;
+      this.ends = windowEnds(cells.keySet(), width, step).iterator();
+      this.stop = stop;
+      this.merges = merges;
     }
 
-    /** Windows of {@code windowWidth} every {@code step}, each merged from the cells tiling it. */
-    TreeMap<Long, Summary> merged(long windowWidth, long step, String family, double parameter,
-        Stop stop) {
-      final TreeSet<Long> ends = new TreeSet<>();
-      for (long start : byStart.keySet()) {
-        for (long end = Math.floorDiv(start, step) * step + step; end - windowWidth <= start;
-            end += step) {
-          ends.add(end);
+    @Override public boolean hasNext() {
+      return ends.hasNext();
+    }
+
+    @Override public Window next() {
+      final long end = ends.next();
+      stop.merged();
+      if (values == null) {
+        index();
+      }
+      final long start = end - width;
+      if (from < Math.min(to, start)) {
+        for (Summary left : cells.subMap(from, Math.min(to, start)).values()) {
+          count((Exact) left, -1);
         }
       }
-      final TreeMap<Long, Summary> windows = new TreeMap<>();
-      for (long end : ends) {
-        stop.merged();
-        final Summary merged = summary(family, parameter);
-        for (Summary sub : byStart.subMap(end - windowWidth, end).values()) {
-          merged.merge(sub);
-        }
-        windows.put(end, merged);
+      for (Summary entered : cells.subMap(Math.max(to, start), end).values()) {
+        count((Exact) entered, 1);
       }
-      return windows;
+      from = start;
+      to = end;
+      return new Window(end, this::quantile);
+    }
+
+    /** Sorts the cells' values once, without repeats. */
+    private void index() {
+      long total = 0;
+      for (Summary c : cells.values()) {
+        total += ((Exact) c).size;
+      }
+      final double[] all = new double[Math.toIntExact(total)];
+      int n = 0;
+      for (Summary c : cells.values()) {
+        final Exact e = (Exact) c;
+        System.arraycopy(e.values, 0, all, n, e.size);
+        n += e.size;
+      }
+      Arrays.sort(all);
+      int d = 0;
+      for (int i = 0; i < n; i++) {
+        if (d == 0 || Double.compare(all[d - 1], all[i]) != 0) {
+          all[d++] = all[i];
+        }
+      }
+      values = Arrays.copyOf(all, d);
+      counts = new int[d + 1];
+      from = Long.MIN_VALUE;
+      to = Long.MIN_VALUE;
+      merges.holding(8L * values.length + 4L * counts.length);
+    }
+
+    private void count(Exact cell, int delta) {
+      for (int i = 0; i < cell.size; i++) {
+        for (int j = Arrays.binarySearch(values, cell.values[i]) + 1; j < counts.length;
+            j += j & -j) {
+          counts[j] += delta;
+        }
+      }
+      count += (long) delta * cell.size;
+    }
+
+    private double quantile(double phi) {
+      if (count == 0) {
+        return Double.NaN;
+      }
+      // The first position whose cumulative count passes the rank.
+      long rank = (long) Math.floor(phi * (count - 1));
+      int at = 0;
+      for (int bit = Integer.highestOneBit(counts.length - 1); bit > 0; bit >>= 1) {
+        if (at + bit < counts.length && counts[at + bit] <= rank) {
+          at += bit;
+          rank -= counts[at];
+        }
+      }
+      return values[at];
     }
   }
 
@@ -273,6 +512,10 @@ public final class Sketches {
     @Override public double quantile(double phi) {
       return sketch.isEmpty() ? Double.NaN : sketch.getQuantile(phi);
     }
+
+    @Override public long bytes() {
+      return sketch.getSerializedSizeBytes();
+    }
   }
 
   private record Dd(DDSketch sketch) implements Summary {
@@ -286,6 +529,10 @@ public final class Sketches {
 
     @Override public double quantile(double phi) {
       return sketch.isEmpty() ? Double.NaN : sketch.getValueAtQuantile(phi);
+    }
+
+    @Override public long bytes() {
+      return sketch.serializedSize();
     }
   }
 
@@ -303,11 +550,9 @@ public final class Sketches {
       sorted = false;
     }
 
+    /** Never called: exact windows are merged by counting ({@link ExactWindows}). */
     @Override public void merge(Summary other) {
-      final Exact o = (Exact) other;
-      for (int i = 0; i < o.size; i++) {
-        update(o.values[i]);
-      }
+      throw new UnsupportedOperationException("exact windows are merged by counting");
     }
 
     /** The value at rank ⌊φ·(n - 1)⌋ of the sorted values. */
@@ -320,6 +565,10 @@ public final class Sketches {
         sorted = true;
       }
       return values[(int) Math.floor(phi * (size - 1))];
+    }
+
+    @Override public long bytes() {
+      return 8L * values.length;
     }
   }
 }

@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.Sketches;
+
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.plan.RelOptTable;
@@ -22,6 +24,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -91,13 +94,19 @@ class EnumerableSketchAggregateTest {
 
   /** Each summary's rows as {@link #run(SketchAggregate.Family, double, long, long, long)}'s, from one operator. */
   private List<List<Object[]>> run(List<SketchAggregate.Summary> summaries) throws SQLException {
+    return run(summaries, Map.of());
+  }
+
+  /** As {@link #run(List)}, with {@code context}'s variables in the plan's context. */
+  private List<List<Object[]>> run(List<SketchAggregate.Summary> summaries,
+      Map<String, Object> context) throws SQLException {
     final RelNode plan = LogicalSketchAggregate.create(
         LogicalTableScan.create(b.getCluster(), table, List.of()), 0, 1, summaries);
     final List<List<Object[]>> out = new ArrayList<>();
     summaries.forEach(s -> out.add(new ArrayList<>()));
     for (Object[] read : Plans.run(Plans.optimize(plan),
         connection.unwrap(CalciteConnection.class).getRootSchema(),
-        (JavaTypeFactory) b.getTypeFactory(), List.of(requests), Map.of())) {
+        (JavaTypeFactory) b.getTypeFactory(), List.of(requests), context)) {
       final List<Object[]> rows = out.get((int) read[0]);
       final int i = Arrays.binarySearch(PHIS, (double) read[2]);
       if (i == 0) {
@@ -121,8 +130,9 @@ class EnumerableSketchAggregateTest {
         // The sub-windows the 2m DDSketch merges: built once for both.
         summary(SketchAggregate.Family.DDSKETCH, 0.02, MINUTE, MINUTE, 0),
         summary(SketchAggregate.Family.EXACT, 0, 3 * MINUTE, MINUTE, MINUTE));
-    // KLL, 3 sliding DDSketches, one DDSketch per minute, 2 sliding exact, one exact per minute.
-    assertEquals(1 + 3 + 1 + 2 + 1, SketchAggregate.updatesPerRow(summaries));
+    // KLL, 3 sliding DDSketches, one DDSketch per minute, one exact per minute (which both exact
+    // summaries count from).
+    assertEquals(1 + 3 + 1 + 1, SketchAggregate.updatesPerRow(summaries));
     final List<List<Object[]>> together = run(summaries);
     assertEquals(10, together.get(0).size());
     // KLL compacts at random, so only the deterministic families are compared read for read.
@@ -209,5 +219,43 @@ class EnumerableSketchAggregateTest {
         assertEquals(truth, (double) merged.get(w)[i + 1]);
       }
     }
+  }
+
+  /**
+   * Test case for #6: an hour-long window every second (here 10 minutes every second, 2,399
+   * windows over 30 minutes of 100 rows a second) read from exact accumulators, directly and
+   * merged from 1 s sub-windows: every sampled window is the sorted window's value at rank
+   * ⌊φ·(n - 1)⌋, ties and all, and the pass held at most a few copies of the rows' values
+   * (counting each window's values, as before, would have held 2,399 × 60,000 of them).
+   */
+  @Test void exactSlidingWindowsAreCountedNotCopied() throws SQLException {
+    final Random r = new Random(7);
+    final DoubleSupplier latency = pareto();
+    final int rows = 30 * 60 * 100;
+    for (int i = 0; i < rows; i++) {
+      // Rounded to hundredths: many values repeat.
+      requests.rows().add(new Object[] {(long) r.nextInt(30 * (int) MINUTE),
+          Math.round(latency.getAsDouble() * 100) / 100.0});
+    }
+    final long width = 10 * MINUTE;
+    final AtomicLong held = new AtomicLong();
+    final List<List<Object[]>> out = run(List.of(
+        summary(SketchAggregate.Family.EXACT, 0, width, 1000, 0),
+        summary(SketchAggregate.Family.EXACT, 0, width, 1000, 1000)),
+        Map.of(Sketches.HELD_BYTES, held));
+    assertEquals(30 * 60 + 10 * 60 - 1, out.get(0).size());
+    assertEquals(out.get(0).size(), out.get(1).size());
+    for (int w = 0; w < out.get(0).size(); w += 41) {
+      final long end = (long) out.get(0).get(w)[0];
+      final double[] exact = window(end, width);
+      for (int i = 0; i < PHIS.length; i++) {
+        final double truth = exact[(int) Math.floor(PHIS[i] * (exact.length - 1))];
+        assertEquals(truth, (double) out.get(0).get(w)[i + 1], "window ending " + end);
+        assertEquals(truth, (double) out.get(1).get(w)[i + 1], "window ending " + end);
+      }
+    }
+    // 1 s cells with room for at most twice their values, plus one sorted index of them.
+    assertTrue(held.get() > 8L * rows && held.get() <= 3 * 8L * rows + 64 * 1800,
+        "held " + held.get() + " bytes for " + rows + " values");
   }
 }

@@ -30,17 +30,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A standing query's pass stops at its statement's query timeout and at {@code Statement.cancel},
  * with a clear error, keeping nothing of it; a bare {@code SELECT ... WITHIN} too.
  *
- * <p>The pass cannot finish first on any machine: 500,000 rows (one a millisecond) under windows
- * of four hours every second are 14,900 windows, each summarizing every row it holds; at least
- * {@value #MIN_STEPS} steps whatever the plan (each row into 14,400 sliding windows, or each of
- * 500 one-second sketches, of 1,000 rows, merged into 14,400 windows), tens of seconds at any
- * speed against a timeout of one second. Each test checks that size on the plan the pass ran
- * (and that it keeps sketches, whose memory stays small, not the rows), and that the failure is
- * the pass's own (or its store scan's, where the cancel lands while the rows are read).
+ * <p>The pass cannot finish first on any machine: 500,000 rows (ten a millisecond, so an ingest
+ * rate of 10,000 a second) under windows of four hours every second are 14,450 windows. At that
+ * rate an exact accumulator of a four-hour window would hold 144 million values, so the plan
+ * keeps sketches, and whatever it chooses each row goes into 14,400 sliding windows, or each of
+ * the 50 one-second sketches (of 10,000 rows, so at least k items) is merged into 14,400
+ * windows: at least {@value #MIN_STEPS} steps, many seconds at any speed against a timeout of
+ * one second. Each test checks that size on the plan the pass ran (and that it keeps sketches,
+ * whose memory stays small, not the rows), and that the failure is the pass's own (or its
+ * store scan's, where the cancel lands while the rows are read).
  */
 class StandingQueryCancelTest {
   private static final int ROWS = 500_000;
-  private static final long MIN_STEPS = 500_000_000L;
+  private static final long MIN_STEPS = 100_000_000L;
+  /** Rows a millisecond. */
+  private static final int PER_MILLI = 10;
   private static final String WINDOW = "(ts, INTERVAL '1' SECOND, INTERVAL '4' HOUR)";
   private static final String SLOW = "SELECT HOP_START" + WINDOW + " AS w,"
       + " APPROX_QUANTILE(latency, 0.5) AS p50 FROM requests GROUP BY HOP" + WINDOW
@@ -68,7 +72,7 @@ class StandingQueryCancelTest {
     try (PreparedStatement insert = store.prepareStatement(
         "INSERT INTO \"PUBLIC\".\"requests\" VALUES (?, ?)")) {
       for (int i = 0; i < ROWS; i++) {
-        insert.setTimestamp(1, new Timestamp(start + i));
+        insert.setTimestamp(1, new Timestamp(start + i / PER_MILLI));
         insert.setDouble(2, Math.exp(3 + r.nextGaussian()));
         insert.addBatch();
         if (i % 50_000 == 49_999) {
@@ -108,17 +112,19 @@ class StandingQueryCancelTest {
   }
 
   /**
-   * The steps a pass of {@code summaries} over the {@link #ROWS} rows (one a millisecond) takes
-   * at least: a row's update of each sliding window holding it, or each merge of a sub-window's
-   * sketch (of 1,000 rows or more, so at least 100 items) into a window holding it.
+   * The steps a pass of {@code summaries} over the {@link #ROWS} rows ({@link #PER_MILLI} a
+   * millisecond) takes at least: a row's update of each sliding window holding it, or each merge
+   * of a sub-window's sketch (of 1,000 rows or more, so at least k items of a KLL, or 100 bins
+   * of a DDSketch) into a window holding it.
    */
   private static long steps(List<SketchAggregate.Summary> summaries) {
     long steps = 0;
     for (SketchAggregate.Summary s : summaries) {
       assertTrue(s.family() != SketchAggregate.Family.EXACT, "a sketch: " + s);
       assertTrue(s.subWidth() == 0 || s.subWidth() >= 1000, "sub-windows of 1 s or more: " + s);
+      final long items = s.family() == SketchAggregate.Family.KLL ? (long) s.parameter() : 100;
       steps += s.subWidth() > 0
-          ? ROWS / s.subWidth() * (s.width() / s.step()) * 100
+          ? ROWS / PER_MILLI / s.subWidth() * (s.width() / s.step()) * items
           : (long) ROWS * (s.width() / s.step());
     }
     return steps;
