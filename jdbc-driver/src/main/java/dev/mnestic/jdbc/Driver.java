@@ -111,7 +111,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         }
         final Session session = Session.open(location);
         session.attachTo(calciteConnection.getRootSchema());
-        Dashboard.attachTo(calciteConnection.getRootSchema());
+        Dashboard.attachTo(calciteConnection.getRootSchema(),
+            MnesticParserFactory.parserConfig(calciteConnection.config()));
         connection.setSchema(Session.SCHEMA);
         calcite.onConnectionInit(connection);
       }

@@ -3,8 +3,10 @@ package dev.mnestic.jdbc;
 import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
 import dev.mnestic.store.StoreDdlExecutor;
 
+import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.server.DdlExecutor;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
+import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 
 import java.io.Reader;
@@ -18,6 +20,17 @@ public final class MnesticParserFactory implements SqlParserImplFactory {
   public static final MnesticParserFactory INSTANCE = new MnesticParserFactory();
 
   private MnesticParserFactory() {
+  }
+
+  /** How a connection of {@code config} parses its statements, with this parser. */
+  public static SqlParser.Config parserConfig(CalciteConnectionConfig config) {
+    return SqlParser.config()
+        .withQuotedCasing(config.quotedCasing())
+        .withUnquotedCasing(config.unquotedCasing())
+        .withQuoting(config.quoting())
+        .withConformance(config.conformance())
+        .withCaseSensitive(config.caseSensitive())
+        .withParserFactory(config.parserFactory(SqlParserImplFactory.class, INSTANCE));
   }
 
   @Override public SqlAbstractParserImpl getParser(Reader stream) {

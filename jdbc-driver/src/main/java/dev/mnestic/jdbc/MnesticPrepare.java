@@ -118,6 +118,8 @@ final class MnesticPrepare extends CalcitePrepareImpl {
         throw new IllegalStateException(e.render(query.sql), e);
       }
     }
+    // Other connections may have created or dropped standing queries since.
+    Dashboard.of(context.getRootSchema().plus()).sync();
     if (query.sql != null && MERGE.matcher(query.sql).matches()) {
       final SqlNode node = parseStatement(context, query.sql);
       if (node.getKind() == SqlKind.MERGE) {
@@ -159,14 +161,15 @@ final class MnesticPrepare extends CalcitePrepareImpl {
   }
 
   /**
-   * CREATE and DROP STANDING QUERY change the connection's {@link Dashboard} now, as Calcite
-   * runs DDL; a query with a target is planned alone and answered when executed.
+   * CREATE and DROP STANDING QUERY change the store's standing queries now (in the session's
+   * transaction), as Calcite runs DDL; a query with a target is planned alone and answered when
+   * executed.
    */
   private static <T> CalciteSignature<T> prepareStanding(Context context, String sql,
       SqlNode node) {
     final SchemaPlus root = context.getRootSchema().plus();
     if (node instanceof SqlCreateStandingQuery create) {
-      Dashboard.of(root).create(create, context.getTypeFactory());
+      Dashboard.of(root).create(create, sql);
     } else if (node instanceof SqlDropStandingQuery drop) {
       Dashboard.of(root).drop(drop);
     } else {
@@ -248,17 +251,9 @@ final class MnesticPrepare extends CalcitePrepareImpl {
   }
 
   private static SqlNode parseStatement(Context context, String sql) {
-    final CalciteConnectionConfig config = context.config();
-    SqlParser.Config parserConfig = SqlParser.config()
-        .withQuotedCasing(config.quotedCasing())
-        .withUnquotedCasing(config.unquotedCasing())
-        .withQuoting(config.quoting())
-        .withConformance(config.conformance())
-        .withCaseSensitive(config.caseSensitive())
-        .withParserFactory(config.parserFactory(SqlParserImplFactory.class,
-            MnesticParserFactory.INSTANCE));
     try {
-      return SqlParser.create(sql, parserConfig).parseStmt();
+      return SqlParser.create(sql, MnesticParserFactory.parserConfig(context.config()))
+          .parseStmt();
     } catch (SqlParseException e) {
       throw new RuntimeException("parse failed: " + e.getMessage(), e);
     }

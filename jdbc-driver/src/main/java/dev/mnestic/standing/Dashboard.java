@@ -19,10 +19,12 @@ import dev.mnestic.runtime.Sketches;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.store.Session;
+import dev.mnestic.type.MnesticTypeSystem;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelNode;
@@ -33,6 +35,8 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.RelBuilder;
 
@@ -53,37 +57,57 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
- * A connection's standing queries (the schema {@value #SCHEMA}): planned together by the
- * sketch-sharing planner, so a summary two of them can read is built once, and answered together
- * by one pass per metric over the store's rows.
+ * The store's standing queries as one connection sees and answers them (the schema
+ * {@value #SCHEMA}): planned together by the sketch-sharing planner, so a summary two of them can
+ * read is built once, and answered together by one pass per metric over the store's rows.
  *
- * <p>{@code CREATE STANDING QUERY name AS ...} registers one; it is then also a table {@code name}
- * (in the root schema, so {@code SELECT * FROM name} finds it), whose rows are its windows. An
- * evaluation answers every standing query of the connection; a read takes its query's rows from
- * the latest evaluation unless that query was already read from it, and otherwise starts a new
- * evaluation. So a dashboard that reads each of its queries once per refresh runs one pass per
- * refresh. The plan is made at the first evaluation (or {@link #explain}) after a registration
- * changes, from the tables' rows then (ingest rate, value range).
+ * <p>{@code CREATE STANDING QUERY name AS ...} stores one in the store's catalog
+ * ({@link StandingCatalog}), in the session's transaction, like a view: every connection of the
+ * store sees it, also after the store is reopened, until {@code DROP STANDING QUERY} removes it
+ * for everyone. Each is a table {@code name} (in the root schema, so {@code SELECT * FROM name}
+ * finds it) whose rows are its windows; {@link #sync} brings a connection's tables up to the
+ * catalog before each statement is prepared. An evaluation answers every standing query of the
+ * store; a read takes its query's rows from the connection's latest evaluation unless that query
+ * was already read from it, and otherwise starts a new evaluation. So a dashboard that reads each
+ * of its queries once per refresh runs one pass per refresh. The plan is made at the first
+ * evaluation (or {@link #explain}) after the standing queries or their tables change, from the
+ * tables' rows then (ingest rate, value range). A standing query whose table was dropped (or
+ * lost a column) fails when read, naming the place in its definition; the others still answer.
  */
 public final class Dashboard extends AbstractSchema {
   public static final String SCHEMA = "STANDING";
 
   private final SchemaPlus root;
-  private final Map<String, StandingQuery> queries = new LinkedHashMap<>();
+  /** Parses the stored definitions as the connection parses statements. */
+  private final SqlParser.Config parser;
+  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(MnesticTypeSystem.INSTANCE);
+  /** The store's standing queries as last read from its catalog. */
+  private List<StandingCatalog.Definition> definitions = List.of();
+  /** Each standing query as a table, by stored name. */
   private final Map<String, Table> tables = new LinkedHashMap<>();
+  /** Each standing query lowered for its table's row type, by stored name. */
+  private final Map<String, StandingQuery> lowered = new HashMap<>();
   private Planned planned;
   /** Rows of the latest evaluation, by query, not yet read. */
   private final Map<String, List<Object[]>> unread = new HashMap<>();
   private int evaluations;
   private final AtomicLong builds = new AtomicLong();
 
-  private Dashboard(SchemaPlus root) {
+  private Dashboard(SchemaPlus root, SqlParser.Config parser) {
     this.root = root;
+    this.parser = parser;
   }
 
-  /** Adds an empty dashboard to a connection's {@code root}. */
-  public static void attachTo(SchemaPlus root) {
-    root.add(SCHEMA, new Dashboard(root)).setCacheEnabled(false);
+  /**
+   * Adds the store's standing queries to a connection's {@code root}, whose store session is
+   * attached and has no transaction open (the catalog is created if the store has none), parsing
+   * their definitions with {@code parser}.
+   */
+  public static void attachTo(SchemaPlus root, SqlParser.Config parser) {
+    StandingCatalog.create(Session.of(root));
+    final Dashboard dashboard = new Dashboard(root, parser);
+    root.add(SCHEMA, dashboard).setCacheEnabled(false);
+    dashboard.sync();
   }
 
   /** The dashboard {@link #attachTo} added to {@code root}. */
@@ -113,30 +137,57 @@ public final class Dashboard extends AbstractSchema {
     return planned == null ? Map.of() : planned.summaries;
   }
 
-  public synchronized void create(SqlCreateStandingQuery create, RelDataTypeFactory typeFactory) {
+  /**
+   * Reads the store's standing queries; when they changed since the last read (this or another
+   * connection created, replaced or dropped one, or a transaction rolled one back), makes the
+   * connection's tables theirs and forgets its plan and unread rows. Returns whether they changed.
+   */
+  public synchronized boolean sync() {
+    final List<StandingCatalog.Definition> now = StandingCatalog.read(session());
+    if (now.equals(definitions)) {
+      return false;
+    }
+    final CalciteSchema schema = CalciteSchema.from(root);
+    tables.keySet().forEach(schema::removeTable);
+    tables.clear();
+    lowered.clear();
+    for (StandingCatalog.Definition d : now) {
+      final Table table = new StandingTable(d.name());
+      tables.put(d.name(), table);
+      root.add(d.name(), table);
+    }
+    definitions = now;
+    planned = null;
+    unread.clear();
+    return true;
+  }
+
+  /**
+   * Stores {@code create} (the statement {@code sql}) in the store's catalog, in the session's
+   * transaction, once it lowers (errors name their place in {@code sql}).
+   */
+  public synchronized void create(SqlCreateStandingQuery create, String sql) {
+    sync();
     final String name = create.name.getSimple();
-    final String existing = find(name);
+    final StandingCatalog.Definition existing = find(name);
     if (existing != null && !create.getReplace()) {
       throw new StandingQueryException(create.name.getParserPosition(),
-          "standing query " + existing + " exists");
+          "standing query " + existing.name() + " exists");
     }
     if (CalciteSchema.from(root).getSubSchema(Session.SCHEMA, false).getTable(name, false) != null) {
       throw new StandingQueryException(create.name.getParserPosition(),
           "a table " + name + " exists in the store");
     }
-    final StandingQuery q = StandingQuery.lower(name, create.query, root, typeFactory);
-    if (existing != null) {
-      remove(existing);
-    }
-    queries.put(name, q);
-    final Table table = new StandingTable(q);
-    tables.put(name, table);
-    root.add(name, table);
-    changed();
+    StandingQuery.lower(name, create.query, root, typeFactory);
+    StandingCatalog.put(session(), existing == null ? null : existing.name(),
+        new StandingCatalog.Definition(name, sql));
+    sync();
   }
 
+  /** Removes {@code drop}'s standing query from the store's catalog, in the session's transaction. */
   public synchronized void drop(SqlDropStandingQuery drop) {
-    final String existing = find(drop.name.getSimple());
+    sync();
+    final StandingCatalog.Definition existing = find(drop.name.getSimple());
     if (existing == null) {
       if (!drop.ifExists) {
         throw new StandingQueryException(drop.name.getParserPosition(),
@@ -144,29 +195,67 @@ public final class Dashboard extends AbstractSchema {
       }
       return;
     }
-    remove(existing);
-    changed();
+    StandingCatalog.remove(session(), existing.name());
+    sync();
   }
 
-  private String find(String name) {
-    return queries.keySet().stream().filter(n -> n.equalsIgnoreCase(name)).findFirst().orElse(null);
+  private Session session() {
+    return Session.of(root);
   }
 
-  private void remove(String name) {
-    queries.remove(name);
-    tables.remove(name);
-    CalciteSchema.from(root).removeTable(name);
-  }
-
-  private void changed() {
-    planned = null;
-    unread.clear();
+  /** The standing query called {@code name} ignoring case, or null. */
+  private StandingCatalog.Definition find(String name) {
+    return definitions.stream().filter(d -> d.name().equalsIgnoreCase(name)).findFirst()
+        .orElse(null);
   }
 
   /** Whether {@code names} ({@code name} or {@code STANDING.name}) is a standing query. */
   public synchronized boolean isStanding(List<String> names) {
     return (names.size() == 1 || names.size() == 2 && names.get(0).equalsIgnoreCase(SCHEMA))
         && find(names.get(names.size() - 1)) != null;
+  }
+
+  /**
+   * {@code d} lowered against the store's tables now.
+   *
+   * @throws StandingQueryException when it no longer lowers (its table was dropped or changed),
+   *     naming the query and the place in its definition
+   */
+  private StandingQuery lower(StandingCatalog.Definition d) {
+    final SqlCreateStandingQuery create;
+    try {
+      create = (SqlCreateStandingQuery) SqlParser.create(d.sql(), parser).parseStmt();
+    } catch (SqlParseException e) {
+      throw new IllegalStateException("standing query " + d.name() + " is stored as text that"
+          + " does not parse: " + e.getMessage(), e);
+    }
+    try {
+      return StandingQuery.lower(d.name(), create.query, root, typeFactory);
+    } catch (StandingQueryException e) {
+      throw new StandingQueryException(d, e);
+    }
+  }
+
+  /** Every standing query that lowers now; {@code broken} receives why the others do not. */
+  private List<StandingQuery> lowerAll(Map<String, StandingQueryException> broken) {
+    final List<StandingQuery> out = new ArrayList<>();
+    for (StandingCatalog.Definition d : definitions) {
+      try {
+        out.add(lower(d));
+      } catch (StandingQueryException e) {
+        broken.put(d.name(), e);
+      }
+    }
+    return out;
+  }
+
+  /** The plan of {@code standing}, made again unless the current one is theirs. */
+  private Planned planFor(List<StandingQuery> standing) {
+    if (planned == null || !planned.queries.equals(standing)) {
+      planned = plan(standing, root);
+      unread.clear();
+    }
+    return planned;
   }
 
   /**
@@ -179,9 +268,13 @@ public final class Dashboard extends AbstractSchema {
    * viewer's other forms.
    */
   public synchronized String explain(String form, boolean all) {
-    if (planned == null) {
-      planned = plan(List.copyOf(queries.values()), root);
+    sync();
+    final Map<String, StandingQueryException> broken = new LinkedHashMap<>();
+    final List<StandingQuery> standing = lowerAll(broken);
+    if (standing.isEmpty()) {
+      throw broken.values().iterator().next();
     }
+    planFor(standing);
     final PlanView view = new PlanView(planned.space, planned.plan,
         TreePlans.costWithoutSharing(planned.space));
     switch (form) {
@@ -210,12 +303,21 @@ public final class Dashboard extends AbstractSchema {
    * nothing of it.
    */
   synchronized List<Object[]> read(String name, AtomicBoolean cancel) {
+    sync();
+    if (find(name) == null) {
+      throw new IllegalStateException("standing query " + name + " was dropped");
+    }
     List<Object[]> rows = unread.remove(name);
     if (rows == null) {
-      if (planned == null) {
-        planned = plan(List.copyOf(queries.values()), root);
+      // Lowered again: a table may have been dropped or changed since the last evaluation.
+      final Map<String, StandingQueryException> broken = new HashMap<>();
+      final List<StandingQuery> standing = lowerAll(broken);
+      if (broken.containsKey(name)) {
+        throw broken.get(name);
       }
-      unread.putAll(planned.run(root, builds, cancel));
+      final Map<String, List<Object[]>> answers = planFor(standing).run(root, builds, cancel);
+      unread.clear();
+      unread.putAll(answers);
       evaluations++;
       rows = unread.remove(name);
     }
@@ -317,18 +419,25 @@ public final class Dashboard extends AbstractSchema {
 
   /** A standing query as a table: each scan reads its rows (see {@link #read}). */
   private final class StandingTable extends AbstractTable implements ScannableTable {
-    private final StandingQuery query;
+    /** As stored. */
+    private final String name;
 
-    StandingTable(StandingQuery query) {
-      this.query = query;
+    StandingTable(String name) {
+      this.name = name;
     }
 
     @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
-      return typeFactory.copyType(query.rowType());
+      synchronized (Dashboard.this) {
+        final StandingCatalog.Definition d = find(name);
+        if (d == null) {
+          throw new IllegalStateException("standing query " + name + " was dropped");
+        }
+        return typeFactory.copyType(lowered.computeIfAbsent(name, n -> lower(d)).rowType());
+      }
     }
 
     @Override public Enumerable<Object[]> scan(DataContext root) {
-      return Linq4j.asEnumerable(read(query.name(), DataContext.Variable.CANCEL_FLAG.get(root)));
+      return Linq4j.asEnumerable(read(name, DataContext.Variable.CANCEL_FLAG.get(root)));
     }
   }
 }

@@ -7,8 +7,8 @@ import dev.mnestic.planner.workload.Target;
 import dev.mnestic.planner.workload.Window;
 import dev.mnestic.sql.SqlStandingQuery;
 import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreCatalog;
 
-import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -103,13 +103,20 @@ public record StandingQuery(String name, String table, String timeColumn, Window
       throw new StandingQueryException(select.getFrom() == null ? select.getParserPosition()
           : select.getFrom().getParserPosition(), "a standing query reads one table of the store");
     }
-    final CalciteSchema store = CalciteSchema.from(root).getSubSchema(Session.SCHEMA, false);
-    final CalciteSchema.TableEntry entry = store.getTable(from.names.get(from.names.size() - 1), false);
-    if (entry == null) {
-      throw new StandingQueryException(from.getParserPosition(),
-          "no table " + from.names.get(from.names.size() - 1) + " in the store");
+    // The store's own catalog, live: Calcite's lookup of a connection's store schema keeps a
+    // table it found after the table is dropped, and may miss one created by another session.
+    final Session session = Session.of(root);
+    final String tableName = StoreCatalog.findTable(session,
+        from.names.get(from.names.size() - 1)).orElseThrow(() -> new StandingQueryException(
+            from.getParserPosition(),
+            "no table " + from.names.get(from.names.size() - 1) + " in the store"));
+    final RelDataTypeFactory.Builder columnsOf = typeFactory.builder();
+    for (Object[] c : StoreCatalog.columns(session, tableName)) {
+      final SqlTypeName type = SqlTypeName.getNameForJdbcType((Integer) c[1]);
+      columnsOf.add((String) c[0], typeFactory.createTypeWithNullability(
+          typeFactory.createSqlType(type == null ? SqlTypeName.ANY : type), (Boolean) c[4]));
     }
-    final RelDataType tableType = entry.getTable().getRowType(typeFactory);
+    final RelDataType tableType = columnsOf.build();
 
     // GROUP BY one window.
     if (select.getGroup() == null || select.getGroup().size() != 1
@@ -146,7 +153,6 @@ public record StandingQuery(String name, String table, String timeColumn, Window
         ? ErrorMetric.RANK : ErrorMetric.RELATIVE_VALUE, bound.doubleValue());
 
     // The select items.
-    final String tableName = entry.name;
     final List<Column> columns = new ArrayList<>();
     final RelDataTypeFactory.Builder rowType = typeFactory.builder();
     final Map<String, String> values = new LinkedHashMap<>();

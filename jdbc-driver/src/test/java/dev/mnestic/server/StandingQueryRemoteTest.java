@@ -81,4 +81,33 @@ class StandingQueryRemoteTest {
           && e.getMessage().contains("rank error does not bound a ratio"), e.getMessage());
     }
   }
+
+  /**
+   * Test case for #6: a standing query one client registers is the store's: another client's
+   * connection reads it, and its DROP removes it for the first.
+   */
+  @Test void anotherClientReadsAndDrops() throws SQLException {
+    try (Connection a = DriverManager.getConnection(server.jdbcUrl());
+         Connection b = DriverManager.getConnection(server.jdbcUrl());
+         Statement sa = a.createStatement();
+         Statement sb = b.createStatement()) {
+      sa.execute("CREATE STANDING QUERY shared AS SELECT TUMBLE_END(ts, INTERVAL '1' MINUTE) AS w,"
+          + " APPROX_QUANTILE(latency, 0.5) AS p50 FROM requests"
+          + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RELATIVE ERROR 0.01");
+      final List<Double> medians = new ArrayList<>();
+      try (ResultSet rs = sb.executeQuery("SELECT p50 FROM shared")) {
+        while (rs.next()) {
+          medians.add(rs.getDouble(1));
+        }
+      }
+      // The value at rank ⌊0.5 · 99⌋ = 49 of each minute's: 50 and 500.
+      assertEquals(2, medians.size());
+      assertTrue(Math.abs(medians.get(0) - 50) <= 0.5 && Math.abs(medians.get(1) - 500) <= 5,
+          medians.toString());
+      sb.execute("DROP STANDING QUERY shared");
+      final SQLException e = assertThrows(SQLException.class,
+          () -> sa.executeQuery("SELECT * FROM shared"));
+      assertTrue(e.getMessage().contains("shared"), e.getMessage());
+    }
+  }
 }
