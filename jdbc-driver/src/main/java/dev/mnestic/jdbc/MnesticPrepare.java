@@ -118,8 +118,11 @@ final class MnesticPrepare extends CalcitePrepareImpl {
         throw new IllegalStateException(e.render(query.sql), e);
       }
     }
-    // Other connections may have created or dropped standing queries since.
-    Dashboard.of(context.getRootSchema().plus()).sync();
+    // Other connections (or a rollback) may have changed the store's standing queries since:
+    // plans over the old ones must not run.
+    if (Dashboard.of(context.getRootSchema().plus()).sync()) {
+      PlanCache.of(context).clear();
+    }
     if (query.sql != null && MERGE.matcher(query.sql).matches()) {
       final SqlNode node = parseStatement(context, query.sql);
       if (node.getKind() == SqlKind.MERGE) {

@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * default schema, its properties, the element type and {@code maxRows}, and the schema version:
  * the store's (HSQLDB's schema change stamp, which every DDL of any session moves: CREATE, DROP,
  * ALTER, views, comments, Datalog's {@code :create} and {@code ::remove}) and the connection's
- * own catalog (standing queries, Calcite DDL), whose changes {@link #clear} the cache. The
+ * own catalog (Calcite DDL, and the store's standing queries as this connection last saw them:
+ * written in a catalog table, not by DDL), whose changes {@link #clear} the cache. The
  * version is read before preparing, so a plan made while DDL ran is kept under the older
  * version and never found again.
  *
