@@ -31,8 +31,9 @@ import java.util.Random;
  * every summary the plan chose. Timed in the same run: the evaluation (all 50 result sets), the
  * scan alone ({@code SELECT COUNT(*), SUM(latency)} through mnestic, the same store scan), and
  * the summaries' updates alone ({@code Sketches.windows} over the rows already in memory), and
- * plain JDBC loops over the store's rows (the time read as the store scan reads it, through
- * {@code getTimestamp}, and not at all).
+ * plain JDBC loops over the store's rows, the way store scans went before they read HSQLDB's
+ * row store (the time read as a {@code LocalDateTime}, through {@code getTimestamp}, and not at
+ * all).
  * Sketch updates: per row, {@link SketchAggregate#updatesPerRow} (one per distinct tumbling
  * summary, width / step per sliding window built directly).
  *
@@ -149,9 +150,9 @@ public final class SketchDashboardBench {
           return rs.getLong(1);
         }
       });
-      // Where a row of the scan goes: HSQLDB's own JDBC over the same rows, reading the time as
-      // the store's converter does (LocalDateTime), through getTimestamp's Calendar conversions
-      // (as Calcite's JDBC adapter reads it), and not at all.
+      // The store scan's old path: HSQLDB's own JDBC over the same rows, reading the time as
+      // a LocalDateTime, through getTimestamp's Calendar conversions (as Calcite's JDBC adapter
+      // reads it), and not at all.
       // Interleaved, so that load and collections fall on the three alike.
       final List<Harness.Outcome<Double>> loops = harness.interleaved(List.<Harness.Contender<Double>>of(
           () -> storeLoop(store, 2), () -> storeLoop(store, 1), () -> storeLoop(store, 0)));
@@ -179,7 +180,7 @@ public final class SketchDashboardBench {
           scan.seconds());
       System.out.printf(Locale.ROOT, "| summaries' updates alone, rows in memory | %.3f | %.1fM |%n",
           updates.seconds(), total / updates.seconds() / 1e6);
-      System.out.printf(Locale.ROOT, "| HSQLDB JDBC loop, ts as LocalDateTime (as the store scan) and latency | %.3f | |%n",
+      System.out.printf(Locale.ROOT, "| HSQLDB JDBC loop, ts as LocalDateTime (the store scan's old path) and latency | %.3f | |%n",
           loops.get(0).seconds());
       System.out.printf(Locale.ROOT, "| HSQLDB JDBC loop, ts by getTimestamp (Calendar) and latency | %.3f | |%n",
           loops.get(1).seconds());

@@ -70,14 +70,18 @@ public final class StoreReads {
    * faster over 10M rows (bench/RESULTS.md, the dashboard's JDBC loops).
    */
   public static long timestamp(ResultSet rs, int column) throws SQLException {
-    final LocalDateTime t = rs.getObject(column, LocalDateTime.class);
-    return t.toEpochSecond(ZoneOffset.UTC) * 1000 + t.getNano() / 1_000_000;
+    return millis(rs.getObject(column, LocalDateTime.class));
   }
 
   /** {@link #timestamp}, null for NULL. */
   public static Long timestampOptional(ResultSet rs, int column) throws SQLException {
     final LocalDateTime t = rs.getObject(column, LocalDateTime.class);
-    return t == null ? null : t.toEpochSecond(ZoneOffset.UTC) * 1000 + t.getNano() / 1_000_000;
+    return t == null ? null : millis(t);
+  }
+
+  /** Milliseconds since 1970-01-01 00:00 of a wall-clock time, as Calcite holds a TIMESTAMP. */
+  private static long millis(LocalDateTime t) {
+    return t.toEpochSecond(ZoneOffset.UTC) * 1000 + t.getNano() / 1_000_000;
   }
 
   /** How a column of a scan is read: as Calcite's JDBC adapter reads it, without JDBC. */
@@ -199,8 +203,7 @@ public final class StoreReads {
         return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
       }
       // Before the reform HSQLDB's LocalDateTime comes from Julian calendar fields.
-      final LocalDateTime l = ((DateTimeType) s.types[column]).toLocalDateTime(s.session, t);
-      return l.toEpochSecond(ZoneOffset.UTC) * 1000 + l.getNano() / 1_000_000;
+      return millis(((DateTimeType) s.types[column]).toLocalDateTime(s.session, t));
     case ARRAY:
       final ArrayType type = (ArrayType) s.types[column];
       return SqlFunctions.arrayToList(
