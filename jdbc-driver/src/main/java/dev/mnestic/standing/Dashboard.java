@@ -344,9 +344,18 @@ public final class Dashboard extends AbstractSchema {
     Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds, AtomicBoolean cancel) {
       final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
       b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_SKETCH_AGGREGATE);
+      final Map<String, RowFilter> filters = new HashMap<>();
+      for (StandingQuery q : queries) {
+        q.valueColumns().keySet().forEach(metric -> filters.put(metric, q.filter()));
+      }
       final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan).answers(
-          m -> b.scan(Session.SCHEMA, m.table()).project(b.field(m.timeColumn()),
-              b.field(m.valueColumn())).build(),
+          m -> {
+            b.scan(Session.SCHEMA, m.table());
+            if (filters.get(m.name()) != null) {
+              b.filter(filters.get(m.name()).toRex(b));
+            }
+            return b.project(b.field(m.timeColumn()), b.field(m.valueColumn())).build();
+          },
           rel -> Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
               List.of(), Map.of(Sketches.BUILDS, builds,
                   DataContext.Variable.CANCEL_FLAG.camelName,
@@ -396,12 +405,13 @@ public final class Dashboard extends AbstractSchema {
 
   /**
    * The metric named {@code name} of {@code q}'s table, with its rate, the time its rows span and
-   * its value range measured on the store's rows now.
+   * its value range measured on the store's rows (those of {@code q}'s WHERE) now.
    */
   private static Metric metric(String name, StandingQuery q, String value, SchemaPlus root) {
     final String sql = "SELECT COUNT(\"" + value + "\"), MIN(\"" + q.timeColumn() + "\"), MAX(\""
         + q.timeColumn() + "\"), MIN(CASE WHEN \"" + value + "\" > 0 THEN \"" + value
-        + "\" END), MAX(\"" + value + "\") FROM \"" + Session.SCHEMA + "\".\"" + q.table() + "\"";
+        + "\" END), MAX(\"" + value + "\") FROM \"" + Session.SCHEMA + "\".\"" + q.table() + "\""
+        + (q.filter() == null ? "" : " WHERE " + q.filter().sql());
     final Connection store = Session.of(root).getConnection();
     try (Statement s = store.createStatement(); ResultSet r = s.executeQuery(sql)) {
       r.next();

@@ -44,11 +44,12 @@ import java.util.Map;
  * SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) AS w, APPROX_QUANTILE(latency, 0.95) AS p95
  * FROM requests GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RANK ERROR 0.01
  * </pre>
- * {@code HOP(ts, slide, size)} gives sliding windows ({@code HOP_START}, {@code HOP_END}).
- * Each row is one window, in time order.
+ * {@code HOP(ts, slide, size)} gives sliding windows ({@code HOP_START}, {@code HOP_END}); a
+ * {@code WHERE} keeps some of the table's rows ({@link RowFilter}). Each row is one window, in
+ * time order.
  */
 public record StandingQuery(String name, String table, String timeColumn, Window window,
-    List<Column> columns, RelDataType rowType, Map<String, String> valueColumns) {
+    RowFilter filter, List<Column> columns, RelDataType rowType, Map<String, String> valueColumns) {
   private static final List<String> BOUNDS =
       List.of("TUMBLE_START", "TUMBLE_END", "HOP_START", "HOP_END");
 
@@ -63,9 +64,14 @@ public record StandingQuery(String name, String table, String timeColumn, Window
     }
   }
 
-  /** The planner's name for the metric of {@code valueColumn}. */
-  private static String metric(String table, String timeColumn, String valueColumn) {
-    return table + "(" + timeColumn + ", " + valueColumn + ")";
+  /**
+   * The planner's name for the metric of {@code valueColumn} over the rows {@code filter} (null:
+   * all) keeps: queries share summaries only over the same metric.
+   */
+  private static String metric(String table, String timeColumn, String valueColumn,
+      RowFilter filter) {
+    return table + "(" + timeColumn + ", " + valueColumn + ")"
+        + (filter == null ? "" : " WHERE " + filter.sql());
   }
 
   /** The planner queries of the select items, in order. */
@@ -86,10 +92,10 @@ public record StandingQuery(String name, String table, String timeColumn, Window
           "a standing query is one SELECT block (no ORDER BY, LIMIT or set operation):"
               + " its rows are its windows in time order");
     }
-    for (SqlNode n : new SqlNode[] {select.getWhere(), select.getHaving(), select.getQualify()}) {
+    for (SqlNode n : new SqlNode[] {select.getHaving(), select.getQualify()}) {
       if (n != null) {
         throw new StandingQueryException(n.getParserPosition(),
-            "a standing query has no WHERE, HAVING or QUALIFY");
+            "a standing query has no HAVING or QUALIFY");
       }
     }
     if (select.isDistinct() || select.getWindowList() != null && !select.getWindowList().isEmpty()) {
@@ -156,7 +162,9 @@ public record StandingQuery(String name, String table, String timeColumn, Window
     final List<Column> columns = new ArrayList<>();
     final RelDataTypeFactory.Builder rowType = typeFactory.builder();
     final Map<String, String> values = new LinkedHashMap<>();
-    final Shape shape = new Shape(tableName, time.getName(), window, tableType, values);
+    final RowFilter filter = select.getWhere() == null ? null
+        : RowFilter.of(select.getWhere(), tableType);
+    final Shape shape = new Shape(tableName, time.getName(), window, filter, tableType, values);
     for (SqlNode item : select.getSelectList()) {
       final int i = columns.size();
       SqlNode e = item;
@@ -204,7 +212,7 @@ public record StandingQuery(String name, String table, String timeColumn, Window
       throw new StandingQueryException(select.getSelectList().getParserPosition(),
           "a standing query selects at least one APPROX_QUANTILE");
     }
-    return new StandingQuery(name, tableName, time.getName(), window, columns,
+    return new StandingQuery(name, tableName, time.getName(), window, filter, columns,
         rowType.uniquify().build(), values);
   }
 
@@ -214,8 +222,8 @@ public record StandingQuery(String name, String table, String timeColumn, Window
   }
 
   /** What a quantile of the query reads; {@code values} collects each metric's value column. */
-  private record Shape(String table, String timeColumn, Window window, RelDataType tableType,
-      Map<String, String> values) {
+  private record Shape(String table, String timeColumn, Window window, RowFilter filter,
+      RelDataType tableType, Map<String, String> values) {
   }
 
   /** {@code APPROX_QUANTILE(column, φ)}. */
@@ -235,7 +243,8 @@ public record StandingQuery(String name, String table, String timeColumn, Window
     if (!(p >= 0 && p <= 1)) {
       throw new StandingQueryException(phi.getParserPosition(), "a quantile φ is in [0, 1]");
     }
-    final String metric = metric(shape.table(), shape.timeColumn(), value.getName());
+    final String metric = metric(shape.table(), shape.timeColumn(), value.getName(),
+        shape.filter());
     shape.values().put(metric, value.getName());
     return new QueryExpr.Quantile(p, metric, shape.window());
   }
