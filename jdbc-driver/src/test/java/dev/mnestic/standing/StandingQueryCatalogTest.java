@@ -89,11 +89,23 @@ class StandingQueryCatalogTest {
       assertP90(sa, "again");
       assertP90(sa, "p90");
       assertEquals(1, d.evaluations(), "one pass answered both");
+      // Another connection's CREATE OR REPLACE is what the same text reads next (the plan a
+      // connection kept for the text is not reused over the old definition).
+      sb.execute(p90("again", "requests").replace("CREATE", "CREATE OR REPLACE")
+          .replace("0.9)", "0.5)"));
+      final List<Double> medians = new ArrayList<>();
+      try (ResultSet rs = sa.executeQuery("SELECT * FROM again")) {
+        while (rs.next()) {
+          medians.add(rs.getDouble(2));
+        }
+      }
+      // The value at rank ⌊0.5 · 99⌋ = 49 of each minute's: 50 and 500.
+      assertTrue(medians.size() == 2 && Math.abs(medians.get(0) - 50) <= 0.5
+          && Math.abs(medians.get(1) - 500) <= 5, medians.toString());
       sb.execute("DROP STANDING QUERY p90");
       final SQLException gone = assertThrows(SQLException.class,
           () -> sa.executeQuery("SELECT * FROM p90"));
       assertTrue(messages(gone).contains("p90"), messages(gone));
-      assertP90(sa, "again");
       sa.execute("DROP STANDING QUERY again");
       sa.execute("DROP TABLE requests");
     }
