@@ -1,5 +1,7 @@
 package dev.mnestic.server;
 
+import dev.mnestic.standing.TwoMinutes;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,16 +32,7 @@ class StandingQueryRemoteTest {
     server.start();
     try (Connection c = DriverManager.getConnection(server.jdbcUrl());
          Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE requests (ts TIMESTAMP NOT NULL, latency DOUBLE)");
-      // Minute 0: 1, 2, ..., 100; minute 1: 10, 20, ..., 1000.
-      final StringBuilder values = new StringBuilder();
-      for (int i = 1; i <= 100; i++) {
-        values.append(i == 1 ? "" : ", ").append("(TIMESTAMP '2026-11-30 00:00:")
-            .append(String.format("%02d", i % 60)).append("', ").append(i).append(")");
-        values.append(", (TIMESTAMP '2026-11-30 00:01:").append(String.format("%02d", i % 60))
-            .append("', ").append(10 * i).append(")");
-      }
-      s.execute("INSERT INTO requests VALUES " + values);
+      TwoMinutes.create(s, "requests");
     }
   }
 

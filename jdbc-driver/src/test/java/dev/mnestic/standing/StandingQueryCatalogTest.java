@@ -25,19 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the table is back. Through real JDBC connections of the embedded driver.
  */
 class StandingQueryCatalogTest {
-  /** Minute 0: 1, 2, ..., 100; minute 1: 10, 20, ..., 1000 (so p90 is 90 and 900). */
-  private static void fill(Statement s, String table) throws SQLException {
-    s.execute("CREATE TABLE " + table + " (ts TIMESTAMP NOT NULL, latency DOUBLE)");
-    final StringBuilder values = new StringBuilder();
-    for (int i = 1; i <= 100; i++) {
-      values.append(i == 1 ? "" : ", ").append("(TIMESTAMP '2026-11-30 00:00:")
-          .append(String.format("%02d", i % 60)).append("', ").append(i).append(")");
-      values.append(", (TIMESTAMP '2026-11-30 00:01:").append(String.format("%02d", i % 60))
-          .append("', ").append(10 * i).append(")");
-    }
-    s.execute("INSERT INTO " + table + " VALUES " + values);
-  }
-
+  /** {@code name}: each minute's p90 of {@code table} ({@link TwoMinutes}: 90 and 900). */
   private static String p90(String name, String table) {
     return "CREATE STANDING QUERY " + name + " AS SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) AS w,"
         + "\n  APPROX_QUANTILE(latency, 0.9) AS p90 FROM " + table
@@ -76,7 +64,7 @@ class StandingQueryCatalogTest {
          Connection b = DriverManager.getConnection(url);
          Statement sa = a.createStatement();
          Statement sb = b.createStatement()) {
-      fill(sa, "requests");
+      TwoMinutes.create(sa, "requests");
       sa.execute(p90("p90", "requests"));
       assertP90(sb, "p90");
       assertP90(sb, "STANDING.p90");
@@ -118,7 +106,7 @@ class StandingQueryCatalogTest {
          Connection b = DriverManager.getConnection(url);
          Statement sa = a.createStatement();
          Statement sb = b.createStatement()) {
-      fill(sa, "requests");
+      TwoMinutes.create(sa, "requests");
       a.setAutoCommit(false);
       sa.execute(p90("p90", "requests"));
       assertP90(sa, "p90");
@@ -142,7 +130,7 @@ class StandingQueryCatalogTest {
   @Test void aReopenedFileStoreKeepsItsStandingQueries(@TempDir Path dir) throws SQLException {
     final String url = "jdbc:mnestic:db=" + dir.resolve("store");
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      fill(s, "requests");
+      TwoMinutes.create(s, "requests");
       s.execute(p90("p90", "requests"));
       s.execute(p90("other", "requests"));
     }
@@ -179,8 +167,8 @@ class StandingQueryCatalogTest {
          Connection before = DriverManager.getConnection(url);
          Statement s = c.createStatement();
          Statement sBefore = before.createStatement()) {
-      fill(s, "requests");
-      fill(s, "other");
+      TwoMinutes.create(s, "requests");
+      TwoMinutes.create(s, "other");
       s.execute(p90("p90", "requests"));
       s.execute(p90("kept", "other"));
       assertP90(s, "p90");
@@ -196,7 +184,7 @@ class StandingQueryCatalogTest {
           assertP90(reader, "kept");
         }
       }
-      fill(s, "requests");
+      TwoMinutes.create(s, "requests");
       assertP90(s, "p90");
       try (Connection after = DriverManager.getConnection(url);
            Statement sAfter = after.createStatement()) {

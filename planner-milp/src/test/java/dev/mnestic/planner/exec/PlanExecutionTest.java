@@ -51,17 +51,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PlanExecutionTest {
   private static final long MINUTE = 60_000;
 
+  /** A builder over {@code connection}'s root schema that plans sketch aggregates. */
+  private static RelBuilder builder(Connection connection) throws SQLException {
+    final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder()
+        .defaultSchema(connection.unwrap(CalciteConnection.class).getRootSchema()).build());
+    b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_SKETCH_AGGREGATE);
+    return b;
+  }
+
+  /** An empty row table {@code requests(ts TIMESTAMP, latency DOUBLE)}. */
+  private static RelOptTable requests(RelBuilder b) {
+    final RelDataType rowType = b.getTypeFactory().builder()
+        .add("ts", SqlTypeName.TIMESTAMP).add("latency", SqlTypeName.DOUBLE).build();
+    return RowTable.create(b.getRelOptSchema(), "requests", rowType);
+  }
+
   @Test void specExampleAnswersWithinTargets() throws SQLException {
     final PlanSpace space = Planner.space(Workloads.specExample(), ParameterLists.DEFAULT);
     final Plan plan = new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)).solve();
     for (int data = 0; data < 2; data++) {
       try (Connection connection = DriverManager.getConnection("jdbc:calcite:")) {
-        final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder()
-            .defaultSchema(connection.unwrap(CalciteConnection.class).getRootSchema()).build());
-        b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_SKETCH_AGGREGATE);
-        final RelDataType rowType = b.getTypeFactory().builder()
-            .add("ts", SqlTypeName.TIMESTAMP).add("latency", SqlTypeName.DOUBLE).build();
-        final RelOptTable table = RowTable.create(b.getRelOptSchema(), "requests", rowType);
+        final RelBuilder b = builder(connection);
+        final RelOptTable table = requests(b);
         final RowTable requests = RowTable.of(table);
         final Random r = new Random(data);
         for (int i = 0; i < 12_000; i++) {
@@ -122,12 +133,8 @@ class PlanExecutionTest {
       charged += space.costs().get(v).heapBytes();
     }
     try (Connection connection = DriverManager.getConnection("jdbc:calcite:")) {
-      final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder()
-          .defaultSchema(connection.unwrap(CalciteConnection.class).getRootSchema()).build());
-      b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_SKETCH_AGGREGATE);
-      final RelDataType rowType = b.getTypeFactory().builder()
-          .add("ts", SqlTypeName.TIMESTAMP).add("latency", SqlTypeName.DOUBLE).build();
-      final RelOptTable table = RowTable.create(b.getRelOptSchema(), "requests", rowType);
+      final RelBuilder b = builder(connection);
+      final RelOptTable table = requests(b);
       final RowTable requests = RowTable.of(table);
       final Random r = new Random(6);
       final int seconds = 2 * 3600;
