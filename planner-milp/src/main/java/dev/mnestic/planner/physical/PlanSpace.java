@@ -12,11 +12,12 @@ import java.util.SortedSet;
 
 /**
  * What Stage 3 chooses from, built once after the last rule: the memo, its physical candidates
- * v with w_v, and the explicit edge set E of (u, c, i) with α^log and α^phys, feasible or not.
+ * v with w_v, and the explicit feasible edges (u, c, i), the domain of y (the rejected ones, with
+ * α^log and α^phys's reasons, are listed on demand by {@code rules.Edges.rejected}).
  *
  * @param candidates every physical candidate, by id
  * @param byGroup the physical candidate ids of each group
- * @param edges every (u, c, i) considered, feasible and rejected
+ * @param edges every feasible (u, c, i)
  * @param costs the cost of each physical candidate; w_v is {@code costs.get(v).weight()}
  * @param history H_G: for each group, the histories (how far back results are read) that
  *     some plan may ask of it, from the queries' retentions and the consumers' lookbacks
@@ -46,9 +47,7 @@ public record PlanSpace(Workload workload, Memo memo, List<PhysicalCandidate> ca
       in.add(inputs);
     }
     for (PhysicalEdge e : edges) {
-      if (e.feasible()) {
-        in.get(e.consumer()).get(e.input()).add(e);
-      }
+      in.get(e.consumer()).get(e.input()).add(e);
     }
     return in;
   }

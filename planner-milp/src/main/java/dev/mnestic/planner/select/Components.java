@@ -31,11 +31,9 @@ final class Components {
       producers.add(new ArrayList<>());
     }
     for (PhysicalEdge e : space.edges()) {
-      if (e.feasible()) {
-        neighbours.get(e.producer()).add(e.consumer());
-        neighbours.get(e.consumer()).add(e.producer());
-        producers.get(e.consumer()).add(e.producer());
-      }
+      neighbours.get(e.producer()).add(e.consumer());
+      neighbours.get(e.consumer()).add(e.producer());
+      producers.get(e.consumer()).add(e.producer());
     }
     // 1. What the answers reach, down the feasible edges.
     final boolean[] reached = new boolean[n];

@@ -6,9 +6,12 @@ import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.rules.Edges;
 import dev.mnestic.planner.select.Plan;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -41,13 +44,26 @@ public final class PlanView {
     this.chosenEdges = new HashSet<>(plan.edges());
   }
 
+  /**
+   * Every edge considered: the plan space's feasible ones and, built again here with their
+   * reasons, the rejected ones; by consumer, input and producer.
+   */
+  private List<PhysicalEdge> everyEdge() {
+    final List<PhysicalEdge> all = new ArrayList<>(space.edges());
+    all.addAll(Edges.rejected(space));
+    all.sort(Comparator.comparingInt(PhysicalEdge::consumer).thenComparingInt(PhysicalEdge::input)
+        .thenComparingInt(PhysicalEdge::producer));
+    return all;
+  }
+
   public String text() {
     final StringBuilder b = new StringBuilder();
     final Memo memo = space.memo();
+    final List<PhysicalEdge> edges = everyEdge();
     b.append("memo: ").append(memo.groupCount()).append(" groups, ").append(memo.candidateCount())
         .append(" logical candidates, ").append(space.candidates().size())
-        .append(" physical candidates, ").append(space.edges().size()).append(" edges (")
-        .append(space.edges().stream().filter(PhysicalEdge::feasible).count()).append(" feasible)\n");
+        .append(" physical candidates, ").append(edges.size()).append(" edges (")
+        .append(space.edges().size()).append(" feasible)\n");
     for (int g = 0; g < memo.groupCount(); g++) {
       b.append("\nG").append(g).append(' ').append(memo.key(g)).append('\n');
       for (int c : memo.candidatesOf(g)) {
@@ -62,7 +78,7 @@ public final class PlanView {
       }
     }
     b.append("\nedges (u, c, i): α^log; α^phys\n");
-    for (PhysicalEdge e : space.edges()) {
+    for (PhysicalEdge e : edges) {
       b.append(chosenEdges.contains(e) ? "  * " : "    ").append("(v").append(e.producer())
           .append(", v").append(e.consumer()).append(", ").append(e.input()).append("): ")
           .append(e.alphaLog()).append("; ").append(e.alphaPhys()).append('\n');
@@ -130,7 +146,7 @@ public final class PlanView {
     }
     b.append("],\"edges\":[");
     boolean first = true;
-    for (PhysicalEdge e : space.edges()) {
+    for (PhysicalEdge e : everyEdge()) {
       b.append(first ? "" : ",").append("{\"producer\":").append(e.producer()).append(",\"consumer\":")
           .append(e.consumer()).append(",\"input\":").append(e.input()).append(",\"alphaLog\":")
           .append(e.alphaLog().ok() ? "null" : str(e.alphaLog().rejection())).append(",\"alphaPhys\":")

@@ -45,7 +45,7 @@ class PlanSpaceTest {
   @Test void metricRuleLeavesNoKllEdgeIntoTheRatio() {
     final PlanSpace space = Planner.space(Workloads.specExample(), ParameterLists.DEFAULT);
     final Memo memo = space.memo();
-    final List<PhysicalEdge> intoDivide = space.edges().stream()
+    final List<PhysicalEdge> intoDivide = every(space).stream()
         .filter(e -> op(space, e.consumer()) instanceof Operator.Divide).toList();
     assertFalse(intoDivide.isEmpty());
     for (PhysicalEdge e : intoDivide) {
@@ -58,7 +58,7 @@ class PlanSpaceTest {
     }
     // A's answer reads KLL and exact readouts, not the DDSketch ones.
     final int answerA = space.answers().get("A");
-    for (PhysicalEdge e : space.edges()) {
+    for (PhysicalEdge e : every(space)) {
       if (e.consumer() == answerA && op(space, e.producer()) instanceof Operator.Readout) {
         assertEquals(readoutFamily(space, e.producer()) != Family.DDSKETCH, e.alphaLog().ok(), e.toString());
       }
@@ -74,7 +74,7 @@ class PlanSpaceTest {
         + "B: quantile_over_time(0.9, m[5m]) relative error 0.05 every 5m retain 1h\n"
         + "C: quantile_over_time(0.9, m[5m]) rank error 0.03 every 5m retain 1h\n"),
         new ParameterLists(List.of(100, 400), List.of(0.01, 0.02), false));
-    final List<PhysicalEdge> intoMerges = space.edges().stream()
+    final List<PhysicalEdge> intoMerges = every(space).stream()
         .filter(e -> op(space, e.consumer()) instanceof Operator.Merge).toList();
     assertFalse(intoMerges.isEmpty());
     int kllRejected = 0;
@@ -106,7 +106,7 @@ class PlanSpaceTest {
     // Builds at ingest read the store's rows as they arrive.
     final Predicate<PhysicalEdge> intoIngestBuild = e -> op(space, e.consumer()) instanceof Operator.Build
         && space.candidates().get(e.consumer()).properties().timing() == Timing.INGEST;
-    assertTrue(space.edges().stream().filter(intoIngestBuild).allMatch(PhysicalEdge::feasible));
+    assertTrue(every(space).stream().filter(intoIngestBuild).allMatch(PhysicalEdge::feasible));
     // History levels reach the 1m state: 1h retention and 4m of merge lookback.
     final int oneMinute = space.memo().find(new GroupKey.State(Family.KLL, "m",
         dev.mnestic.planner.workload.Window.tumbling(Duration.ofMinutes(1))));
@@ -156,6 +156,26 @@ class PlanSpaceTest {
     }
     assertTrue(space.pruned().stream().anyMatch(p -> p.what().contains("EVALUATION, kept")
         && p.reason().startsWith("dominated by INGEST, kept")), space.pruned().toString());
+  }
+
+  /**
+   * The plan space's edges and the rejected ones the viewer lists: each (u, c, i) once, the
+   * first all feasible, the others all rejected.
+   */
+  private static List<PhysicalEdge> every(PlanSpace space) {
+    final List<PhysicalEdge> rejected = Edges.rejected(space);
+    assertTrue(space.edges().stream().allMatch(PhysicalEdge::feasible));
+    assertTrue(rejected.stream().noneMatch(PhysicalEdge::feasible));
+    final List<PhysicalEdge> all = new java.util.ArrayList<>(space.edges());
+    all.addAll(rejected);
+    int considered = 0;
+    for (PhysicalCandidate c : space.candidates()) {
+      for (int child : space.memo().candidate(c.logical()).children()) {
+        considered += space.byGroup().get(child).size();
+      }
+    }
+    assertEquals(considered, all.size());
+    return all;
   }
 
   private static Operator op(PlanSpace space, int v) {
