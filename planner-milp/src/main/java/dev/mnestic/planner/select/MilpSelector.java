@@ -207,7 +207,11 @@ public final class MilpSelector implements Selector {
   private static final class Block {
     final List<PhysicalCandidate> byKeep = new ArrayList<>();
     final List<MPVariable> atLeast = new ArrayList<>();
-    /** g_{U,h}: U must serve results h back, h ∈ H_G. */
+    /**
+     * g_{U,h}: U must serve results h back, h ∈ H_G, when U is recomputed on demand (so it asks
+     * h + lookback of its inputs). Any other U serves h exactly when it keeps h: g_{U,h} is then
+     * s_{U,j} of the first member keeping h ({@link #serving}), and needs no variable.
+     */
     final Map<Duration, MPVariable> history = new LinkedHashMap<>();
     /** The arcs into each input. */
     final List<List<Arc>> inputs = new ArrayList<>();
@@ -231,7 +235,7 @@ public final class MilpSelector implements Selector {
 
   /** The variables of one part's model, by block. */
   private record Model(MPSolver solver, List<Block> blocks, Map<Integer, Block> blockOf,
-      List<List<List<PhysicalEdge>>> inputs) {
+      List<List<List<PhysicalEdge>>> inputs, MPVariable none) {
   }
 
   /**
@@ -297,14 +301,13 @@ public final class MilpSelector implements Selector {
         b.atLeast.add(s);
       }
       final PhysicalCandidate v = b.first();
-      for (Duration h : space.history().get(v.group())) {
-        // g_{U,h} <= s_{U,j} for the first member j that keeps h, and 0 when none does: (R).
-        final MPVariable serves = keeping(b, h);
-        final MPVariable g = solver.makeIntVar(0, serves == null ? 0 : 1, "g_" + v.id() + "_" + h.getSeconds());
-        if (serves != null) {
-          lessOrEqual(solver, g, serves);
+      if (v.properties().recomputedOnDemand()) {
+        for (Duration h : space.history().get(v.group())) {
+          // g_{U,h} <= x_U.
+          final MPVariable g = solver.makeBoolVar("g_" + v.id() + "_" + h.getSeconds());
+          lessOrEqual(solver, g, b.x());
+          b.history.put(h, g);
         }
-        b.history.put(h, g);
       }
     }
     objective.setMinimization();
@@ -324,18 +327,27 @@ public final class MilpSelector implements Selector {
         c.inputs.add(new ArrayList<>(arcs.values()));
       }
     }
-    return new Model(solver, blocks, blockOf, inputs);
+    return new Model(solver, blocks, blockOf, inputs, solver.makeIntVar(0, 0, "none"));
   }
 
-  /** s_{U,j} of the first member j of U whose keep covers h (x_U when U is no keep block), or null. */
-  private static MPVariable keeping(Block b, Duration h) {
-    for (int j = 0; j < b.byKeep.size(); j++) {
-      final Duration capacity = b.byKeep.get(j).properties().history();
-      if (capacity == null || h.compareTo(capacity) <= 0) {
-        return b.atLeast.get(j);
+  /**
+   * g_{U,h} as a variable: U's own when recomputed on demand; otherwise s_{U,j} of the first
+   * member j of U whose keep covers h, and {@code none} (fixed at 0) when no member keeps h: (R).
+   */
+  private static MPVariable serving(Model m, Block u, Duration h) {
+    if (u.first().properties().recomputedOnDemand()) {
+      final MPVariable g = u.history.get(h);
+      if (g == null) {
+        throw new IllegalStateException("history " + h + " missing from H of a producer");
+      }
+      return g;
+    }
+    for (int j = 0; j < u.byKeep.size(); j++) {
+      if (h.compareTo(u.byKeep.get(j).properties().history()) <= 0) {
+        return u.atLeast.get(j);
       }
     }
-    return null;
+    return m.none();
   }
 
   private void addConstraints(Model m) {
@@ -475,8 +487,8 @@ public final class MilpSelector implements Selector {
 
   /**
    * (R) histories: each answer asks ρ_q of its root; a consumer recomputed on demand that must
-   * serve h asks h + lookback of its producer, a kept one only the lookback; g_{U,h} is at most
-   * s_{U,j} of the first member keeping h (set in buildModel), and at most x_U.
+   * serve h asks h + lookback of its producer, a kept one only the lookback; a producer serves h
+   * by its g when recomputed on demand, else by keeping h ({@link #serving}).
    */
   private void addHistory(Model m, Block c) {
     final MPSolver s = m.solver();
@@ -496,13 +508,13 @@ public final class MilpSelector implements Selector {
       for (Arc a : input) {
         if (lookback.compareTo(Duration.ZERO) > 0) {
           // g_{P,lookback} >= y_{P,C,i}
-          lessOrEqual(s, a.y(), historyVar(a.producer(), lookback));
+          lessOrEqual(s, a.y(), serving(m, a.producer(), lookback));
         }
         if (onDemand) {
           for (Map.Entry<Duration, MPVariable> h : c.history.entrySet()) {
             // g_{P,h+lookback} >= g_{C,h} + y_{P,C,i} - x_C
             final MPConstraint r = s.makeConstraint(0, Double.POSITIVE_INFINITY);
-            r.setCoefficient(historyVar(a.producer(), h.getKey().plus(lookback)), 1);
+            r.setCoefficient(serving(m, a.producer(), h.getKey().plus(lookback)), 1);
             r.setCoefficient(h.getValue(), -1);
             r.setCoefficient(a.y(), -1);
             r.setCoefficient(c.x(), 1);
@@ -510,14 +522,6 @@ public final class MilpSelector implements Selector {
         }
       }
     }
-  }
-
-  private static MPVariable historyVar(Block u, Duration h) {
-    final MPVariable g = u.history.get(h);
-    if (g == null) {
-      throw new IllegalStateException("history " + h + " missing from H of a producer");
-    }
-    return g;
   }
 
   /** a <= b. */
