@@ -120,9 +120,11 @@ public final class MilpSelector implements Selector {
     for (int k = 0; k < parts.size(); k++) {
       final List<PhysicalCandidate> members = parts.get(k).stream().filter(v -> alive[v.id()]).toList();
       // One part at a time, with every core as a CP-SAT worker, and an equal share of the time
-      // left: a part proven early leaves its time to the ones after it.
+      // left but at least a twentieth of the limit while that much is left: a part proven
+      // early leaves its time to the ones after it.
+      final long left = Math.max(0, deadline - System.nanoTime());
       final Plan part = solve(members, inputs, inKnown, hint,
-          Duration.ofNanos(Math.max(0, deadline - System.nanoTime()) / (parts.size() - k)));
+          Duration.ofNanos(Math.min(left, Math.max(left / (parts.size() - k), timeLimit.toNanos() / 20))));
       chosen.addAll(part.candidates());
       edges.addAll(part.edges());
       cost += part.cost();
@@ -139,8 +141,8 @@ public final class MilpSelector implements Selector {
   private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs,
       boolean[] inKnown, Set<PhysicalEdge> knownEdges, Duration limit) {
     if ((limit.isZero() || limit.compareTo(timeLimit.dividedBy(20)) < 0) && !knownEdges.isEmpty()) {
-      // A share under a twentieth of the time limit (CP-SAT's presolve alone could overrun
-      // it): the part's share of the known plan, with no bound proven.
+      // Under a twentieth of the time limit left (CP-SAT's presolve alone could overrun it):
+      // the part's share of the known plan, with no bound proven.
       return known(members, inKnown, knownEdges);
     }
     final MPSolver solver = MPSolver.createSolver(solverId);
