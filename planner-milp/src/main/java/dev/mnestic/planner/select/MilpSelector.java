@@ -179,7 +179,17 @@ public final class MilpSelector implements Selector {
             ? "no plan meets every query's target, retention and budget"
             : solverId + " stopped with status " + status + " after " + millis + " ms");
       }
-      return extractSolution(model, status.toString(), millis);
+      final Plan found = extractSolution(model, status.toString(), millis);
+      if (!knownEdges.isEmpty() && status == MPSolver.ResultStatus.FEASIBLE) {
+        // Stopped by the limit before reaching the known plan (CP-SAT completes a hint of x, s
+        // and y only when time allows): the known share if it is cheaper, with the proven bound.
+        final Plan share = known(members, inKnown, knownEdges);
+        if (share.cost() < found.cost()) {
+          return new Plan(share.candidates(), share.edges(), share.cost(), found.bound(), "FEASIBLE",
+              found.variables(), found.constraints(), millis);
+        }
+      }
+      return found;
     } finally {
       solver.delete();
     }
