@@ -131,6 +131,61 @@ class StoreScanTest {
     }
   }
 
+  /**
+   * Another connection committing while this one reads never tears a read: each of its
+   * transactions moves an amount between two rows, or adds or removes a pair of rows summing to
+   * zero, so every read that sees whole transactions sums to the same and counts an even number
+   * of rows beyond the first hundred. The reads run until the writer is done, at least 20.
+   */
+  @Test void concurrentWriterNeverTearsARead() throws Exception {
+    Rows.update(c, "CREATE TABLE acct (k INT PRIMARY KEY, v INT NOT NULL)");
+    final StringBuilder rows = new StringBuilder("INSERT INTO acct VALUES ");
+    for (int k = 0; k < 100; k++) {
+      rows.append(k > 0 ? ", " : "").append("(").append(k).append(", 100)");
+    }
+    Rows.update(c, rows.toString());
+    final java.util.concurrent.CompletableFuture<Void> writer =
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+          try (Connection w = DriverManager.getConnection(db);
+               PreparedStatement move = w.prepareStatement("UPDATE acct SET v = v + ? WHERE k = ?");
+               PreparedStatement add = w.prepareStatement("INSERT INTO acct VALUES (?, ?)");
+               PreparedStatement remove = w.prepareStatement("DELETE FROM acct WHERE k >= 100")) {
+            w.setAutoCommit(false);
+            final java.util.Random random = new java.util.Random(5);
+            for (int i = 0; i < 200; i++) {
+              final int a = random.nextInt(100);
+              final int b = random.nextInt(100);
+              move.setInt(1, -7);
+              move.setInt(2, a);
+              move.executeUpdate();
+              move.setInt(1, 7);
+              move.setInt(2, b);
+              move.executeUpdate();
+              if (i % 2 == 0) {
+                for (int j = 0; j < 2; j++) {
+                  add.setInt(1, 100 + j);
+                  add.setInt(2, j == 0 ? 3 : -3);
+                  add.executeUpdate();
+                }
+              } else {
+                remove.executeUpdate();
+              }
+              w.commit();
+            }
+          } catch (SQLException e) {
+            throw new java.util.concurrent.CompletionException(e);
+          }
+        });
+    int reads = 0;
+    while (!writer.isDone() || reads < 20) {
+      final List<List<Object>> r = Rows.query(c, "SELECT SUM(v), COUNT(*) FROM acct");
+      assertEquals(row(10_000), r.get(0).subList(0, 1), "read " + reads);
+      assertEquals(0, ((Number) r.get(0).get(1)).intValue() % 2, "read " + reads + ": " + r);
+      reads++;
+    }
+    writer.join();
+  }
+
   /** A prepared statement read again after the table changed reads the new rows. */
   @Test void preparedStatementSeesChanges() throws SQLException {
     Rows.update(c, "CREATE TABLE p (k INT PRIMARY KEY, v VARCHAR(5))");
