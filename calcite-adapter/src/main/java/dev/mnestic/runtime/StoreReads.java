@@ -179,18 +179,19 @@ public final class StoreReads {
     case BOOLEAN:
     case OBJECT:
       return v;
+    // HSQLDB holds INTEGER, BIGINT and DOUBLE in the boxes Calcite reads them as: no new box.
     case BYTE:
       return ((Number) v).byteValue();
     case SHORT:
       return ((Number) v).shortValue();
     case INT:
-      return ((Number) v).intValue();
+      return v instanceof Integer ? v : (Object) ((Number) v).intValue();
     case LONG:
-      return ((Number) v).longValue();
+      return v instanceof Long ? v : (Object) ((Number) v).longValue();
     case FLOAT:
       return ((Number) v).floatValue();
     case DOUBLE:
-      return ((Number) v).doubleValue();
+      return v instanceof Double ? v : (Object) ((Number) v).doubleValue();
     case BINARY:
       return new ByteString(((BinaryData) v).getBytes());
     case DATE:
