@@ -80,12 +80,21 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
    * The store's columns, with strings and binaries of any length: a
    * column's length is the store's to enforce. Calcite would otherwise cast
    * each written value to VARCHAR(n), and its CAST silently cuts a longer
-   * value; the store fails the statement instead, as SQL says.
+   * value; the store fails the statement instead, as SQL says. An array's
+   * elements are nullable, as the store's always are (Calcite's JDBC schema
+   * makes them NOT NULL, and Avatica then reads an INTEGER ARRAY into an
+   * {@code int[]}, failing on a null element).
    */
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
     final RelDataTypeFactory.Builder builder = typeFactory.builder();
     for (RelDataTypeField field : jdbcTable.getRowType(typeFactory).getFieldList()) {
-      builder.add(field.getName(), anyLength(typeFactory, field.getType()));
+      final RelDataType type = field.getType();
+      final RelDataType component = type.getComponentType();
+      builder.add(field.getName(), component == null ? anyLength(typeFactory, type)
+          : typeFactory.createTypeWithNullability(
+              typeFactory.createArrayType(
+                  typeFactory.createTypeWithNullability(component, true), -1),
+              type.isNullable()));
     }
     return builder.build();
   }

@@ -89,6 +89,28 @@ class StoreScanTest {
     assertEquals(new HashSet<>(byKey), new HashSet<>(one));
   }
 
+  /**
+   * Null elements of an INTEGER ARRAY read as HSQLDB's own JDBC reads them, both ways (Calcite
+   * made the elements NOT NULL, so Avatica read them into an {@code int[]}: a
+   * NullPointerException).
+   */
+  @Test void nullArrayElementsReadAsHsqldbReadsThem() throws SQLException {
+    Rows.update(c, "CREATE TABLE n (id INT PRIMARY KEY, ia INTEGER ARRAY)");
+    try (Statement s = store().createStatement()) {
+      s.executeUpdate("INSERT INTO \"PUBLIC\".\"n\" VALUES (1, ARRAY[1, NULL, -3]),"
+          + " (2, ARRAY[NULL]), (3, NULL), (4, ARRAY[])");
+    }
+    final String hsqldb = "SELECT * FROM \"PUBLIC\".\"n\"";
+    assertEquals(objects(exact(store(), hsqldb + " ORDER BY \"id\"")),
+        objects(exact("SELECT * FROM n ORDER BY id")));
+    for (int id = 1; id <= 4; id++) {
+      assertEquals(objects(exact(store(), hsqldb + " WHERE \"id\" = " + id)),
+          objects(exact("SELECT * FROM n WHERE id = " + id)));
+    }
+    assertEquals(objects(exact(store(), "SELECT \"ia\"[2], \"ia\"[3] FROM \"PUBLIC\".\"n\""
+        + " WHERE \"id\" = 1")), objects(exact("SELECT ia[2], ia[3] FROM n WHERE id + 0 = 1")));
+  }
+
   /** A Datalog relation's UUID and Bytes columns, as read both ways. */
   @Test void uuidColumnsReadAsThroughJdbc() throws SQLException {
     try (Connection datalog = DriverManager.getConnection(db + ";lang=datalog");
@@ -252,7 +274,11 @@ class StoreScanTest {
 
   /** Rows with each value as JDBC gives it (its class kept), binaries and arrays as lists, and its text. */
   private List<List<Object>> exact(String sql) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    return exact(c, sql);
+  }
+
+  private static List<List<Object>> exact(Connection on, String sql) throws SQLException {
+    try (Statement s = on.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       final int n = rs.getMetaData().getColumnCount();
       final List<List<Object>> rows = new ArrayList<>();
       while (rs.next()) {
@@ -265,6 +291,12 @@ class StoreScanTest {
       }
       return rows;
     }
+  }
+
+  /** The values of {@link #exact}'s rows without their texts. */
+  private static List<List<Object>> objects(List<List<Object>> exact) {
+    return exact.stream().map(row -> java.util.stream.IntStream.range(0, row.size() / 2)
+        .mapToObj(i -> row.get(2 * i)).toList()).toList();
   }
 
   private static Object value(Object o) throws SQLException {
