@@ -30,6 +30,9 @@ public enum MnesticMethod {
   STORE_READ_TIMESTAMP(StoreReads.class, "timestamp", ResultSet.class, int.class),
   STORE_READ_TIMESTAMP_OPTIONAL(StoreReads.class, "timestampOptional", ResultSet.class,
       int.class),
+  STORE_READ_DATE(StoreReads.class, "date", ResultSet.class, int.class),
+  STORE_READ_DATE_OPTIONAL(StoreReads.class, "dateOptional", ResultSet.class, int.class),
+  STORE_READ_ARRAY(StoreReads.class, "array", java.sql.Array.class),
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class, String[].class,
       boolean.class, String.class, boolean.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class);

@@ -9,6 +9,7 @@ import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.runtime.SqlFunctions;
+import org.apache.calcite.util.Util;
 
 import org.hsqldb.jdbc.JDBCArray;
 import org.hsqldb.types.ArrayType;
@@ -20,8 +21,14 @@ import org.hsqldb.types.Type;
 import java.nio.ByteBuffer;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.time.DateTimeException;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -70,13 +77,58 @@ public final class StoreReads {
    * faster over 10M rows (bench/RESULTS.md, the dashboard's JDBC loops).
    */
   public static long timestamp(ResultSet rs, int column) throws SQLException {
-    return millis(rs.getObject(column, LocalDateTime.class));
+    return millis(calendarFields(rs, column, LocalDateTime.class));
   }
 
   /** {@link #timestamp}, null for NULL. */
   public static Long timestampOptional(ResultSet rs, int column) throws SQLException {
-    final LocalDateTime t = rs.getObject(column, LocalDateTime.class);
+    final LocalDateTime t = calendarFields(rs, column, LocalDateTime.class);
     return t == null ? null : millis(t);
+  }
+
+  /**
+   * DATE column {@code column} of the current row as Calcite holds it, days since 1970-01-01
+   * of the stored date: read as the store keeps it (a {@link LocalDate}), as
+   * {@link #timestamp}.
+   */
+  public static int date(ResultSet rs, int column) throws SQLException {
+    return (int) calendarFields(rs, column, LocalDate.class).toEpochDay();
+  }
+
+  /** {@link #date}, null for NULL. */
+  public static Integer dateOptional(ResultSet rs, int column) throws SQLException {
+    final LocalDate d = calendarFields(rs, column, LocalDate.class);
+    return d == null ? null : (int) d.toEpochDay();
+  }
+
+  /**
+   * Column {@code column} as a {@code java.time} value of the stored calendar fields (before
+   * the Gregorian reform, Julian ones), failing with {@link #julianLeapDay} where there is no
+   * such value.
+   */
+  private static <T> T calendarFields(ResultSet rs, int column, Class<T> type)
+      throws SQLException {
+    try {
+      return rs.getObject(column, type);
+    } catch (DateTimeException e) {
+      throw new SQLException(julianLeapDay(rs.getMetaData().getColumnName(column),
+          rs.getMetaData().getColumnTypeName(column), rs.getString(column)), e);
+    }
+  }
+
+  /**
+   * Why a date or time before the Gregorian reform cannot be read: Calcite holds a DATE as days
+   * (a TIMESTAMP as milliseconds) since 1970-01-01 of the proleptic Gregorian calendar, and
+   * Calcite and Avatica turn that count back into the date of the same calendar fields
+   * ({@code LocalDate.ofEpochDay}, {@code java.sql.Date.valueOf}, {@code unixDateToString}), so
+   * an earlier date is kept as its Julian fields counted as Gregorian ones, and a Julian leap
+   * day (February 29 of 1500, a year the Gregorian calendar does not make a leap year) has no
+   * such count.
+   */
+  private static String julianLeapDay(String column, String type, String value) {
+    return "column " + column + " holds " + type + " '" + value + "', a leap day of the"
+        + " Julian calendar, which Calcite's " + type + " cannot hold: it counts days of the"
+        + " proleptic Gregorian calendar, which has no such day";
   }
 
   /** Milliseconds since 1970-01-01 00:00 of a wall-clock time, as Calcite holds a TIMESTAMP. */
@@ -101,7 +153,10 @@ public final class StoreReads {
     ARRAY
   }
 
-  /** Seconds of 1582-10-15 00:00, from which Java's Calendar counts days as java.time does. */
+  /**
+   * Seconds of 1582-10-15 00:00, from which Java's Calendar counts days as java.time does:
+   * a DATE or TIMESTAMP from then on is HSQLDB's seconds as they are.
+   */
   private static final long GREGORIAN_SECONDS = -12_219_292_800L;
 
   /**
@@ -111,7 +166,7 @@ public final class StoreReads {
    * is false. The same values as Calcite's JDBC adapter reads through HSQLDB's JDBC
    * ({@code StoreToEnumerableConverter}): what JDBC's getters do per type is done here on
    * HSQLDB's own value objects, through HSQLDB's own conversions where they involve a
-   * calendar (DATE, TIME, TIMESTAMP before the Gregorian reform, ARRAY elements). The
+   * calendar (TIME, DATE and TIMESTAMP before the Gregorian reform, ARRAY elements). The
    * context's cancel flag stops the reading every 4,096 rows.
    */
   public static Enumerable<Object> scan(DataContext root, String table, String[] reads,
@@ -195,22 +250,73 @@ public final class StoreReads {
     case BINARY:
       return new ByteString(((BinaryData) v).getBytes());
     case DATE:
-      return SqlFunctions.toInt((java.sql.Date) Type.SQL_DATE.convertSQLToJava(s.session, v));
+      final TimestampData d = (TimestampData) v;
+      if (d.getSeconds() >= GREGORIAN_SECONDS) {
+        return (int) Math.floorDiv(d.getSeconds(), 86_400L);
+      }
+      return (int) julian(s, column, d).toLocalDate().toEpochDay();
     case TIME:
-      return SqlFunctions.toInt((java.sql.Time) Type.SQL_TIME.convertSQLToJava(s.session, v));
+      return SqlFunctions.toInt((Time) Type.SQL_TIME.convertSQLToJava(s.session, v));
     case TIMESTAMP:
       final TimestampData t = (TimestampData) v;
       if (t.getSeconds() >= GREGORIAN_SECONDS) {
         return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
       }
-      // Before the reform HSQLDB's LocalDateTime comes from Julian calendar fields.
-      return millis(((DateTimeType) s.types[column]).toLocalDateTime(s.session, t));
+      return millis(julian(s, column, t));
     case ARRAY:
       final ArrayType type = (ArrayType) s.types[column];
-      return SqlFunctions.arrayToList(
-          new JDBCArray((Object[]) v, type.collectionBaseType(), type, s.session));
+      return array(new JDBCArray((Object[]) v, type.collectionBaseType(), type, s.session));
     default:
       throw new AssertionError(how);
     }
+  }
+
+  /**
+   * A DATE or TIMESTAMP value before the reform as HSQLDB's {@link LocalDateTime}, which
+   * comes from Julian calendar fields (see {@link #julianLeapDay}).
+   */
+  private static LocalDateTime julian(StoreSnapshot s, int column, TimestampData t) {
+    final Type type = s.types[column];
+    try {
+      return ((DateTimeType) type).toLocalDateTime(s.session, t);
+    } catch (DateTimeException e) {
+      throw new IllegalArgumentException(julianLeapDay(s.columnName(column),
+          type.getNameString(), type.convertToString(t)), e);
+    }
+  }
+
+  /**
+   * An ARRAY value as Calcite's code holds it: a list of the elements as JDBC gives them,
+   * with DATE, TIME and TIMESTAMP elements as Calcite holds those types (what Calcite's JDBC
+   * adapter does for a column of the type), null elements kept.
+   */
+  public static List<Object> array(java.sql.Array a) {
+    if (a == null) {
+      return null;
+    }
+    final Object[] elements;
+    try {
+      elements = (Object[]) a.getArray();
+    } catch (SQLException e) {
+      throw Util.toUnchecked(e);
+    }
+    final Object[] values = new Object[elements.length];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = element(elements[i]);
+    }
+    return Arrays.asList(values);
+  }
+
+  private static Object element(Object e) {
+    if (e instanceof Timestamp t) {
+      return SqlFunctions.toLong(t);
+    }
+    if (e instanceof java.sql.Date d) {
+      return SqlFunctions.toInt(d);
+    }
+    if (e instanceof Time t) {
+      return SqlFunctions.toInt(t);
+    }
+    return e;
   }
 }

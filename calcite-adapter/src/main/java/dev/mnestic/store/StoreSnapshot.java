@@ -47,10 +47,12 @@ public final class StoreSnapshot {
   /** The rows read, {@code rows[0..count)}. */
   public final Object[][] rows;
   public final int count;
+  private final Table table;
 
-  private StoreSnapshot(org.hsqldb.Session session, Type[] types, Object[][] rows, int count) {
+  private StoreSnapshot(org.hsqldb.Session session, Table table, Object[][] rows, int count) {
     this.session = session;
-    this.types = types;
+    this.table = table;
+    this.types = table.getColumnTypes();
     this.rows = rows;
     this.count = count;
   }
@@ -89,7 +91,6 @@ public final class StoreSnapshot {
   private static StoreSnapshot read(org.hsqldb.Session session, String name,
       AtomicBoolean cancel) {
     final Table table = session.database.schemaManager.getUserTable(name, Session.SCHEMA);
-    final Type[] types = table.getColumnTypes();
     final PersistentStore rowStore = table.getRowStore(session);
     final RowIterator it = table.getPrimaryIndex().firstRow(session, rowStore, null, 0, null);
     Object[][] rows = new Object[(int) Math.min(Math.max(rowStore.elementCount(), 16),
@@ -109,6 +110,11 @@ public final class StoreSnapshot {
     } finally {
       it.release();
     }
-    return new StoreSnapshot(session, types, rows, count);
+    return new StoreSnapshot(session, table, rows, count);
+  }
+
+  /** The stored name of column {@code i}. */
+  public String columnName(int i) {
+    return table.getColumn(i).getName().name;
   }
 }

@@ -22,14 +22,17 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.BuiltInMethod;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Calcite's {@link JdbcToEnumerableConverter} for the store (what runs there: a lookup by
- * key, {@link StoreConvention}), with TIMESTAMP
+ * key, {@link StoreConvention}), with TIMESTAMP and DATE
  * columns read without JDBC's Calendar conversions
- * ({@link dev.mnestic.runtime.StoreReads#timestamp}) and binary
+ * ({@link dev.mnestic.runtime.StoreReads#timestamp}), ARRAY elements of those types as
+ * Calcite holds them ({@link dev.mnestic.runtime.StoreReads#array}) and binary
  * columns as Calcite holds them. Calcite reads a BINARY or VARBINARY column
  * with {@code getObject}, which gives a {@code byte[]} (a
  * {@link java.util.UUID} for HSQLDB's UUID), where Calcite's code expects a
@@ -48,7 +51,7 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     final Result calcite = super.implement(implementor, pref);
     final Result result = implementor.result(calcite.physType,
-        (BlockStatement) calcite.block.accept(TIMESTAMPS));
+        (BlockStatement) calcite.block.accept(READ_AS_STORED));
     final List<RelDataTypeField> fields = getRowType().getFieldList();
     final List<Integer> binary = new ArrayList<>();
     for (RelDataTypeField f : fields) {
@@ -72,25 +75,36 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
   }
 
   /**
-   * Rewrites each read of a TIMESTAMP column:
+   * Rewrites each read of a TIMESTAMP, DATE or ARRAY column:
    * {@code SqlFunctions.toLong(resultSet.getTimestamp(i))} becomes
    * {@code StoreReads.timestamp(resultSet, i)} ({@code toLongOptional}:
-   * {@code timestampOptional}).
+   * {@code timestampOptional}), {@code SqlFunctions.toInt(resultSet.getDate(i))}
+   * {@code StoreReads.date(resultSet, i)} ({@code toIntOptional}: {@code dateOptional}), and
+   * {@code SqlFunctions.arrayToList(array)} {@code StoreReads.array(array)}.
    */
-  private static final Shuttle TIMESTAMPS = new Shuttle() {
+  private static final Shuttle READ_AS_STORED = new Shuttle() {
     @Override public Expression visit(MethodCallExpression call, Expression target,
         List<Expression> arguments) {
-      final boolean optional = call.method.equals(BuiltInMethod.TIMESTAMP_TO_LONG_OPTIONAL.method);
-      if ((optional || call.method.equals(BuiltInMethod.TIMESTAMP_TO_LONG.method))
-          && arguments.get(0) instanceof MethodCallExpression get
-          && get.method.equals(BuiltInMethod.RESULT_SET_GET_TIMESTAMP2.method)) {
-        return Expressions.call((optional ? MnesticMethod.STORE_READ_TIMESTAMP_OPTIONAL
-            : MnesticMethod.STORE_READ_TIMESTAMP).method, get.targetExpression,
-            get.expressions.get(0));
+      if (call.method.equals(BuiltInMethod.JDBC_ARRAY_TO_LIST.method)) {
+        return Expressions.call(MnesticMethod.STORE_READ_ARRAY.method, arguments);
+      }
+      final MnesticMethod read = READS.get(call.method);
+      if (read != null && arguments.get(0) instanceof MethodCallExpression get
+          && (get.method.equals(BuiltInMethod.RESULT_SET_GET_TIMESTAMP2.method)
+              || get.method.equals(BuiltInMethod.RESULT_SET_GET_DATE2.method))) {
+        return Expressions.call(read.method, get.targetExpression, get.expressions.get(0));
       }
       return super.visit(call, target, arguments);
     }
   };
+
+  /** Calcite's conversion of a value JDBC gives to the read that replaces it. */
+  private static final Map<Method, MnesticMethod> READS = Map.of(
+      BuiltInMethod.TIMESTAMP_TO_LONG.method, MnesticMethod.STORE_READ_TIMESTAMP,
+      BuiltInMethod.TIMESTAMP_TO_LONG_OPTIONAL.method,
+      MnesticMethod.STORE_READ_TIMESTAMP_OPTIONAL,
+      BuiltInMethod.DATE_TO_INT.method, MnesticMethod.STORE_READ_DATE,
+      BuiltInMethod.DATE_TO_INT_OPTIONAL.method, MnesticMethod.STORE_READ_DATE_OPTIONAL);
 
   /**
    * Rule that reads from the store into Enumerable code through a

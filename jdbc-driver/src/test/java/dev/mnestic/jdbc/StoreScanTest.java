@@ -111,6 +111,84 @@ class StoreScanTest {
         + " WHERE \"id\" = 1")), objects(exact("SELECT ia[2], ia[3] FROM n WHERE id + 0 = 1")));
   }
 
+  /**
+   * Arrays of TIMESTAMP and DATE elements read as HSQLDB's own JDBC reads them, whole and
+   * element by element (Calcite's code holds a TIMESTAMP element as milliseconds, a DATE one
+   * as days), both ways.
+   */
+  @Test void timestampArraysReadAsHsqldbReadsThem() throws SQLException {
+    Rows.update(c, "CREATE TABLE a (id INT PRIMARY KEY, tsa TIMESTAMP ARRAY, dta DATE ARRAY)");
+    try (Statement s = store().createStatement()) {
+      s.executeUpdate("INSERT INTO \"PUBLIC\".\"a\" VALUES (1,"
+          + " ARRAY[TIMESTAMP '2026-11-30 04:05:06.789', NULL, TIMESTAMP '1500-03-01 12:00:00'],"
+          + " ARRAY[DATE '2026-11-30', NULL, DATE '1500-03-01']), (2, ARRAY[], NULL)");
+    }
+    final String hsqldb = "SELECT * FROM \"PUBLIC\".\"a\"";
+    assertEquals(objects(exact(store(), hsqldb + " ORDER BY \"id\"")),
+        objects(exact("SELECT * FROM a ORDER BY id")));
+    for (int id = 1; id <= 2; id++) {
+      assertEquals(objects(exact(store(), hsqldb + " WHERE \"id\" = " + id)),
+          objects(exact("SELECT * FROM a WHERE id = " + id)));
+    }
+    final String items = "SELECT tsa[1], tsa[3], dta[1], dta[3] FROM a WHERE ";
+    final List<List<Object>> oracle = objects(exact(store(), "SELECT \"tsa\"[1], \"tsa\"[3],"
+        + " \"dta\"[1], \"dta\"[3] FROM \"PUBLIC\".\"a\" WHERE \"id\" = 1"));
+    assertEquals(oracle, objects(exact(items + "id = 1")));
+    assertEquals(oracle, objects(exact(items + "id + 0 = 1")));
+  }
+
+  /**
+   * A date before the Gregorian reform reads as HSQLDB reads it (the same calendar fields); a
+   * Julian leap day, which no value of Calcite's DATE or TIMESTAMP holds, fails naming its
+   * column, both ways.
+   */
+  @Test void julianDatesReadAsHsqldbReadsThem() throws SQLException {
+    Rows.update(c, "CREATE TABLE j (id INT PRIMARY KEY, born DATE, seen TIMESTAMP)");
+    try (Statement s = store().createStatement()) {
+      s.executeUpdate("INSERT INTO \"PUBLIC\".\"j\" VALUES"
+          + " (1, DATE '1500-03-01', TIMESTAMP '1500-03-01 12:00:00'),"
+          + " (2, DATE '1500-02-28', TIMESTAMP '1400-02-28 23:59:59.5')");
+    }
+    final List<List<Object>> hsqldb = dates(store(), "SELECT * FROM \"PUBLIC\".\"j\" ORDER BY 1");
+    assertEquals(hsqldb, dates(c, "SELECT * FROM j ORDER BY id"));
+    assertEquals(hsqldb.subList(0, 1), dates(c, "SELECT * FROM j WHERE id = 1"));
+    assertEquals(hsqldb.subList(1, 2), dates(c, "SELECT * FROM j WHERE id = 2"));
+    try (Statement s = store().createStatement()) {
+      s.executeUpdate("INSERT INTO \"PUBLIC\".\"j\" VALUES (3, DATE '1500-02-29', NULL),"
+          + " (4, NULL, TIMESTAMP '1300-02-29 06:00:00')");
+    }
+    for (String sql : List.of("SELECT * FROM j", "SELECT * FROM j WHERE id = 3")) {
+      final SQLException e = assertThrows(SQLException.class, () -> dates(c, sql));
+      assertTrue(messages(e).contains("column born holds DATE '1500-02-29', a leap day of the"
+          + " Julian calendar"), sql + ": " + messages(e));
+    }
+    final SQLException e = assertThrows(SQLException.class,
+        () -> dates(c, "SELECT * FROM j WHERE id = 4"));
+    assertTrue(messages(e).contains("column seen holds TIMESTAMP '1300-02-29 06:00:00"),
+        messages(e));
+  }
+
+  /** Each value as getObject, getString, getDate and getTimestamp give it. */
+  private static List<List<Object>> dates(Connection on, String sql) throws SQLException {
+    try (Statement s = on.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      final List<List<Object>> rows = new ArrayList<>();
+      while (rs.next()) {
+        rows.add(java.util.Arrays.asList(rs.getObject(1), rs.getObject(2),
+            rs.getString(2), rs.getDate(2), rs.getObject(3), rs.getTimestamp(3)));
+      }
+      return rows;
+    }
+  }
+
+  /** The messages of an exception and its causes. */
+  private static String messages(Throwable e) {
+    final StringBuilder all = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      all.append(t.getMessage()).append(" / ");
+    }
+    return all.toString();
+  }
+
   /** A Datalog relation's UUID and Bytes columns, as read both ways. */
   @Test void uuidColumnsReadAsThroughJdbc() throws SQLException {
     try (Connection datalog = DriverManager.getConnection(db + ";lang=datalog");
