@@ -202,16 +202,10 @@ class SkylinesTest {
       final int n = 5 * EliminationFilter.BLOCK;
       for (int i = 0; i < n; i++) {
         final Object[] row = new Object[d];
-        final double plane = 0.5 + 0.02 * random.nextGaussian();
+        final double[] p = anti ? antiCorrelated(random, d) : null;
         final double base = random.nextDouble();
-        double mean = 0;
-        final double[] p = new double[d];
         for (int c = 0; c < d; c++) {
-          p[c] = random.nextDouble();
-          mean += p[c] / d;
-        }
-        for (int c = 0; c < d; c++) {
-          row[c] = anti ? p[c] - mean + plane : base + 0.05 * random.nextGaussian();
+          row[c] = anti ? p[c] : base + 0.05 * random.nextGaussian();
         }
         if (filter.drops(row)) {
           dropped++;
@@ -290,16 +284,10 @@ class SkylinesTest {
       final List<Object[]> rows = new ArrayList<>();
       for (int i = 0; i < 3000; i++) {
         final Object[] row = new Object[d];
-        final double plane = 0.5 + 0.02 * random.nextGaussian();
-        double mean = 0;
-        final double[] p = new double[d];
-        for (int c = 0; c < d; c++) {
-          p[c] = random.nextDouble();
-          mean += p[c] / d;
-        }
+        final double[] p = antiCorrelated(random, d);
         for (int c = 0; c < d; c++) {
           // Odd dimensions are MAX: negated, so the table stays anti-correlated.
-          row[c] = (c % 2 == 0 ? 1 : -1) * Math.round((p[c] - mean + plane) * 200) / 200.0;
+          row[c] = (c % 2 == 0 ? 1 : -1) * Math.round(p[c] * 200) / 200.0;
         }
         rows.add(row);
       }
@@ -392,6 +380,25 @@ class SkylinesTest {
   }
 
   /** d dimensions, each MIN or MAX at random. */
+  /**
+   * A point of Börzsönyi's anti-correlated distribution: uniform coordinates moved to a plane
+   * x1 + ... + xd = d · plane, plane normal around 0.5, so a point good in one dimension is bad
+   * in another.
+   */
+  private static double[] antiCorrelated(Random random, int d) {
+    final double plane = 0.5 + 0.02 * random.nextGaussian();
+    final double[] p = new double[d];
+    double mean = 0;
+    for (int c = 0; c < d; c++) {
+      p[c] = random.nextDouble();
+      mean += p[c] / d;
+    }
+    for (int c = 0; c < d; c++) {
+      p[c] += plane - mean;
+    }
+    return p;
+  }
+
   private static Direction[] randomMinMax(Random random, int d) {
     final Direction[] dirs = new Direction[d];
     for (int c = 0; c < d; c++) {
