@@ -39,8 +39,8 @@ public final class Session implements DataSource, AutoCloseable {
 
   private final StoreLocation location;
   private final SessionConnection connection;
-  /** Per table, the statement whose execution starts a {@link StoreSnapshot}. */
-  private final Map<String, PreparedStatement> probes = new HashMap<>();
+  /** The statements {@link #prepared} keeps, by text. */
+  private final Map<String, PreparedStatement> prepared = new HashMap<>();
 
   private Session(StoreLocation location, SessionConnection connection) {
     this.location = location;
@@ -133,17 +133,26 @@ public final class Session implements DataSource, AutoCloseable {
   }
 
   /**
-   * {@code SELECT 1 FROM table WHERE FALSE}, prepared once per table: running it starts a
-   * statement on the session as HSQLDB starts one ({@link StoreSnapshot}).
+   * {@code sql} prepared on the session's connection, once per text: the statements mnestic
+   * itself runs on every statement of a connection (the probe of a table's read, the standing
+   * query catalog's read) are not compiled by HSQLDB again each time.
+   */
+  public synchronized PreparedStatement prepared(String sql) throws SQLException {
+    PreparedStatement statement = prepared.get(sql);
+    if (statement == null) {
+      statement = connection.prepareStatement(sql);
+      prepared.put(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * {@code SELECT 1 FROM table WHERE FALSE}: running it starts a statement on the session as
+   * HSQLDB starts one ({@link StoreSnapshot}).
    */
   PreparedStatement probe(String table) throws SQLException {
-    PreparedStatement probe = probes.get(table);
-    if (probe == null) {
-      probe = connection.prepareStatement("SELECT 1 FROM \"" + SCHEMA + "\".\""
-          + table.replace("\"", "\"\"") + "\" WHERE FALSE");
-      probes.put(table, probe);
-    }
-    return probe;
+    return prepared("SELECT 1 FROM \"" + SCHEMA + "\".\""
+        + table.replace("\"", "\"\"") + "\" WHERE FALSE");
   }
 
   public StoreLocation location() {

@@ -59,9 +59,8 @@ final class StandingCatalog {
   /** The store's standing queries as this session sees them, in the order they were created. */
   static List<Definition> read(Session session) {
     final List<Definition> out = new ArrayList<>();
-    try (Statement s = session.getConnection().createStatement();
-         ResultSet rs = s.executeQuery("SELECT \"NAME\", \"DEFINITION\" FROM " + QUALIFIED
-             + " ORDER BY \"POSITION\"")) {
+    try (ResultSet rs = session.prepared("SELECT \"NAME\", \"DEFINITION\" FROM " + QUALIFIED
+        + " ORDER BY \"POSITION\"").executeQuery()) {
       while (rs.next()) {
         out.add(new Definition(rs.getString(1), rs.getString(2)));
       }
