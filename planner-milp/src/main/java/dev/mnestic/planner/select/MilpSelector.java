@@ -73,10 +73,13 @@ public final class MilpSelector implements Selector {
 
   /**
    * Solves each component of the plan space on its own (see {@link Components}), one after the
-   * other with every core searching, and joins their plans: the optimum of the whole is the sum of theirs, as no constraint spans
-   * two. Before building a part's model, a plan found query by query ({@link TreePlans#greedy})
-   * bounds its optimum: candidates that cannot be in a plan that cheap are left out
-   * ({@link Pruning}), and the solver starts from that plan.
+   * other, and joins their plans: the optimum of the whole is the sum of theirs, as no
+   * constraint spans two. A plan found query by query ({@link TreePlans#greedy}) bounds each
+   * part's optimum from above: candidates that cannot be in a plan that cheap are left out
+   * ({@link Pruning}); then each part alternates its Lagrangian bound ({@link LagrangianBound},
+   * which also leaves out what a plan as cheap as the best known cannot use) with CP-SAT on
+   * what is left, started from the best known plan, until the bound meets that plan's cost or
+   * the part's time is up.
    */
   @Override public Plan solve() {
     final long start = System.nanoTime();
@@ -108,7 +111,6 @@ public final class MilpSelector implements Selector {
       }
       inputs.add(kept);
     }
-    final Set<PhysicalEdge> hint = known == null ? Set.of() : new HashSet<>(known.edges());
     final long deadline = start + timeLimit.toNanos();
     final List<Integer> chosen = new ArrayList<>();
     final List<PhysicalEdge> edges = new ArrayList<>();
@@ -119,12 +121,13 @@ public final class MilpSelector implements Selector {
     int constraints = 0;
     for (int k = 0; k < parts.size(); k++) {
       final List<PhysicalCandidate> members = parts.get(k).stream().filter(v -> alive[v.id()]).toList();
-      // One part at a time, with every core as a CP-SAT worker, and an equal share of the time
-      // left but at least a twentieth of the limit while that much is left: a part proven
-      // early leaves its time to the ones after it.
+      // One part at a time, and an equal share of the time left but at least a twentieth of
+      // the limit while that much is left: a part proven early leaves its time to the ones
+      // after it.
       final long left = Math.max(0, deadline - System.nanoTime());
-      final Plan part = solve(members, inputs, inKnown, hint,
-          Duration.ofNanos(Math.min(left, Math.max(left / (parts.size() - k), timeLimit.toNanos() / 20))));
+      final long share = Math.min(left, Math.max(left / (parts.size() - k), timeLimit.toNanos() / 20));
+      final Plan part = known == null ? solve(members, inputs, null, Duration.ofNanos(share))
+          : solve(members, inputs, shareOf(known, members), System.nanoTime() + share);
       chosen.addAll(part.candidates());
       edges.addAll(part.edges());
       cost += part.cost();
@@ -138,12 +141,64 @@ public final class MilpSelector implements Selector {
         variables, constraints, (System.nanoTime() - start) / 1_000_000);
   }
 
-  private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs,
-      boolean[] inKnown, Set<PhysicalEdge> knownEdges, Duration limit) {
-    if ((limit.isZero() || limit.compareTo(timeLimit.dividedBy(20)) < 0) && !knownEdges.isEmpty()) {
-      // Under a twentieth of the time limit left (CP-SAT's presolve alone could overrun it):
-      // the part's share of the known plan, with no bound proven.
-      return known(members, inKnown, knownEdges);
+  /**
+   * One part, from a known plan of it: the Lagrangian bound (a quarter of the part's time), then
+   * rounds of CP-SAT on the candidates a plan no dearer than the best known may use
+   * ({@link LagrangianBound#alive}), started from that plan, each given half the time left (all
+   * of it once a round finds nothing cheaper); a cheaper plan sharpens the bound's steps and
+   * what is left out. Proven optimal when the bound reaches the best plan's cost (within
+   * {@link LagrangianBound#TOLERANCE}) or CP-SAT proves its optimum of what is left, which holds
+   * every plan as cheap as the best known. The bound reported is the larger of the two.
+   */
+  private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
+      long deadline) {
+    final long start = System.nanoTime();
+    final LagrangianBound lagrange = new LagrangianBound(space, members, inputs);
+    Plan best = known;
+    double lower = lagrange.improve(best.cost(), start + (deadline - start) / 4);
+    boolean improved = true;
+    int variables = 0;
+    int constraints = 0;
+    while (true) {
+      final long left = deadline - System.nanoTime();
+      final String status = lower >= best.cost() * (1 - LagrangianBound.TOLERANCE) ? "OPTIMAL"
+          : left < timeLimit.toNanos() / 20 ? "FEASIBLE" : null;
+      if (status != null) {
+        LOG.log(System.Logger.Level.DEBUG, "part of {0} candidates: {1}, cost {2}, bound {3} ({4} steps)",
+            members.size(), status, best.cost(), lower, lagrange.iterations());
+        return new Plan(best.candidates(), best.edges(), best.cost(), lower, status, variables, constraints,
+            (System.nanoTime() - start) / 1_000_000);
+      }
+      final boolean[] kept = lagrange.alive(best.cost());
+      best.candidates().forEach(v -> kept[v] = true);
+      final Plan found = solve(members.stream().filter(v -> kept[v.id()]).toList(), inputs, best,
+          Duration.ofNanos(improved ? Math.max(left / 2, timeLimit.toNanos() / 20) : left));
+      variables = found.variables();
+      constraints = found.constraints();
+      if (found.status().equals("OPTIMAL")) {
+        return new Plan(found.candidates(), found.edges(), found.cost(), found.cost(), "OPTIMAL", variables,
+            constraints, (System.nanoTime() - start) / 1_000_000);
+      }
+      lower = Math.max(lower, found.bound());
+      improved = found.cost() < best.cost() * (1 - LagrangianBound.TOLERANCE);
+      if (improved) {
+        best = found;
+        lower = Math.max(lower, lagrange.improve(best.cost(),
+            System.nanoTime() + (deadline - System.nanoTime()) / 4));
+      }
+    }
+  }
+
+  /**
+   * CP-SAT (or the solver asked for) on {@code members}, started from {@code known} (a plan of
+   * them, or null), for {@code limit}: its plan, or {@code known} with the solver's bound when
+   * that is cheaper. With under a twentieth of the time limit (CP-SAT's presolve alone could
+   * overrun it), {@code known} with no bound.
+   */
+  private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
+      Duration limit) {
+    if ((limit.isZero() || limit.compareTo(timeLimit.dividedBy(20)) < 0) && known != null) {
+      return new Plan(known.candidates(), known.edges(), known.cost(), 0, "FEASIBLE", 0, 0, 0);
     }
     final MPSolver solver = MPSolver.createSolver(solverId);
     if (solver == null) {
@@ -152,8 +207,8 @@ public final class MilpSelector implements Selector {
     try {
       final Model model = buildModel(solver, members, inputs);
       addConstraints(model);
-      if (!knownEdges.isEmpty()) {
-        hint(model, inKnown, knownEdges);
+      if (known != null) {
+        hint(model, known);
       }
       solver.setTimeLimit(limit.toMillis());
       if (solverId.equals("CP_SAT")) {
@@ -171,8 +226,9 @@ public final class MilpSelector implements Selector {
       LOG.log(System.Logger.Level.DEBUG, "{0}: {1} variables, {2} constraints, {3} in {4} ms, objective {5}, bound {6}",
           solverId, solver.numVariables(), solver.numConstraints(), status, millis,
           solver.objective().value(), solver.objective().bestBound());
-      if (status == MPSolver.ResultStatus.NOT_SOLVED && !knownEdges.isEmpty()) {
-        return known(members, inKnown, knownEdges);
+      if (status == MPSolver.ResultStatus.NOT_SOLVED && known != null) {
+        return new Plan(known.candidates(), known.edges(), known.cost(), 0, "FEASIBLE",
+            solver.numVariables(), solver.numConstraints(), millis);
       }
       if (status != MPSolver.ResultStatus.OPTIMAL && status != MPSolver.ResultStatus.FEASIBLE) {
         throw new PlanningException(status == MPSolver.ResultStatus.INFEASIBLE
@@ -180,34 +236,60 @@ public final class MilpSelector implements Selector {
             : solverId + " stopped with status " + status + " after " + millis + " ms");
       }
       final Plan found = extractSolution(model, status.toString(), millis);
-      if (!knownEdges.isEmpty() && status == MPSolver.ResultStatus.FEASIBLE) {
+      if (known != null && status == MPSolver.ResultStatus.FEASIBLE && known.cost() <= found.cost()) {
         // Stopped by the limit before reaching the known plan (CP-SAT completes a hint of x, s
-        // and y only when time allows): the known share if it is cheaper, with the proven bound.
-        final Plan share = known(members, inKnown, knownEdges);
-        if (share.cost() < found.cost()) {
-          return new Plan(share.candidates(), share.edges(), share.cost(), found.bound(), "FEASIBLE",
-              found.variables(), found.constraints(), millis);
-        }
+        // and y only when time allows): the known plan, with the proven bound.
+        return new Plan(known.candidates(), known.edges(), known.cost(), found.bound(), "FEASIBLE",
+            found.variables(), found.constraints(), millis);
       }
-      return found;
+      return status == MPSolver.ResultStatus.FEASIBLE ? reachable(found) : found;
     } finally {
       solver.delete();
     }
   }
 
-  /** The known plan's candidates and edges among {@code members}, status FEASIBLE, bound 0. */
-  private Plan known(List<PhysicalCandidate> members, boolean[] inKnown, Set<PhysicalEdge> knownEdges) {
-    final List<Integer> chosen = new ArrayList<>();
+  /** The known plan's candidates among {@code members} and the edges into them. */
+  private Plan shareOf(Plan known, List<PhysicalCandidate> members) {
+    final Set<Integer> chosen = new HashSet<>(known.candidates());
+    final Set<Integer> in = new HashSet<>();
     double cost = 0;
     for (PhysicalCandidate v : members) {
-      if (inKnown[v.id()]) {
-        chosen.add(v.id());
+      if (chosen.contains(v.id()) && in.add(v.id())) {
         cost += space.weight(v.id());
       }
     }
-    final Set<Integer> in = new HashSet<>(chosen);
-    final List<PhysicalEdge> edges = knownEdges.stream().filter(e -> in.contains(e.consumer())).toList();
-    return new Plan(chosen, edges, cost, 0, "FEASIBLE", 0, 0, 0);
+    final List<PhysicalEdge> edges = known.edges().stream().filter(e -> in.contains(e.consumer())).toList();
+    return new Plan(new ArrayList<>(in), edges, cost, 0, "FEASIBLE", 0, 0, 0);
+  }
+
+  /**
+   * What of {@code plan} its answers read, directly or not: a stopped search may leave a
+   * candidate that nothing reads, which costs without serving (and every candidate of a plan
+   * as cheap as the best known is on some query's tree, {@link LagrangianBound#alive}).
+   */
+  private Plan reachable(Plan plan) {
+    final Map<Integer, List<PhysicalEdge>> into = new HashMap<>();
+    for (PhysicalEdge e : plan.edges()) {
+      into.computeIfAbsent(e.consumer(), k -> new ArrayList<>()).add(e);
+    }
+    final Set<Integer> answers = new HashSet<>(space.answers().values());
+    final Set<Integer> seen = new HashSet<>();
+    final Deque<Integer> todo = new ArrayDeque<>();
+    plan.candidates().stream().filter(answers::contains).forEach(todo::add);
+    final List<PhysicalEdge> edges = new ArrayList<>();
+    double cost = 0;
+    while (!todo.isEmpty()) {
+      final int v = todo.pop();
+      if (seen.add(v)) {
+        cost += space.weight(v);
+        for (PhysicalEdge e : into.getOrDefault(v, List.of())) {
+          edges.add(e);
+          todo.push(e.producer());
+        }
+      }
+    }
+    return new Plan(new ArrayList<>(seen), edges, cost, plan.bound(), plan.status(), plan.variables(),
+        plan.constraints(), plan.millis());
   }
 
   /**
@@ -251,15 +333,16 @@ public final class MilpSelector implements Selector {
   }
 
   /**
-   * The known plan as CP-SAT's hint: x_U and s_{U,j} up to the longest keep it uses of U, y of
+   * A known plan as CP-SAT's hint: x_U and s_{U,j} up to the longest keep it uses of U, y of
    * the arcs its edges lie on.
    */
-  private static void hint(Model m, boolean[] inKnown, Set<PhysicalEdge> knownEdges) {
+  private static void hint(Model m, Plan known) {
+    final Set<Integer> inKnown = new HashSet<>(known.candidates());
     final Map<MPVariable, Double> values = new LinkedHashMap<>();
     for (Block b : m.blocks()) {
       int longest = -1;
       for (int j = 0; j < b.byKeep.size(); j++) {
-        longest = inKnown[b.byKeep.get(j).id()] ? j : longest;
+        longest = inKnown.contains(b.byKeep.get(j).id()) ? j : longest;
       }
       for (int j = 0; j < b.byKeep.size(); j++) {
         values.put(b.atLeast.get(j), j <= longest ? 1.0 : 0.0);
@@ -270,7 +353,7 @@ public final class MilpSelector implements Selector {
         }
       }
     }
-    for (PhysicalEdge e : knownEdges) {
+    for (PhysicalEdge e : known.edges()) {
       final Block c = m.blockOf().get(e.consumer());
       if (c != null) {
         for (Arc a : c.inputs.get(e.input())) {
@@ -329,6 +412,9 @@ public final class MilpSelector implements Selector {
         final Map<Block, Arc> arcs = new LinkedHashMap<>();
         for (PhysicalEdge e : input) {
           final Block p = blockOf.get(e.producer());
+          if (p == null) {
+            continue;
+          }
           arcs.computeIfAbsent(p, k -> {
             final Arc arc = new Arc(p, c, c.inputs.size(), solver.makeBoolVar(
                 "y_" + p.first().id() + "_" + v.id() + "_" + c.inputs.size()));

@@ -1,0 +1,495 @@
+package dev.mnestic.planner.select;
+
+import dev.mnestic.planner.memo.Guarantee;
+import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.PhysicalCandidate;
+import dev.mnestic.planner.physical.PhysicalEdge;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.rules.History;
+import dev.mnestic.planner.workload.Query;
+import dev.mnestic.planner.workload.Target;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * A lower bound on a part's optimum by splitting each candidate's weight among the queries that
+ * use it (Lagrangian relaxation of the strong, per-client formulation), and the candidates no
+ * plan as cheap as a known one can use.
+ *
+ * <p>Every operator but a ratio's divide reads one input, so in any plan the candidates below
+ * a query's answer are one path per branch (a ratio has two: its numerator and denominator)
+ * down to the rows. A client k is one branch of one query; μ_{k,v} ≥ 0 is its share of w_v
+ * (the answer and the divide count in branch 0). For any shares,
+ *
+ * <pre>
+ *   L(μ) = Σ_v min(0, w_v - Σ_k μ_{k,v}) + Σ_q min over q's trees T of Σ_{(k,v) ∈ T} μ_{k,v}
+ * </pre>
+ *
+ * is at most the cost of every plan: the plan's own tree of q is one of q's trees (its levels
+ * compose to q's target, (K), and each candidate on it keeps at least what that path asks,
+ * (R)), and w_v x_v = (w_v - Σ_k μ_{k,v}) x_v + Σ_k μ_{k,v} x_v ≥ min(0, w_v - Σ_k μ_{k,v})
+ * + Σ_k μ_{k,v} [v ∈ T_k]. The min over q's
+ * trees is the dynamic programme of {@link TreePlans} over (candidate, history asked, level),
+ * with μ in place of w. Dropping the constraints that tie the queries' trees together (one
+ * producer per input, a streamed result read once, budgets) only lowers L. The shares are
+ * improved by subgradient steps (Polyak's step towards the known plan's cost).
+ *
+ * <p>Fixing: a plan that uses v (an inclusion-minimal one uses v on some client's path) costs
+ * at least L(μ) + max(0, w_v - Σ_k μ_{k,v}) + min_k (the cheapest tree of k's query through v
+ * - the cheapest tree of it), so when that exceeds a known plan's cost no optimal plan uses v.
+ */
+final class LagrangianBound {
+  private static final int FIXED = 0;
+  private static final int PASS = 1;
+  private static final int DIVIDE = 2;
+  private static final int ANSWER = 3;
+  /**
+   * A bound this close (relatively) to a plan's cost proves the plan optimal; the same slack
+   * keeps rounding from leaving out a candidate of a plan as cheap as the known one.
+   */
+  static final double TOLERANCE = 1e-6;
+  /** Steps without a better bound before the step size halves. */
+  private static final int PATIENCE = 50;
+  /** The step size (a fraction of Polyak's) below which the shares are taken as converged. */
+  private static final double MIN_STEP = 1e-4;
+
+  private final PlanSpace space;
+  private final List<List<List<PhysicalEdge>>> inputs;
+  private final boolean[] member;
+
+  // Nodes: (candidate, history asked, branch) of one query, children before parents.
+  private final Ints nodeSlot = new Ints();
+  private final Ints nodeKind = new Ints();
+  private final Ints entryStart = new Ints();
+  /** Links of a non-divide node: child entry → entry of the node (CSR by node). */
+  private final Ints linkStart = new Ints();
+  private final Ints linkChild = new Ints();
+  private final Ints linkParent = new Ints();
+  // Entries: (node, level) pairs; a fixed θ has one level, an answer one entry (no level).
+  private final Ints entryNode = new Ints();
+  private final Ints entryLevel = new Ints();
+  private final Map<Integer, Divide> divides = new HashMap<>();
+  // Slots: (client, candidate), each with its share μ.
+  private final Ints slotCandidate = new Ints();
+  private final Ints slotQuery = new Ints();
+  /** The answer node of each query. */
+  private final Ints roots = new Ints();
+  private final List<Guarantee> levels = new ArrayList<>();
+  private final Map<Guarantee, Integer> levelIds = new HashMap<>();
+  /** The candidates on some client's trees. */
+  private final int[] reached;
+  /** μ by slot, and the best found with its bound L. */
+  private final double[] mu;
+  private final double[] bestMu;
+  private double best;
+  private int iterations;
+  // Work arrays of one evaluation: each entry's cheapest tree below it, each candidate's Σ_k μ.
+  private final double[] cost;
+  private final int[] argA;
+  private final int[] argB;
+  private final double[] total;
+  private final double[] step;
+  private final boolean[] onPath;
+
+  /** A divide node: each side's levels, the links of its children's entries to them, the pairs. */
+  private static final class Divide {
+    final Ints[] childEntry = {new Ints(), new Ints()};
+    final Ints[] sideSlot = {new Ints(), new Ints()};
+    final int[][] sideLevels = new int[2][];
+    /** Entry (global) of the pair (a, b): pair[a * sideLevels[1].length + b]. */
+    int[] pair;
+    double[][] best;
+    int[][] arg;
+  }
+
+  private record Key(int candidate, Duration asked, int branch) {
+  }
+
+  /**
+   * The trees of every query of the part {@code members} (its candidates, the edges among them
+   * in {@code inputs}); each candidate's weight split evenly among the clients whose trees may
+   * hold it.
+   *
+   * @throws PlanningException when some query has no tree
+   */
+  LagrangianBound(PlanSpace space, List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs) {
+    this.space = space;
+    this.inputs = inputs;
+    final int n = space.candidates().size();
+    this.member = new boolean[n];
+    members.forEach(v -> member[v.id()] = true);
+    linkStart.add(0);
+    entryStart.add(0);
+    for (Query q : space.workload().queries()) {
+      final int a = space.answers().get(q.name());
+      if (member[a]) {
+        final int root = node(new HashMap<>(), new HashMap<>(), roots.size(), a, q.retention(), 0);
+        if (root < 0) {
+          throw new PlanningException("no plan meets the target and retention of query " + q.name());
+        }
+        roots.add(root);
+      }
+    }
+    final int[] sharers = new int[n];
+    for (int s = 0; s < slotCandidate.size(); s++) {
+      sharers[slotCandidate.get(s)]++;
+    }
+    reached = IntStream.range(0, n).filter(v -> sharers[v] > 0).toArray();
+    mu = new double[slotCandidate.size()];
+    for (int s = 0; s < mu.length; s++) {
+      final int v = slotCandidate.get(s);
+      mu[s] = space.weight(v) / sharers[v];
+    }
+    bestMu = mu.clone();
+    cost = new double[entryNode.size()];
+    argA = new int[entryNode.size()];
+    argB = new int[entryNode.size()];
+    total = new double[n];
+    step = new double[mu.length];
+    onPath = new boolean[mu.length];
+    best = Math.max(0, evaluate(mu));
+  }
+
+  /**
+   * Subgradient steps from the best shares so far, Polyak's step towards {@code upper} (the cost
+   * of a known plan), until {@code deadline} (System.nanoTime), until the bound reaches
+   * {@code upper} or the steps become too small.
+   *
+   * @return the best bound L found so far (at least 0): no plan of the part costs less
+   */
+  double improve(double upper, long deadline) {
+    System.arraycopy(bestMu, 0, mu, 0, mu.length);
+    double lambda = 1;
+    int sinceBest = 0;
+    while (best < upper - TOLERANCE * upper && System.nanoTime() < deadline && lambda >= MIN_STEP) {
+      final double bound = evaluate(mu);
+      iterations++;
+      if (bound > best) {
+        best = bound;
+        System.arraycopy(mu, 0, bestMu, 0, mu.length);
+        sinceBest = 0;
+      } else if (++sinceBest >= PATIENCE) {
+        lambda /= 2;
+        sinceBest = 0;
+      }
+      // Subgradient: [v on k's tree] - x_v, x_v = 1 where the shares exceed w_v.
+      Arrays.fill(onPath, false);
+      for (int r = 0; r < roots.size(); r++) {
+        mark(entryStart.get(roots.get(r)));
+      }
+      double norm = 0;
+      for (int s = 0; s < mu.length; s++) {
+        final int v = slotCandidate.get(s);
+        step[s] = (onPath[s] ? 1 : 0) - (total[v] > space.weight(v) ? 1 : 0);
+        norm += step[s] * step[s];
+      }
+      if (norm == 0) {
+        break;  // the trees are a plan's, paid exactly: L is that plan's cost
+      }
+      final double t = lambda * (upper - bound) / norm;
+      for (int s = 0; s < mu.length; s++) {
+        mu[s] = Math.max(0, mu[s] + t * step[s]);
+      }
+    }
+    return best;
+  }
+
+  /** Subgradient steps taken so far. */
+  int iterations() {
+    return iterations;
+  }
+
+  /** L(μ); the work arrays receive each entry's cheapest tree below it and each Σ_k μ_{k,v}. */
+  private double evaluate(double[] m) {
+    Arrays.fill(total, 0);
+    for (int s = 0; s < m.length; s++) {
+      total[slotCandidate.get(s)] += m[s];
+    }
+    double bound = 0;
+    for (int v : reached) {
+      bound += Math.min(0, space.weight(v) - total[v]);
+    }
+    for (int node = 0; node < nodeKind.size(); node++) {
+      final double own = m[nodeSlot.get(node)];
+      final int from = entryStart.get(node);
+      final int to = entryStart.get(node + 1);
+      if (nodeKind.get(node) == DIVIDE) {
+        final Divide d = divides.get(node);
+        for (int side = 0; side < 2; side++) {
+          Arrays.fill(d.best[side], Double.POSITIVE_INFINITY);
+          for (int l = 0; l < d.childEntry[side].size(); l++) {
+            final int ce = d.childEntry[side].get(l);
+            final int slot = d.sideSlot[side].get(l);
+            if (cost[ce] < d.best[side][slot]) {
+              d.best[side][slot] = cost[ce];
+              d.arg[side][slot] = ce;
+            }
+          }
+        }
+        for (int e = from; e < to; e++) {
+          cost[e] = Double.POSITIVE_INFINITY;
+        }
+        final int nb = d.sideLevels[1].length;
+        for (int a = 0; a < d.sideLevels[0].length; a++) {
+          for (int b = 0; b < nb; b++) {
+            final int e = d.pair[a * nb + b];
+            final double c = own + d.best[0][a] + d.best[1][b];
+            if (c < cost[e]) {
+              cost[e] = c;
+              argA[e] = d.arg[0][a];
+              argB[e] = d.arg[1][b];
+            }
+          }
+        }
+        continue;
+      }
+      for (int e = from; e < to; e++) {
+        cost[e] = linkStart.get(node) == linkStart.get(node + 1) ? own : Double.POSITIVE_INFINITY;
+        argA[e] = -1;
+      }
+      for (int l = linkStart.get(node); l < linkStart.get(node + 1); l++) {
+        final int ce = linkChild.get(l);
+        final int e = linkParent.get(l);
+        if (own + cost[ce] < cost[e]) {
+          cost[e] = own + cost[ce];
+          argA[e] = ce;
+        }
+      }
+    }
+    for (int r = 0; r < roots.size(); r++) {
+      bound += cost[entryStart.get(roots.get(r))];
+    }
+    return bound;
+  }
+
+  /** Marks the slots on the cheapest tree below entry {@code e}. */
+  private void mark(int e) {
+    final int node = entryNode.get(e);
+    onPath[nodeSlot.get(node)] = true;
+    if (argA[e] >= 0) {
+      mark(argA[e]);
+    }
+    if (nodeKind.get(node) == DIVIDE) {
+      mark(argB[e]);
+    }
+  }
+
+  /**
+   * The candidates a plan of the part costing at most {@code upper} may use, by the cheapest
+   * tree through each (the cheapest above it plus the cheapest below) at the best shares.
+   */
+  boolean[] alive(double upper) {
+    final double[] m = bestMu;
+    final double bound = evaluate(m);
+    final double[] above = new double[cost.length];
+    Arrays.fill(above, Double.POSITIVE_INFINITY);
+    for (int r = 0; r < roots.size(); r++) {
+      above[entryStart.get(roots.get(r))] = 0;
+    }
+    for (int node = nodeKind.size() - 1; node >= 0; node--) {
+      final double own = m[nodeSlot.get(node)];
+      if (nodeKind.get(node) == DIVIDE) {
+        final Divide d = divides.get(node);
+        final int nb = d.sideLevels[1].length;
+        for (int side = 0; side < 2; side++) {
+          for (int l = 0; l < d.childEntry[side].size(); l++) {
+            final int ce = d.childEntry[side].get(l);
+            final int slot = d.sideSlot[side].get(l);
+            for (int o = 0; o < d.sideLevels[1 - side].length; o++) {
+              final int e = side == 0 ? d.pair[slot * nb + o] : d.pair[o * nb + slot];
+              above[ce] = Math.min(above[ce], above[e] + own + d.best[1 - side][o]);
+            }
+          }
+        }
+        continue;
+      }
+      for (int l = linkStart.get(node); l < linkStart.get(node + 1); l++) {
+        final int ce = linkChild.get(l);
+        above[ce] = Math.min(above[ce], above[linkParent.get(l)] + own);
+      }
+    }
+    final int n = space.candidates().size();
+    final double[] penalty = new double[n];
+    Arrays.fill(penalty, Double.POSITIVE_INFINITY);
+    for (int e = 0; e < cost.length; e++) {
+      final int slot = nodeSlot.get(entryNode.get(e));
+      final int v = slotCandidate.get(slot);
+      penalty[v] = Math.min(penalty[v], above[e] + cost[e] - cost[entryStart.get(roots.get(slotQuery.get(slot)))]);
+    }
+    final boolean[] alive = new boolean[n];
+    for (int v : reached) {
+      alive[v] = bound + Math.max(0, space.weight(v) - total[v]) + penalty[v] <= upper + TOLERANCE * upper;
+    }
+    return alive;
+  }
+
+  /**
+   * The node of candidate v asked history {@code asked} in branch {@code branch} of query
+   * {@code query}, with its sub-tree; -1 when no tree below it is feasible.
+   */
+  private int node(Map<Key, Integer> nodes, Map<Long, Integer> slots, int query, int v, Duration asked,
+      int branch) {
+    final Key key = new Key(v, asked, branch);
+    final Integer known = nodes.get(key);
+    if (known != null) {
+      return known;
+    }
+    nodes.put(key, -1);
+    final PhysicalCandidate c = space.candidates().get(v);
+    final Duration capacity = c.properties().history();
+    if (capacity != null && asked.compareTo(capacity) > 0) {
+      return -1;
+    }
+    final LogicalCandidate logical = space.memo().candidate(c.logical());
+    final int kind = logical.properties().parameters() instanceof Parameters.Fixed ? FIXED
+        : logical.operator() instanceof Operator.Divide ? DIVIDE
+        : logical.operator() instanceof Operator.Answer ? ANSWER : PASS;
+    final Duration lookback = History.lookback(space.memo(), c.logical(), c.properties().timing());
+    final Duration down = c.properties().recomputedOnDemand() ? asked.plus(lookback) : lookback;
+    final List<List<Integer>> children = new ArrayList<>();
+    for (int i = 0; i < inputs.get(v).size(); i++) {
+      final List<Integer> in = new ArrayList<>();
+      for (PhysicalEdge e : inputs.get(v).get(i)) {
+        if (member[e.producer()]) {
+          final int child = node(nodes, slots, query, e.producer(), down, kind == DIVIDE ? i : branch);
+          if (child >= 0) {
+            in.add(child);
+          }
+        }
+      }
+      if (in.isEmpty()) {
+        return -1;
+      }
+      children.add(in);
+    }
+    final int id = nodeKind.size();
+    final int firstEntry = entryNode.size();
+    final int firstLink = linkChild.size();
+    if (kind == DIVIDE) {
+      final Divide d = new Divide();
+      for (int side = 0; side < 2; side++) {
+        final List<Integer> sideLevels = new ArrayList<>();
+        for (int child : children.get(side)) {
+          for (int ce = entryStart.get(child); ce < entryStart.get(child + 1); ce++) {
+            int at = sideLevels.indexOf(entryLevel.get(ce));
+            if (at < 0) {
+              at = sideLevels.size();
+              sideLevels.add(entryLevel.get(ce));
+            }
+            d.childEntry[side].add(ce);
+            d.sideSlot[side].add(at);
+          }
+        }
+        d.sideLevels[side] = sideLevels.stream().mapToInt(l -> l).toArray();
+      }
+      final int nb = d.sideLevels[1].length;
+      d.pair = new int[d.sideLevels[0].length * nb];
+      final List<Integer> own = new ArrayList<>();
+      for (int a = 0; a < d.sideLevels[0].length; a++) {
+        for (int b = 0; b < nb; b++) {
+          final int level = levelId(Guarantee.ratio(levels.get(d.sideLevels[0][a]), levels.get(d.sideLevels[1][b])));
+          int at = own.indexOf(level);
+          if (at < 0) {
+            at = own.size();
+            own.add(level);
+            entryNode.add(id);
+            entryLevel.add(level);
+          }
+          d.pair[a * nb + b] = firstEntry + at;
+        }
+      }
+      d.best = new double[][] {new double[d.sideLevels[0].length], new double[nb]};
+      d.arg = new int[][] {new int[d.sideLevels[0].length], new int[nb]};
+      divides.put(id, d);
+    } else if (kind == FIXED) {
+      entryNode.add(id);
+      entryLevel.add(levelId(((Parameters.Fixed) logical.properties().parameters()).guarantee()));
+      for (List<Integer> in : children) {
+        for (int child : in) {
+          for (int ce = entryStart.get(child); ce < entryStart.get(child + 1); ce++) {
+            linkChild.add(ce);
+            linkParent.add(firstEntry);
+          }
+        }
+      }
+    } else if (kind == ANSWER) {
+      final Target target = ((Operator.Answer) logical.operator()).target();
+      for (int child : children.get(0)) {
+        for (int ce = entryStart.get(child); ce < entryStart.get(child + 1); ce++) {
+          if (levels.get(entryLevel.get(ce)).meets(target)) {
+            linkChild.add(ce);
+            linkParent.add(firstEntry);
+          }
+        }
+      }
+      if (linkChild.size() == firstLink) {
+        return -1;
+      }
+      entryNode.add(id);
+      entryLevel.add(-1);
+    } else {
+      final List<Integer> own = new ArrayList<>();
+      for (int child : children.get(0)) {
+        for (int ce = entryStart.get(child); ce < entryStart.get(child + 1); ce++) {
+          int at = own.indexOf(entryLevel.get(ce));
+          if (at < 0) {
+            at = own.size();
+            own.add(entryLevel.get(ce));
+            entryNode.add(id);
+            entryLevel.add(entryLevel.get(ce));
+          }
+          linkChild.add(ce);
+          linkParent.add(firstEntry + at);
+        }
+      }
+    }
+    nodeKind.add(kind);
+    // The answer and the divide are paid in branch 0; below a divide each operand is a client.
+    final long slotKey = (long) v * 2 + branch;
+    nodeSlot.add(slots.computeIfAbsent(slotKey, k -> {
+      slotCandidate.add(v);
+      slotQuery.add(query);
+      return slotCandidate.size() - 1;
+    }));
+    entryStart.add(entryNode.size());
+    linkStart.add(linkChild.size());
+    nodes.put(key, id);
+    return id;
+  }
+
+  private int levelId(Guarantee g) {
+    return levelIds.computeIfAbsent(g, k -> {
+      levels.add(k);
+      return levels.size() - 1;
+    });
+  }
+
+  /** A growable int array. */
+  private static final class Ints {
+    private int[] a = new int[16];
+    private int size;
+
+    void add(int v) {
+      if (size == a.length) {
+        a = Arrays.copyOf(a, size * 2);
+      }
+      a[size++] = v;
+    }
+
+    int get(int i) {
+      return a[i];
+    }
+
+    int size() {
+      return size;
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package dev.mnestic.planner.select;
+
+import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.physical.PhysicalCandidate;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.workload.Dashboards;
+import dev.mnestic.planner.workload.WorkloadParser;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The Lagrangian bound of Stage 3, against the reference enumerator's optimum. */
+class LagrangianBoundTest {
+  /**
+   * On random small workloads: the bound never exceeds the optimum, the candidates it leaves for
+   * a plan no dearer than the optimum include every candidate of the enumerator's optimal plan,
+   * and on most workloads the bound reaches the optimum (a proof without CP-SAT).
+   */
+  @Test void boundIsAtMostTheOptimumAndKeepsAnOptimalPlan() {
+    final Random random = new Random(20261130);
+    final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
+    int checked = 0;
+    int tight = 0;
+    int fixed = 0;
+    for (int n = 0; n < 200; n++) {
+      final String text = SelectionTest.randomWorkload(random);
+      final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
+      final Plan optimum;
+      try {
+        optimum = new ReferenceEnumerator(space).solve();
+      } catch (PlanningException e) {
+        continue;
+      }
+      // The whole space as one part (the bound ignores budgets, so it is one with them too).
+      final List<PhysicalCandidate> members = Components.of(space, true).get(0);
+      final LagrangianBound lagrange = new LagrangianBound(space, members, space.feasibleInputs());
+      final double bound = lagrange.improve(optimum.cost(), Long.MAX_VALUE);
+      assertTrue(bound <= optimum.cost() * (1 + 1e-9), bound + " > " + optimum.cost() + "\n" + text);
+      final boolean[] alive = lagrange.alive(optimum.cost());
+      for (int v : optimum.candidates()) {
+        assertTrue(alive[v], "candidate " + v + " of the optimal plan left out\n" + text);
+      }
+      checked++;
+      tight += bound >= optimum.cost() * (1 - LagrangianBound.TOLERANCE) ? 1 : 0;
+      fixed += members.stream().filter(v -> !alive[v.id()]).count() > members.size() / 2 ? 1 : 0;
+    }
+    assertTrue(checked > 150, checked + " workloads with a plan");
+    assertTrue(tight > checked / 2, tight + " of " + checked + " bounds reach the optimum");
+    assertTrue(fixed > checked / 2, fixed + " of " + checked + " leave out most candidates");
+  }
+
+  /**
+   * A generated dashboard: the selector proves its plan optimal, and the bound of the whole
+   * space, run to convergence, comes within 0.01% of that optimum without exceeding it.
+   */
+  @Test void provesAGeneratedDashboard() {
+    final PlanSpace space = Planner.space(WorkloadParser.parse(Dashboards.generate(12, 3)), ParameterLists.DEFAULT);
+    final Plan plan = new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)).solve();
+    assertEquals("OPTIMAL", plan.status());
+    assertEquals(plan.cost(), plan.bound(), 0);
+    final List<PhysicalCandidate> members = Components.of(space, true).get(0);
+    final LagrangianBound lagrange = new LagrangianBound(space, members, space.feasibleInputs());
+    final double bound = lagrange.improve(plan.cost(), Long.MAX_VALUE);
+    assertTrue(bound <= plan.cost() * (1 + 1e-9), bound + " > " + plan.cost());
+    assertTrue(bound >= plan.cost() * (1 - 1e-4), bound + " below " + plan.cost());
+  }
+}
