@@ -86,6 +86,7 @@ final class LagrangianBound {
   private final Map<Guarantee, Integer> levelIds = new HashMap<>();
   /** The candidates on some client's trees. */
   private final int[] reached;
+  private final int[][] slotsOf;
   /** μ by slot, and the best found with its bound L. */
   private final double[] mu;
   private final double[] bestMu;
@@ -96,7 +97,6 @@ final class LagrangianBound {
   private final int[] argA;
   private final int[] argB;
   private final double[] total;
-  private final double[] step;
   private final boolean[] onPath;
 
   /** A divide node: each side's levels, the links of its children's entries to them, the pairs. */
@@ -143,6 +143,15 @@ final class LagrangianBound {
       sharers[slotCandidate.get(s)]++;
     }
     reached = IntStream.range(0, n).filter(v -> sharers[v] > 0).toArray();
+    slotsOf = new int[n][];
+    for (int v : reached) {
+      slotsOf[v] = new int[sharers[v]];
+    }
+    final int[] filled = new int[n];
+    for (int s = 0; s < slotCandidate.size(); s++) {
+      final int v = slotCandidate.get(s);
+      slotsOf[v][filled[v]++] = s;
+    }
     mu = new double[slotCandidate.size()];
     for (int s = 0; s < mu.length; s++) {
       final int v = slotCandidate.get(s);
@@ -153,8 +162,7 @@ final class LagrangianBound {
     argA = new int[entryNode.size()];
     argB = new int[entryNode.size()];
     total = new double[n];
-    step = new double[mu.length];
-    onPath = new boolean[mu.length];
+        onPath = new boolean[mu.length];
     best = Math.max(0, evaluate(mu));
   }
 
@@ -180,26 +188,53 @@ final class LagrangianBound {
         lambda /= 2;
         sinceBest = 0;
       }
-      // Subgradient: [v on k's tree] - x_v, x_v = 1 where the shares exceed w_v.
+      // Supergradient: [v on k's cheapest tree]; then back to Σ_k μ_{k,v} <= w_v.
       Arrays.fill(onPath, false);
       for (int r = 0; r < roots.size(); r++) {
         mark(entryStart.get(roots.get(r)));
       }
-      double norm = 0;
-      for (int s = 0; s < mu.length; s++) {
-        final int v = slotCandidate.get(s);
-        step[s] = (onPath[s] ? 1 : 0) - (total[v] > space.weight(v) ? 1 : 0);
-        norm += step[s] * step[s];
-      }
-      if (norm == 0) {
-        break;  // the trees are a plan's, paid exactly: L is that plan's cost
+      int norm = 0;
+      for (boolean on : onPath) {
+        norm += on ? 1 : 0;
       }
       final double t = lambda * (upper - bound) / norm;
       for (int s = 0; s < mu.length; s++) {
-        mu[s] = Math.max(0, mu[s] + t * step[s]);
+        mu[s] += onPath[s] ? t : 0;
+      }
+      for (int v : reached) {
+        project(slotsOf[v], space.weight(v));
       }
     }
     return best;
+  }
+
+  /** Moves the shares of one candidate's {@code slots} (each at least 0) back to Σ ≤ w, closest. */
+  private void project(int[] slots, double w) {
+    double sum = 0;
+    for (int s : slots) {
+      sum += mu[s];
+    }
+    if (sum <= w) {
+      return;
+    }
+    final double[] sorted = new double[slots.length];
+    for (int i = 0; i < slots.length; i++) {
+      sorted[i] = mu[slots[i]];
+    }
+    Arrays.sort(sorted);
+    double tau = 0;
+    double acc = 0;
+    for (int i = sorted.length - 1; i >= 0; i--) {
+      acc += sorted[i];
+      final double candidate = (acc - w) / (sorted.length - i);
+      if (i == 0 || sorted[i - 1] <= candidate) {
+        tau = candidate;
+        break;
+      }
+    }
+    for (int s : slots) {
+      mu[s] = Math.max(0, mu[s] - tau);
+    }
   }
 
   /** Subgradient steps taken so far. */
@@ -214,9 +249,6 @@ final class LagrangianBound {
       total[slotCandidate.get(s)] += m[s];
     }
     double bound = 0;
-    for (int v : reached) {
-      bound += Math.min(0, space.weight(v) - total[v]);
-    }
     for (int node = 0; node < nodeKind.size(); node++) {
       final double own = m[nodeSlot.get(node)];
       final int from = entryStart.get(node);
@@ -283,10 +315,27 @@ final class LagrangianBound {
   }
 
   /**
-   * The candidates a plan of the part costing at most {@code upper} may use, by the cheapest
-   * tree through each (the cheapest above it plus the cheapest below) at the best shares.
+   * What a plan of the part costing at most {@code upper} may use: its candidates, and its
+   * edges (u, c, i) by {@link #keeps}.
    */
-  boolean[] alive(double upper) {
+  record Kept(boolean[] candidates, Map<Long, Double> edgePenalty, double slack, double[] reducedCost) {
+    /** Whether such a plan may hold edge {@code e}. */
+    boolean keeps(PhysicalEdge e) {
+      final Double penalty = edgePenalty.get(key(e.producer(), e.consumer(), e.input(), reducedCost.length));
+      return penalty != null && reducedCost[e.producer()] + reducedCost[e.consumer()] + penalty <= slack;
+    }
+  }
+
+  private static long key(int producer, int consumer, int input, int n) {
+    return ((long) producer * n + consumer) * 2 + input;
+  }
+
+  /**
+   * The candidates and edges a plan of the part costing at most {@code upper} may use, by the
+   * cheapest tree through each (the cheapest above it plus the cheapest below) at the best
+   * shares.
+   */
+  Kept alive(double upper) {
     final double[] m = bestMu;
     final double bound = evaluate(m);
     final double[] above = new double[cost.length];
@@ -317,6 +366,37 @@ final class LagrangianBound {
       }
     }
     final int n = space.candidates().size();
+    // The cheapest tree through each edge: above its consumer's entry, the consumer, below its
+    // producer's entry.
+    final Map<Long, Double> edgePenalty = new HashMap<>();
+    for (int node = 0; node < nodeKind.size(); node++) {
+      final double own = m[nodeSlot.get(node)];
+      final int c = slotCandidate.get(nodeSlot.get(node));
+      final double cheapest = cost[entryStart.get(roots.get(slotQuery.get(nodeSlot.get(node))))];
+      if (nodeKind.get(node) == DIVIDE) {
+        final Divide d = divides.get(node);
+        final int nb = d.sideLevels[1].length;
+        for (int side = 0; side < 2; side++) {
+          for (int l = 0; l < d.childEntry[side].size(); l++) {
+            final int ce = d.childEntry[side].get(l);
+            final int slot = d.sideSlot[side].get(l);
+            double through = Double.POSITIVE_INFINITY;
+            for (int o = 0; o < d.sideLevels[1 - side].length; o++) {
+              final int e = side == 0 ? d.pair[slot * nb + o] : d.pair[o * nb + slot];
+              through = Math.min(through, above[e] + own + d.best[1 - side][o] + cost[ce]);
+            }
+            edgePenalty.merge(key(slotCandidate.get(nodeSlot.get(entryNode.get(ce))), c, side, n),
+                through - cheapest, Math::min);
+          }
+        }
+        continue;
+      }
+      for (int l = linkStart.get(node); l < linkStart.get(node + 1); l++) {
+        final int ce = linkChild.get(l);
+        edgePenalty.merge(key(slotCandidate.get(nodeSlot.get(entryNode.get(ce))), c, 0, n),
+            above[linkParent.get(l)] + own + cost[ce] - cheapest, Math::min);
+      }
+    }
     final double[] penalty = new double[n];
     Arrays.fill(penalty, Double.POSITIVE_INFINITY);
     for (int e = 0; e < cost.length; e++) {
@@ -325,10 +405,13 @@ final class LagrangianBound {
       penalty[v] = Math.min(penalty[v], above[e] + cost[e] - cost[entryStart.get(roots.get(slotQuery.get(slot)))]);
     }
     final boolean[] alive = new boolean[n];
+    final double[] reduced = new double[n];
+    final double slack = upper + TOLERANCE * upper - bound;
     for (int v : reached) {
-      alive[v] = bound + Math.max(0, space.weight(v) - total[v]) + penalty[v] <= upper + TOLERANCE * upper;
+      reduced[v] = Math.max(0, space.weight(v) - total[v]);
+      alive[v] = reduced[v] + penalty[v] <= slack;
     }
-    return alive;
+    return new Kept(alive, edgePenalty, slack, reduced);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.mnestic.planner.select;
 import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PhysicalCandidate;
+import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.workload.Dashboards;
 import dev.mnestic.planner.workload.WorkloadParser;
@@ -19,9 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The Lagrangian bound of Stage 3, against the reference enumerator's optimum. */
 class LagrangianBoundTest {
   /**
-   * On random small workloads: the bound never exceeds the optimum, the candidates it leaves for
-   * a plan no dearer than the optimum include every candidate of the enumerator's optimal plan,
-   * and on most workloads the bound reaches the optimum (a proof without CP-SAT).
+   * On random small workloads: the bound never exceeds the optimum, the candidates and edges it
+   * leaves for a plan no dearer than the optimum include every candidate and edge of the
+   * enumerator's optimal plan, and on most workloads the bound reaches the optimum (a proof
+   * without CP-SAT).
    */
   @Test void boundIsAtMostTheOptimumAndKeepsAnOptimalPlan() {
     final Random random = new Random(20261130);
@@ -43,9 +45,13 @@ class LagrangianBoundTest {
       final LagrangianBound lagrange = new LagrangianBound(space, members, space.feasibleInputs());
       final double bound = lagrange.improve(optimum.cost(), Long.MAX_VALUE);
       assertTrue(bound <= optimum.cost() * (1 + 1e-9), bound + " > " + optimum.cost() + "\n" + text);
-      final boolean[] alive = lagrange.alive(optimum.cost());
+      final LagrangianBound.Kept kept = lagrange.alive(optimum.cost());
+      final boolean[] alive = kept.candidates();
       for (int v : optimum.candidates()) {
         assertTrue(alive[v], "candidate " + v + " of the optimal plan left out\n" + text);
+      }
+      for (PhysicalEdge e : optimum.edges()) {
+        assertTrue(kept.keeps(e), "edge " + e + " of the optimal plan left out\n" + text);
       }
       checked++;
       tight += bound >= optimum.cost() * (1 - LagrangianBound.TOLERANCE) ? 1 : 0;
