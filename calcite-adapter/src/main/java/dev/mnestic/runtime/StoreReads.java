@@ -29,7 +29,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Rows read from the store, as Calcite's code holds their values. */
@@ -160,14 +162,15 @@ public final class StoreReads {
   private static final long GREGORIAN_SECONDS = -12_219_292_800L;
 
   /**
-   * The rows of store table {@code table} that this statement sees (a
-   * {@link StoreSnapshot}, taken when the first row is asked for), each column read as
+   * The rows of store table {@code table} that this statement sees (read by
+   * {@link StoreSnapshot#read} when the first row is asked for), each column read as
    * {@code reads} says: an {@code Object[]} per row, or the value itself when {@code array}
    * is false. The same values as Calcite's JDBC adapter reads through HSQLDB's JDBC
    * ({@code StoreToEnumerableConverter}): what JDBC's getters do per type is done here on
    * HSQLDB's own value objects, through HSQLDB's own conversions where they involve a
    * calendar (TIME, DATE and TIMESTAMP before the Gregorian reform, ARRAY elements). The
-   * context's cancel flag stops the reading every 4,096 rows.
+   * values read are kept by column ({@link Columns}) for later reads of the same committed
+   * rows. The context's cancel flag stops the reading every 4,096 rows.
    */
   public static Enumerable<Object> scan(DataContext root, String table, String[] reads,
       boolean array) {
@@ -177,10 +180,31 @@ public final class StoreReads {
     }
     final Session store = Session.of(root.getRootSchema());
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
+    final StoreSnapshot.Reading<Object[][]> reading = new StoreSnapshot.Reading<>() {
+      @Override public Object[][] fromShared(Object shared) {
+        return ((Columns) shared).get(how);
+      }
+
+      @Override public Object[][] fromRows(StoreSnapshot snapshot) {
+        final Columns columns = snapshot.shared() instanceof Columns c ? c
+            : new Columns(snapshot.count);
+        final Object[][] values = new Object[how.length][];
+        for (int c = 0; c < how.length; c++) {
+          values[c] = columns.get(c, how[c]);
+          if (values[c] == null) {
+            values[c] = column(snapshot, table, c, how[c], cancel);
+            columns.put(c, how[c], values[c]);
+          }
+        }
+        snapshot.share(columns);
+        return values;
+      }
+    };
     return new AbstractEnumerable<Object>() {
       @Override public Enumerator<Object> enumerator() {
         return new Enumerator<Object>() {
-          private StoreSnapshot snapshot;
+          /** The values of each column read, {@code null} until the first row is asked for. */
+          private Object[][] columns;
           private int i = -1;
           private Object current;
 
@@ -189,41 +213,95 @@ public final class StoreReads {
           }
 
           @Override public boolean moveNext() {
-            if (snapshot == null) {
-              snapshot = StoreSnapshot.take(store, table, cancel);
+            if (columns == null) {
+              columns = StoreSnapshot.read(store, table, cancel, reading);
             }
-            if (++i >= snapshot.count) {
-              i = snapshot.count;
+            final int count = columns[0].length;
+            if (++i >= count) {
+              i = count;
               return false;
             }
-            if ((i & 4095) == 4095 && cancel != null && cancel.get()) {
-              throw new IllegalStateException("reading table " + table
-                  + " cancelled (query timeout or cancel) after " + i + " rows");
-            }
-            final Object[] data = snapshot.rows[i];
+            checkCancel(cancel, table, i);
             if (!array) {
-              current = read(snapshot, how[0], 0, data[0]);
+              current = columns[0][i];
               return true;
             }
-            final Object[] row = new Object[how.length];
+            final Object[] row = new Object[columns.length];
             for (int c = 0; c < row.length; c++) {
-              row[c] = read(snapshot, how[c], c, data[c]);
+              row[c] = columns[c][i];
             }
             current = row;
             return true;
           }
 
           @Override public void reset() {
-            snapshot = null;
+            columns = null;
             i = -1;
           }
 
           @Override public void close() {
-            snapshot = null;
+            columns = null;
           }
         };
       }
     };
+  }
+
+  /**
+   * The values of a table's columns as Calcite holds them, each read one way, from one
+   * version of the table's committed rows ({@link StoreSnapshot#share}): a column of a
+   * table read again unchanged is not read from HSQLDB's rows again.
+   */
+  private static final class Columns {
+    private final int count;
+    /** By {@code column * Read count + read}. */
+    private final Map<Integer, Object[]> values = new ConcurrentHashMap<>();
+
+    Columns(int count) {
+      this.count = count;
+    }
+
+    Object[] get(int column, Read how) {
+      return values.get(column * READS.length + how.ordinal());
+    }
+
+    void put(int column, Read how, Object[] read) {
+      assert read.length == count;
+      values.put(column * READS.length + how.ordinal(), read);
+    }
+
+    /** The columns read as {@code how} says, or null when one of them is not here. */
+    Object[][] get(Read[] how) {
+      final Object[][] columns = new Object[how.length][];
+      for (int c = 0; c < how.length; c++) {
+        columns[c] = get(c, how[c]);
+        if (columns[c] == null) {
+          return null;
+        }
+      }
+      return columns;
+    }
+  }
+
+  private static final Read[] READS = Read.values();
+
+  /** Stops a read of {@code table} at row {@code i} when its statement is cancelled. */
+  private static void checkCancel(AtomicBoolean cancel, String table, int i) {
+    if ((i & 4095) == 4095 && cancel != null && cancel.get()) {
+      throw new IllegalStateException("reading table " + table
+          + " cancelled (query timeout or cancel) after " + i + " rows");
+    }
+  }
+
+  /** Column {@code c} of every row of {@code s}, read as {@code how} says. */
+  private static Object[] column(StoreSnapshot s, String table, int c, Read how,
+      AtomicBoolean cancel) {
+    final Object[] values = new Object[s.count];
+    for (int i = 0; i < values.length; i++) {
+      checkCancel(cancel, table, i);
+      values[i] = read(s, how, c, s.rows[i][c]);
+    }
+    return values;
   }
 
   private static Object read(StoreSnapshot s, Read how, int column, Object v) {

@@ -41,10 +41,13 @@ public final class Session implements DataSource, AutoCloseable {
   private final SessionConnection connection;
   /** The statements {@link #prepared} keeps, by text. */
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
+  /** The store's table versions: null when they could not be installed. */
+  private final TableVersions versions;
 
   private Session(StoreLocation location, SessionConnection connection) {
     this.location = location;
     this.connection = connection;
+    this.versions = TableVersions.install((org.hsqldb.Session) connection.getSession());
   }
 
   /** How long opening waits out the lock of a process that died holding it (its heartbeat is 10 s). */
@@ -153,6 +156,20 @@ public final class Session implements DataSource, AutoCloseable {
   PreparedStatement probe(String table) throws SQLException {
     return prepared("SELECT 1 FROM \"" + SCHEMA + "\".\""
         + table.replace("\"", "\"\"") + "\" WHERE FALSE");
+  }
+
+  /** The store's table versions, or null (see {@link TableVersions#install}). */
+  TableVersions versions() {
+    return versions;
+  }
+
+  /**
+   * How many whole-table reads of the store, by any session, were served from what an earlier
+   * read of the same committed rows left ({@link StoreSnapshot}) instead of from the rows;
+   * -1 when reads are not shared in this store.
+   */
+  public long sharedReads() {
+    return versions == null ? -1 : versions.sharedReads();
   }
 
   public StoreLocation location() {

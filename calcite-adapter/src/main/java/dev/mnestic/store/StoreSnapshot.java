@@ -5,7 +5,7 @@ import org.hsqldb.navigator.RowIterator;
 import org.hsqldb.persist.PersistentStore;
 import org.hsqldb.types.Type;
 
-import java.sql.PreparedStatement;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,6 +35,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * a new one), so the arrays stay what they were when read whatever runs afterwards, and a
  * statement writing the table it reads (INSERT INTO t SELECT ... FROM t) does not see its
  * own rows.
+ *
+ * <p>What a read computes from the rows it can leave for later reads of the same table
+ * ({@link #share}): a later read whose statement would see the same committed rows gets it
+ * instead of walking the rows again ({@link Reading#fromShared}). It would see the same rows
+ * when the table's {@link TableVersions version}, taken after step 1 and before step 2, has
+ * not moved since, the table's row store is the same, and the session has no uncommitted write
+ * of its own and sees what is committed at its statement's start (READ COMMITTED, or
+ * auto-commit, in which each statement is a transaction of its own).
  */
 public final class StoreSnapshot {
   /** How many rows the walk reads between two looks at the cancel flag. */
@@ -48,21 +56,44 @@ public final class StoreSnapshot {
   public final Object[][] rows;
   public final int count;
   private final Table table;
+  /** Where this read can leave what it computes: null when later reads cannot use it. */
+  private final TableVersions versions;
+  private final Shared before;
 
-  private StoreSnapshot(org.hsqldb.Session session, Table table, Object[][] rows, int count) {
+  private StoreSnapshot(org.hsqldb.Session session, Table table, Object[][] rows, int count,
+      TableVersions versions, Shared before) {
     this.session = session;
     this.table = table;
     this.types = table.getColumnTypes();
     this.rows = rows;
     this.count = count;
+    this.versions = versions;
+    this.before = before;
+  }
+
+  /** A table read from rows, or from what an earlier read of the same rows left. */
+  public interface Reading<T> {
+    /**
+     * The read from {@code shared}, left by an earlier read of the same committed rows
+     * ({@link #share}); null when it does not hold what this read needs.
+     */
+    T fromShared(Object shared);
+
+    /** The read from the rows the statement sees. */
+    T fromRows(StoreSnapshot snapshot);
+  }
+
+  /** What a read left, with the row store and row count it was read from. */
+  private record Shared(long version, PersistentStore store, long elements, Object value) {
   }
 
   /**
-   * The rows of {@code table} (its stored name) that a statement of {@code store} starting
-   * now sees; {@code cancel}, when set (by another thread), stops the reading with an
-   * {@link IllegalStateException}.
+   * {@code reading} of the rows of {@code table} (its stored name) that a statement of
+   * {@code store} starting now sees; {@code cancel}, when set (by another thread), stops the
+   * walk over the rows with an {@link IllegalStateException}.
    */
-  public static StoreSnapshot take(Session store, String table, AtomicBoolean cancel) {
+  public static <T> T read(Session store, String table, AtomicBoolean cancel,
+      Reading<T> reading) {
     final org.hsqldb.jdbc.JDBCConnection connection =
         (org.hsqldb.jdbc.JDBCConnection) store.getConnection();
     final org.hsqldb.Session session = (org.hsqldb.Session) connection.getSession();
@@ -74,8 +105,28 @@ public final class StoreSnapshot {
       try {
         // 1. The statement's start: locks, transaction, change number.
         store.probe(table).executeQuery().close();
+        final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
+        final PersistentStore rowStore = t.getRowStore(session);
+        final TableVersions versions = store.versions();
+        Shared before = null;
+        if (versions != null && seesCommitted(session, autoCommit)) {
+          final long version = versions.version(t);
+          if ((version & 1) == 0) {
+            before = new Shared(version, rowStore, rowStore.elementCount(), null);
+            if (versions.shared(t, version) instanceof Shared s
+                && s.store == rowStore && s.elements == before.elements) {
+              before = s;
+              final T answer = reading.fromShared(s.value);
+              if (answer != null) {
+                versions.servedShared();
+                return answer;
+              }
+            }
+          }
+        }
         // 2. The rows it sees.
-        return read(session, table, cancel);
+        return reading.fromRows(walk(session, t, rowStore, cancel,
+            before == null ? null : versions, before));
       } finally {
         // 3. An auto-committed read ends its transaction.
         if (autoCommit) {
@@ -88,10 +139,18 @@ public final class StoreSnapshot {
     }
   }
 
-  private static StoreSnapshot read(org.hsqldb.Session session, String name,
-      AtomicBoolean cancel) {
-    final Table table = session.database.schemaManager.getUserTable(name, Session.SCHEMA);
-    final PersistentStore rowStore = table.getRowStore(session);
+  /**
+   * Whether a statement of {@code session} sees exactly what is committed when it starts,
+   * as a read that another session's read shares with must.
+   */
+  private static boolean seesCommitted(org.hsqldb.Session session, boolean autoCommit) {
+    return session.getRowActionList().isEmpty()
+        && (autoCommit || session.getIsolation() == Connection.TRANSACTION_READ_COMMITTED);
+  }
+
+  private static StoreSnapshot walk(org.hsqldb.Session session, Table table,
+      PersistentStore rowStore, AtomicBoolean cancel, TableVersions versions, Shared before) {
+    final String name = table.getName().name;
     final RowIterator it = table.getPrimaryIndex().firstRow(session, rowStore, null, 0, null);
     Object[][] rows = new Object[(int) Math.min(Math.max(rowStore.elementCount(), 16),
         Integer.MAX_VALUE - 8)][];
@@ -110,7 +169,27 @@ public final class StoreSnapshot {
     } finally {
       it.release();
     }
-    return new StoreSnapshot(session, table, rows, count);
+    return new StoreSnapshot(session, table, rows, count, versions, before);
+  }
+
+  /**
+   * What a read of the same committed rows left before this one (with {@link #share}), or
+   * null: a read that needs more than it holds adds to it and shares the whole.
+   */
+  public Object shared() {
+    return before == null ? null : before.value;
+  }
+
+  /**
+   * Leaves {@code value}, computed from these rows alone, for later reads of the same
+   * committed rows; nothing when they cannot be told apart from other rows (see the class
+   * comment) or the table has changed since.
+   */
+  public void share(Object value) {
+    if (versions != null) {
+      versions.share(table, before.version,
+          new Shared(before.version, before.store, before.elements, value));
+    }
   }
 
   /** The stored name of column {@code i}. */
