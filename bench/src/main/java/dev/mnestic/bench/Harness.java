@@ -78,7 +78,7 @@ final class Harness {
     return outcomes;
   }
 
-  private static double median(double[] seconds) {
+  static double median(double[] seconds) {
     Arrays.sort(seconds);
     return seconds[seconds.length / 2];
   }
