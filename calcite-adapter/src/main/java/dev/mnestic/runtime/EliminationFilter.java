@@ -100,9 +100,20 @@ final class EliminationFilter {
     return dropped;
   }
 
+  /**
+   * Whether a window row dominates the row's key; the one that does moves to the front, where
+   * the next rows meet it first (most rows fall to the same few best rows).
+   */
   private boolean dominated() {
     for (int w = 0; w < size * d; w += d) {
       if (Skylines.dominates(window, w, key, 0, d)) {
+        if (w > 0) {
+          for (int j = 0; j < d; j++) {
+            final double t = window[j];
+            window[j] = window[w + j];
+            window[w + j] = t;
+          }
+        }
         return true;
       }
     }

@@ -280,11 +280,11 @@ public final class Skylines {
   }
 
   static boolean isExactDouble(Object v) {
-    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
-      return true;
-    }
     if (v instanceof Double x) {
       return !x.isNaN();
+    }
+    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return true;
     }
     if (v instanceof Float x) {
       return !x.isNaN();
