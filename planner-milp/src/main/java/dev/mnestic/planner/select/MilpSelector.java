@@ -24,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -173,10 +174,22 @@ public final class MilpSelector implements Selector {
       final LagrangianBound.Kept kept = lagrange.alive(best.cost());
       final Set<PhysicalEdge> bestEdges = new HashSet<>(best.edges());
       best.candidates().forEach(v -> kept.candidates()[v] = true);
-      final List<List<List<PhysicalEdge>>> keptInputs = new ArrayList<>();
-      for (List<List<PhysicalEdge>> in : inputs) {
-        keptInputs.add(in.stream().map(edges -> edges.stream()
-            .filter(e -> kept.keeps(e) || bestEdges.contains(e)).toList()).toList());
+      // An arc between two blocks stands for every edge between their members, so it stays
+      // when one of them does.
+      final Set<List<Object>> arcs = new HashSet<>();
+      for (PhysicalCandidate c : members) {
+        for (List<PhysicalEdge> edges : inputs.get(c.id())) {
+          for (PhysicalEdge e : edges) {
+            if (kept.keeps(e) || bestEdges.contains(e)) {
+              arcs.add(arcKey(e));
+            }
+          }
+        }
+      }
+      final List<List<List<PhysicalEdge>>> keptInputs = new ArrayList<>(Collections.nCopies(inputs.size(), null));
+      for (PhysicalCandidate v : members) {
+        keptInputs.set(v.id(), inputs.get(v.id()).stream()
+            .map(edges -> edges.stream().filter(e -> arcs.contains(arcKey(e))).toList()).toList());
       }
       final Plan found = solve(members.stream().filter(v -> kept.candidates()[v.id()]).toList(), keptInputs,
           best, lower, Duration.ofNanos(first ? Math.max(left / 4, timeLimit.toNanos() / 20) : left));
@@ -386,14 +399,24 @@ public final class MilpSelector implements Selector {
         values.values().stream().mapToDouble(d -> d).toArray());
   }
 
+  /** The arc (P, C, i) of edge (u, c, i). */
+  private List<Object> arcKey(PhysicalEdge e) {
+    return List.of(blockKey(space.candidates().get(e.producer())), blockKey(space.candidates().get(e.consumer())),
+        e.input());
+  }
+
+  /** Which block v is in: its logical candidate, timing and medium when kept across evaluations. */
+  private static List<Object> blockKey(PhysicalCandidate v) {
+    return v.properties().lifetime() instanceof Lifetime.AcrossEvaluations a
+        ? List.of(v.logical(), v.properties().timing(), a.medium()) : List.of(-1 - v.id());
+  }
+
   /** The blocks, x and s per block, y per arc, g histories, and Σ w_v x_v as telescoped by keep. */
   private Model buildModel(MPSolver solver, List<PhysicalCandidate> members,
       List<List<List<PhysicalEdge>>> inputs) {
     final Map<List<Object>, Block> byKey = new LinkedHashMap<>();
     for (PhysicalCandidate v : members) {
-      final List<Object> key = v.properties().lifetime() instanceof Lifetime.AcrossEvaluations a
-          ? List.of(v.logical(), v.properties().timing(), a.medium()) : List.of(-1 - v.id());
-      byKey.computeIfAbsent(key, k -> new Block()).byKeep.add(v);
+      byKey.computeIfAbsent(blockKey(v), k -> new Block()).byKeep.add(v);
     }
     final List<Block> blocks = new ArrayList<>(byKey.values());
     final Map<Integer, Block> blockOf = new HashMap<>();
