@@ -180,24 +180,30 @@ public final class StoreReads {
     }
     final Session store = Session.of(root.getRootSchema());
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
-    final StoreSnapshot.Reading<Object[][]> reading = new StoreSnapshot.Reading<>() {
-      @Override public Object[][] fromShared(Object shared) {
-        return ((Columns) shared).get(how);
+    final StoreSnapshot.Reading<Columns> reading = new StoreSnapshot.Reading<>() {
+      @Override public Columns fromShared(Object shared, StoreSnapshot appended) {
+        final Columns columns = (Columns) shared;
+        if (!columns.holds(how)) {
+          return null;
+        }
+        if (appended.count == 0) {
+          return columns;
+        }
+        final Columns more = columns.append(appended, table, cancel);
+        appended.share(more);
+        return more;
       }
 
-      @Override public Object[][] fromRows(StoreSnapshot snapshot) {
+      @Override public Columns fromRows(StoreSnapshot snapshot) {
         final Columns columns = snapshot.shared() instanceof Columns c ? c
             : new Columns(snapshot.count);
-        final Object[][] values = new Object[how.length][];
         for (int c = 0; c < how.length; c++) {
-          values[c] = columns.get(c, how[c]);
-          if (values[c] == null) {
-            values[c] = column(snapshot, table, c, how[c], cancel);
-            columns.put(c, how[c], values[c]);
+          if (columns.get(c, how[c]) == null) {
+            columns.put(c, how[c], column(snapshot, table, c, how[c], cancel));
           }
         }
         snapshot.share(columns);
-        return values;
+        return columns;
       }
     };
     return new AbstractEnumerable<Object>() {
@@ -205,6 +211,7 @@ public final class StoreReads {
         return new Enumerator<Object>() {
           /** The values of each column read, {@code null} until the first row is asked for. */
           private Object[][] columns;
+          private int count;
           private int i = -1;
           private Object current;
 
@@ -214,9 +221,13 @@ public final class StoreReads {
 
           @Override public boolean moveNext() {
             if (columns == null) {
-              columns = StoreSnapshot.read(store, table, cancel, reading);
+              final Columns read = StoreSnapshot.read(store, table, cancel, reading);
+              columns = new Object[how.length][];
+              for (int c = 0; c < how.length; c++) {
+                columns[c] = read.get(c, how[c]);
+              }
+              count = read.count;
             }
-            final int count = columns[0].length;
             if (++i >= count) {
               i = count;
               return false;
@@ -249,13 +260,17 @@ public final class StoreReads {
 
   /**
    * The values of a table's columns as Calcite holds them, each read one way, from one
-   * version of the table's committed rows ({@link StoreSnapshot#share}): a column of a
-   * table read again unchanged is not read from HSQLDB's rows again.
+   * version of the table's committed rows ({@link StoreSnapshot#share}): a column of a table
+   * read again unchanged is not read from HSQLDB's rows again, nor, when rows were only added,
+   * more than the rows added. Each column's values are {@code [0, count)} of its array; the
+   * arrays may be longer, and the first {@link #append} fills them on in place.
    */
   private static final class Columns {
-    private final int count;
+    final int count;
     /** By {@code column * Read count + read}. */
     private final Map<Integer, Object[]> values = new ConcurrentHashMap<>();
+    /** Whether an {@link #append} has written past {@link #count} into the arrays. */
+    private final AtomicBoolean appended = new AtomicBoolean();
 
     Columns(int count) {
       this.count = count;
@@ -266,20 +281,42 @@ public final class StoreReads {
     }
 
     void put(int column, Read how, Object[] read) {
-      assert read.length == count;
+      assert read.length >= count;
       values.put(column * READS.length + how.ordinal(), read);
     }
 
-    /** The columns read as {@code how} says, or null when one of them is not here. */
-    Object[][] get(Read[] how) {
-      final Object[][] columns = new Object[how.length][];
+    /** Whether every column is here as {@code how} says it is read. */
+    boolean holds(Read[] how) {
       for (int c = 0; c < how.length; c++) {
-        columns[c] = get(c, how[c]);
-        if (columns[c] == null) {
-          return null;
+        if (get(c, how[c]) == null) {
+          return false;
         }
       }
-      return columns;
+      return true;
+    }
+
+    /**
+     * These columns with the rows of {@code more} after theirs: in these arrays when they have
+     * room and no other append has used it, else in copies with half as much room again.
+     */
+    Columns append(StoreSnapshot more, String table, AtomicBoolean cancel) {
+      final Columns out = new Columns(count + more.count);
+      final boolean inPlace = values.values().stream().allMatch(a -> a.length >= out.count)
+          && appended.compareAndSet(false, true);
+      // Column by column in order, so that a value that cannot be read is the first one
+      // reading the rows would fail on.
+      new java.util.TreeMap<>(values).forEach((key, column) -> {
+        // (a column put meanwhile by a read of the same rows comes without room)
+        final Object[] to = inPlace && column.length >= out.count ? column
+            : Arrays.copyOf(column, Math.max(out.count, count + (count >> 1)));
+        final Read how = READS[key % READS.length];
+        for (int i = 0; i < more.count; i++) {
+          checkCancel(cancel, table, i);
+          to[count + i] = read(more, how, key / READS.length, more.rows[i][key / READS.length]);
+        }
+        out.values.put(key, to);
+      });
+      return out;
     }
   }
 

@@ -37,12 +37,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * own rows.
  *
  * <p>What a read computes from the rows it can leave for later reads of the same table
- * ({@link #share}): a later read whose statement would see the same committed rows gets it
- * instead of walking the rows again ({@link Reading#fromShared}). It would see the same rows
- * when the table's {@link TableVersions version}, taken after step 1 and before step 2, has
- * not moved since, the table's row store is the same, and the session has no uncommitted write
- * of its own and sees what is committed at its statement's start (READ COMMITTED, or
- * auto-commit, in which each statement is a transaction of its own).
+ * ({@link #share}): a later read whose statement would see the same committed rows, or those
+ * and rows committed since by transactions that only inserted, gets it with the rows added
+ * instead of walking the rows again ({@link Reading#fromShared}). It would see those rows when
+ * the table's {@link TableVersions versions} say so, the table's row store is the same and
+ * holds as many rows as those, and the session has no uncommitted write of its own and sees
+ * what is committed at its statement's start (READ COMMITTED, or auto-commit, in which each
+ * statement is a transaction of its own).
  */
 public final class StoreSnapshot {
   /** How many rows the walk reads between two looks at the cancel flag. */
@@ -58,33 +59,47 @@ public final class StoreSnapshot {
   private final Table table;
   /** Where this read can leave what it computes: null when later reads cannot use it. */
   private final TableVersions versions;
-  private final Shared before;
+  /** The table's version these rows complete, whether they were walked, and the row store. */
+  private final long version;
+  private final boolean walked;
+  private final PersistentStore rowStore;
+  /** How many rows the row store held when read. */
+  private final long elements;
+  /** What an earlier read of the same version left, or null. */
+  private final Object previous;
 
   private StoreSnapshot(org.hsqldb.Session session, Table table, Object[][] rows, int count,
-      TableVersions versions, Shared before) {
+      TableVersions versions, long version, boolean walked, PersistentStore rowStore,
+      long elements, Object previous) {
     this.session = session;
     this.table = table;
     this.types = table.getColumnTypes();
     this.rows = rows;
     this.count = count;
     this.versions = versions;
-    this.before = before;
+    this.version = version;
+    this.walked = walked;
+    this.rowStore = rowStore;
+    this.elements = elements;
+    this.previous = previous;
   }
 
-  /** A table read from rows, or from what an earlier read of the same rows left. */
+  /** A table read from rows, or from what an earlier read left. */
   public interface Reading<T> {
     /**
-     * The read from {@code shared}, left by an earlier read of the same committed rows
-     * ({@link #share}); null when it does not hold what this read needs.
+     * The read from {@code shared}, which an earlier read left ({@link #share}), and
+     * {@code appended}, the rows committed since then (none when the table has not changed),
+     * which a read that adds them to {@code shared} shares the whole through; null when
+     * {@code shared} does not hold what this read needs.
      */
-    T fromShared(Object shared);
+    T fromShared(Object shared, StoreSnapshot appended);
 
     /** The read from the rows the statement sees. */
     T fromRows(StoreSnapshot snapshot);
   }
 
-  /** What a read left, with the row store and row count it was read from. */
-  private record Shared(long version, PersistentStore store, long elements, Object value) {
+  /** What a read left: its value, and the row store and row count it was read from. */
+  private record Held(PersistentStore store, long elements, Object value) {
   }
 
   /**
@@ -108,25 +123,29 @@ public final class StoreSnapshot {
         final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
         final PersistentStore rowStore = t.getRowStore(session);
         final TableVersions versions = store.versions();
-        Shared before = null;
-        if (versions != null && seesCommitted(session, autoCommit)) {
-          final long version = versions.version(t);
-          if ((version & 1) == 0) {
-            before = new Shared(version, rowStore, rowStore.elementCount(), null);
-            if (versions.shared(t, version) instanceof Shared s
-                && s.store == rowStore && s.elements == before.elements) {
-              before = s;
-              final T answer = reading.fromShared(s.value);
-              if (answer != null) {
-                versions.servedShared();
-                return answer;
-              }
-            }
+        if (versions == null || !seesCommitted(session, autoCommit)) {
+          return reading.fromRows(walk(session, t, rowStore, cancel, null, -1, 0, null));
+        }
+        final long version = versions.version(t);
+        final long elements = rowStore.elementCount();
+        final TableVersions.Shared shared = versions.shared(t);
+        Object previous = null;
+        if (shared != null && shared.value() instanceof Held held && held.store == rowStore
+            && held.elements + shared.appended().size() == elements) {
+          final T answer = reading.fromShared(held.value, new StoreSnapshot(session, t,
+              shared.appended().toArray(Object[][]::new), shared.appended().size(), versions,
+              shared.version(), false, rowStore, elements, null));
+          if (answer != null) {
+            versions.servedShared();
+            return answer;
+          }
+          if (shared.from() == version) {
+            previous = held.value;
           }
         }
         // 2. The rows it sees.
         return reading.fromRows(walk(session, t, rowStore, cancel,
-            before == null ? null : versions, before));
+            version < 0 ? null : versions, version, elements, previous));
       } finally {
         // 3. An auto-committed read ends its transaction.
         if (autoCommit) {
@@ -149,7 +168,8 @@ public final class StoreSnapshot {
   }
 
   private static StoreSnapshot walk(org.hsqldb.Session session, Table table,
-      PersistentStore rowStore, AtomicBoolean cancel, TableVersions versions, Shared before) {
+      PersistentStore rowStore, AtomicBoolean cancel, TableVersions versions, long version,
+      long elements, Object previous) {
     final String name = table.getName().name;
     final RowIterator it = table.getPrimaryIndex().firstRow(session, rowStore, null, 0, null);
     Object[][] rows = new Object[(int) Math.min(Math.max(rowStore.elementCount(), 16),
@@ -169,26 +189,26 @@ public final class StoreSnapshot {
     } finally {
       it.release();
     }
-    return new StoreSnapshot(session, table, rows, count, versions, before);
+    return new StoreSnapshot(session, table, rows, count, versions, version, true, rowStore,
+        elements, previous);
   }
 
   /**
-   * What a read of the same committed rows left before this one (with {@link #share}), or
-   * null: a read that needs more than it holds adds to it and shares the whole.
+   * What an earlier read of the same committed rows left (with {@link #share}), or null: a
+   * read that needs more than it holds adds to it and shares the whole.
    */
   public Object shared() {
-    return before == null ? null : before.value;
+    return previous;
   }
 
   /**
-   * Leaves {@code value}, computed from these rows alone, for later reads of the same
-   * committed rows; nothing when they cannot be told apart from other rows (see the class
-   * comment) or the table has changed since.
+   * Leaves {@code value}, computed from these rows (with what {@link Reading#fromShared} was
+   * given, for appended rows), for later reads; nothing when they cannot be told apart from
+   * other rows (see the class comment) or the table has changed since.
    */
   public void share(Object value) {
     if (versions != null) {
-      versions.share(table, before.version,
-          new Shared(before.version, before.store, before.elements, value));
+      versions.share(table, version, walked, new Held(rowStore, elements, value));
     }
   }
 

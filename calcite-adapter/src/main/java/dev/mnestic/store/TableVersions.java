@@ -8,10 +8,10 @@ import org.hsqldb.TransactionManagerMVCC;
 import org.hsqldb.persist.PersistentStore;
 
 import java.lang.ref.SoftReference;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,34 +19,71 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * HSQLDB's MVCC transaction manager, counting for each table the commits that change it, so
  * that what one read of a table computed from its committed rows can serve later reads while
- * the table has not changed ({@link StoreSnapshot#read}).
+ * the table has not changed, or has only had rows added ({@link StoreSnapshot#read}).
  *
  * <p>Every row HSQLDB writes, whatever statement or connection writes it, is registered with
  * the transaction manager ({@code addInsertAction}, {@code addDeleteAction}; an UPDATE is a
  * delete and an insert); this one remembers, per session, the tables written since the
- * session's transaction began. A commit of such a session moves each of those tables' version
- * twice: to an odd number before HSQLDB makes the rows visible and to the next even number
- * after. A version read before a table's rows and still the same, even number after them
- * therefore names exactly the committed rows read, and a later read finding the same version
- * would find the same committed rows. A rollback changes no committed row and moves nothing.
+ * session's transaction began, and the rows it inserted into a table while it has only
+ * inserted there and rolled nothing back. A commit of such a session counts each of those
+ * tables in flight while HSQLDB makes the rows visible, then moves the table's version by one
+ * and, when the transaction only inserted, keeps its rows as the step from the old version to
+ * the new. A rollback changes no committed row and moves nothing.
+ *
+ * <p>So a walk over a table's rows that starts after its version is read with no commit of it
+ * in flight, and ends with the version unchanged and still none in flight, read exactly the
+ * rows committed at that version; what it computed can serve every later read of the version,
+ * and, with the rows of the steps after it added, of the versions after it.
  *
  * <p>HSQLDB creates its transaction manager when it opens a database; {@link #install} puts
  * this one in its place the way HSQLDB's own {@code SET DATABASE TRANSACTION CONTROL} does,
  * and only while no session of the database is inside a transaction.
  */
 public final class TableVersions extends TransactionManagerMVCC {
-  /** The tables each session has written rows of since its transaction began. */
-  private final Map<org.hsqldb.Session, Set<Table>> written = new ConcurrentHashMap<>();
+  /** At most this many inserted rows are kept as steps of one table or one transaction. */
+  static final int MAX_APPENDED = 1 << 20;
+
+  /** What each session has written since its transaction began, by table. */
+  private final Map<org.hsqldb.Session, Map<Table, Writes>> written = new ConcurrentHashMap<>();
   /** Each table's version and what was left for reads of it, by table (HSQLDB's object). */
   private final Map<Table, Entry> entries = new WeakHashMap<>();
   /** How many reads were served from what an earlier read shared. */
   private final AtomicLong sharedReads = new AtomicLong();
 
+  /** What one transaction wrote to one table. */
+  private static final class Writes {
+    /** The rows' values inserted, in order, while it has only inserted; else null. */
+    List<Object[]> inserted = new ArrayList<>();
+  }
+
   private static final class Entry {
     long version;
-    /** What a read left for later reads of {@link #sharedVersion}. */
+    /** Commits of the table under way. */
+    int inFlight;
+    /** What a read left for later reads, at {@link #sharedVersion}. */
     SoftReference<Object> shared;
     long sharedVersion = -1;
+    /**
+     * The rows each commit since version {@link #stepsFrom} inserted, one list a commit: all
+     * of them only inserted.
+     */
+    final List<List<Object[]>> steps = new ArrayList<>();
+    long stepsFrom;
+    int stepRows;
+
+    /** Forgets the steps: the table is at version {@code v} and no step has been taken. */
+    void stepsFrom(long v) {
+      steps.clear();
+      stepRows = 0;
+      stepsFrom = v;
+    }
+  }
+
+  /**
+   * What an earlier read left for a read of a table at {@code version}: {@code value}, read at
+   * {@code from}, and the rows' values inserted since, in order.
+   */
+  record Shared(Object value, long from, long version, List<Object[]> appended) {
   }
 
   private TableVersions(Database database) {
@@ -81,32 +118,66 @@ public final class TableVersions extends TransactionManagerMVCC {
 
   @Override public void addInsertAction(org.hsqldb.Session session, Table table,
       PersistentStore store, Row row, int[] changedColumns) {
-    wrote(session, table);
+    final Writes w = writes(session, table);
+    if (w.inserted != null) {
+      if (w.inserted.size() < MAX_APPENDED) {
+        w.inserted.add(row.getData());
+      } else {
+        w.inserted = null;
+      }
+    }
     super.addInsertAction(session, table, store, row, changedColumns);
   }
 
   @Override public RowAction addDeleteAction(org.hsqldb.Session session, Table table,
       PersistentStore store, Row row, int[] changedColumns) {
-    wrote(session, table);
+    writes(session, table).inserted = null;
     return super.addDeleteAction(session, table, store, row, changedColumns);
   }
 
-  private void wrote(org.hsqldb.Session session, Table table) {
-    // A session runs one statement at a time: its own set needs no lock.
-    written.computeIfAbsent(session,
-        s -> Collections.newSetFromMap(new IdentityHashMap<>())).add(table);
+  private Writes writes(org.hsqldb.Session session, Table table) {
+    // A session runs one statement at a time: its own map needs no lock.
+    return written.computeIfAbsent(session, s -> new IdentityHashMap<>())
+        .computeIfAbsent(table, t -> new Writes());
+  }
+
+  // A statement or savepoint rolled back takes back rows the session inserted: its inserts are
+  // no longer the transaction's rows in order.
+
+  @Override public void rollbackAction(org.hsqldb.Session session) {
+    partlyRolledBack(session);
+    super.rollbackAction(session);
+  }
+
+  @Override public void rollbackSavepoint(org.hsqldb.Session session, int index) {
+    partlyRolledBack(session);
+    super.rollbackSavepoint(session, index);
+  }
+
+  @Override public void rollbackPartial(org.hsqldb.Session session, int start, long timestamp) {
+    partlyRolledBack(session);
+    super.rollbackPartial(session, start, timestamp);
+  }
+
+  private void partlyRolledBack(org.hsqldb.Session session) {
+    final Map<Table, Writes> tables = written.get(session);
+    if (tables != null) {
+      tables.values().forEach(w -> w.inserted = null);
+    }
   }
 
   @Override public boolean commitTransaction(org.hsqldb.Session session) {
-    final Set<Table> tables = written.remove(session);
+    final Map<Table, Writes> tables = written.remove(session);
     if (tables == null) {
       return super.commitTransaction(session);
     }
-    move(tables);
+    begin(tables);
+    boolean committed = false;
     try {
-      return super.commitTransaction(session);
+      committed = super.commitTransaction(session);
+      return committed;
     } finally {
-      move(tables);
+      end(tables, committed);
     }
   }
 
@@ -115,25 +186,53 @@ public final class TableVersions extends TransactionManagerMVCC {
     super.rollback(session);
   }
 
-  private synchronized void move(Set<Table> tables) {
-    for (Table t : tables) {
-      entries.computeIfAbsent(t, k -> new Entry()).version++;
+  private synchronized void begin(Map<Table, Writes> tables) {
+    for (Table t : tables.keySet()) {
+      entries.computeIfAbsent(t, k -> new Entry()).inFlight++;
     }
   }
 
-  /** {@code table}'s version now: even when no commit changing it is under way. */
+  private synchronized void end(Map<Table, Writes> tables, boolean committed) {
+    tables.forEach((t, w) -> {
+      final Entry e = entries.get(t);
+      e.inFlight--;
+      e.version++;
+      if (committed && w.inserted != null && e.stepRows + w.inserted.size() <= MAX_APPENDED) {
+        e.steps.add(w.inserted);
+        e.stepRows += w.inserted.size();
+      } else {
+        e.stepsFrom(e.version);
+      }
+    });
+  }
+
+  /**
+   * {@code table}'s version now, or -1 while a commit of it is under way (rows read then may
+   * belong to a commit its version does not count yet).
+   */
   synchronized long version(Table table) {
     final Entry e = entries.get(table);
-    return e == null ? 0 : e.version;
+    return e == null ? 0 : e.inFlight > 0 ? -1 : e.version;
   }
 
-  /** What a read of {@code table} at {@code version} left, or null. */
-  synchronized Object shared(Table table, long version) {
+  /**
+   * What a read left for a read of {@code table} now: at this version, or at an earlier one
+   * followed by commits that only inserted; null when there is none.
+   */
+  synchronized Shared shared(Table table) {
     final Entry e = entries.get(table);
-    if (e == null || e.version != version || e.sharedVersion != version) {
+    // Sharing starts the steps at the version shared; a commit that did not only insert
+    // starts them after it.
+    if (e == null || e.shared == null || e.sharedVersion != e.stepsFrom) {
       return null;
     }
-    return e.shared.get();
+    final Object value = e.shared.get();
+    if (value == null) {
+      return null;
+    }
+    final List<Object[]> appended = new ArrayList<>(e.stepRows);
+    e.steps.forEach(appended::addAll);
+    return new Shared(value, e.sharedVersion, e.version, appended);
   }
 
   /** Counts a read served from what an earlier one shared. */
@@ -148,14 +247,16 @@ public final class TableVersions extends TransactionManagerMVCC {
 
   /**
    * Leaves {@code value}, computed from {@code table}'s committed rows at {@code version}, for
-   * later reads; nothing when the table has moved on meanwhile. The collector may drop it
-   * when memory runs short.
+   * later reads; nothing when the table has moved on meanwhile or, for {@code walked} rows,
+   * a commit of it is under way (its rows may be among them). The collector may drop it when
+   * memory runs short.
    */
-  synchronized void share(Table table, long version, Object value) {
+  synchronized void share(Table table, long version, boolean walked, Object value) {
     final Entry e = entries.computeIfAbsent(table, k -> new Entry());
-    if (e.version == version && (version & 1) == 0) {
+    if (e.version == version && !(walked && e.inFlight > 0)) {
       e.shared = new SoftReference<>(value);
       e.sharedVersion = version;
+      e.stepsFrom(version);
     }
   }
 }

@@ -157,6 +157,109 @@ class SharedReadTest {
     assertEquals(Set.of(row(8, "h", 8.5)), set(c, ALL));
   }
 
+  /** Rows committed by transactions that only inserted are added to the shared columns. */
+  @Test void insertsAreAddedToWhatWasShared() throws SQLException {
+    set(c, ALL);
+    final long before = shared();
+    try (Connection other = DriverManager.getConnection("jdbc:mnestic:db=mem:" + name)) {
+      Rows.update(other, "INSERT INTO t VALUES (4, 'd', 4.5)");
+      Rows.update(other, "INSERT INTO t VALUES (5, 'e', 5.5), (6, 'f', NULL)");
+    }
+    raw.createStatement().executeUpdate("INSERT INTO \"PUBLIC\".\"t\" VALUES (7, 'g', 7.5)");
+    final Set<List<Object>> all = Set.of(row(1, "a", 1.5), row(2, "b", 2.5), row(3, "c", null),
+        row(4, "d", 4.5), row(5, "e", 5.5), row(6, "f", null), row(7, "g", 7.5));
+    assertEquals(all, set(c, ALL));
+    assertEquals(before + 1, shared());
+    Rows.update(c, "INSERT INTO t VALUES (8, 'h', 8.5)");
+    assertEquals(Set.of(row(8), row(30.0)), set(c, "SELECT COUNT(*) FROM t UNION ALL"
+        + " SELECT SUM(d) FROM t"));
+    assertEquals(before + 3, shared());
+    // a delete is not an insert: the next read walks the rows
+    Rows.update(c, "DELETE FROM t WHERE k > 3");
+    final long afterDelete = shared();
+    assertEquals(Set.of(row(1, "a", 1.5), row(2, "b", 2.5), row(3, "c", null)), set(c, ALL));
+    assertEquals(afterDelete, shared());
+  }
+
+  /**
+   * Rows a transaction inserted and then took back, by a failed statement or to a savepoint,
+   * are not read, though the rest of the transaction only inserted.
+   */
+  @Test void insertsTakenBackAreNotAdded() throws SQLException {
+    set(c, ALL);
+    try (Connection other = DriverManager.getConnection("jdbc:mnestic:db=mem:" + name)) {
+      other.setAutoCommit(false);
+      Rows.update(other, "INSERT INTO t VALUES (4, 'd', 4.5)");
+      assertThrows(SQLException.class,
+          () -> Rows.update(other, "INSERT INTO t VALUES (5, 'e', 5.5), (1, 'dup', 0)"));
+      other.commit();
+    }
+    assertEquals(Set.of(row(1, "a", 1.5), row(2, "b", 2.5), row(3, "c", null), row(4, "d", 4.5)),
+        set(c, ALL));
+    raw.setAutoCommit(false);
+    raw.createStatement().executeUpdate("INSERT INTO \"PUBLIC\".\"t\" VALUES (6, 'f', 6.5)");
+    final java.sql.Savepoint s = raw.setSavepoint();
+    raw.createStatement().executeUpdate("INSERT INTO \"PUBLIC\".\"t\" VALUES (7, 'g', 7.5)");
+    raw.rollback(s);
+    raw.commit();
+    raw.setAutoCommit(true);
+    assertEquals(Set.of(row(1, "a", 1.5), row(2, "b", 2.5), row(3, "c", null), row(4, "d", 4.5),
+        row(6, "f", 6.5)), set(c, ALL));
+  }
+
+  /**
+   * Writers inserting while readers read: every read sees whole transactions (each inserts rows
+   * summing to zero, an even number of them), and the last read is what HSQLDB itself reads.
+   */
+  @Test void concurrentInsertsAreAddedWhole() throws Exception {
+    Rows.update(c, "CREATE TABLE g (k INT PRIMARY KEY, v INT NOT NULL)");
+    final java.util.concurrent.atomic.AtomicInteger keys = new java.util.concurrent.atomic.AtomicInteger();
+    final List<java.util.concurrent.CompletableFuture<Void>> writers = new java.util.ArrayList<>();
+    for (int w = 0; w < 2; w++) {
+      final int seed = w;
+      writers.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
+        try (Connection wc = DriverManager.getConnection("jdbc:mnestic:db=mem:" + name);
+             java.sql.PreparedStatement add = wc.prepareStatement("INSERT INTO g VALUES (?, ?)")) {
+          wc.setAutoCommit(false);
+          final java.util.Random random = new java.util.Random(seed);
+          for (int i = 0; i < 150; i++) {
+            final int pairs = 1 + random.nextInt(3);
+            for (int p = 0; p < pairs; p++) {
+              final int v = random.nextInt(100);
+              for (int sign : new int[] {1, -1}) {
+                add.setInt(1, keys.incrementAndGet());
+                add.setInt(2, sign * v);
+                add.executeUpdate();
+              }
+            }
+            wc.commit();
+          }
+        } catch (SQLException e) {
+          throw new java.util.concurrent.CompletionException(e);
+        }
+      }));
+    }
+    final java.util.concurrent.CompletableFuture<Void> all =
+        java.util.concurrent.CompletableFuture.allOf(writers.toArray(new java.util.concurrent.CompletableFuture[0]));
+    int reads = 0;
+    while (!all.isDone() || reads < 20) {
+      final List<List<Object>> r = Rows.query(c, "SELECT COALESCE(SUM(v), 0), COUNT(*) FROM g");
+      assertEquals(0, ((Number) r.get(0).get(0)).intValue(), "read " + reads + ": " + r);
+      assertEquals(0, ((Number) r.get(0).get(1)).intValue() % 2, "read " + reads + ": " + r);
+      reads++;
+    }
+    all.join();
+    final Set<List<Object>> hsqldb = new HashSet<>();
+    try (java.sql.ResultSet rs = raw.createStatement().executeQuery(
+        "SELECT \"k\", \"v\" FROM \"PUBLIC\".\"g\"")) {
+      while (rs.next()) {
+        hsqldb.add(row(rs.getInt(1), rs.getInt(2)));
+      }
+    }
+    assertEquals(hsqldb, set(c, "SELECT k, v FROM g"));
+    assertEquals(hsqldb, set(c, "SELECT k, v FROM g"));
+  }
+
   private long shared() throws SQLException {
     return Session.of(c.unwrap(CalciteConnection.class).getRootSchema()).sharedReads();
   }
