@@ -14,6 +14,7 @@ import dev.mnestic.planner.workload.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -312,6 +313,32 @@ final class LagrangianBound {
     if (nodeKind.get(node) == DIVIDE) {
       mark(argB[e]);
     }
+  }
+
+  /**
+   * Of the candidates {@code plan} uses, those every plan of the part costing at most
+   * {@code upper} uses: without v each query's cheapest tree avoids v, and when the bound so
+   * found, Σ_q min over q's trees without v at the best shares, exceeds {@code upper}, no plan
+   * that cheap does without v.
+   */
+  List<Integer> needed(Collection<Integer> plan, double upper) {
+    final double[] m = bestMu.clone();
+    final List<Integer> needed = new ArrayList<>();
+    for (int v : plan) {
+      if (v >= slotsOf.length || slotsOf[v] == null) {
+        continue;
+      }
+      for (int s : slotsOf[v]) {
+        m[s] = Double.POSITIVE_INFINITY;
+      }
+      if (evaluate(m) > upper + TOLERANCE * upper) {
+        needed.add(v);
+      }
+      for (int s : slotsOf[v]) {
+        m[s] = bestMu[s];
+      }
+    }
+    return needed;
   }
 
   /**

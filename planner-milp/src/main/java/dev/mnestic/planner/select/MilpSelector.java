@@ -127,7 +127,7 @@ public final class MilpSelector implements Selector {
       // after it.
       final long left = Math.max(0, deadline - System.nanoTime());
       final long share = Math.min(left, Math.max(left / (parts.size() - k), timeLimit.toNanos() / 20));
-      final Plan part = known == null ? solve(members, inputs, null, 0, Duration.ofNanos(share))
+      final Plan part = known == null ? solve(members, inputs, null, 0, Set.of(), Duration.ofNanos(share))
           : solve(members, inputs, shareOf(known, members), System.nanoTime() + share);
       chosen.addAll(part.candidates());
       edges.addAll(part.edges());
@@ -171,6 +171,7 @@ public final class MilpSelector implements Selector {
         return new Plan(best.candidates(), best.edges(), best.cost(), lower, status, variables, constraints,
             (System.nanoTime() - start) / 1_000_000);
       }
+      final Set<Integer> needed = new HashSet<>(lagrange.needed(best.candidates(), best.cost()));
       final LagrangianBound.Kept kept = lagrange.alive(best.cost());
       final Set<PhysicalEdge> bestEdges = new HashSet<>(best.edges());
       best.candidates().forEach(v -> kept.candidates()[v] = true);
@@ -192,7 +193,7 @@ public final class MilpSelector implements Selector {
             .map(edges -> edges.stream().filter(e -> arcs.contains(arcKey(e))).toList()).toList());
       }
       final Plan found = solve(members.stream().filter(v -> kept.candidates()[v.id()]).toList(), keptInputs,
-          best, lower, Duration.ofNanos(first ? Math.max(left / 4, timeLimit.toNanos() / 20) : left));
+          best, lower, needed, Duration.ofNanos(first ? Math.max(left / 4, timeLimit.toNanos() / 20) : left));
       first = false;
       variables = found.variables();
       constraints = found.constraints();
@@ -213,11 +214,11 @@ public final class MilpSelector implements Selector {
    * CP-SAT (or the solver asked for) on {@code members}, started from {@code known} (a plan of
    * them, or null), for {@code limit}: its plan, or {@code known} with the solver's bound when
    * that is cheaper. {@code lower} (0 when none) bounds every plan's cost from below and is a
-   * row of the model. With under a twentieth of the time limit (CP-SAT's presolve alone could
+   * row of the model; the candidates {@code needed} are fixed in it (x_v = 1). With under a twentieth of the time limit (CP-SAT's presolve alone could
    * overrun it), {@code known} with no bound.
    */
   private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
-      double lower, Duration limit) {
+      double lower, Set<Integer> needed, Duration limit) {
     if ((limit.isZero() || limit.compareTo(timeLimit.dividedBy(20)) < 0) && known != null) {
       return new Plan(known.candidates(), known.edges(), known.cost(), 0, "FEASIBLE", 0, 0, 0);
     }
@@ -236,6 +237,17 @@ public final class MilpSelector implements Selector {
         for (Block b : model.blocks()) {
           for (MPVariable s : b.atLeast) {
             atLeast.setCoefficient(s, objective.getCoefficient(s));
+          }
+        }
+      }
+      for (Block b : model.blocks()) {
+        for (int j = 0; j < b.byKeep.size(); j++) {
+          if (needed.contains(b.byKeep.get(j).id())) {
+            // x_v = s_{U,j} - s_{U,j+1} = 1.
+            b.atLeast.get(j).setBounds(1, 1);
+            if (j + 1 < b.byKeep.size()) {
+              b.atLeast.get(j + 1).setBounds(0, 0);
+            }
           }
         }
       }

@@ -22,8 +22,8 @@ class LagrangianBoundTest {
   /**
    * On random small workloads: the bound never exceeds the optimum, the candidates and edges it
    * leaves for a plan no dearer than the optimum include every candidate and edge of the
-   * enumerator's optimal plan, and on most workloads the bound reaches the optimum (a proof
-   * without CP-SAT).
+   * enumerator's optimal plan, the candidates it calls needed by every such plan are in it, and
+   * on most workloads the bound reaches the optimum (a proof without CP-SAT).
    */
   @Test void boundIsAtMostTheOptimumAndKeepsAnOptimalPlan() {
     final Random random = new Random(20261130);
@@ -31,6 +31,8 @@ class LagrangianBoundTest {
     int checked = 0;
     int tight = 0;
     int fixed = 0;
+    int withNeeded = 0;
+    int differs = 0;
     for (int n = 0; n < 200; n++) {
       final String text = SelectionTest.randomWorkload(random);
       final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
@@ -53,6 +55,17 @@ class LagrangianBoundTest {
       for (PhysicalEdge e : optimum.edges()) {
         assertTrue(kept.keeps(e), "edge " + e + " of the optimal plan left out\n" + text);
       }
+      // What every plan as cheap as the optimum needs, among the query-by-query plan's
+      // candidates, is in the enumerator's optimal plan.
+      final Plan greedy = TreePlans.greedy(space);
+      if (greedy != null) {
+        final List<Integer> needed = lagrange.needed(greedy.candidates(), optimum.cost());
+        for (int v : needed) {
+          assertTrue(optimum.candidates().contains(v), "candidate " + v + " called needed\n" + text);
+        }
+        withNeeded += needed.isEmpty() ? 0 : 1;
+        differs += optimum.candidates().containsAll(greedy.candidates()) ? 0 : 1;
+      }
       checked++;
       tight += bound >= optimum.cost() * (1 - LagrangianBound.TOLERANCE) ? 1 : 0;
       fixed += members.stream().filter(v -> !alive[v.id()]).count() > members.size() / 2 ? 1 : 0;
@@ -60,6 +73,9 @@ class LagrangianBoundTest {
     assertTrue(checked > 150, checked + " workloads with a plan");
     assertTrue(tight > checked / 2, tight + " of " + checked + " bounds reach the optimum");
     assertTrue(fixed > checked / 2, fixed + " of " + checked + " leave out most candidates");
+    assertTrue(withNeeded > checked / 2, withNeeded + " of " + checked + " find a candidate needed");
+    // The query-by-query plan uses a candidate the optimum does not on many, so that check bites.
+    assertTrue(differs > checked / 4, differs + " of " + checked + " query-by-query plans differ");
   }
 
   /**
