@@ -242,7 +242,14 @@ public final class StoreWrites {
       };
     }
 
-    /** Binds a value from Calcite's internal representation as the store's column type. */
+    /**
+     * Binds a value from Calcite's internal representation as the store's column type. A DATE
+     * or TIMESTAMP before the Gregorian reform goes as text: Calcite counts the days of its
+     * calendar fields in the proleptic Gregorian calendar, HSQLDB keeps such a value as the
+     * Julian calendar's day of the same fields (as its own literals and text do), and takes a
+     * {@code LocalDate} as the proleptic day, which HSQLDB would then show (and mnestic read)
+     * ten days earlier.
+     */
     private void set(PreparedStatement ps, int parameter, Object value, int column)
         throws SQLException {
       if (value == null) {
@@ -251,7 +258,12 @@ public final class StoreWrites {
       }
       switch (types.get(column)) {
       case Types.DATE:
-        ps.setObject(parameter, LocalDate.ofEpochDay(((Number) value).longValue()));
+        final LocalDate date = LocalDate.ofEpochDay(((Number) value).longValue());
+        if (date.isBefore(GREGORIAN_REFORM)) {
+          ps.setString(parameter, date.toString());
+        } else {
+          ps.setObject(parameter, date);
+        }
         return;
       case Types.TIME:
         ps.setObject(parameter,
@@ -259,9 +271,14 @@ public final class StoreWrites {
         return;
       case Types.TIMESTAMP:
         final long millis = ((Number) value).longValue();
-        ps.setObject(parameter, LocalDateTime.ofEpochSecond(
+        final LocalDateTime timestamp = LocalDateTime.ofEpochSecond(
             Math.floorDiv(millis, 1000), (int) Math.floorMod(millis, 1000) * 1_000_000,
-            ZoneOffset.UTC));
+            ZoneOffset.UTC);
+        if (timestamp.toLocalDate().isBefore(GREGORIAN_REFORM)) {
+          ps.setString(parameter, TIMESTAMP_TEXT.format(timestamp));
+        } else {
+          ps.setObject(parameter, timestamp);
+        }
         return;
       case Types.BINARY:
       case Types.VARBINARY:
@@ -279,6 +296,11 @@ public final class StoreWrites {
         ps.setObject(parameter, value);
       }
     }
+
+    /** The first day of the Gregorian calendar. */
+    private static final LocalDate GREGORIAN_REFORM = LocalDate.of(1582, 10, 15);
+    private static final java.time.format.DateTimeFormatter TIMESTAMP_TEXT =
+        java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS", Locale.ROOT);
 
     static String quote(String identifier) {
       return "\"" + identifier.replace("\"", "\"\"") + "\"";

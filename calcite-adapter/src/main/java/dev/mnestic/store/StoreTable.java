@@ -48,6 +48,7 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
   private final JdbcTable jdbcTable;
   private final Session session;
   private Map<String, String> defaults;
+  private Map<String, Integer> fractions;
   private Statistic statistic;
 
   StoreTable(JdbcTable jdbcTable, Session session) {
@@ -57,23 +58,47 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
 
   /** Column name to its default, as SQL text, read from the store once per table lookup. */
   private Map<String, String> defaults() {
-    if (defaults == null) {
-      final Map<String, String> map = new HashMap<>();
-      try (ResultSet rs = session.getConnection().getMetaData()
-          .getColumns(null, Session.SCHEMA, jdbcTable.jdbcTableName, null)) {
-        while (rs.next()) {
-          final String def = rs.getString("COLUMN_DEF");
-          if (def != null) {
-            map.put(rs.getString("COLUMN_NAME"), def);
-          }
-        }
-      } catch (SQLException e) {
-        throw new IllegalStateException("cannot read column defaults of "
-            + jdbcTable.jdbcTableName, e);
-      }
-      defaults = map;
-    }
+    readColumns();
     return defaults;
+  }
+
+  /**
+   * Column name to the digits of its seconds' fraction, for TIME and TIMESTAMP columns, read
+   * from the store once per table lookup.
+   */
+  private Map<String, Integer> fractions() {
+    readColumns();
+    return fractions;
+  }
+
+  private void readColumns() {
+    if (defaults != null) {
+      return;
+    }
+    final Map<String, String> defaults = new HashMap<>();
+    final Map<String, Integer> fractions = new HashMap<>();
+    try (ResultSet rs = session.getConnection().getMetaData()
+        .getColumns(null, Session.SCHEMA, jdbcTable.jdbcTableName, null)) {
+      while (rs.next()) {
+        final String def = rs.getString("COLUMN_DEF");
+        if (def != null) {
+          defaults.put(rs.getString("COLUMN_NAME"), def);
+        }
+        // JDBC's COLUMN_SIZE of a time is the length of its text: "hh:mm:ss" (8) or
+        // "yyyy-mm-dd hh:mm:ss" (19), then a point and the fraction's digits.
+        final String type = rs.getString("TYPE_NAME");
+        if (type.startsWith("TIME")) {
+          final int text = type.startsWith("TIMESTAMP") ? 19 : 8;
+          fractions.put(rs.getString("COLUMN_NAME"),
+              Math.max(0, rs.getInt("COLUMN_SIZE") - text - 1));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the columns of "
+          + jdbcTable.jdbcTableName, e);
+    }
+    this.fractions = fractions;
+    this.defaults = defaults;
   }
 
   /**
@@ -90,13 +115,31 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
     for (RelDataTypeField field : jdbcTable.getRowType(typeFactory).getFieldList()) {
       final RelDataType type = field.getType();
       final RelDataType component = type.getComponentType();
-      builder.add(field.getName(), component == null ? anyLength(typeFactory, type)
+      builder.add(field.getName(), component == null
+          ? anyLength(typeFactory, withFraction(typeFactory, type, field.getName()))
           : typeFactory.createTypeWithNullability(
               typeFactory.createArrayType(
                   typeFactory.createTypeWithNullability(component, true), -1),
               type.isNullable()));
     }
     return builder.build();
+  }
+
+  /**
+   * A TIME or TIMESTAMP column with the digits of its seconds' fraction that the store keeps,
+   * up to Calcite's milliseconds (Calcite's JDBC schema gives none: its values would be cut to
+   * whole seconds when written).
+   */
+  private RelDataType withFraction(RelDataTypeFactory typeFactory, RelDataType type,
+      String column) {
+    final SqlTypeName name = type.getSqlTypeName();
+    if (name != SqlTypeName.TIMESTAMP && name != SqlTypeName.TIME) {
+      return type;
+    }
+    final int digits = Math.min(fractions().getOrDefault(column, 0),
+        typeFactory.getTypeSystem().getMaxPrecision(name));
+    return typeFactory.createTypeWithNullability(typeFactory.createSqlType(name, digits),
+        type.isNullable());
   }
 
   private static RelDataType anyLength(RelDataTypeFactory typeFactory, RelDataType type) {

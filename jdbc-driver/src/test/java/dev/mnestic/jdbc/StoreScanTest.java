@@ -168,6 +168,63 @@ class StoreScanTest {
         messages(e));
   }
 
+  /**
+   * Dates and times before the Gregorian reform written through mnestic's SQL are stored with
+   * the calendar fields written, as HSQLDB's own literals store them: HSQLDB shows the same
+   * text, mnestic reads them back, and a filter on the value finds them.
+   */
+  @Test void julianDatesWrittenAsWritten() throws SQLException {
+    Rows.update(c, "CREATE TABLE w (id INT PRIMARY KEY, born DATE, seen TIMESTAMP(3))");
+    Rows.update(c, "INSERT INTO w VALUES (1, DATE '1500-03-01', TIMESTAMP '1400-02-28 23:59:59.5'),"
+        + " (2, DATE '1582-10-04', TIMESTAMP '1582-10-15 00:00:00'),"
+        + " (3, DATE '0001-01-01', TIMESTAMP '1000-06-15 12:34:56')");
+    Rows.update(c, "UPDATE w SET born = DATE '1200-07-14' WHERE id = 3");
+    final List<List<Object>> hsqldb = new ArrayList<>();
+    try (Statement s = store().createStatement();
+         ResultSet rs = s.executeQuery("SELECT \"id\", CAST(\"born\" AS VARCHAR(10)),"
+             + " CAST(\"seen\" AS VARCHAR(30)) FROM \"PUBLIC\".\"w\" ORDER BY 1")) {
+      while (rs.next()) {
+        hsqldb.add(List.of(rs.getInt(1), rs.getString(2), rs.getString(3)));
+      }
+    }
+    assertEquals(List.of(
+        List.of(1, "1500-03-01", "1400-02-28 23:59:59.500"),
+        List.of(2, "1582-10-04", "1582-10-15 00:00:00.000"),
+        List.of(3, "1200-07-14", "1000-06-15 12:34:56.000")), hsqldb);
+    assertEquals(List.of(row(1, "1500-03-01"), row(2, "1582-10-04"), row(3, "1200-07-14")),
+        Rows.query(c, "SELECT id, CAST(born AS VARCHAR(10)) FROM w ORDER BY id"));
+    assertEquals(List.of(row(1)), Rows.query(c, "SELECT id FROM w WHERE born = DATE '1500-03-01'"));
+    assertEquals(List.of(row(3)),
+        Rows.query(c, "SELECT id FROM w WHERE seen = TIMESTAMP '1000-06-15 12:34:56'"));
+    // A Julian leap day is no day of the calendar SQL's dates count: refused, not moved.
+    final SQLException e = assertThrows(SQLException.class,
+        () -> Rows.update(c, "INSERT INTO w VALUES (4, DATE '1500-02-29', NULL)"));
+    assertTrue(messages(e).contains("line 1, column 26")
+        && messages(e).contains("Illegal DATE literal '1500-02-29': no such day in the"
+            + " proleptic Gregorian calendar"), messages(e));
+    assertEquals(List.of(row(3)), Rows.query(c, "SELECT COUNT(*) FROM w"));
+  }
+
+  /**
+   * A TIMESTAMP or TIME column keeps the fraction of a second written through mnestic's SQL, to
+   * the milliseconds Calcite holds (HSQLDB's TIMESTAMP keeps microseconds).
+   */
+  @Test void fractionsOfSecondsAreWritten() throws SQLException {
+    Rows.update(c, "CREATE TABLE f (id INT PRIMARY KEY, t TIMESTAMP, t1 TIMESTAMP(1), tm TIME(3))");
+    Rows.update(c, "INSERT INTO f VALUES (1, TIMESTAMP '2026-11-30 08:15:30.123',"
+        + " TIMESTAMP '2026-11-30 08:15:30.5', TIME '08:15:30.25')");
+    Rows.update(c, "UPDATE f SET t1 = TIMESTAMP '2026-11-30 08:15:31.75' WHERE id = 1");
+    try (Statement s = store().createStatement();
+         ResultSet rs = s.executeQuery("SELECT CAST(\"t\" AS VARCHAR(30)),"
+             + " CAST(\"t1\" AS VARCHAR(30)), CAST(\"tm\" AS VARCHAR(30)) FROM \"PUBLIC\".\"f\"")) {
+      assertTrue(rs.next());
+      assertEquals(List.of("2026-11-30 08:15:30.123000", "2026-11-30 08:15:31.7",
+          "8:15:30.250"), List.of(rs.getString(1), rs.getString(2), rs.getString(3)));
+    }
+    assertEquals(List.of(row(1)), Rows.query(c,
+        "SELECT id FROM f WHERE t = TIMESTAMP '2026-11-30 08:15:30.123'"));
+  }
+
   /** Each value as getObject, getString, getDate and getTimestamp give it. */
   private static List<List<Object>> dates(Connection on, String sql) throws SQLException {
     try (Statement s = on.createStatement(); ResultSet rs = s.executeQuery(sql)) {

@@ -9,17 +9,28 @@ import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
 import org.apache.calcite.util.Util;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+
+import static org.apache.calcite.util.Static.RESOURCE;
 
 /**
  * Calcite's validator, and SKYLINE OF. An item is validated as an ORDER BY
@@ -49,6 +60,14 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
       }
     }
     final SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+    if (rewritten instanceof SqlUnknownLiteral literal) {
+      // DATE '...' and TIMESTAMP '...' stay unresolved until their expression is validated
+      switch (literal.tag) {
+      case "DATE" -> checkDay(literal.resolve(SqlTypeName.DATE));
+      case "TIMESTAMP" -> checkDay(literal.resolve(SqlTypeName.TIMESTAMP));
+      default -> { }
+      }
+    }
     // A skyline block always has an ORDER BY list, empty if need be: Calcite
     // gives a block an ORDER BY scope only then, and SKYLINE OF items live
     // in that scope.
@@ -61,6 +80,29 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
   private static SqlSkylineSelect orderlessSkylineBlock(SqlNode query) {
     final SqlNode block = query instanceof SqlWith with ? with.body : query;
     return block instanceof SqlSkylineSelect s && s.getOrderList() == null ? s : null;
+  }
+
+  /**
+   * A DATE or TIMESTAMP literal must name a day of the proleptic Gregorian calendar, whose days
+   * Calcite counts: Calcite checks a date literal against the Julian calendar before 1582, so
+   * {@code DATE '1500-02-29'} (a Julian leap day) would silently count as March 1.
+   */
+  private static void checkDay(SqlLiteral literal) {
+    final String text;
+    if (literal.getTypeName() == SqlTypeName.DATE) {
+      text = literal.getValueAs(DateString.class).toString();
+    } else if (literal.getTypeName() == SqlTypeName.TIMESTAMP) {
+      text = literal.getValueAs(TimestampString.class).toString();
+    } else {
+      return;
+    }
+    try {
+      LocalDate.parse(text.substring(0, 10));
+    } catch (DateTimeParseException e) {
+      throw SqlUtil.newContextException(literal.getParserPosition(),
+          RESOURCE.illegalLiteral(literal.getTypeName().getName(), text,
+              "no such day in the proleptic Gregorian calendar, whose days SQL dates count"));
+    }
   }
 
   @Override protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
