@@ -160,16 +160,19 @@ public final class StoreWrites {
     final List<String> columns;
     final List<Integer> types;
     final List<String> typeNames;
+    /** Each column's type as HSQLDB declares it ({@code DECIMAL(12,3)}, {@code TIMESTAMP(3)}). */
+    final List<String> definitions;
     /** Indexes into {@link #columns} of the primary key, or of every column. */
     final int[] key;
     final boolean hasPrimaryKey;
 
     private Target(String table, List<String> columns, List<Integer> types,
-        List<String> typeNames, int[] key, boolean hasPrimaryKey) {
+        List<String> typeNames, List<String> definitions, int[] key, boolean hasPrimaryKey) {
       this.table = table;
       this.columns = columns;
       this.types = types;
       this.typeNames = typeNames;
+      this.definitions = definitions;
       this.key = key;
       this.hasPrimaryKey = hasPrimaryKey;
     }
@@ -183,11 +186,18 @@ public final class StoreWrites {
         types.add((Integer) c[1]);
         typeNames.add((String) c[2]);
       }
+      final List<String> definitions = new ArrayList<>();
+      final org.hsqldb.Session hsqldb = (org.hsqldb.Session)
+          ((org.hsqldb.jdbc.JDBCConnection) session.getConnection()).getSession();
+      for (org.hsqldb.types.Type t : hsqldb.database.schemaManager
+          .getUserTable(table, Session.SCHEMA).getColumnTypes()) {
+        definitions.add(t.getTypeDefinition());
+      }
       final List<Object[]> pk = StoreCatalog.primaryKey(session, table);
       final int[] key = pk.isEmpty()
           ? columns.stream().mapToInt(columns::indexOf).toArray()
           : pk.stream().mapToInt(k -> columns.indexOf((String) k[0])).toArray();
-      return new Target(table, columns, types, typeNames, key, !pk.isEmpty());
+      return new Target(table, columns, types, typeNames, definitions, key, !pk.isEmpty());
     }
 
     String insertSql() {
@@ -208,10 +218,15 @@ public final class StoreWrites {
           + " WHERE " + keyCondition();
     }
 
+    /**
+     * The row's key equal to the parameters; without a primary key, every column not distinct
+     * from its parameter, cast to the column's type (HSQLDB types no parameter of IS NOT
+     * DISTINCT FROM).
+     */
     private String keyCondition() {
       return Arrays.stream(key)
-          .mapToObj(i -> quote(columns.get(i))
-              + (hasPrimaryKey ? " = ?" : " IS NOT DISTINCT FROM ?"))
+          .mapToObj(i -> quote(columns.get(i)) + (hasPrimaryKey ? " = ?"
+              : " IS NOT DISTINCT FROM CAST(? AS " + definitions.get(i) + ")"))
           .collect(Collectors.joining(" AND "));
     }
 

@@ -89,6 +89,33 @@ class DdlDmlTest {
         query(c, "SELECT id, importance FROM memory WHERE id IN ('m2', 'm10') ORDER BY id"));
   }
 
+  /**
+   * A table without a primary key is updated and deleted from by all its columns, NULLs and
+   * every type included; of two equal rows both change, as HSQLDB's own UPDATE would change them.
+   */
+  @Test void updateAndDeleteWithoutPrimaryKey() throws SQLException {
+    update(c, "CREATE TABLE nk (i INT, v VARCHAR(5), d DOUBLE, m DECIMAL(8, 2),"
+        + " t TIMESTAMP(3), da DATE, b BOOLEAN)");
+    // one row a statement: Calcite's VALUES of a DOUBLE literal and a NULL trips an assertion
+    update(c, "INSERT INTO nk VALUES (1, 'x', 1.5, 10.25, TIMESTAMP '2026-11-30 08:00:00.125',"
+        + " DATE '2026-11-30', TRUE)");
+    update(c, "INSERT INTO nk VALUES (2, NULL, NULL, NULL, NULL, NULL, NULL)");
+    for (int i = 0; i < 2; i++) {
+      update(c, "INSERT INTO nk VALUES (3, 'z', 3.5, 0.01, TIMESTAMP '1500-03-01 12:00:00',"
+          + " DATE '1400-01-01', FALSE)");
+    }
+    assertEquals(1, update(c, "UPDATE nk SET v = 'y' WHERE i = 1"));
+    assertEquals(1, update(c, "UPDATE nk SET d = 2.5 WHERE i = 2"));
+    update(c, "UPDATE nk SET m = 0.02 WHERE i = 3");
+    assertEquals(List.of(row(1, "y", 1.5), row(2, null, 2.5), row(3, "z", 3.5), row(3, "z", 3.5)),
+        query(c, "SELECT i, v, d FROM nk ORDER BY i"));
+    assertEquals(List.of(row(0.02), row(0.02)),
+        query(c, "SELECT CAST(m AS DOUBLE) FROM nk WHERE i = 3"));
+    update(c, "DELETE FROM nk WHERE i = 3");
+    update(c, "DELETE FROM nk WHERE d = 2.5");
+    assertEquals(List.of(row(1, "y")), query(c, "SELECT i, v FROM nk"));
+  }
+
   @Test void tooLongStringsAreRejectedNotCut() throws SQLException {
     final SQLException insert = assertThrows(SQLException.class, () -> update(c,
         "INSERT INTO memory (id, importance) VALUES ('m1', 0.5), ('much-too-long', 0.5)"));
