@@ -19,6 +19,7 @@ import java.util.UUID;
 import static dev.mnestic.jdbc.Rows.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A whole-table read leaves the columns it read for later reads of the same committed rows
@@ -258,6 +259,75 @@ class SharedReadTest {
     }
     assertEquals(hsqldb, set(c, "SELECT k, v FROM g"));
     assertEquals(hsqldb, set(c, "SELECT k, v FROM g"));
+  }
+
+  /**
+   * Random writes by a mnestic connection and a plain HSQLDB one (inserts, updates, deletes,
+   * failed statements, savepoints rolled back, transactions committed or rolled back, each in
+   * auto-commit or not): after every step, a read through mnestic finds what HSQLDB itself reads
+   * on a session of its own, the committed rows.
+   */
+  @Test void randomWritesReadAsHsqldbReads() throws SQLException {
+    Rows.update(c, "CREATE TABLE r (k INT PRIMARY KEY, v INT)");
+    final java.util.Random random = new java.util.Random(42);
+    try (Connection w = DriverManager.getConnection("jdbc:mnestic:db=mem:" + name);
+         Connection h = DriverManager.getConnection(
+             StoreLocation.sharedMemory(name).hsqldbUrl(), "SA", "")) {
+      final long before = shared();
+      for (int step = 0; step < 400; step++) {
+        final boolean onMnestic = random.nextBoolean();
+        final Connection on = onMnestic ? w : h;
+        final String table = onMnestic ? "r" : "\"PUBLIC\".\"r\"";
+        final String k = onMnestic ? "k" : "\"k\"";
+        final String v = onMnestic ? "v" : "\"v\"";
+        final int key = random.nextInt(40);
+        switch (random.nextInt(9)) {
+        case 0, 1, 2 -> {
+          try {
+            on.createStatement().executeUpdate("INSERT INTO " + table + " VALUES (" + key + ", "
+                + step + "), (" + (key + 100) + ", " + step + ")");
+          } catch (SQLException duplicate) {
+            // the statement is taken back whole
+          }
+        }
+        case 3 -> on.createStatement().executeUpdate(
+            "UPDATE " + table + " SET " + v + " = " + step + " WHERE " + k + " = " + key);
+        case 4 -> on.createStatement().executeUpdate(
+            "DELETE FROM " + table + " WHERE " + k + " = " + key);
+        case 5 -> {
+          if (!onMnestic && !h.getAutoCommit()) {
+            final java.sql.Savepoint point = h.setSavepoint();
+            h.createStatement().executeUpdate("INSERT INTO " + table + " VALUES ("
+                + (key + 200) + ", " + step + ")");
+            h.rollback(point);
+          }
+        }
+        case 6 -> on.setAutoCommit(!on.getAutoCommit());
+        case 7 -> {
+          if (!on.getAutoCommit()) {
+            on.commit();
+          }
+        }
+        default -> {
+          if (!on.getAutoCommit()) {
+            on.rollback();
+          }
+        }
+        }
+        final Set<List<Object>> hsqldb = new HashSet<>();
+        try (Connection fresh = DriverManager.getConnection(
+                StoreLocation.sharedMemory(name).hsqldbUrl(), "SA", "");
+             java.sql.ResultSet rs = fresh.createStatement().executeQuery(
+                 "SELECT \"k\", \"v\" FROM \"PUBLIC\".\"r\"")) {
+          while (rs.next()) {
+            hsqldb.add(row(rs.getInt(1), rs.getInt(2)));
+          }
+        }
+        assertEquals(hsqldb, set(c, "SELECT k, v FROM r"), "step " + step);
+      }
+      // and most reads were served from what an earlier one left
+      assertTrue(shared() - before > 100, "shared reads: " + (shared() - before));
+    }
   }
 
   private long shared() throws SQLException {
