@@ -158,9 +158,14 @@ public final class Session implements DataSource, AutoCloseable {
         + table.replace("\"", "\"\"") + "\" WHERE FALSE");
   }
 
-  /** The store's table versions, or null (see {@link TableVersions#install}). */
+  /**
+   * The store's table versions, or null (see {@link TableVersions#install}); null too once
+   * they are no longer the store's transaction manager (HSQLDB's own {@code SET DATABASE
+   * TRANSACTION CONTROL} put another in its place), so that no read trusts versions that
+   * stopped counting.
+   */
   TableVersions versions() {
-    return versions;
+    return versions != null && versions.isInstalled() ? versions : null;
   }
 
   /**

@@ -86,8 +86,11 @@ public final class TableVersions extends TransactionManagerMVCC {
   record Shared(Object value, long from, long version, List<Object[]> appended) {
   }
 
+  private final Database database;
+
   private TableVersions(Database database) {
     super(database);
+    this.database = database;
   }
 
   /**
@@ -114,6 +117,11 @@ public final class TableVersions extends TransactionManagerMVCC {
       database.txManager = versions;
       return versions;
     }
+  }
+
+  /** Whether these are still their database's transaction manager. */
+  boolean isInstalled() {
+    return database.txManager == this;
   }
 
   @Override public void addInsertAction(org.hsqldb.Session session, Table table,

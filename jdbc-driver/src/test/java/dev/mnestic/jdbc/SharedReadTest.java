@@ -86,6 +86,19 @@ class SharedReadTest {
     assertEquals(Set.of(), set(c, ALL));
   }
 
+  /**
+   * HSQLDB's own SET DATABASE TRANSACTION CONTROL puts another transaction manager in place of
+   * the one counting table versions: reads stop trusting the versions and see later writes.
+   */
+  @Test void anotherTransactionManagerEndsSharing() throws SQLException {
+    set(c, ALL);
+    raw.createStatement().execute("SET DATABASE TRANSACTION CONTROL LOCKS");
+    raw.createStatement().execute("SET DATABASE TRANSACTION CONTROL MVCC");
+    raw.createStatement().executeUpdate("UPDATE \"PUBLIC\".\"t\" SET \"v\" = 'q' WHERE \"k\" = 1");
+    assertEquals(Set.of(row(1, "q", 1.5), row(2, "b", 2.5), row(3, "c", null)), set(c, ALL));
+    assertEquals(Set.of(row(1, "q", 1.5), row(2, "b", 2.5), row(3, "c", null)), set(c, ALL));
+  }
+
   /** Another session's uncommitted writes are not read, and are read once committed. */
   @Test void uncommittedWritesOfOthersAreNotRead() throws SQLException {
     final Set<List<Object>> committed = set(c, ALL);
