@@ -17,12 +17,19 @@ final class Harness {
 
   /** Runs {@code work} (whose result must not change between runs) and returns the median seconds. */
   <T> Timing<T> time(Callable<T> work) throws Exception {
+    return timeAfter(() -> null, work);
+  }
+
+  /** As {@link #time}, each run of {@code work} right after {@code before}, which is not timed. */
+  <T> Timing<T> timeAfter(Callable<?> before, Callable<T> work) throws Exception {
     T result = null;
     for (int i = 0; i < warmups; i++) {
+      before.call();
       result = check(result, work.call());
     }
     final double[] seconds = new double[runs];
     for (int i = 0; i < runs; i++) {
+      before.call();
       final long start = System.nanoTime();
       final T r = work.call();
       seconds[i] = (System.nanoTime() - start) / 1e9;
@@ -78,7 +85,7 @@ final class Harness {
     return outcomes;
   }
 
-  static double median(double[] seconds) {
+  private static double median(double[] seconds) {
     Arrays.sort(seconds);
     return seconds[seconds.length / 2];
   }

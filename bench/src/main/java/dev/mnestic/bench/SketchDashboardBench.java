@@ -208,15 +208,11 @@ public final class SketchDashboardBench {
   /** Median seconds of 3 evaluations, each right after {@code write} (not timed). */
   private static double afterWrite(Statement s, java.util.concurrent.Callable<Integer> evaluate,
       int windows, String write) throws Exception {
-    final double[] seconds = new double[3];
-    for (int i = 0; i < seconds.length; i++) {
-      s.executeUpdate(write);
-      final long start = System.nanoTime();
-      if (evaluate.call() != windows) {
-        throw new IllegalStateException("a write changed the number of windows: " + write);
-      }
-      seconds[i] = (System.nanoTime() - start) / 1e9;
+    final Harness.Timing<Integer> t =
+        new Harness(0, 3).timeAfter(() -> s.executeUpdate(write), evaluate);
+    if (t.result() != windows) {
+      throw new IllegalStateException("a write changed the number of windows: " + write);
     }
-    return Harness.median(seconds);
+    return t.seconds();
   }
 }

@@ -173,20 +173,16 @@ public final class SkylineBench {
    * UPDATE of t (not timed), so that it reads the table's rows from HSQLDB again.
    */
   private static double afterWrite(Connection c, String sql, List<Integer> answer, int runs)
-      throws SQLException {
-    final double[] seconds = new double[runs];
-    for (int i = 0; i < runs; i++) {
+      throws Exception {
+    final Harness.Timing<List<Integer>> t = new Harness(0, runs).timeAfter(() -> {
       try (Statement s = c.createStatement()) {
-        s.executeUpdate("UPDATE t SET a1 = a1 WHERE id = 0");
+        return s.executeUpdate("UPDATE t SET a1 = a1 WHERE id = 0");
       }
-      final long start = System.nanoTime();
-      final List<Integer> r = ids(c, sql);
-      seconds[i] = (System.nanoTime() - start) / 1e9;
-      if (!answer.equals(r)) {
-        throw new IllegalStateException("the answer after a write differs");
-      }
+    }, () -> ids(c, sql));
+    if (!answer.equals(t.result())) {
+      throw new IllegalStateException("the answer after a write differs");
     }
-    return Harness.median(seconds);
+    return t.seconds();
   }
 
   /**

@@ -232,7 +232,7 @@ public final class StoreReads {
               i = count;
               return false;
             }
-            checkCancel(cancel, table, i);
+            StoreSnapshot.checkCancel(cancel, table, i);
             if (!array) {
               current = columns[0][i];
               return true;
@@ -310,9 +310,10 @@ public final class StoreReads {
         final Object[] to = inPlace && column.length >= out.count ? column
             : Arrays.copyOf(column, Math.max(out.count, count + (count >> 1)));
         final Read how = READS[key % READS.length];
+        final int c = key / READS.length;
         for (int i = 0; i < more.count; i++) {
-          checkCancel(cancel, table, i);
-          to[count + i] = read(more, how, key / READS.length, more.rows[i][key / READS.length]);
+          StoreSnapshot.checkCancel(cancel, table, i);
+          to[count + i] = read(more, how, c, more.rows[i][c]);
         }
         out.values.put(key, to);
       });
@@ -322,20 +323,12 @@ public final class StoreReads {
 
   private static final Read[] READS = Read.values();
 
-  /** Stops a read of {@code table} at row {@code i} when its statement is cancelled. */
-  private static void checkCancel(AtomicBoolean cancel, String table, int i) {
-    if ((i & 4095) == 4095 && cancel != null && cancel.get()) {
-      throw new IllegalStateException("reading table " + table
-          + " cancelled (query timeout or cancel) after " + i + " rows");
-    }
-  }
-
   /** Column {@code c} of every row of {@code s}, read as {@code how} says. */
   private static Object[] column(StoreSnapshot s, String table, int c, Read how,
       AtomicBoolean cancel) {
     final Object[] values = new Object[s.count];
     for (int i = 0; i < values.length; i++) {
-      checkCancel(cancel, table, i);
+      StoreSnapshot.checkCancel(cancel, table, i);
       values[i] = read(s, how, c, s.rows[i][c]);
     }
     return values;

@@ -1,7 +1,6 @@
 package dev.mnestic.runtime;
 
 import dev.mnestic.store.Session;
-import dev.mnestic.store.StoreCatalog;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.util.ByteString;
@@ -154,12 +153,14 @@ public final class StoreWrites {
     void bind(PreparedStatement ps) throws SQLException;
   }
 
-  /** A store table's columns (name, JDBC type, type name) and the columns that identify a row. */
+  /**
+   * A store table's columns (name, JDBC type, declared type) and the columns that identify a
+   * row, as HSQLDB's own table holds them (no metadata query per statement).
+   */
   private static final class Target {
     final String table;
     final List<String> columns;
     final List<Integer> types;
-    final List<String> typeNames;
     /** Each column's type as HSQLDB declares it ({@code DECIMAL(12,3)}, {@code TIMESTAMP(3)}). */
     final List<String> definitions;
     /** Indexes into {@link #columns} of the primary key, or of every column. */
@@ -167,37 +168,31 @@ public final class StoreWrites {
     final boolean hasPrimaryKey;
 
     private Target(String table, List<String> columns, List<Integer> types,
-        List<String> typeNames, List<String> definitions, int[] key, boolean hasPrimaryKey) {
+        List<String> definitions, int[] key, boolean hasPrimaryKey) {
       this.table = table;
       this.columns = columns;
       this.types = types;
-      this.typeNames = typeNames;
       this.definitions = definitions;
       this.key = key;
       this.hasPrimaryKey = hasPrimaryKey;
     }
 
     static Target of(Session session, String table) {
+      final org.hsqldb.Table t = ((org.hsqldb.Session)
+          ((org.hsqldb.jdbc.JDBCConnection) session.getConnection()).getSession())
+          .database.schemaManager.getUserTable(table, Session.SCHEMA);
       final List<String> columns = new ArrayList<>();
       final List<Integer> types = new ArrayList<>();
-      final List<String> typeNames = new ArrayList<>();
-      for (Object[] c : StoreCatalog.columns(session, table)) {
-        columns.add((String) c[0]);
-        types.add((Integer) c[1]);
-        typeNames.add((String) c[2]);
-      }
       final List<String> definitions = new ArrayList<>();
-      final org.hsqldb.Session hsqldb = (org.hsqldb.Session)
-          ((org.hsqldb.jdbc.JDBCConnection) session.getConnection()).getSession();
-      for (org.hsqldb.types.Type t : hsqldb.database.schemaManager
-          .getUserTable(table, Session.SCHEMA).getColumnTypes()) {
-        definitions.add(t.getTypeDefinition());
+      for (int i = 0; i < t.getColumnCount(); i++) {
+        final org.hsqldb.types.Type type = t.getColumnTypes()[i];
+        columns.add(t.getColumn(i).getName().name);
+        types.add(type.getJDBCTypeCode());
+        definitions.add(type.getTypeDefinition());
       }
-      final List<Object[]> pk = StoreCatalog.primaryKey(session, table);
-      final int[] key = pk.isEmpty()
-          ? columns.stream().mapToInt(columns::indexOf).toArray()
-          : pk.stream().mapToInt(k -> columns.indexOf((String) k[0])).toArray();
-      return new Target(table, columns, types, typeNames, definitions, key, !pk.isEmpty());
+      final int[] key = t.hasPrimaryKey() ? t.getPrimaryKey()
+          : java.util.stream.IntStream.range(0, columns.size()).toArray();
+      return new Target(table, columns, types, definitions, key, t.hasPrimaryKey());
     }
 
     String insertSql() {
@@ -303,7 +298,7 @@ public final class StoreWrites {
       case Types.ARRAY:
         // "VARCHAR(20) ARRAY" holds VARCHAR elements
         final String element =
-            typeNames.get(column).split("[ (]", 2)[0].toUpperCase(Locale.ROOT);
+            definitions.get(column).split("[ (]", 2)[0].toUpperCase(Locale.ROOT);
         ps.setArray(parameter, ps.getConnection()
             .createArrayOf(element, ((List<?>) value).toArray()));
         return;

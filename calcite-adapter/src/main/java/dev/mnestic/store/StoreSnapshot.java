@@ -131,10 +131,10 @@ public final class StoreSnapshot {
         final TableVersions.Shared shared = versions.shared(t);
         Object previous = null;
         if (shared != null && shared.value() instanceof Held held && held.store == rowStore
-            && held.elements + shared.appended().size() == elements) {
+            && held.elements + shared.appended().length == elements) {
           final T answer = reading.fromShared(held.value, new StoreSnapshot(session, t,
-              shared.appended().toArray(Object[][]::new), shared.appended().size(), versions,
-              shared.version(), false, rowStore, elements, null));
+              shared.appended(), shared.appended().length, versions, shared.version(), false,
+              rowStore, elements, null));
           if (answer != null) {
             versions.servedShared();
             return answer;
@@ -155,6 +155,17 @@ public final class StoreSnapshot {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read table " + table + " of the store: "
           + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Stops a read of {@code table} at row {@code i}, looking every {@value #CANCEL_CHECK} rows,
+   * when its statement is cancelled ({@code cancel} set by another thread).
+   */
+  public static void checkCancel(AtomicBoolean cancel, String table, int i) {
+    if ((i & (CANCEL_CHECK - 1)) == CANCEL_CHECK - 1 && cancel != null && cancel.get()) {
+      throw new IllegalStateException("reading table " + table
+          + " cancelled (query timeout or cancel) after " + i + " rows");
     }
   }
 
@@ -180,11 +191,8 @@ public final class StoreSnapshot {
         if (count == rows.length) {
           rows = Arrays.copyOf(rows, rows.length + (rows.length >> 1));
         }
+        checkCancel(cancel, name, count);
         rows[count++] = it.getCurrent();
-        if ((count & (CANCEL_CHECK - 1)) == 0 && cancel != null && cancel.get()) {
-          throw new IllegalStateException("reading table " + name
-              + " cancelled (query timeout or cancel) after " + count + " rows");
-        }
       }
     } finally {
       it.release();

@@ -83,7 +83,7 @@ public final class TableVersions extends TransactionManagerMVCC {
    * What an earlier read left for a read of a table at {@code version}: {@code value}, read at
    * {@code from}, and the rows' values inserted since, in order.
    */
-  record Shared(Object value, long from, long version, List<Object[]> appended) {
+  record Shared(Object value, long from, long version, Object[][] appended) {
   }
 
   private final Database database;
@@ -238,8 +238,13 @@ public final class TableVersions extends TransactionManagerMVCC {
     if (value == null) {
       return null;
     }
-    final List<Object[]> appended = new ArrayList<>(e.stepRows);
-    e.steps.forEach(appended::addAll);
+    final Object[][] appended = new Object[e.stepRows][];
+    int n = 0;
+    for (List<Object[]> step : e.steps) {
+      for (Object[] row : step) {
+        appended[n++] = row;
+      }
+    }
     return new Shared(value, e.sharedVersion, e.version, appended);
   }
 
