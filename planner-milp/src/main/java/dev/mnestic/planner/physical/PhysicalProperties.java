@@ -38,18 +38,31 @@ public record PhysicalProperties(Timing timing, Lifetime lifetime) {
 
   /**
    * r^phys applied, α^phys: why a consumer with these properties cannot read {@code producer}
-   * on an input it reads {@code lookback} back, or null when it can.
+   * on an input it reads {@code lookback} back, or null when it can ({@link #reads}).
    */
   public String rejectsProducer(PhysicalProperties producer, Duration lookback) {
-    if (timing == Timing.INGEST && producer.timing == Timing.EVALUATION) {
+    if (readsRowsOnly(producer)) {
       return "an ingest-time consumer reads rows as they arrive; the producer is computed at evaluation";
     }
     final Duration history = producer.history();
-    if (history != null && lookback.compareTo(history) > 0) {
+    if (keepsTooLittle(history, lookback)) {
       return "the consumer reads " + Durations.format(lookback) + " back; the producer keeps "
           + (history.isZero() ? "only the current window" : Durations.format(history));
     }
     return null;
+  }
+
+  /** α^phys holds: {@link #rejectsProducer} without building its reason. */
+  public boolean reads(PhysicalProperties producer, Duration lookback) {
+    return !readsRowsOnly(producer) && !keepsTooLittle(producer.history(), lookback);
+  }
+
+  private boolean readsRowsOnly(PhysicalProperties producer) {
+    return timing == Timing.INGEST && producer.timing == Timing.EVALUATION;
+  }
+
+  private static boolean keepsTooLittle(Duration history, Duration lookback) {
+    return history != null && lookback.compareTo(history) > 0;
   }
 
   @Override public String toString() {
