@@ -18,6 +18,7 @@ import dev.mnestic.planner.workload.Workload;
 import org.apache.datasketches.kll.KllSketch;
 
 import java.time.Duration;
+import java.util.Arrays;
 
 /**
  * The cost model: w_v of each physical candidate from its operator, θ, window and p^phys and
@@ -67,10 +68,18 @@ public final class CostModel {
 
   private final Workload workload;
   private final Memo memo;
+  /**
+   * The bytes of one summary of each build or merge (NaN until asked): a logical candidate's,
+   * the same for each of its physical alternatives, and KLL's size takes DataSketches a while.
+   */
+  private final double[] summaryBytes;
 
+  /** The cost model of {@code memo}'s candidates, the memo complete. */
   public CostModel(Workload workload, Memo memo) {
     this.workload = workload;
     this.memo = memo;
+    this.summaryBytes = new double[memo.candidateCount()];
+    Arrays.fill(summaryBytes, Double.NaN);
   }
 
   /** The cost of logical candidate {@code logical} with physical properties {@code p}. */
@@ -87,7 +96,7 @@ public final class CostModel {
       final Parameters.Fixed theta = (Parameters.Fixed) c.properties().parameters();
       final Window w = state.window();
       final double n = m.rowsPerSecond() * seconds(w.width());
-      final double bytes = bytes(theta, n, m);
+      final double bytes = summaryBytes(logical, theta, n, m);
       if (theta instanceof Parameters.Exact) {
         final double scan = p.timing() == Timing.INGEST ? 0
             : n * SCAN_NANOS_PER_ROW / seconds(w.step());
@@ -109,7 +118,7 @@ public final class CostModel {
       final Duration sub = ((WindowLayout.Merged) c.properties().windowLayout()).sub();
       final double parts = (double) w.width().toMillis() / sub.toMillis();
       final double nSub = m.rowsPerSecond() * seconds(sub);
-      final double bytes = bytes(theta, parts * nSub, m);
+      final double bytes = summaryBytes(logical, theta, parts * nSub, m);
       // Every value sorted into the index once and counted in and out once, or each window
       // merged from its parts.
       final double cpu = theta instanceof Parameters.Exact
@@ -205,6 +214,13 @@ public final class CostModel {
   private static double exactNanosPerSecond(Window w, Metric m) {
     return m.rowsPerSecond() * (APPEND_NANOS + SORT_NANOS_PER_VALUE
         + (w.isTumbling() ? 0 : 2 * COUNT_NANOS_PER_VALUE));
+  }
+
+  private double summaryBytes(int logical, Parameters.Fixed theta, double n, Metric m) {
+    if (Double.isNaN(summaryBytes[logical])) {
+      summaryBytes[logical] = bytes(theta, n, m);
+    }
+    return summaryBytes[logical];
   }
 
   /** Bytes of one summary of {@code n} values. */

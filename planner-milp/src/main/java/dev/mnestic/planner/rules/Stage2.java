@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedSet;
+import java.util.function.Supplier;
 
 /**
  * Stage 2: expands each logical candidate into its valid (timing, lifetime) alternatives.
@@ -42,15 +43,18 @@ public final class Stage2 {
   public static List<PhysicalCandidate> expand(Memo memo, Workload workload,
       List<SortedSet<Duration>> history, List<PlanSpace.Pruned> pruned) {
     final double[] loosest = loosestTargets(memo, workload.queries());
+    // Groups asked the same histories share their alternatives.
+    final Map<SortedSet<Duration>, List<Alternative>> alternatives = new HashMap<>();
     final List<PhysicalCandidate> out = new ArrayList<>();
     for (int c = 0; c < memo.candidateCount(); c++) {
       final LogicalCandidate cand = memo.candidate(c);
       final int g = memo.groupOf(c);
       if (cand.properties().parameters() instanceof Parameters.Fixed fixed
           && fixed.guarantee().epsilon() > loosest[g]) {
-        pruned.add(new PlanSpace.Pruned("stage 2", "G" + g + " " + cand,
-            "ε=" + fixed.guarantee().epsilon() + " exceeds every target that reads " + memo.key(g)
-            + " (at most " + loosest[g] + ")"));
+        final double bound = loosest[g];
+        pruned.add(new PlanSpace.Pruned("stage 2", () -> "G" + g + " " + cand,
+            () -> "ε=" + fixed.guarantee().epsilon() + " exceeds every target that reads "
+            + memo.key(g) + " (at most " + bound + ")"));
         continue;
       }
       if (cand.operator() instanceof Operator.Scan s) {
@@ -58,22 +62,38 @@ public final class Stage2 {
             new Lifetime.AcrossEvaluations(StorageMedium.STORE, workload.metric(s.metric()).rawRetention()))));
         continue;
       }
-      for (Timing timing : Timing.values()) {
-        for (Lifetime lifetime : lifetimes(history.get(g))) {
-          final PhysicalProperties p;
-          try {
-            p = new PhysicalProperties(timing, lifetime);
-          } catch (IllegalArgumentException e) {
-            pruned.add(new PlanSpace.Pruned("stage 2", "G" + g + " " + cand + " @ " + timing + ", "
-                + lifetime, e.getMessage()));
-            continue;
-          }
-          final String limit = limit(cand.operator(), p);
-          if (limit != null) {
-            pruned.add(new PlanSpace.Pruned("stage 2", "G" + g + " " + cand + " @ " + p, limit));
-            continue;
-          }
-          out.add(new PhysicalCandidate(out.size(), c, g, p));
+      for (Alternative a : alternatives.computeIfAbsent(history.get(g), Stage2::alternatives)) {
+        if (a.properties == null) {
+          pruned.add(new PlanSpace.Pruned("stage 2", () -> "G" + g + " " + cand + " @ " + a.timing
+              + ", " + a.lifetime, () -> a.rejection));
+          continue;
+        }
+        final Supplier<String> limit = limit(cand.operator(), a.properties);
+        if (limit != null) {
+          pruned.add(new PlanSpace.Pruned("stage 2", () -> "G" + g + " " + cand + " @ " + a.properties,
+              limit));
+          continue;
+        }
+        out.add(new PhysicalCandidate(out.size(), c, g, a.properties));
+      }
+    }
+    return out;
+  }
+
+  /** A (timing, lifetime) pair: its properties, or why the checked constructor refused it. */
+  private record Alternative(Timing timing, Lifetime lifetime, PhysicalProperties properties,
+      String rejection) {
+  }
+
+  /** Every timing with every lifetime of {@code history}, in that order. */
+  private static List<Alternative> alternatives(SortedSet<Duration> history) {
+    final List<Alternative> out = new ArrayList<>();
+    for (Timing timing : Timing.values()) {
+      for (Lifetime lifetime : lifetimes(history)) {
+        try {
+          out.add(new Alternative(timing, lifetime, new PhysicalProperties(timing, lifetime), null));
+        } catch (IllegalArgumentException e) {
+          out.add(new Alternative(timing, lifetime, null, e.getMessage()));
         }
       }
     }
@@ -91,22 +111,37 @@ public final class Stage2 {
    */
   public static List<PhysicalCandidate> dropDominated(Memo memo, List<PhysicalCandidate> candidates,
       List<Cost> costs, List<Budget> budgets, List<PlanSpace.Pruned> pruned, List<Cost> keptCosts) {
-    final Map<Integer, List<PhysicalCandidate>> alternatives = new HashMap<>();
+    final int n = candidates.size();
+    final Facts[] facts = new Facts[n];
+    final int[] count = new int[memo.candidateCount()];
     for (PhysicalCandidate p : candidates) {
-      alternatives.computeIfAbsent(p.logical(), k -> new ArrayList<>()).add(p);
+      facts[p.id()] = new Facts(p.properties(), costs.get(p.id()));
+      count[p.logical()]++;
     }
+    // The alternatives of each logical candidate, in the order given.
+    final int[][] alternatives = new int[memo.candidateCount()][];
+    for (int c = 0; c < alternatives.length; c++) {
+      alternatives[c] = new int[count[c]];
+      count[c] = 0;
+    }
+    for (PhysicalCandidate p : candidates) {
+      alternatives[p.logical()][count[p.logical()]++] = p.id();
+    }
+    final Boolean[] ingestReadsNoFurther = new Boolean[memo.candidateCount()];
     final List<PhysicalCandidate> kept = new ArrayList<>();
     for (PhysicalCandidate p : candidates) {
       PhysicalCandidate by = null;
-      for (PhysicalCandidate q : alternatives.get(p.logical())) {
-        if (q != p && dominates(memo, q, costs.get(q.id()), p, costs.get(p.id()), budgets)) {
-          by = q;
+      for (int q : alternatives[p.logical()]) {
+        if (q != p.id() && dominates(memo, facts[q], facts[p.id()], p.logical(), ingestReadsNoFurther,
+            budgets, q < p.id())) {
+          by = candidates.get(q);
           break;
         }
       }
       if (by != null) {
-        pruned.add(new PlanSpace.Pruned("stage 2", "G" + p.group() + " " + memo.candidate(p.logical())
-            + " @ " + p.properties(), "dominated by " + by.properties()));
+        final PhysicalProperties dominating = by.properties();
+        pruned.add(new PlanSpace.Pruned("stage 2", () -> "G" + p.group() + " "
+            + memo.candidate(p.logical()) + " @ " + p.properties(), () -> "dominated by " + dominating));
       } else {
         kept.add(new PhysicalCandidate(kept.size(), p.logical(), p.group(), p.properties()));
         keptCosts.add(costs.get(p.id()));
@@ -115,23 +150,43 @@ public final class Stage2 {
     return kept;
   }
 
-  private static boolean dominates(Memo memo, PhysicalCandidate q, Cost qc, PhysicalCandidate p,
-      Cost pc, List<Budget> budgets) {
-    final PhysicalProperties a = q.properties();
-    final PhysicalProperties b = p.properties();
-    if (!(a.timing() == b.timing() || earlierAndKept(memo, q, p))
-        || a.recomputedOnDemand() != b.recomputedOnDemand()
-        || !Objects.equals(a.history(), b.history())
-        || a.lifetime() instanceof Lifetime.None && !(b.lifetime() instanceof Lifetime.None)) {
+  /** What {@link #dominates} compares of an alternative, worked out once. */
+  private static final class Facts {
+    final Timing timing;
+    final boolean recomputed;
+    final Duration history;
+    final boolean none;
+    final boolean across;
+    final Cost cost;
+    final double weight;
+
+    Facts(PhysicalProperties p, Cost cost) {
+      timing = p.timing();
+      recomputed = p.recomputedOnDemand();
+      history = p.history();
+      none = p.lifetime() instanceof Lifetime.None;
+      across = p.lifetime() instanceof Lifetime.AcrossEvaluations;
+      this.cost = cost;
+      weight = cost.weight();
+    }
+  }
+
+  /** Whether q dominates p, two alternatives of logical candidate {@code logical}. */
+  private static boolean dominates(Memo memo, Facts q, Facts p, int logical,
+      Boolean[] ingestReadsNoFurther, List<Budget> budgets, boolean qFirst) {
+    if (!(q.timing == p.timing || earlierAndKept(memo, q, p, logical, ingestReadsNoFurther))
+        || q.recomputed != p.recomputed
+        || !Objects.equals(q.history, p.history)
+        || q.none && !p.none) {
       return false;
     }
     for (Budget budget : budgets) {
-      if (qc.of(budget.resource()) > pc.of(budget.resource())) {
+      if (q.cost.of(budget.resource()) > p.cost.of(budget.resource())) {
         return false;
       }
     }
     // Ties go to the earlier alternative, so of two equal ones exactly one stays.
-    return qc.weight() < pc.weight() || qc.weight() == pc.weight() && q.id() < p.id();
+    return q.weight < p.weight || q.weight == p.weight && qFirst;
   }
 
   /**
@@ -140,12 +195,16 @@ public final class Stage2 {
    * ingest-time consumer reads only ingest-time producers; both keep the same history and
    * neither is recomputed on demand), and q asks no more of its input.
    */
-  private static boolean earlierAndKept(Memo memo, PhysicalCandidate q, PhysicalCandidate p) {
-    return q.properties().timing() == Timing.INGEST && p.properties().timing() == Timing.EVALUATION
-        && q.properties().lifetime() instanceof Lifetime.AcrossEvaluations
-        && p.properties().lifetime() instanceof Lifetime.AcrossEvaluations
-        && History.lookback(memo, q.logical(), Timing.INGEST)
-            .compareTo(History.lookback(memo, p.logical(), Timing.EVALUATION)) <= 0;
+  private static boolean earlierAndKept(Memo memo, Facts q, Facts p, int logical,
+      Boolean[] ingestReadsNoFurther) {
+    if (!(q.timing == Timing.INGEST && p.timing == Timing.EVALUATION && q.across && p.across)) {
+      return false;
+    }
+    if (ingestReadsNoFurther[logical] == null) {
+      ingestReadsNoFurther[logical] = History.lookback(memo, logical, Timing.INGEST)
+          .compareTo(History.lookback(memo, logical, Timing.EVALUATION)) <= 0;
+    }
+    return ingestReadsNoFurther[logical];
   }
 
   private static List<Lifetime> lifetimes(SortedSet<Duration> history) {
@@ -161,13 +220,13 @@ public final class Stage2 {
   }
 
   /** Why {@code op} cannot run with {@code p}, or null. */
-  private static String limit(Operator op, PhysicalProperties p) {
+  private static Supplier<String> limit(Operator op, PhysicalProperties p) {
     if (op instanceof Operator.Answer) {
       return p.timing() == Timing.EVALUATION && p.lifetime() instanceof Lifetime.None ? null
-          : "an answer is handed to its query when evaluated, not kept";
+          : () -> "an answer is handed to its query when evaluated, not kept";
     }
     if (p.timing() == Timing.INGEST && !(op instanceof Operator.Build)) {
-      return "only a build is fed row by row; " + op + " runs at evaluation";
+      return () -> "only a build is fed row by row; " + op + " runs at evaluation";
     }
     return null;
   }
