@@ -11,7 +11,10 @@ import dev.mnestic.planner.memo.WindowLayout;
 import dev.mnestic.planner.workload.Window;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -27,14 +30,15 @@ public final class Pass2 {
   }
 
   public static void addMerges(Memo memo, ParameterLists lists) {
+    final TumblingWidths widths = new TumblingWidths();
     int before;
     do {
       before = memo.candidateCount();
-      addMergesOnce(memo, lists);
+      addMergesOnce(memo, lists, widths);
     } while (memo.candidateCount() != before);
   }
 
-  private static void addMergesOnce(Memo memo, ParameterLists lists) {
+  private static void addMergesOnce(Memo memo, ParameterLists lists, TumblingWidths widths) {
     for (int g = 0; g < memo.groupCount(); g++) {
       if (!(memo.key(g) instanceof GroupKey.State state)) {
         continue;
@@ -43,11 +47,9 @@ public final class Pass2 {
       if (!state.window().isTumbling()) {
         subs.add(state.window().step());
       }
-      for (int h = 0; h < memo.groupCount(); h++) {
-        if (memo.key(h) instanceof GroupKey.State other && other.family() == state.family()
-            && other.metric().equals(state.metric()) && other.window().isTumbling()
-            && state.window().isUnionOf(other.window().width())) {
-          subs.add(other.window().width());
+      for (Duration width : widths.of(memo, state)) {
+        if (state.window().isUnionOf(width)) {
+          subs.add(width);
         }
       }
       for (Duration sub : subs) {
@@ -57,6 +59,26 @@ public final class Pass2 {
               new LogicalProperties(theta, new WindowLayout.Merged(sub))));
         }
       }
+    }
+  }
+
+  /**
+   * The widths of the memo's tumbling state groups per family and metric, brought up to date
+   * with the groups added since the last look (groups are only ever added), so finding a
+   * group's sub-widths does not scan every group.
+   */
+  private static final class TumblingWidths {
+    private final Map<List<Object>, List<Duration>> widths = new HashMap<>();
+    private int seen;
+
+    List<Duration> of(Memo memo, GroupKey.State state) {
+      for (; seen < memo.groupCount(); seen++) {
+        if (memo.key(seen) instanceof GroupKey.State s && s.window().isTumbling()) {
+          widths.computeIfAbsent(List.of(s.family(), s.metric()), k -> new ArrayList<>())
+              .add(s.window().width());
+        }
+      }
+      return widths.getOrDefault(List.of(state.family(), state.metric()), List.of());
     }
   }
 }
