@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  *
  * @param candidates every physical candidate, by id
  * @param byGroup the physical candidate ids of each group
- * @param edges every feasible (u, c, i)
+ * @param edges every feasible (u, c, i), by consumer, then input
  * @param costs the cost of each physical candidate; w_v is {@code costs.get(v).weight()}
  * @param history H_G: for each group, the histories (how far back results are read) that
  *     some plan may ask of it, from the queries' retentions and the consumers' lookbacks
@@ -66,18 +66,28 @@ public record PlanSpace(Workload workload, Memo memo, List<PhysicalCandidate> ca
     return costs.get(v).weight();
   }
 
-  /** The feasible edges into input {@code input} of each consumer: the domain of y. */
+  /**
+   * The feasible edges into input {@code input} of each consumer: the domain of y. Each list is
+   * the caller's own copy of a run of {@link #edges}, which lists them by consumer and input
+   * ({@code rules.Edges.build}).
+   */
   public List<List<List<PhysicalEdge>>> feasibleInputs() {
-    final List<List<List<PhysicalEdge>>> in = new ArrayList<>();
+    final List<List<List<PhysicalEdge>>> in = new ArrayList<>(candidates.size());
+    int e = 0;
     for (PhysicalCandidate c : candidates) {
-      final List<List<PhysicalEdge>> inputs = new ArrayList<>();
-      for (int i = 0; i < memo.candidate(c.logical()).children().size(); i++) {
-        inputs.add(new ArrayList<>());
+      final int arity = memo.candidate(c.logical()).children().size();
+      final List<List<PhysicalEdge>> inputs = new ArrayList<>(arity);
+      for (int i = 0; i < arity; i++) {
+        final int start = e;
+        while (e < edges.size() && edges.get(e).consumer() == c.id() && edges.get(e).input() == i) {
+          e++;
+        }
+        inputs.add(new ArrayList<>(edges.subList(start, e)));
       }
       in.add(inputs);
     }
-    for (PhysicalEdge e : edges) {
-      in.get(e.consumer()).get(e.input()).add(e);
+    if (e != edges.size()) {
+      throw new IllegalStateException("the edges are not listed by consumer and input: " + edges.get(e));
     }
     return in;
   }

@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link Edges#build} and {@link Edges#rejected} against the definition: every physical
  * consumer c, input i and physical candidate u of c's i-th child group (found by scanning all
  * candidates, not the space's index), α^log from r^log_{c,i} and u's p^log, α^phys from c's
- * p^phys, u's and how far back c reads.
+ * p^phys, u's and how far back c reads; and {@link PlanSpace#feasibleInputs}, the feasible ones
+ * by consumer and input.
  */
 class EdgesTest {
   @Test void generatedDashboards() {
@@ -58,11 +59,14 @@ class EdgesTest {
     final PlanSpace space = Planner.space(workload, lists);
     final List<PhysicalEdge> feasible = new ArrayList<>();
     final List<PhysicalEdge> rejected = new ArrayList<>();
+    final List<List<List<PhysicalEdge>>> inputs = new ArrayList<>();
     final Memo memo = space.memo();
     for (PhysicalCandidate c : space.candidates()) {
       final LogicalCandidate consumer = memo.candidate(c.logical());
       final Duration lookback = History.lookback(memo, c.logical(), c.properties().timing());
+      inputs.add(new ArrayList<>());
       for (int i = 0; i < consumer.children().size(); i++) {
+        inputs.get(c.id()).add(new ArrayList<>());
         for (PhysicalCandidate u : space.candidates()) {
           if (u.group() != consumer.children().get(i)) {
             continue;
@@ -71,11 +75,15 @@ class EdgesTest {
               Feasibility.of(consumer.requirement(i).rejects(memo.candidate(u.logical()).properties())),
               Feasibility.of(c.properties().rejectsProducer(u.properties(), lookback)));
           (e.feasible() ? feasible : rejected).add(e);
+          if (e.feasible()) {
+            inputs.get(c.id()).get(i).add(e);
+          }
         }
       }
     }
     assertTrue(!feasible.isEmpty() && !rejected.isEmpty());
     assertEquals(feasible, space.edges());
+    assertEquals(inputs, space.feasibleInputs());
     assertEquals(rejected, Edges.rejected(space));
   }
 }
