@@ -4,6 +4,7 @@ import dev.mnestic.planner.memo.Guarantee;
 import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
@@ -83,16 +84,22 @@ final class LagrangianBound {
   private final Ints entryNode = new Ints();
   private final Ints entryLevel = new Ints();
   private final Map<Integer, Divide> divides = new HashMap<>();
-  // Slots: (client, candidate), each with its share μ.
+  // Slots: (client, facility), each with its share μ. A facility is a candidate, or for a
+  // streamed result (lifetime none) the candidate and the one consumer it streams into.
   private final Ints slotCandidate = new Ints();
   private final Ints slotQuery = new Ints();
+  private final Ints slotFacility = new Ints();
+  private final Ints facilityCandidate = new Ints();
+  private final Map<Facility, Integer> facilityIds = new HashMap<>();
   /** The answer node of each query. */
   private final Ints roots = new Ints();
   private final List<Guarantee> levels = new ArrayList<>();
   private final Map<Guarantee, Integer> levelIds = new HashMap<>();
   /** The candidates on some client's trees. */
   private final int[] reached;
+  /** The slots of each candidate, and of each facility. */
   private final int[][] slotsOf;
+  private final int[][] facilitySlots;
   /** μ by slot, and the best found with its bound L. */
   private final double[] mu;
   private final double[] bestMu;
@@ -116,7 +123,11 @@ final class LagrangianBound {
     int[][] arg;
   }
 
-  private record Key(int candidate, Duration asked, int branch) {
+  private record Key(int candidate, Duration asked, int branch, int consumer) {
+  }
+
+  /** Candidate v, streamed into {@code consumer} (-1: a result kept, read by any consumer). */
+  private record Facility(int v, int consumer) {
   }
 
   /**
@@ -137,39 +148,47 @@ final class LagrangianBound {
     for (Query q : space.workload().queries()) {
       final int a = space.answers().get(q.name());
       if (member[a]) {
-        final int root = node(new HashMap<>(), new HashMap<>(), roots.size(), a, q.retention(), 0);
+        final int root = node(new HashMap<>(), new HashMap<>(), roots.size(), a, q.retention(), 0, -1);
         if (root < 0) {
           throw new PlanningException("no plan meets the target and retention of query " + q.name());
         }
         roots.add(root);
       }
     }
-    final int[] sharers = new int[n];
-    for (int s = 0; s < slotCandidate.size(); s++) {
-      sharers[slotCandidate.get(s)]++;
-    }
-    reached = IntStream.range(0, n).filter(v -> sharers[v] > 0).toArray();
-    slotsOf = new int[n][];
-    for (int v : reached) {
-      slotsOf[v] = new int[sharers[v]];
-    }
-    final int[] filled = new int[n];
-    for (int s = 0; s < slotCandidate.size(); s++) {
-      final int v = slotCandidate.get(s);
-      slotsOf[v][filled[v]++] = s;
-    }
+    slotsOf = group(slotCandidate, n);
+    reached = IntStream.range(0, n).filter(v -> slotsOf[v].length > 0).toArray();
+    facilitySlots = group(slotFacility, facilityCandidate.size());
     mu = new double[slotCandidate.size()];
-    for (int s = 0; s < mu.length; s++) {
-      final int v = slotCandidate.get(s);
-      mu[s] = space.weight(v) / sharers[v];
+    for (int[] slots : facilitySlots) {
+      for (int s : slots) {
+        mu[s] = space.weight(slotCandidate.get(s)) / slots.length;
+      }
     }
     bestMu = mu.clone();
     cost = new double[entryNode.size()];
     argA = new int[entryNode.size()];
     argB = new int[entryNode.size()];
-    total = new double[n];
-        onPath = new boolean[mu.length];
+    total = new double[facilitySlots.length];
+    onPath = new boolean[mu.length];
     best = Math.max(0, evaluate(mu));
+  }
+
+  /** The indices of {@code owners} grouped by owner (0 to groups - 1). */
+  private static int[][] group(Ints owners, int groups) {
+    final int[] count = new int[groups];
+    for (int s = 0; s < owners.size(); s++) {
+      count[owners.get(s)]++;
+    }
+    final int[][] out = new int[groups][];
+    for (int g = 0; g < groups; g++) {
+      out[g] = new int[count[g]];
+    }
+    Arrays.fill(count, 0);
+    for (int s = 0; s < owners.size(); s++) {
+      final int g = owners.get(s);
+      out[g][count[g]++] = s;
+    }
+    return out;
   }
 
   /**
@@ -211,8 +230,8 @@ final class LagrangianBound {
         mu[s] = Math.max(0, mu[s] + (onPath[s] ? t : 0) + MOMENTUM * moved[s]);
         moved[s] = before;
       }
-      for (int v : reached) {
-        project(slotsOf[v], space.weight(v));
+      for (int f = 0; f < facilitySlots.length; f++) {
+        project(facilitySlots[f], space.weight(facilityCandidate.get(f)));
       }
       for (int s = 0; s < mu.length; s++) {
         moved[s] = mu[s] - moved[s];
@@ -259,7 +278,7 @@ final class LagrangianBound {
   private double evaluate(double[] m) {
     Arrays.fill(total, 0);
     for (int s = 0; s < m.length; s++) {
-      total[slotCandidate.get(s)] += m[s];
+      total[slotFacility.get(s)] += m[s];
     }
     double bound = 0;
     for (int node = 0; node < nodeKind.size(); node++) {
@@ -337,7 +356,7 @@ final class LagrangianBound {
     final double[] m = bestMu.clone();
     final List<Integer> needed = new ArrayList<>();
     for (int v : plan) {
-      if (v >= slotsOf.length || slotsOf[v] == null) {
+      if (slotsOf[v].length == 0) {
         continue;
       }
       for (int s : slotsOf[v]) {
@@ -361,7 +380,7 @@ final class LagrangianBound {
     /** Whether such a plan may hold edge {@code e}. */
     boolean keeps(PhysicalEdge e) {
       final Double penalty = edgePenalty.get(key(e.producer(), e.consumer(), e.input(), reducedCost.length));
-      return penalty != null && reducedCost[e.producer()] + reducedCost[e.consumer()] + penalty <= slack;
+      return penalty != null && reducedCost[e.consumer()] + penalty <= slack;
     }
   }
 
@@ -407,6 +426,10 @@ final class LagrangianBound {
     final int n = space.candidates().size();
     // The cheapest tree through each edge: above its consumer's entry, the consumer, below its
     // producer's entry.
+    final double[] unpaid = new double[facilitySlots.length];
+    for (int f = 0; f < unpaid.length; f++) {
+      unpaid[f] = Math.max(0, space.weight(facilityCandidate.get(f)) - total[f]);
+    }
     final Map<Long, Double> edgePenalty = new HashMap<>();
     for (int node = 0; node < nodeKind.size(); node++) {
       final double own = m[nodeSlot.get(node)];
@@ -424,31 +447,35 @@ final class LagrangianBound {
               final int e = side == 0 ? d.pair[slot * nb + o] : d.pair[o * nb + slot];
               through = Math.min(through, above[e] + own + d.best[1 - side][o] + cost[ce]);
             }
-            edgePenalty.merge(key(slotCandidate.get(nodeSlot.get(entryNode.get(ce))), c, side, n),
-                through - cheapest, Math::min);
+            final int u = nodeSlot.get(entryNode.get(ce));
+            edgePenalty.merge(key(slotCandidate.get(u), c, side, n),
+                unpaid[slotFacility.get(u)] + through - cheapest, Math::min);
           }
         }
         continue;
       }
       for (int l = linkStart.get(node); l < linkStart.get(node + 1); l++) {
         final int ce = linkChild.get(l);
-        edgePenalty.merge(key(slotCandidate.get(nodeSlot.get(entryNode.get(ce))), c, 0, n),
-            above[linkParent.get(l)] + own + cost[ce] - cheapest, Math::min);
+        final int u = nodeSlot.get(entryNode.get(ce));
+        edgePenalty.merge(key(slotCandidate.get(u), c, 0, n),
+            unpaid[slotFacility.get(u)] + above[linkParent.get(l)] + own + cost[ce] - cheapest, Math::min);
       }
     }
-    final double[] penalty = new double[n];
-    Arrays.fill(penalty, Double.POSITIVE_INFINITY);
+    final double[] through = new double[unpaid.length];
+    Arrays.fill(through, Double.POSITIVE_INFINITY);
     for (int e = 0; e < cost.length; e++) {
       final int slot = nodeSlot.get(entryNode.get(e));
-      final int v = slotCandidate.get(slot);
-      penalty[v] = Math.min(penalty[v], above[e] + cost[e] - cost[entryStart.get(roots.get(slotQuery.get(slot)))]);
+      final int f = slotFacility.get(slot);
+      through[f] = Math.min(through[f], above[e] + cost[e] - cost[entryStart.get(roots.get(slotQuery.get(slot)))]);
     }
     final boolean[] alive = new boolean[n];
     final double[] reduced = new double[n];
+    Arrays.fill(reduced, Double.POSITIVE_INFINITY);
     final double slack = upper + TOLERANCE * upper - bound;
-    for (int v : reached) {
-      reduced[v] = Math.max(0, space.weight(v) - total[v]);
-      alive[v] = reduced[v] + penalty[v] <= slack;
+    for (int f = 0; f < unpaid.length; f++) {
+      final int v = facilityCandidate.get(f);
+      reduced[v] = Math.min(reduced[v], unpaid[f]);
+      alive[v] |= unpaid[f] + through[f] <= slack;
     }
     return new Kept(alive, edgePenalty, slack, reduced);
   }
@@ -458,14 +485,17 @@ final class LagrangianBound {
    * {@code query}, with its sub-tree; -1 when no tree below it is feasible.
    */
   private int node(Map<Key, Integer> nodes, Map<Long, Integer> slots, int query, int v, Duration asked,
-      int branch) {
-    final Key key = new Key(v, asked, branch);
+      int branch, int consumerOf) {
+    final PhysicalCandidate c = space.candidates().get(v);
+    // A streamed result feeds one consumer (P), so clients reading it through different
+    // consumers read different results: a node, and a facility, per consumer.
+    final int consumer = c.properties().lifetime() instanceof Lifetime.None ? consumerOf : -1;
+    final Key key = new Key(v, asked, branch, consumer);
     final Integer known = nodes.get(key);
     if (known != null) {
       return known;
     }
     nodes.put(key, -1);
-    final PhysicalCandidate c = space.candidates().get(v);
     final Duration capacity = c.properties().history();
     if (capacity != null && asked.compareTo(capacity) > 0) {
       return -1;
@@ -481,7 +511,7 @@ final class LagrangianBound {
       final List<Integer> in = new ArrayList<>();
       for (PhysicalEdge e : inputs.get(v).get(i)) {
         if (member[e.producer()]) {
-          final int child = node(nodes, slots, query, e.producer(), down, kind == DIVIDE ? i : branch);
+          final int child = node(nodes, slots, query, e.producer(), down, kind == DIVIDE ? i : branch, v);
           if (child >= 0) {
             in.add(child);
           }
@@ -575,10 +605,14 @@ final class LagrangianBound {
     }
     nodeKind.add(kind);
     // The answer and the divide are paid in branch 0; below a divide each operand is a client.
-    final long slotKey = (long) v * 2 + branch;
-    nodeSlot.add(slots.computeIfAbsent(slotKey, k -> {
+    final int facility = facilityIds.computeIfAbsent(new Facility(v, consumer), k -> {
+      facilityCandidate.add(v);
+      return facilityCandidate.size() - 1;
+    });
+    nodeSlot.add(slots.computeIfAbsent((long) facility * 2 + branch, k -> {
       slotCandidate.add(v);
       slotQuery.add(query);
+      slotFacility.add(facility);
       return slotCandidate.size() - 1;
     }));
     entryStart.add(entryNode.size());
