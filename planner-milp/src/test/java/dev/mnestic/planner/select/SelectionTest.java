@@ -63,7 +63,7 @@ class SelectionTest {
     assertTrue(unshared >= alone + 2 * stateOfB, unshared + " vs " + alone + " + 2 × " + stateOfB);
 
     final Plan reference = new ReferenceEnumerator(space).solve();
-    assertEquals(reference.cost(), plan.cost(), 1e-6 * reference.cost());
+    assertEquals(reference.cost(), plan.cost(), LagrangianBound.TOLERANCE * reference.cost());
   }
 
   @Test void solversAgree() {
@@ -71,9 +71,9 @@ class SelectionTest {
         new ParameterLists(List.of(200, 400), List.of(0.01, 0.02), false));
     final double cpSat = new MilpSelector(space, "CP_SAT", LIMIT).solve().cost();
     for (String solver : List.of("SCIP", "CBC")) {
-      assertEquals(cpSat, new MilpSelector(space, solver, LIMIT).solve().cost(), 1e-6 * cpSat, solver);
+      assertEquals(cpSat, new MilpSelector(space, solver, LIMIT).solve().cost(), LagrangianBound.TOLERANCE * cpSat, solver);
     }
-    assertEquals(cpSat, new ReferenceEnumerator(space).solve().cost(), 1e-6 * cpSat);
+    assertEquals(cpSat, new ReferenceEnumerator(space).solve().cost(), LagrangianBound.TOLERANCE * cpSat);
   }
 
   @Test void budgetsBindAndInfeasibilityIsReported() {
@@ -90,7 +90,7 @@ class SelectionTest {
     final Plan within = new MilpSelector(bounded, SOLVER, LIMIT).solve();
     assertTrue(within.candidates().stream().mapToDouble(v -> bounded.costs().get(v).heapBytes()).sum() <= heap / 2);
     assertTrue(within.cost() > unbounded.cost());
-    assertEquals(new ReferenceEnumerator(bounded).solve().cost(), within.cost(), 1e-6 * within.cost());
+    assertEquals(new ReferenceEnumerator(bounded).solve().cost(), within.cost(), LagrangianBound.TOLERANCE * within.cost());
 
     final PlanSpace impossible = Planner.space(WorkloadParser.parse(base + "budget cpu 0.000000001\n"), lists);
     final PlanningException e = assertThrows(PlanningException.class,
@@ -117,7 +117,7 @@ class SelectionTest {
     assertTrue(rare.cost() > anyFailure.cost());
     for (PlanSpace space : List.of(loose, strict)) {
       final double reference = new ReferenceEnumerator(space).solve().cost();
-      assertEquals(reference, new MilpSelector(space, SOLVER, LIMIT).solve().cost(), 1e-6 * reference);
+      assertEquals(reference, new MilpSelector(space, SOLVER, LIMIT).solve().cost(), LagrangianBound.TOLERANCE * reference);
       assertEquals(reference, TreePlans.costWithoutSharing(space), 1e-6 * reference);
     }
   }
@@ -135,7 +135,7 @@ class SelectionTest {
         + "quantile_over_time(0.5, n[1m]) relative error 0.05 every 1m retain 1h\n"), lists);
     assertEquals(1, Components.of(joined, false).size());
     final Plan plan = new MilpSelector(apart, SOLVER, LIMIT).solve();
-    assertEquals(new ReferenceEnumerator(apart).solve().cost(), plan.cost(), 1e-6 * plan.cost());
+    assertEquals(new ReferenceEnumerator(apart).solve().cost(), plan.cost(), LagrangianBound.TOLERANCE * plan.cost());
   }
 
   /**
@@ -207,7 +207,7 @@ class SelectionTest {
       }
       milp = new MilpSelector(space, SOLVER, LIMIT).solve();
       assertEquals("OPTIMAL", milp.status(), text);
-      assertEquals(reference.cost(), milp.cost(), 1e-6 * reference.cost(), text);
+      assertEquals(reference.cost(), milp.cost(), LagrangianBound.TOLERANCE * reference.cost(), text);
       if (milp.candidates().stream().anyMatch(v -> op(space, v) instanceof Operator.Merge)) {
         withMerges++;
       }
