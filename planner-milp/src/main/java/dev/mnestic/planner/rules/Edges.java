@@ -1,6 +1,7 @@
 package dev.mnestic.planner.rules;
 
 import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.LogicalRequirements;
 import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.physical.Feasibility;
 import dev.mnestic.planner.physical.PhysicalCandidate;
@@ -80,10 +81,11 @@ public final class Edges {
     final LogicalCandidate c = memo.candidate(consumer);
     final boolean[][] ok = new boolean[c.children().size()][];
     for (int i = 0; i < ok.length; i++) {
+      final LogicalRequirements requirement = c.requirement(i);
       final List<Integer> members = memo.candidatesOf(c.children().get(i));
       ok[i] = new boolean[members.size()];
       for (int j = 0; j < members.size(); j++) {
-        ok[i][j] = c.requirement(i).rejects(memo.candidate(members.get(j)).properties()) == null;
+        ok[i][j] = requirement.rejects(memo.candidate(members.get(j)).properties()) == null;
       }
     }
     return ok;
