@@ -75,6 +75,58 @@ public final class ReferenceEnumerator implements Selector {
         "ENUMERATED", 0, evaluated, millis);
   }
 
+  /**
+   * Why {@code plan} is not a plan of {@code space}, or null when it is one: its edges feasible
+   * edges between its candidates, one into each input of each, every answer among them, a
+   * streamed result read once, each query's target met (K), every history asked kept (R), the
+   * budgets met (B), and its cost Σ w_v of its candidates. Checked as the enumerator checks the
+   * plans it enumerates, so a plan found another way is checked independently of how.
+   */
+  static String violation(PlanSpace space, Plan plan) {
+    final ReferenceEnumerator check = new ReferenceEnumerator(space);
+    double cost = 0;
+    for (int v : plan.candidates()) {
+      if (check.used.put(v, 1) != null) {
+        return "candidate " + v + " listed twice";
+      }
+      cost += space.weight(v);
+    }
+    for (PhysicalEdge e : plan.edges()) {
+      if (!check.inputs.get(e.consumer()).get(e.input()).contains(e)) {
+        return "edge " + e + " is not a feasible edge";
+      }
+      if (!check.used.containsKey(e.producer()) || !check.used.containsKey(e.consumer())) {
+        return "edge " + e + " joins a candidate not in the plan";
+      }
+      if (check.chosen.put(e.consumer() + "/" + e.input(), e) != null) {
+        return "input " + e.input() + " of candidate " + e.consumer() + " has two producers";
+      }
+    }
+    for (int v : plan.candidates()) {
+      for (int i = 0; i < check.arity(v); i++) {
+        if (!check.chosen.containsKey(v + "/" + i)) {
+          return "input " + i + " of candidate " + v + " has no producer";
+        }
+      }
+    }
+    for (Map.Entry<String, Integer> a : space.answers().entrySet()) {
+      if (!check.used.containsKey(a.getValue())) {
+        return "query " + a.getKey() + " is not answered";
+      }
+    }
+    final Map<Integer, Integer> readers = new HashMap<>();
+    for (PhysicalEdge e : plan.edges()) {
+      if (readers.merge(e.producer(), 1, Integer::sum) > 1
+          && space.candidates().get(e.producer()).properties().lifetime() instanceof Lifetime.None) {
+        return "the streamed result of candidate " + e.producer() + " is read twice";
+      }
+    }
+    if (Math.abs(cost - plan.cost()) > 1e-9 * Math.max(1, cost)) {
+      return "the plan costs " + cost + ", not " + plan.cost();
+    }
+    return check.feasible() ? null : "a target, a history or a budget is not met";
+  }
+
   /** A task: choose the producer of input i of consumer c. */
   private static final int CHOOSE = 0;
   /** A task: c's inputs are all chosen; check what can be checked already. */

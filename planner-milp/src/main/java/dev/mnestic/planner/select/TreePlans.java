@@ -13,23 +13,32 @@ import dev.mnestic.planner.workload.Budget;
 import dev.mnestic.planner.workload.Query;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One query at a time, as a tree: dynamic programming over (candidate v, history M asked of v)
- * giving, for each error level v can have, the cheapest sub-plan below v. Two uses:
+ * giving, for each error level v can have, the cheapest sub-plan below v. Three uses:
  *
  * <ul>
  *   <li>{@link #costWithoutSharing}: the no-sharing baseline, Σ_q of q's cheapest plan with every
  *       result it reads computed for it alone (read twice, paid twice), exactly;</li>
  *   <li>{@link #greedy}: a plan with sharing, grown query by query, each query reusing what the
  *       earlier ones keep across evaluations (a kept result asks only its lookback of its inputs
- *       however far back it is read, so reusing it changes nothing below it). Its cost bounds
- *       the optimum from above ({@link Pruning}) and it is the MILP's starting point.</li>
+ *       however far back it is read, so reusing it changes nothing below it);</li>
+ *   <li>{@link #improved}: that plan improved by local search, taking queries out and putting
+ *       them back. Its cost bounds the optimum from above ({@link Pruning}) and it is the MILP's
+ *       starting point.</li>
  * </ul>
  *
  * <p>A tree asks of a candidate only the histories of one path, so the largest, M, decides
@@ -37,31 +46,114 @@ import java.util.Map;
  * demand. (K) is the level at the answer; a ratio composes its operands' levels.
  */
 public final class TreePlans {
+  /** Rounds of re-planning every query (each round stops early when nothing improves). */
+  private static final int ROUNDS = 8;
+
   private final PlanSpace space;
   private final List<List<List<PhysicalEdge>>> inputs;
-  /** For {@link #greedy}: the candidates of the plan grown so far; empty for the baseline. */
+  /** The candidates of the plan grown so far, with their chosen inputs; empty for the baseline. */
   private final Map<Integer, Placed> placed = new HashMap<>();
-  private final Map<Key, Map<Guarantee, Option>> best = new HashMap<>();
-  private final List<PhysicalEdge> edges = new ArrayList<>();
-  private int query;
+  /** The dynamic programme's tables: with streamed results, and without. */
+  private final Table streaming;
+  private final Table kept;
+  /** The table in use ({@link #streaming} or {@link #kept}). */
+  private Table table;
+  private final int[] shapes;
+  private final Map<List<Object>, Integer> firstOfShape = new HashMap<>();
+  /** Which insertion is under way: what an earlier one placed is reused, not placed again. */
+  private int stamp;
   /** Whether a result may stream into its one consumer (lifetime none) below an answer. */
   private boolean streams = true;
+  /** What the insertion under way placed. */
+  private final List<Integer> fresh = new ArrayList<>();
+  /** A candidate the trees may not use (-1: none). */
+  private int barred = -1;
 
-  /** Candidate v asked history M (ZERO when nothing is asked). */
-  private record Key(int v, Duration asked) {
+  /**
+   * A table entry for history {@code asked} (ZERO when nothing is asked); {@code next} is the
+   * entry for another history.
+   */
+  private record Memo<T>(Duration asked, T value, Memo<T> next) {
   }
 
-  /** A sub-plan: its cost, and per input the edge chosen and the level its producer gives. */
-  private record Option(double cost, PhysicalEdge[] edges, Guarantee[] levels) {
+  /**
+   * A sub-plan below a candidate: its cost, and per input the producer chosen and the level it
+   * gives (null producers: a candidate of the plan, reused).
+   */
+  private record Option(double cost, int[] producers, Guarantee[] levels) {
   }
 
-  /** A candidate of the plan: its level there, the history asked of it, the query that placed it. */
-  private record Placed(Guarantee level, Duration asked, int query) {
+  private static final Option REUSED = new Option(0, null, null);
+
+  /** A candidate asked some history: its own weight (0 when reused) and the options below it. */
+  private record Node(double own, Map<Guarantee, Option> below) {
   }
 
-  private TreePlans(PlanSpace space) {
+  /** A candidate that cannot serve what is asked. */
+  private static final Node NONE = new Node(0, Map.of());
+
+  /**
+   * A candidate of the plan: its level there, the history asked of it, the insertion that
+   * placed it, and the edge chosen into each of its inputs.
+   */
+  private record Placed(Guarantee level, Duration asked, int stamp, PhysicalEdge[] edges) {
+  }
+
+  private TreePlans(PlanSpace space, List<List<List<PhysicalEdge>>> inputs) {
     this.space = space;
-    this.inputs = space.feasibleInputs();
+    this.inputs = inputs;
+    final int n = space.candidates().size();
+    this.streaming = new Table(n);
+    this.kept = new Table(n);
+    this.table = streaming;
+    this.shapes = new int[n];
+    Arrays.fill(shapes, -1);
+  }
+
+  /**
+   * A table of the dynamic programme, kept from one query to the next: by candidate, its entry
+   * for each history asked. An entry depends on the plan only through the candidates below it,
+   * so a change of the plan (a candidate placed or taken out, or barred) drops the entries of
+   * that candidate and of what reads them, up to the answers ({@link #invalidate}).
+   */
+  private static final class Table {
+    final Memo<Node>[] nodes;
+    /** The options below each shape ({@link #shape}), by the history it asks of its inputs. */
+    final Memo<Map<Guarantee, Option>>[] belows;
+    /** By candidate: the shapes whose entries read its entries. */
+    final List<Integer>[] readBy;
+    /** By shape: the candidates whose entries read its entries. */
+    final List<Integer>[] usedBy;
+
+    @SuppressWarnings("unchecked")
+    Table(int n) {
+      nodes = (Memo<Node>[]) new Memo<?>[n];
+      belows = (Memo<Map<Guarantee, Option>>[]) new Memo<?>[n];
+      readBy = (List<Integer>[]) new List<?>[n];
+      usedBy = (List<Integer>[]) new List<?>[n];
+    }
+
+    /** Drops the entries of v and of everything read from them, up to the answers. */
+    void invalidate(int v) {
+      if (nodes[v] == null) {
+        return;
+      }
+      nodes[v] = null;
+      final List<Integer> shapesReading = readBy[v];
+      readBy[v] = null;
+      if (shapesReading != null) {
+        for (int s : shapesReading) {
+          if (belows[s] != null) {
+            belows[s] = null;
+            final List<Integer> users = usedBy[s];
+            usedBy[s] = null;
+            if (users != null) {
+              users.forEach(this::invalidate);
+            }
+          }
+        }
+      }
+    }
   }
 
   /**
@@ -70,14 +162,14 @@ public final class TreePlans {
    * nothing). Budgets are not applied: they bound a plan, and this is a reference cost.
    */
   public static double costWithoutSharing(PlanSpace space) {
-    final TreePlans trees = new TreePlans(space);
+    final TreePlans trees = new TreePlans(space, space.feasibleInputs());
     double total = 0;
     for (Query q : space.workload().queries()) {
-      final Option o = trees.cheapest(space.answers().get(q.name()), q.retention());
-      if (o == null) {
+      final double cost = trees.cheapest(space.answers().get(q.name()), q.retention());
+      if (cost == Double.POSITIVE_INFINITY) {
         throw new PlanningException("no plan meets the target and retention of query " + q.name());
       }
-      total += o.cost();
+      total += cost;
     }
     return total;
   }
@@ -87,114 +179,349 @@ public final class TreePlans {
    * null when some query finds no plan this way, or the plan breaks a budget.
    */
   static Plan greedy(PlanSpace space) {
-    final TreePlans trees = new TreePlans(space);
+    final TreePlans trees = new TreePlans(space, space.feasibleInputs());
     for (Query q : space.workload().queries()) {
-      if (!trees.add(space.answers().get(q.name()), q.retention())) {
-        // Its tree reads one result twice in ways a plan cannot hold (two operands of a ratio
-        // streaming from one candidate): plan it again without streamed results.
-        trees.streams = false;
-        final boolean added = trees.add(space.answers().get(q.name()), q.retention());
-        trees.streams = true;
-        if (!added) {
-          return null;
-        }
-      }
-      trees.query++;
-    }
-    double cost = 0;
-    for (int v : trees.placed.keySet()) {
-      cost += space.weight(v);
-    }
-    for (Budget b : space.workload().budgets()) {
-      double total = 0;
-      for (int v : trees.placed.keySet()) {
-        total += space.costs().get(v).of(b.resource());
-      }
-      if (total > b.limit()) {
+      if (!trees.insert(q)) {
         return null;
       }
     }
-    return new Plan(new ArrayList<>(trees.placed.keySet()), trees.edges, cost, 0, "GREEDY", 0, 0, 0);
+    return trees.excess() > 0 ? null : trees.plan();
+  }
+
+  /**
+   * A plan of {@code queries} (those of one part, or all), grown query by query and improved by
+   * local search: each query in turn is taken out of the plan (with what no other query reads)
+   * and planned again as its cheapest tree reusing what the rest of the plan keeps, which is
+   * kept when the plan gets cheaper; rounds alternate the order until a round improves nothing
+   * (at most {@link #ROUNDS}). Deterministic. Null when some query finds no plan this way, or
+   * the plan breaks a budget.
+   *
+   * @param inputs the feasible edges into each candidate's inputs ({@link PlanSpace#feasibleInputs})
+   */
+  static Plan improved(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries) {
+    final TreePlans trees = new TreePlans(space, inputs);
+    for (Query q : queries) {
+      if (!trees.insert(q)) {
+        return null;
+      }
+    }
+    trees.improve(queries);
+    return trees.excess() > 0 ? null : trees.plan();
+  }
+
+  /**
+   * Local search: moves that take some queries out of the plan (with what only their trees
+   * read) and put them back, each as its cheapest tree given the rest, kept when the plan gets
+   * cheaper (or closer to its budgets). A round re-plans each query alone (in workload order,
+   * reversed every other round), then, for each candidate of the plan from the dearest, every
+   * query whose tree reads it together, with that candidate barred: a summary two queries
+   * share goes only when both move. Rounds repeat until one improves nothing.
+   */
+  private void improve(List<Query> queries) {
+    double[] score = score();
+    for (int round = 0; round < ROUNDS; round++) {
+      boolean improved = false;
+      final List<Query> order = new ArrayList<>(queries);
+      if (round % 2 == 1) {
+        Collections.reverse(order);
+      }
+      for (Query q : order) {
+        final double[] now = move(List.of(q), -1, queries, score);
+        if (now != null) {
+          score = now;
+          improved = true;
+        }
+      }
+      final List<Integer> dearest = new ArrayList<>(placed.keySet());
+      dearest.sort(Comparator.comparingDouble((Integer v) -> -space.weight(v)).thenComparing(v -> v));
+      final Set<List<Query>> tried = new HashSet<>();
+      for (int u : dearest) {
+        if (!placed.containsKey(u) || space.weight(u) <= 0) {
+          continue;
+        }
+        final List<Query> readers = readers(u, queries);
+        if (readers.size() < 2 || !tried.add(readers)) {
+          continue;
+        }
+        final double[] now = move(readers, u, queries, score);
+        if (now != null) {
+          score = now;
+          improved = true;
+        }
+      }
+      if (!improved) {
+        break;
+      }
+    }
+  }
+
+  /**
+   * Takes {@code moved} out of the plan and puts them back in that order, without candidate
+   * {@code barred} (-1: none): the new score when better than {@code score}, else null and the
+   * plan as it was.
+   */
+  private double[] move(List<Query> moved, int barred, List<Query> queries, double[] score) {
+    final Map<Integer, Placed> before = new HashMap<>(placed);
+    remove(moved, queries);
+    bar(barred);
+    boolean added = true;
+    for (Query q : moved) {
+      added = added && insert(q);
+    }
+    bar(-1);
+    final double[] now = added ? score() : null;
+    if (now != null && better(now, score)) {
+      return now;
+    }
+    restore(before);
+    return null;
+  }
+
+  /** Bars candidate v from the trees (-1: none). */
+  private void bar(int v) {
+    if (barred >= 0) {
+      invalidate(barred);
+    }
+    barred = v;
+    if (v >= 0) {
+      invalidate(v);
+    }
+  }
+
+  /** Puts the plan back as {@code before}. */
+  private void restore(Map<Integer, Placed> before) {
+    for (int v : new ArrayList<>(placed.keySet())) {
+      if (!placed.get(v).equals(before.get(v))) {
+        drop(v);
+      }
+    }
+    before.forEach((v, p) -> {
+      if (!p.equals(placed.get(v))) {
+        put(v, p);
+      }
+    });
+  }
+
+  private void put(int v, Placed p) {
+    placed.put(v, p);
+    invalidate(v);
+  }
+
+  private void drop(int v) {
+    placed.remove(v);
+    invalidate(v);
+  }
+
+  /** Drops the table entries that v's place in the plan decides. */
+  private void invalidate(int v) {
+    streaming.invalidate(v);
+    kept.invalidate(v);
+  }
+
+  /** The queries whose trees in the plan read candidate u, directly or not. */
+  private List<Query> readers(int u, List<Query> queries) {
+    final List<Query> readers = new ArrayList<>();
+    for (Query q : queries) {
+      if (reach(List.of(space.answers().get(q.name()))).contains(u)) {
+        readers.add(q);
+      }
+    }
+    return readers;
+  }
+
+  /** What the plan's candidates {@code from} read, directly or not, and themselves. */
+  private Set<Integer> reach(List<Integer> from) {
+    final Set<Integer> read = new HashSet<>();
+    final Deque<Integer> todo = new ArrayDeque<>(from);
+    while (!todo.isEmpty()) {
+      final int v = todo.pop();
+      if (read.add(v)) {
+        for (PhysicalEdge e : placed.get(v).edges()) {
+          todo.push(e.producer());
+        }
+      }
+    }
+    return read;
+  }
+
+  /** (budget excess, cost): a plan within its budgets first, then the cheaper. */
+  private double[] score() {
+    return new double[] {excess(), cost()};
+  }
+
+  private static boolean better(double[] a, double[] b) {
+    return a[0] < b[0] * (1 - 1e-9) || a[0] <= b[0] && a[1] < b[1] * (1 - 1e-9);
+  }
+
+  private double cost() {
+    double cost = 0;
+    for (int v : placed.keySet()) {
+      cost += space.weight(v);
+    }
+    return cost;
+  }
+
+  /** How far the plan exceeds its budgets: Σ_b max(0, total_b / limit_b - 1). */
+  private double excess() {
+    double excess = 0;
+    for (Budget b : space.workload().budgets()) {
+      double total = 0;
+      for (int v : placed.keySet()) {
+        total += space.costs().get(v).of(b.resource());
+      }
+      excess += Math.max(0, total / b.limit() - 1);
+    }
+    return excess;
+  }
+
+  private Plan plan() {
+    final List<Integer> candidates = new ArrayList<>(placed.keySet());
+    Collections.sort(candidates);
+    final List<PhysicalEdge> edges = new ArrayList<>();
+    for (int v : candidates) {
+      edges.addAll(Arrays.asList(placed.get(v).edges()));
+    }
+    return new Plan(candidates, edges, cost(), 0, "GREEDY", 0, 0, 0);
+  }
+
+  /**
+   * Adds the cheapest tree of q's answer to the plan, reusing what is there; a query whose tree
+   * would stream one result into two consumers is planned again without streamed results.
+   * False, and the plan unchanged, when q finds no tree this way.
+   */
+  private boolean insert(Query q) {
+    final int answer = space.answers().get(q.name());
+    stamp++;
+    if (add(answer, q.retention())) {
+      return true;
+    }
+    // Its tree reads one result twice in ways a plan cannot hold (two operands of a ratio
+    // streaming from one candidate): plan it again without streamed results.
+    streams = false;
+    table = kept;
+    final boolean added = add(answer, q.retention());
+    streams = true;
+    table = streaming;
+    return added;
+  }
+
+  /** Takes {@code moved} out of the plan: their answers and what only their trees read. */
+  private void remove(List<Query> moved, List<Query> queries) {
+    final List<Integer> others = new ArrayList<>();
+    for (Query q : queries) {
+      if (!moved.contains(q)) {
+        others.add(space.answers().get(q.name()));
+      }
+    }
+    final Set<Integer> read = reach(others);
+    for (int v : new ArrayList<>(placed.keySet())) {
+      if (!read.contains(v)) {
+        drop(v);
+      }
+    }
   }
 
   /** Adds the cheapest tree of the answer {@code answer} to the plan, or nothing and false. */
   private boolean add(int answer, Duration rho) {
-    best.clear();
-    final int edgeCount = edges.size();
-    final Option o = cheapest(answer, rho);
-    if (o != null && place(answer, rho, levelOf(answer, rho, o))) {
-      return true;
+    final Node root = options(answer, rho);
+    Guarantee level = null;
+    for (Map.Entry<Guarantee, Option> e : root.below().entrySet()) {
+      if (level == null || e.getValue().cost() < root.below().get(level).cost()) {
+        level = e.getKey();
+      }
     }
-    placed.values().removeIf(p -> p.query() == query);
-    edges.subList(edgeCount, edges.size()).clear();
-    return false;
+    // The table stays as computed while the tree is placed, then what was placed is
+    // invalidated (or taken out again when the tree cannot be placed).
+    fresh.clear();
+    final boolean placedAll = level != null && place(answer, rho, level);
+    for (int v : fresh) {
+      if (placedAll) {
+        invalidate(v);
+      } else {
+        drop(v);
+      }
+    }
+    return placedAll;
   }
 
-  private Option cheapest(int v, Duration asked) {
-    Option min = null;
-    for (Option o : options(v, asked).values()) {
-      if (min == null || o.cost() < min.cost()) {
-        min = o;
-      }
+  /** The cost of the cheapest tree below v asked {@code asked}, v included; infinite when none. */
+  private double cheapest(int v, Duration asked) {
+    final Node node = options(v, asked);
+    double min = Double.POSITIVE_INFINITY;
+    for (Option o : node.below().values()) {
+      min = Math.min(min, node.own() + o.cost());
     }
     return min;
   }
 
-  private Guarantee levelOf(int v, Duration asked, Option o) {
-    for (Map.Entry<Guarantee, Option> e : options(v, asked).entrySet()) {
-      if (e.getValue() == o) {
-        return e.getKey();
+  /** What v offers when asked {@code asked}: its weight, over the cheapest sub-plan below it per level. */
+  private Node options(int v, Duration asked) {
+    final Memo<Node> first = table.nodes[v];
+    for (Memo<Node> m = first; m != null; m = m.next()) {
+      if (m.asked().equals(asked)) {
+        return m.value();
       }
     }
-    throw new IllegalStateException("option not among " + v + "'s");
-  }
-
-  /** For each level v can have when asked {@code asked}, the cheapest sub-plan below it. */
-  private Map<Guarantee, Option> options(int v, Duration asked) {
-    final Key key = new Key(v, asked);
-    final Map<Guarantee, Option> known = best.get(key);
-    if (known != null) {
-      return known;
-    }
-    final Map<Guarantee, Option> out = compute(v, asked);
-    best.put(key, out);
+    final Node out = compute(v, asked);
+    table.nodes[v] = new Memo<>(asked, out, first);
     return out;
   }
 
-  private Map<Guarantee, Option> compute(int v, Duration asked) {
+  private Node compute(int v, Duration asked) {
     final PhysicalCandidate c = space.candidates().get(v);
     final Duration capacity = c.properties().history();
-    final Map<Guarantee, Option> out = new LinkedHashMap<>();
-    if (capacity != null && asked.compareTo(capacity) > 0) {
-      return out;
+    if (v == barred || capacity != null && asked.compareTo(capacity) > 0) {
+      return NONE;
     }
     final Placed there = placed.get(v);
     if (there != null) {
       // An earlier query's candidate: reused when kept (it asks nothing more of its inputs).
-      if (reusable(c)) {
-        out.put(there.level(), new Option(0, null, null));
-      }
-      return out;
+      return reusable(c) ? new Node(0, Map.of(there.level(), REUSED)) : NONE;
     }
-    final LogicalCandidate logical = space.memo().candidate(c.logical());
     if (!streams && c.properties().lifetime() instanceof Lifetime.None
-        && !(logical.operator() instanceof Operator.Answer)) {
-      return out;
+        && !(space.memo().candidate(c.logical()).operator() instanceof Operator.Answer)) {
+      return NONE;
     }
-    final Duration down = childAsked(c, asked);
-    final double w = space.weight(v);
+    final Map<Guarantee, Option> below = below(v, childAsked(c, asked));
+    depend(table.usedBy, shape(v), v);
+    return below.isEmpty() ? NONE : new Node(space.weight(v), below);
+  }
+
+  /**
+   * For each level v can have, the cheapest sub-plan below v when v asks {@code down} of its
+   * inputs, v's own weight not included. Candidates of one shape (one logical candidate and
+   * timing, reading the same producers: the members of a keep block, and alternatives that
+   * differ only in lifetime) share it.
+   */
+  private Map<Guarantee, Option> below(int v, Duration down) {
+    final int s = shape(v);
+    final Memo<Map<Guarantee, Option>> first = table.belows[s];
+    for (Memo<Map<Guarantee, Option>> m = first; m != null; m = m.next()) {
+      if (m.asked().equals(down)) {
+        return m.value();
+      }
+    }
+    final Map<Guarantee, Option> out = computeBelow(s, down);
+    table.belows[s] = new Memo<>(down, out, first);
+    return out;
+  }
+
+  private Map<Guarantee, Option> computeBelow(int v, Duration down) {
+    final LogicalCandidate logical = space.memo().candidate(space.candidates().get(v).logical());
     final List<List<PhysicalEdge>> in = inputs.get(v);
+    final Map<Guarantee, Option> out = new LinkedHashMap<>();
     if (logical.properties().parameters() instanceof Parameters.Fixed fixed) {
-      final PhysicalEdge[] chosen = new PhysicalEdge[in.size()];
+      final int[] chosen = new int[in.size()];
       final Guarantee[] levels = new Guarantee[in.size()];
-      double cost = w;
+      double cost = 0;
       for (int i = 0; i < in.size(); i++) {
         double min = Double.POSITIVE_INFINITY;
         for (PhysicalEdge e : in.get(i)) {
-          for (Map.Entry<Guarantee, Option> o : options(e.producer(), down).entrySet()) {
-            if (o.getValue().cost() < min) {
-              min = o.getValue().cost();
-              chosen[i] = e;
+          final Node p = read(v, e.producer(), down);
+          for (Map.Entry<Guarantee, Option> o : p.below().entrySet()) {
+            if (p.own() + o.getValue().cost() < min) {
+              min = p.own() + o.getValue().cost();
+              chosen[i] = e.producer();
               levels[i] = o.getKey();
             }
           }
@@ -208,12 +535,17 @@ public final class TreePlans {
     }
     if (logical.operator() instanceof Operator.Divide) {
       for (PhysicalEdge n : in.get(0)) {
-        for (Map.Entry<Guarantee, Option> a : options(n.producer(), down).entrySet()) {
+        final Node a = read(v, n.producer(), down);
+        for (Map.Entry<Guarantee, Option> la : a.below().entrySet()) {
           for (PhysicalEdge d : in.get(1)) {
-            for (Map.Entry<Guarantee, Option> b : options(d.producer(), down).entrySet()) {
-              offer(out, Guarantee.ratio(a.getKey(), b.getKey()), new Option(
-                  w + a.getValue().cost() + b.getValue().cost(), new PhysicalEdge[] {n, d},
-                  new Guarantee[] {a.getKey(), b.getKey()}));
+            final Node b = read(v, d.producer(), down);
+            for (Map.Entry<Guarantee, Option> lb : b.below().entrySet()) {
+              if (n.producer() == d.producer() && !la.getKey().equals(lb.getKey())) {
+                continue;  // one candidate has one level
+              }
+              offer(out, Guarantee.ratio(la.getKey(), lb.getKey()), new Option(
+                  a.own() + la.getValue().cost() + b.own() + lb.getValue().cost(),
+                  new int[] {n.producer(), d.producer()}, new Guarantee[] {la.getKey(), lb.getKey()}));
             }
           }
         }
@@ -222,16 +554,33 @@ public final class TreePlans {
     }
     // A readout or an answer: the level of the one producer it reads.
     for (PhysicalEdge e : in.get(0)) {
-      for (Map.Entry<Guarantee, Option> o : options(e.producer(), down).entrySet()) {
-        if (logical.operator() instanceof Operator.Answer a
-            && !o.getKey().meets(a.target())) {
+      final Node p = read(v, e.producer(), down);
+      for (Map.Entry<Guarantee, Option> o : p.below().entrySet()) {
+        if (logical.operator() instanceof Operator.Answer a && !o.getKey().meets(a.target())) {
           continue;
         }
-        offer(out, o.getKey(), new Option(w + o.getValue().cost(), new PhysicalEdge[] {e},
+        offer(out, o.getKey(), new Option(p.own() + o.getValue().cost(), new int[] {e.producer()},
             new Guarantee[] {o.getKey()}));
       }
     }
     return out;
+  }
+
+  /** The options of {@code producer}, read by shape {@code shape}'s entry. */
+  private Node read(int shape, int producer, Duration down) {
+    final Node n = options(producer, down);
+    depend(table.readBy, producer, shape);
+    return n;
+  }
+
+  private static void depend(List<Integer>[] lists, int key, int value) {
+    if (lists[key] == null) {
+      lists[key] = new ArrayList<>();
+    }
+    final List<Integer> l = lists[key];
+    if (l.isEmpty() || l.get(l.size() - 1) != value) {
+      l.add(value);
+    }
   }
 
   private static void offer(Map<Guarantee, Option> out, Guarantee level, Option o) {
@@ -239,6 +588,23 @@ public final class TreePlans {
     if (had == null || o.cost() < had.cost()) {
       out.put(level, o);
     }
+  }
+
+  /**
+   * The first candidate of v's shape: same logical candidate and timing, and the same producers
+   * on each input (feasibility depends on the consumer's timing and lookback, not its lifetime).
+   */
+  private int shape(int v) {
+    if (shapes[v] < 0) {
+      final PhysicalCandidate c = space.candidates().get(v);
+      final int first = firstOfShape.computeIfAbsent(List.of(c.logical(), c.properties().timing()), k -> v);
+      shapes[v] = first == v || producers(first).equals(producers(v)) ? first : v;
+    }
+    return shapes[v];
+  }
+
+  private List<List<Integer>> producers(int v) {
+    return inputs.get(v).stream().map(in -> in.stream().map(PhysicalEdge::producer).toList()).toList();
   }
 
   /** The history v asks of its inputs when asked {@code asked}: (R) pushed down one edge. */
@@ -261,18 +627,23 @@ public final class TreePlans {
   private boolean place(int v, Duration asked, Guarantee level) {
     final Placed there = placed.get(v);
     if (there != null) {
-      return there.query() < query || there.level().equals(level) && there.asked().equals(asked)
+      return there.stamp() != stamp || there.level().equals(level) && there.asked().equals(asked)
           && !(space.candidates().get(v).properties().lifetime() instanceof Lifetime.None);
     }
-    final Option o = options(v, asked).get(level);
-    placed.put(v, new Placed(level, asked, query));
-    if (o.edges() == null) {
+    final Option o = options(v, asked).below().get(level);
+    if (o.producers() == null) {
       throw new IllegalStateException("a reused candidate " + v + " was not placed");
     }
+    final PhysicalEdge[] edges = new PhysicalEdge[o.producers().length];
+    for (int i = 0; i < edges.length; i++) {
+      final int producer = o.producers()[i];
+      edges[i] = inputs.get(v).get(i).stream().filter(e -> e.producer() == producer).findFirst().orElseThrow();
+    }
+    placed.put(v, new Placed(level, asked, stamp, edges));
+    fresh.add(v);
     final Duration down = childAsked(space.candidates().get(v), asked);
-    for (int i = 0; i < o.edges().length; i++) {
-      edges.add(o.edges()[i]);
-      if (!place(o.edges()[i].producer(), down, o.levels()[i])) {
+    for (int i = 0; i < edges.length; i++) {
+      if (!place(o.producers()[i], down, o.levels()[i])) {
         return false;
       }
     }

@@ -188,6 +188,59 @@ class SelectionTest {
     assertEquals(greedy.edges().size(), late.edges().size());
   }
 
+  /**
+   * The local search's plan on random small workloads: a plan of the space by the reference
+   * enumerator's own checks, never dearer than the query-by-query plan it starts from, never
+   * cheaper than the optimum, and the optimum on most of them.
+   */
+  @Test void localSearchPlansAreValidAndNoDearerThanQueryByQuery() {
+    final Random random = new Random(20261130);
+    final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
+    int planned = 0;
+    int optimal = 0;
+    int cheaper = 0;
+    for (int n = 0; n < 200; n++) {
+      final String text = randomWorkload(random);
+      final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
+      final Plan reference;
+      try {
+        reference = new ReferenceEnumerator(space).solve();
+      } catch (PlanningException e) {
+        continue;
+      }
+      final Plan greedy = TreePlans.greedy(space);
+      final Plan improved = TreePlans.improved(space, space.feasibleInputs(), space.workload().queries());
+      if (greedy != null) {
+        assertTrue(improved != null, text);
+        assertTrue(improved.cost() <= greedy.cost() * (1 + 1e-9), improved.cost() + " vs " + greedy.cost() + "\n" + text);
+        cheaper += improved.cost() < greedy.cost() * (1 - 1e-9) ? 1 : 0;
+      }
+      if (improved == null) {
+        continue;
+      }
+      assertEquals(null, ReferenceEnumerator.violation(space, improved), text);
+      assertTrue(improved.cost() >= reference.cost() * (1 - 1e-9), improved.cost() + " vs " + reference.cost() + "\n" + text);
+      planned++;
+      optimal += improved.cost() <= reference.cost() * (1 + 1e-9) ? 1 : 0;
+    }
+    assertTrue(planned > 150, planned + " workloads planned");
+    assertTrue(optimal > planned * 3 / 4, optimal + " of " + planned + " optimal");
+    assertTrue(cheaper > 5, cheaper + " cheaper than query by query");
+  }
+
+  /**
+   * On a generated dashboard the local search moves summaries that several queries share: its
+   * plan is valid and cheaper than the query-by-query plan.
+   */
+  @Test void localSearchImprovesAGeneratedDashboard() {
+    final PlanSpace space = Planner.space(WorkloadParser.parse(Dashboards.generate(50, 1)), ParameterLists.DEFAULT);
+    final Plan greedy = TreePlans.greedy(space);
+    final Plan improved = TreePlans.improved(space, space.feasibleInputs(), space.workload().queries());
+    assertEquals(null, ReferenceEnumerator.violation(space, greedy));
+    assertEquals(null, ReferenceEnumerator.violation(space, improved));
+    assertTrue(improved.cost() < greedy.cost() * 0.95, improved.cost() + " vs " + greedy.cost());
+  }
+
   /** The MILP's optimum equals the enumerator's on random small workloads. */
   @Test void milpMatchesEnumeratorOnRandomWorkloads() {
     final Random random = new Random(20261129);
