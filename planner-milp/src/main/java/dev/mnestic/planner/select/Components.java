@@ -4,10 +4,8 @@ import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,46 +22,76 @@ final class Components {
 
   static List<List<PhysicalCandidate>> of(PlanSpace space, boolean whole) {
     final int n = space.candidates().size();
-    final List<List<Integer>> neighbours = new ArrayList<>();
-    final List<List<Integer>> producers = new ArrayList<>();
-    for (int v = 0; v < n; v++) {
-      neighbours.add(new ArrayList<>());
-      producers.add(new ArrayList<>());
+    final List<PhysicalEdge> edges = space.edges();
+    // The producers of each candidate, as arrays (CSR): the edges are millions at scale.
+    final int[] start = new int[n + 1];
+    for (PhysicalEdge e : edges) {
+      start[e.consumer() + 1]++;
     }
-    for (PhysicalEdge e : space.edges()) {
-      neighbours.get(e.producer()).add(e.consumer());
-      neighbours.get(e.consumer()).add(e.producer());
-      producers.get(e.consumer()).add(e.producer());
+    for (int v = 0; v < n; v++) {
+      start[v + 1] += start[v];
+    }
+    final int[] producer = new int[edges.size()];
+    final int[] filled = Arrays.copyOf(start, n);
+    for (PhysicalEdge e : edges) {
+      producer[filled[e.consumer()]++] = e.producer();
     }
     // 1. What the answers reach, down the feasible edges.
     final boolean[] reached = new boolean[n];
-    final Deque<Integer> todo = new ArrayDeque<>(space.answers().values());
-    while (!todo.isEmpty()) {
-      final int v = todo.pop();
-      if (!reached[v]) {
-        reached[v] = true;
-        todo.addAll(producers.get(v));
+    final int[] todo = new int[n];
+    int top = 0;
+    for (int a : space.answers().values()) {
+      if (!reached[a]) {
+        reached[a] = true;
+        todo[top++] = a;
       }
     }
-    // 2. Its connected parts (one part when a budget spans them all).
-    final int[] part = new int[n];
-    Arrays.fill(part, -1);
-    final Map<Integer, List<PhysicalCandidate>> parts = new LinkedHashMap<>();
-    for (int start = 0; start < n; start++) {
-      if (!reached[start] || part[start] >= 0) {
-        continue;
-      }
-      final int id = whole ? 0 : start;
-      final Deque<Integer> stack = new ArrayDeque<>(List.of(start));
-      while (!stack.isEmpty()) {
-        final int v = stack.pop();
-        if (part[v] < 0 && reached[v]) {
-          part[v] = id;
-          parts.computeIfAbsent(id, k -> new ArrayList<>()).add(space.candidates().get(v));
-          stack.addAll(neighbours.get(v));
+    while (top > 0) {
+      final int v = todo[--top];
+      for (int k = start[v]; k < start[v + 1]; k++) {
+        if (!reached[producer[k]]) {
+          reached[producer[k]] = true;
+          todo[top++] = producer[k];
         }
       }
     }
+    // 2. Its connected parts (one part when a budget spans them all): union-find over the edges
+    // between reached candidates.
+    final int[] root = new int[n];
+    for (int v = 0; v < n; v++) {
+      root[v] = v;
+    }
+    if (!whole) {
+      for (int c = 0; c < n; c++) {
+        for (int k = start[c]; k < start[c + 1]; k++) {
+          if (reached[c] && reached[producer[k]]) {
+            union(root, c, producer[k]);
+          }
+        }
+      }
+    }
+    final Map<Integer, List<PhysicalCandidate>> parts = new LinkedHashMap<>();
+    for (int v = 0; v < n; v++) {
+      if (reached[v]) {
+        parts.computeIfAbsent(whole ? 0 : find(root, v), k -> new ArrayList<>()).add(space.candidates().get(v));
+      }
+    }
     return new ArrayList<>(parts.values());
+  }
+
+  private static int find(int[] root, int v) {
+    while (root[v] != v) {
+      root[v] = root[root[v]];
+      v = root[v];
+    }
+    return v;
+  }
+
+  private static void union(int[] root, int a, int b) {
+    final int ra = find(root, a);
+    final int rb = find(root, b);
+    if (ra != rb) {
+      root[Math.max(ra, rb)] = Math.min(ra, rb);
+    }
   }
 }

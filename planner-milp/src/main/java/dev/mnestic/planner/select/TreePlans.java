@@ -179,13 +179,19 @@ public final class TreePlans {
    * null when some query finds no plan this way, or the plan breaks a budget.
    */
   static Plan greedy(PlanSpace space) {
-    final TreePlans trees = new TreePlans(space, space.feasibleInputs());
-    for (Query q : space.workload().queries()) {
+    final TreePlans trees = grown(space, space.feasibleInputs(), space.workload().queries());
+    return trees == null || trees.excess() > 0 ? null : trees.plan();
+  }
+
+  /** The plan of {@code queries} grown query by query in that order; null when one has no tree. */
+  private static TreePlans grown(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries) {
+    final TreePlans trees = new TreePlans(space, inputs);
+    for (Query q : queries) {
       if (!trees.insert(q)) {
         return null;
       }
     }
-    return trees.excess() > 0 ? null : trees.plan();
+    return trees;
   }
 
   /**
@@ -199,11 +205,9 @@ public final class TreePlans {
    * @param inputs the feasible edges into each candidate's inputs ({@link PlanSpace#feasibleInputs})
    */
   static Plan improved(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries) {
-    final TreePlans trees = new TreePlans(space, inputs);
-    for (Query q : queries) {
-      if (!trees.insert(q)) {
-        return null;
-      }
+    final TreePlans trees = grown(space, inputs, queries);
+    if (trees == null) {
+      return null;
     }
     trees.improve(queries);
     return trees.excess() > 0 ? null : trees.plan();
@@ -219,37 +223,55 @@ public final class TreePlans {
    */
   private void improve(List<Query> queries) {
     double[] score = score();
+    // Moves kept so far, and by move (a query, or a candidate barred) how many had been kept
+    // when it last changed nothing: until another is kept, the plan is the same and so would be
+    // its outcome.
+    int kept = 0;
+    final Map<Object, Integer> futile = new HashMap<>();
     for (int round = 0; round < ROUNDS; round++) {
-      boolean improved = false;
+      final int before = kept;
       final List<Query> order = new ArrayList<>(queries);
       if (round % 2 == 1) {
         Collections.reverse(order);
       }
       for (Query q : order) {
+        if (futile.getOrDefault(q, -1) == kept) {
+          continue;
+        }
         final double[] now = move(List.of(q), -1, queries, score);
         if (now != null) {
           score = now;
-          improved = true;
+          kept++;
+        } else {
+          futile.put(q, kept);
         }
       }
       final List<Integer> dearest = new ArrayList<>(placed.keySet());
       dearest.sort(Comparator.comparingDouble((Integer v) -> -space.weight(v)).thenComparing(v -> v));
       final Set<List<Query>> tried = new HashSet<>();
+      Map<Integer, List<Query>> readers = readers(queries);
+      int readersAt = kept;
       for (int u : dearest) {
-        if (!placed.containsKey(u) || space.weight(u) <= 0) {
+        if (!placed.containsKey(u) || space.weight(u) <= 0 || futile.getOrDefault(u, -1) == kept) {
           continue;
         }
-        final List<Query> readers = readers(u, queries);
-        if (readers.size() < 2 || !tried.add(readers)) {
+        if (readersAt != kept) {
+          readers = readers(queries);
+          readersAt = kept;
+        }
+        final List<Query> moved = readers.get(u);
+        if (moved.size() < 2 || !tried.add(moved)) {
           continue;
         }
-        final double[] now = move(readers, u, queries, score);
+        final double[] now = move(moved, u, queries, score);
         if (now != null) {
           score = now;
-          improved = true;
+          kept++;
+        } else {
+          futile.put(u, kept);
         }
       }
-      if (!improved) {
+      if (kept == before) {
         break;
       }
     }
@@ -318,12 +340,12 @@ public final class TreePlans {
     kept.invalidate(v);
   }
 
-  /** The queries whose trees in the plan read candidate u, directly or not. */
-  private List<Query> readers(int u, List<Query> queries) {
-    final List<Query> readers = new ArrayList<>();
+  /** By candidate of the plan, the queries whose trees read it, directly or not. */
+  private Map<Integer, List<Query>> readers(List<Query> queries) {
+    final Map<Integer, List<Query>> readers = new HashMap<>();
     for (Query q : queries) {
-      if (reach(List.of(space.answers().get(q.name()))).contains(u)) {
-        readers.add(q);
+      for (int v : reach(List.of(space.answers().get(q.name())))) {
+        readers.computeIfAbsent(v, k -> new ArrayList<>()).add(q);
       }
     }
     return readers;
