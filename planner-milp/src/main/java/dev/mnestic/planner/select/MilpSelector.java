@@ -32,6 +32,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Stage 3 as a MILP in OR-Tools: {@code buildModel} → {@code addConstraints} →
@@ -57,6 +61,19 @@ public final class MilpSelector implements Selector {
     Loader.loadNativeLibraries();
   }
 
+  /**
+   * The least time CP-SAT is run on a part, whatever the time limit: with less, the part keeps
+   * its known plan. CP-SAT returns nothing before its search starts, and its presolve took
+   * 0.25-0.6 s on the pruned parts of the generated dashboards (3-9k variables, 800 queries,
+   * load 6 on 2 cores); a run stopped before it ends only wastes the time.
+   */
+  static final Duration MIN_SEARCH = Duration.ofSeconds(1);
+  /**
+   * The parts searched at once by the Java phases (local search, pruning, Lagrangian bound): one
+   * per core. CP-SAT runs one part at a time with a worker per core.
+   */
+  static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
+
   private final PlanSpace space;
   private final String solverId;
   private final Duration timeLimit;
@@ -73,36 +90,35 @@ public final class MilpSelector implements Selector {
   }
 
   /**
-   * Solves each component of the plan space on its own (see {@link Components}), one after the
-   * other, and joins their plans: the optimum of the whole is the sum of theirs, as no
-   * constraint spans two. A plan found query by query ({@link TreePlans#greedy}) bounds each
-   * part's optimum from above: candidates that cannot be in a plan that cheap are left out
-   * ({@link Pruning}); then each part alternates its Lagrangian bound ({@link LagrangianBound},
-   * which also leaves out what a plan as cheap as the best known cannot use) with CP-SAT on
-   * what is left, started from the best known plan, until the bound meets that plan's cost or
-   * the part's time is up.
+   * Solves each component of the plan space on its own (see {@link Components}) and joins their
+   * plans: the optimum of the whole is the sum of theirs, as no constraint spans two. First, one
+   * part per core at a time ({@link #THREADS}): a plan of the part found by local search over
+   * query-by-query plans ({@link TreePlans#improved}), which bounds its optimum from above, so
+   * candidates that cannot be in a plan that cheap are left out ({@link Pruning}), and the
+   * part's Lagrangian bound ({@link LagrangianBound}) towards that plan's cost, which proves
+   * many parts optimal with no solver. Then the parts left, one after the other, with CP-SAT's
+   * workers on every core: each alternates CP-SAT on what its bound leaves (started from the best
+   * known plan) with the bound, until the bound meets that plan's cost or the part's time is up.
+   * A part's time is an equal share of what is left among the parts still to solve, and at
+   * least {@link #MIN_SEARCH} while that much is left.
    */
   @Override public Plan solve() {
     final long start = System.nanoTime();
+    final long deadline = start + timeLimit.toNanos();
     final int n = space.candidates().size();
     final List<List<PhysicalCandidate>> parts = Components.of(space, !space.workload().budgets().isEmpty());
-    final Plan known = TreePlans.greedy(space);
-    final boolean[] inKnown = new boolean[n];
-    if (known != null) {
-      known.candidates().forEach(v -> inKnown[v] = true);
-    }
+    final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
+    final long split = System.nanoTime();
+    final List<Plan> known = inParallel(parts.size(),
+        k -> TreePlans.improved(space, feasible, queriesOf(parts.get(k))));
     final double[] bound = new double[n];
     Arrays.fill(bound, Double.POSITIVE_INFINITY);
-    for (List<PhysicalCandidate> part : parts) {
-      double cost = known == null ? Double.POSITIVE_INFINITY : 0;
-      for (PhysicalCandidate v : part) {
-        cost += inKnown[v.id()] ? space.weight(v.id()) : 0;
-      }
-      for (PhysicalCandidate v : part) {
-        bound[v.id()] = cost;
+    for (int k = 0; k < parts.size(); k++) {
+      for (PhysicalCandidate v : parts.get(k)) {
+        bound[v.id()] = known.get(k) == null ? Double.POSITIVE_INFINITY : known.get(k).cost();
       }
     }
-    final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
+    final long searched = System.nanoTime();
     final boolean[] alive = Pruning.alive(space, feasible, bound);
     final List<List<List<PhysicalEdge>>> inputs = new ArrayList<>();
     for (List<List<PhysicalEdge>> in : feasible) {
@@ -112,7 +128,27 @@ public final class MilpSelector implements Selector {
       }
       inputs.add(kept);
     }
-    final long deadline = start + timeLimit.toNanos();
+    final List<List<PhysicalCandidate>> members = parts.stream()
+        .map(part -> part.stream().filter(v -> alive[v.id()]).toList()).toList();
+    final long pruned = System.nanoTime();
+    // The bounds get a quarter of the time left, spread over the parts as they run a core each.
+    final long boundTime = Math.max(0, deadline - System.nanoTime()) / 4
+        * Math.min(THREADS, parts.size()) / Math.max(1, parts.size());
+    final List<LagrangianBound> lagranges = inParallel(parts.size(), k -> {
+      if (known.get(k) == null) {
+        return null;
+      }
+      final LagrangianBound lagrange = new LagrangianBound(space, members.get(k), inputs);
+      lagrange.improve(known.get(k).cost(), System.nanoTime() + boundTime);
+      return lagrange;
+    });
+    int open = 0;
+    for (int k = 0; k < parts.size(); k++) {
+      open += proven(known.get(k), lagranges.get(k)) ? 0 : 1;
+    }
+    LOG.log(System.Logger.Level.DEBUG, "{0} parts ({1} open): split in {2} ms, known plans {3} ms, pruning {4} ms, "
+        + "bounds {5} ms", parts.size(), open, (split - start) / 1_000_000, (searched - split) / 1_000_000,
+        (pruned - searched) / 1_000_000, (System.nanoTime() - pruned) / 1_000_000);
     final List<Integer> chosen = new ArrayList<>();
     final List<PhysicalEdge> edges = new ArrayList<>();
     double cost = 0;
@@ -121,14 +157,19 @@ public final class MilpSelector implements Selector {
     int variables = 0;
     int constraints = 0;
     for (int k = 0; k < parts.size(); k++) {
-      final List<PhysicalCandidate> members = parts.get(k).stream().filter(v -> alive[v.id()]).toList();
-      // One part at a time, and an equal share of the time left but at least a twentieth of
-      // the limit while that much is left: a part proven early leaves its time to the ones
-      // after it.
-      final long left = Math.max(0, deadline - System.nanoTime());
-      final long share = Math.min(left, Math.max(left / (parts.size() - k), timeLimit.toNanos() / 20));
-      final Plan part = known == null ? solve(members, inputs, null, 0, Set.of(), Duration.ofNanos(share))
-          : solve(members, inputs, shareOf(known, members), System.nanoTime() + share);
+      final Plan part;
+      if (proven(known.get(k), lagranges.get(k))) {
+        part = proven(known.get(k), lagranges.get(k).improve(known.get(k).cost(), 0));
+      } else {
+        // An equal share of the time left among the parts still open, and at least
+        // MIN_SEARCH while that much is left: a part proven early leaves its time to the
+        // ones after it.
+        final long left = Math.max(0, deadline - System.nanoTime());
+        final long share = Math.min(left, Math.max(left / open--, MIN_SEARCH.toNanos()));
+        part = known.get(k) == null
+            ? solve(members.get(k), inputs, null, 0, Set.of(), Duration.ofNanos(share))
+            : solve(members.get(k), inputs, known.get(k), lagranges.get(k), System.nanoTime() + share);
+      }
       chosen.addAll(part.candidates());
       edges.addAll(part.edges());
       cost += part.cost();
@@ -142,9 +183,64 @@ public final class MilpSelector implements Selector {
         variables, constraints, (System.nanoTime() - start) / 1_000_000);
   }
 
+  /** Whether the bound already meets the known plan's cost (both may be null). */
+  private static boolean proven(Plan known, LagrangianBound lagrange) {
+    return known != null && lagrange.improve(known.cost(), 0) >= known.cost() * (1 - LagrangianBound.TOLERANCE);
+  }
+
+  /** The known plan, proven optimal by the bound {@code lower}. */
+  private static Plan proven(Plan known, double lower) {
+    return new Plan(known.candidates(), known.edges(), known.cost(), lower, "OPTIMAL", 0, 0, 0);
+  }
+
+  /** The queries whose answers are in {@code part}. */
+  private List<Query> queriesOf(List<PhysicalCandidate> part) {
+    final Set<Integer> ids = new HashSet<>();
+    part.forEach(v -> ids.add(v.id()));
+    return space.workload().queries().stream().filter(q -> ids.contains(space.answers().get(q.name()))).toList();
+  }
+
   /**
-   * One part, from a known plan of it: the Lagrangian bound (a quarter of the part's time), then
-   * CP-SAT on the candidates a plan no dearer than the best known may use
+   * {@code task} of each part 0 .. parts - 1, {@link #THREADS} at a time; their results by part.
+   * The tasks share nothing but the (read-only) plan space, so the results do not depend on the
+   * threads' timing beyond the tasks' own deadlines.
+   */
+  private static <T> List<T> inParallel(int parts, java.util.function.IntFunction<T> task) {
+    final ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(THREADS, parts)), r -> {
+      final Thread t = new Thread(r, "mnestic-planner");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      final List<Future<T>> futures = new ArrayList<>();
+      for (int k = 0; k < parts; k++) {
+        final int part = k;
+        futures.add(pool.submit(() -> task.apply(part)));
+      }
+      final List<T> results = new ArrayList<>();
+      for (Future<T> f : futures) {
+        results.add(f.get());
+      }
+      return results;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PlanningException("interrupted while planning");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * One part, from a known plan of it and its Lagrangian bound (improved towards that plan's
+   * cost): CP-SAT on the candidates a plan no dearer than the best known may use
    * ({@link LagrangianBound#alive}), started from that plan: a first round of a quarter of the
    * time left, to find a cheaper plan, which sharpens the bound's steps (a quarter of the time
    * then left) and what is left out, then a round with all the time left. Proven optimal when
@@ -153,18 +249,17 @@ public final class MilpSelector implements Selector {
    * bound reported is the larger of the two.
    */
   private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
-      long deadline) {
+      LagrangianBound lagrange, long deadline) {
     final long start = System.nanoTime();
-    final LagrangianBound lagrange = new LagrangianBound(space, members, inputs);
     Plan best = known;
-    double lower = lagrange.improve(best.cost(), start + (deadline - start) / 4);
+    double lower = lagrange.improve(best.cost(), 0);
     boolean first = true;
     int variables = 0;
     int constraints = 0;
     while (true) {
       final long left = deadline - System.nanoTime();
       final String status = lower >= best.cost() * (1 - LagrangianBound.TOLERANCE) ? "OPTIMAL"
-          : left < timeLimit.toNanos() / 20 ? "FEASIBLE" : null;
+          : left < MIN_SEARCH.toNanos() ? "FEASIBLE" : null;
       if (status != null) {
         LOG.log(System.Logger.Level.DEBUG, "part of {0} candidates: {1}, cost {2}, bound {3} ({4} steps)",
             members.size(), status, best.cost(), lower, lagrange.iterations());
@@ -193,7 +288,7 @@ public final class MilpSelector implements Selector {
             .map(edges -> edges.stream().filter(e -> arcs.contains(arcKey(e))).toList()).toList());
       }
       final Plan found = solve(members.stream().filter(v -> kept.candidates()[v.id()]).toList(), keptInputs,
-          best, lower, needed, Duration.ofNanos(first ? Math.max(left / 4, timeLimit.toNanos() / 20) : left));
+          best, lower, needed, Duration.ofNanos(first ? Math.max(left / 4, MIN_SEARCH.toNanos()) : left));
       first = false;
       variables = found.variables();
       constraints = found.constraints();
@@ -214,13 +309,12 @@ public final class MilpSelector implements Selector {
    * CP-SAT (or the solver asked for) on {@code members}, started from {@code known} (a plan of
    * them, or null), for {@code limit}: its plan, or {@code known} with the solver's bound when
    * that is cheaper. {@code lower} (0 when none) bounds every plan's cost from below and is a
-   * row of the model; the candidates {@code needed} are fixed in it (x_v = 1). With under a
-   * twentieth of the time limit (CP-SAT's presolve alone could overrun it), {@code known} with
-   * no bound.
+   * row of the model; the candidates {@code needed} are fixed in it (x_v = 1). With under
+   * {@link #MIN_SEARCH} (CP-SAT's presolve alone could overrun it), {@code known} with no bound.
    */
   private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
       double lower, Set<Integer> needed, Duration limit) {
-    if ((limit.isZero() || limit.compareTo(timeLimit.dividedBy(20)) < 0) && known != null) {
+    if (limit.compareTo(MIN_SEARCH) < 0 && known != null) {
       return new Plan(known.candidates(), known.edges(), known.cost(), 0, "FEASIBLE", 0, 0, 0);
     }
     final MPSolver solver = MPSolver.createSolver(solverId);
@@ -296,20 +390,6 @@ public final class MilpSelector implements Selector {
     } finally {
       solver.delete();
     }
-  }
-
-  /** The known plan's candidates among {@code members} and the edges into them. */
-  private Plan shareOf(Plan known, List<PhysicalCandidate> members) {
-    final Set<Integer> chosen = new HashSet<>(known.candidates());
-    final Set<Integer> in = new HashSet<>();
-    double cost = 0;
-    for (PhysicalCandidate v : members) {
-      if (chosen.contains(v.id()) && in.add(v.id())) {
-        cost += space.weight(v.id());
-      }
-    }
-    final List<PhysicalEdge> edges = known.edges().stream().filter(e -> in.contains(e.consumer())).toList();
-    return new Plan(new ArrayList<>(in), edges, cost, 0, "FEASIBLE", 0, 0, 0);
   }
 
   /**
