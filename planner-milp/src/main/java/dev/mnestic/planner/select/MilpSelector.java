@@ -36,6 +36,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Stage 3 as a MILP in OR-Tools: {@code buildModel} → {@code addConstraints} →
@@ -131,15 +133,31 @@ public final class MilpSelector implements Selector {
     final List<List<PhysicalCandidate>> members = parts.stream()
         .map(part -> part.stream().filter(v -> alive[v.id()]).toList()).toList();
     final long pruned = System.nanoTime();
-    // The bounds get a quarter of the time left, spread over the parts as they run a core each.
-    final long boundTime = Math.max(0, deadline - System.nanoTime()) / 4
-        * Math.min(THREADS, parts.size()) / Math.max(1, parts.size());
+    // The bounds get a quarter of the time left, or all of it when that is too short for CP-SAT
+    // to search every part (the bounds are then what narrows the gaps), spread over the parts as
+    // they start on a core: each gets its cores' share of what is left of that time among the
+    // parts not yet started (building a bound takes a while at scale, and comes out of it). A
+    // part whose bound would not be built before the limit (at the average time so far) gets
+    // none.
+    final long remaining = Math.max(0, deadline - pruned);
+    // A fiftieth of it is kept for a bound's last step and for joining the parts' plans.
+    final long end = deadline - remaining / 50;
+    final long boundsEnd = remaining < parts.size() * MIN_SEARCH.toNanos() ? end : pruned + remaining / 4;
+    final AtomicInteger started = new AtomicInteger();
+    final AtomicLong building = new AtomicLong();
+    final AtomicInteger built = new AtomicInteger();
+    final int threads = Math.min(THREADS, parts.size());
     final List<LagrangianBound> lagranges = inParallel(parts.size(), k -> {
-      if (known.get(k) == null) {
+      final int waiting = parts.size() - started.getAndIncrement();
+      final long begin = System.nanoTime();
+      if (known.get(k) == null || begin + building.get() / Math.max(1, built.get()) >= end) {
         return null;
       }
+      final long until = begin + Math.max(0, boundsEnd - begin) * threads / waiting;
       final LagrangianBound lagrange = new LagrangianBound(space, members.get(k), inputs);
-      lagrange.improve(known.get(k).cost(), System.nanoTime() + boundTime);
+      building.addAndGet(System.nanoTime() - begin);
+      built.incrementAndGet();
+      lagrange.improve(known.get(k).cost(), Math.min(until, end));
       return lagrange;
     });
     int open = 0;
@@ -158,7 +176,9 @@ public final class MilpSelector implements Selector {
     int constraints = 0;
     for (int k = 0; k < parts.size(); k++) {
       final Plan part;
-      if (proven(known.get(k), lagranges.get(k))) {
+      if (known.get(k) != null && lagranges.get(k) == null) {
+        part = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0, "FEASIBLE", 0, 0, 0);
+      } else if (proven(known.get(k), lagranges.get(k))) {
         part = proven(known.get(k), lagranges.get(k).improve(known.get(k).cost(), 0));
       } else {
         // An equal share of the time left among the parts still open, and at least
@@ -183,9 +203,9 @@ public final class MilpSelector implements Selector {
         variables, constraints, (System.nanoTime() - start) / 1_000_000);
   }
 
-  /** Whether the bound already meets the known plan's cost (both may be null). */
+  /** Whether the bound already meets the known plan's cost (either may be null). */
   private static boolean proven(Plan known, LagrangianBound lagrange) {
-    return known != null && lagrange.improve(known.cost(), 0) >= known.cost() * (1 - LagrangianBound.TOLERANCE);
+    return known != null && lagrange != null && lagrange.improve(known.cost(), 0) >= known.cost() * (1 - LagrangianBound.TOLERANCE);
   }
 
   /** The known plan, proven optimal by the bound {@code lower}. */
