@@ -20,26 +20,39 @@ import java.util.Locale;
  * without sharing (each query's own cheapest plan), the MILP's size (variables and constraints
  * summed over its independent parts, after pruning), and the planning time: building the plan
  * space (memo, Stage 2, edges) and selecting (plan grown query by query, pruning, CP-SAT per
- * part, one part at a time with a worker per core), median of {@code RUNS} runs after a warm-up
+ * part, one part at a time with a worker per core), median of 3 runs (or --runs) after a warm-up
  * on a small dashboard. A run stopped by the time limit reports the gap between its plan and the
  * solver's proven bound.
  *
  * <p>Reproduce: {@code bench/run PlannerBench 50 400 800 1664} (selection limited to 30 s), and
  * {@code bench/run PlannerBench --total 5 1664}: planning (space and selection) within 5 s in
  * all, the selection's limit being what building the space left of it, so the row shows the gap
- * reached in that time.
+ * reached in that time; {@code bench/run PlannerBench --limit 900 --runs 1 800}: the selection
+ * limited to 900 s instead (the time a proof takes), one run.
  */
 public final class PlannerBench {
-  private static final int RUNS = 3;
   private static final Duration LIMIT = Duration.ofSeconds(30);
 
   private PlannerBench() {
   }
 
   public static void main(String[] args) {
-    final boolean withBudget = args.length > 1 && args[0].equals("--total");
-    final Duration budget = withBudget ? Duration.ofMillis((long) (Double.parseDouble(args[1]) * 1000)) : null;
-    final String[] sizes = withBudget ? Arrays.copyOfRange(args, 2, args.length) : args;
+    Duration budget = null;
+    Duration selection = LIMIT;
+    int runs = 3;
+    int first = 0;
+    for (; first + 1 < args.length && args[first].startsWith("--"); first += 2) {
+      final double value = Double.parseDouble(args[first + 1]);
+      switch (args[first]) {
+        case "--total" -> budget = Duration.ofMillis((long) (value * 1000));
+        case "--limit" -> selection = Duration.ofMillis((long) (value * 1000));
+        case "--runs" -> runs = (int) value;
+        default -> throw new IllegalArgumentException("unknown option " + args[first]
+            + " (--total S, --limit S, --runs N)");
+      }
+    }
+    final boolean withBudget = budget != null;
+    final String[] sizes = Arrays.copyOfRange(args, first, args.length);
     // Warm-up: the JIT and OR-Tools' native library, on a small dashboard.
     new MilpSelector(Planner.space(WorkloadParser.parse(Dashboards.generate(16, 2)),
         ParameterLists.DEFAULT), "CP_SAT", LIMIT).solve();
@@ -49,16 +62,16 @@ public final class PlannerBench {
     for (String arg : sizes) {
       final int n = Integer.parseInt(arg);
       final Workload workload = WorkloadParser.parse(Dashboards.generate(n, 1));
-      final double[] space = new double[RUNS];
-      final double[] select = new double[RUNS];
-      final double[] total = new double[RUNS];
+      final double[] space = new double[runs];
+      final double[] select = new double[runs];
+      final double[] total = new double[runs];
       PlanSpace planSpace = null;
       Plan plan = null;
-      for (int run = 0; run < RUNS; run++) {
+      for (int run = 0; run < runs; run++) {
         final long start = System.nanoTime();
         planSpace = Planner.space(workload, ParameterLists.DEFAULT);
         final long built = System.nanoTime();
-        final Duration limit = withBudget ? budget.minusNanos(built - start) : LIMIT;
+        final Duration limit = withBudget ? budget.minusNanos(built - start) : selection;
         plan = new MilpSelector(planSpace, "CP_SAT", limit.isNegative() ? Duration.ZERO : limit).solve();
         final long done = System.nanoTime();
         space[run] = (built - start) / 1e9;

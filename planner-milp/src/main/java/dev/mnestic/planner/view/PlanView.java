@@ -103,6 +103,10 @@ public final class PlanView {
     b.append("stage 3: ").append(plan.status()).append(", ").append(plan.variables())
         .append(" variables, ").append(plan.constraints()).append(" constraints, ")
         .append(plan.millis()).append(" ms\n");
+    // A part its Lagrangian bound proves needs no CP-SAT model, so the sizes above count the
+    // models of the other parts only (none when the bound proved every part).
+    b.append("  lower bound ").append(num(plan.bound())).append(" (the Lagrangian bound's or CP-SAT's); the sizes "
+        + "count the CP-SAT models of the parts the bound alone did not prove\n");
     b.append("chosen plan\n");
     for (int g : memo.topologicalOrder()) {
       for (int v : space.byGroup().get(g)) {

@@ -26,6 +26,10 @@ class PlanViewTest {
     assertTrue(text.contains("stage 2: G"));
     assertTrue(text.contains("a result computed at ingest is read at a later evaluation"));
     assertTrue(text.matches("(?s).*stage 3: OPTIMAL, \\d+ variables, \\d+ constraints, \\d+ ms.*"));
+    // Proven: the lower bound shown is the plan's cost, within what a proof allows (10^-5).
+    final String bound = text.replaceAll("(?s).*\\n  lower bound (\\S+) .*", "$1");
+    final String cost = text.replaceAll("(?s).*\\ncost (\\S+), without sharing.*", "$1");
+    assertEquals(Double.parseDouble(cost), Double.parseDouble(bound), 1e-5 * Double.parseDouble(cost), text);
     // The chosen plan: a KLL k=345 for A, one DDSketch α=0.02 for B.
     assertTrue(text.matches("(?s).*\\n  v\\d+ G\\d+ Build\\[family=KLL\\] \\{k=345, direct\\}.*"), text);
     assertTrue(text.matches("(?s).*\\n  v\\d+ G\\d+ Build\\[family=DDSKETCH\\] \\{α=0.02, direct\\}.*"), text);
