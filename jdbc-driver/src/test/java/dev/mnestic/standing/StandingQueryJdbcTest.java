@@ -333,7 +333,7 @@ class StandingQueryJdbcTest {
         assertTrue(text.contains("\n    " + x + "\n"), x + " in " + text);
       }
       assertTrue(text.matches("(?s).*\nstage 3: OPTIMAL, \\d+ variables, \\d+ constraints, \\d+ ms\n"
-          + "chosen plan\n.*"), text);
+          + "  lower bound [^\n]*\nchosen plan\n.*"), text);
       // Sharing: one 1m summary read by p95 and tail, one by both operands of spread (at 20
       // rows a second, one exact accumulator per minute serves all three).
       final String readers = text.substring(text.indexOf("summaries and the queries reading them\n"));
