@@ -68,6 +68,8 @@ public final class TreePlans {
   private final List<Integer> fresh = new ArrayList<>();
   /** A candidate the trees may not use (-1: none). */
   private int barred = -1;
+  /** Whether a ratio's two operands may read one summary, paid once (not in the baseline). */
+  private final boolean shares;
 
   /**
    * A table entry for history {@code asked} (ZERO when nothing is asked); {@code next} is the
@@ -78,9 +80,13 @@ public final class TreePlans {
 
   /**
    * A sub-plan below a candidate: its cost, and per input the producer chosen and the level it
-   * gives (null producers: a candidate of the plan, reused).
+   * gives (null producers: a candidate of the plan, reused); for a ratio whose two operands read
+   * one summary, that summary ({@code shared}, else -1), which both producers read.
    */
-  private record Option(double cost, int[] producers, Guarantee[] levels) {
+  private record Option(double cost, int[] producers, Guarantee[] levels, int shared) {
+    Option(double cost, int[] producers, Guarantee[] levels) {
+      this(cost, producers, levels, -1);
+    }
   }
 
   private static final Option REUSED = new Option(0, null, null);
@@ -99,9 +105,10 @@ public final class TreePlans {
   private record Placed(Guarantee level, Duration asked, int stamp, PhysicalEdge[] edges) {
   }
 
-  private TreePlans(PlanSpace space, List<List<List<PhysicalEdge>>> inputs) {
+  private TreePlans(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, boolean shares) {
     this.space = space;
     this.inputs = inputs;
+    this.shares = shares;
     final int n = space.candidates().size();
     this.streaming = new Table(n);
     this.kept = new Table(n);
@@ -162,7 +169,7 @@ public final class TreePlans {
    * nothing). Budgets are not applied: they bound a plan, and this is a reference cost.
    */
   public static double costWithoutSharing(PlanSpace space) {
-    final TreePlans trees = new TreePlans(space, space.feasibleInputs());
+    final TreePlans trees = new TreePlans(space, space.feasibleInputs(), false);
     double total = 0;
     for (Query q : space.workload().queries()) {
       final double cost = trees.cheapest(space.answers().get(q.name()), q.retention());
@@ -185,7 +192,7 @@ public final class TreePlans {
 
   /** The plan of {@code queries} grown query by query in that order; null when one has no tree. */
   private static TreePlans grown(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries) {
-    final TreePlans trees = new TreePlans(space, inputs);
+    final TreePlans trees = new TreePlans(space, inputs, true);
     for (Query q : queries) {
       if (!trees.insert(q)) {
         return null;
@@ -572,6 +579,9 @@ public final class TreePlans {
           }
         }
       }
+      if (shares) {
+        offerShared(v, in, down, out);
+      }
       return out;
     }
     // A readout or an answer: the level of the one producer it reads.
@@ -583,6 +593,59 @@ public final class TreePlans {
         }
         offer(out, o.getKey(), new Option(p.own() + o.getValue().cost(), new int[] {e.producer()},
             new Guarantee[] {o.getKey()}));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A ratio's options whose two operands are readouts of one summary u, paid once: pricing the
+   * operands apart counts u twice (one DDSketch whose two readouts give p99 and p50), so a
+   * summary nothing else in the plan pays for yet would never be shared. For each u not in the
+   * plan that a numerator and a denominator readout both read, asked the same history by both:
+   * the cheapest of each reading u, over u's sub-plan per level.
+   */
+  private void offerShared(int v, List<List<PhysicalEdge>> in, Duration down, Map<Guarantee, Option> out) {
+    // By summary and history asked of it, the cheapest numerator readout reading it.
+    final Map<List<Object>, Integer> numerators = new LinkedHashMap<>();
+    for (PhysicalEdge n : in.get(0)) {
+      for (int u : sharable(v, n.producer(), down)) {
+        numerators.merge(List.of(u, childAsked(space.candidates().get(n.producer()), down)), n.producer(),
+            (x, y) -> space.weight(y) < space.weight(x) ? y : x);
+      }
+    }
+    for (PhysicalEdge d : in.get(1)) {
+      final Duration asked = childAsked(space.candidates().get(d.producer()), down);
+      for (int u : sharable(v, d.producer(), down)) {
+        final Integer n = numerators.get(List.of(u, asked));
+        if (n == null || n == d.producer()) {
+          continue;
+        }
+        final Node s = read(v, u, asked);
+        for (Map.Entry<Guarantee, Option> l : s.below().entrySet()) {
+          offer(out, Guarantee.ratio(l.getKey(), l.getKey()), new Option(
+              space.weight(n) + space.weight(d.producer()) + s.own() + l.getValue().cost(),
+              new int[] {n, d.producer()}, new Guarantee[] {l.getKey(), l.getKey()}, u));
+        }
+      }
+    }
+  }
+
+  /**
+   * The summaries readout r (an operand of ratio v) may share with the other operand: r usable
+   * and not in the plan, and its producers kept, not in the plan (a summary of the plan is free
+   * to both already); none when r is not a readout.
+   */
+  private List<Integer> sharable(int v, int r, Duration down) {
+    if (!(space.memo().candidate(space.candidates().get(r).logical()).operator() instanceof Operator.Readout)
+        || placed.containsKey(r) || read(v, r, down).below().isEmpty()) {
+      return List.of();
+    }
+    final List<Integer> out = new ArrayList<>();
+    for (PhysicalEdge e : inputs.get(r).get(0)) {
+      final int u = e.producer();
+      if (!placed.containsKey(u) && !(space.candidates().get(u).properties().lifetime() instanceof Lifetime.None)) {
+        out.add(u);
       }
     }
     return out;
@@ -656,6 +719,30 @@ public final class TreePlans {
     if (o.producers() == null) {
       throw new IllegalStateException("a reused candidate " + v + " was not placed");
     }
+    final Duration down = childAsked(space.candidates().get(v), asked);
+    if (!put(v, asked, level, o)) {
+      return false;
+    }
+    for (int i = 0; i < o.producers().length; i++) {
+      if (o.shared() >= 0) {
+        // Both operands read the shared summary at its one level.
+        final Guarantee[] at = {o.levels()[i]};
+        if (!put(o.producers()[i], down, o.levels()[i], new Option(0, new int[] {o.shared()}, at))
+            || !place(o.shared(), childAsked(space.candidates().get(o.producers()[i]), down), at[0])) {
+          return false;
+        }
+      } else if (!place(o.producers()[i], down, o.levels()[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Puts v into the plan reading the producers of {@code o}; false when v already is. */
+  private boolean put(int v, Duration asked, Guarantee level, Option o) {
+    if (placed.containsKey(v)) {
+      return false;
+    }
     final PhysicalEdge[] edges = new PhysicalEdge[o.producers().length];
     for (int i = 0; i < edges.length; i++) {
       final int producer = o.producers()[i];
@@ -663,12 +750,6 @@ public final class TreePlans {
     }
     placed.put(v, new Placed(level, asked, stamp, edges));
     fresh.add(v);
-    final Duration down = childAsked(space.candidates().get(v), asked);
-    for (int i = 0; i < edges.length; i++) {
-      if (!place(o.producers()[i], down, o.levels()[i])) {
-        return false;
-      }
-    }
     return true;
   }
 }

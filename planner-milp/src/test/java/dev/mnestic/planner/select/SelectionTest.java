@@ -231,6 +231,32 @@ class SelectionTest {
   }
 
   /**
+   * A ratio whose operands must read one summary to be optimal, which nothing else reads: the
+   * local search prices that summary once, so its plan is the enumerator's optimum (pricing the
+   * operands apart, it built one summary per operand: 17.1 against 13.8 for B alone, and 10.5
+   * against 7.3 for the second).
+   */
+  @Test void localSearchSharesARatiosSummary() {
+    final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
+    for (String text : List.of(
+        "metric latency from requests(ts, latency) rate 1000/s raw 1d range 0.1..100000\n"
+            + "B: quantile_over_time(0.99, latency[1m]) / quantile_over_time(0.50, latency[1m]) relative error 0.05 "
+            + "every 1m retain 1h\n",
+        "metric m from t(ts, v) rate 100/s raw 1d\n"
+            + "Q: quantile_over_time(0.9, m[1m]) / quantile_over_time(0.5, m[1m]) relative error 0.1 every 1m "
+            + "retain 5m\n")) {
+      final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
+      final Plan improved = TreePlans.improved(space, space.feasibleInputs(), space.workload().queries());
+      assertEquals(null, ReferenceEnumerator.violation(space, improved), text);
+      final double optimum = new ReferenceEnumerator(space).solve().cost();
+      assertEquals(optimum, improved.cost(), LagrangianBound.TOLERANCE * optimum, text);
+      final int divide = only(improved, space.answers().get(space.workload().queries().get(0).name()), 0).producer();
+      assertEquals(only(improved, only(improved, divide, 0).producer(), 0).producer(),
+          only(improved, only(improved, divide, 1).producer(), 0).producer(), text);
+    }
+  }
+
+  /**
    * On a generated dashboard the local search moves summaries that several queries share: its
    * plan is valid and cheaper than the query-by-query plan.
    */
