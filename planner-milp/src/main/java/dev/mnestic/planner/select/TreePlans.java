@@ -70,6 +70,8 @@ public final class TreePlans {
   private int barred = -1;
   /** Whether a ratio's two operands may read one summary, paid once (not in the baseline). */
   private final boolean shares;
+  /** By readout, the producers it may share with another readout ({@link #summaries}). */
+  private final int[][] summaries;
 
   /**
    * A table entry for history {@code asked} (ZERO when nothing is asked); {@code next} is the
@@ -109,6 +111,7 @@ public final class TreePlans {
     this.space = space;
     this.inputs = inputs;
     this.shares = shares;
+    this.summaries = new int[space.candidates().size()][];
     final int n = space.candidates().size();
     this.streaming = new Table(n);
     this.kept = new Table(n);
@@ -606,49 +609,62 @@ public final class TreePlans {
    * the cheapest of each reading u, over u's sub-plan per level.
    */
   private void offerShared(int v, List<List<PhysicalEdge>> in, Duration down, Map<Guarantee, Option> out) {
-    // By summary and history asked of it, the cheapest numerator readout reading it.
-    final Map<List<Object>, Integer> numerators = new LinkedHashMap<>();
-    for (PhysicalEdge n : in.get(0)) {
-      for (int u : sharable(v, n.producer(), down)) {
-        numerators.merge(List.of(u, childAsked(space.candidates().get(n.producer()), down)), n.producer(),
-            (x, y) -> space.weight(y) < space.weight(x) ? y : x);
+    // By history asked and summary read, the cheapest numerator readout.
+    final Map<Duration, Map<Integer, Integer>> numerators = new HashMap<>();
+    for (PhysicalEdge e : in.get(0)) {
+      final int n = e.producer();
+      if (sharing(v, n, down)) {
+        final Map<Integer, Integer> by = numerators.computeIfAbsent(
+            childAsked(space.candidates().get(n), down), k -> new HashMap<>());
+        for (int u : summaries(n)) {
+          if (!placed.containsKey(u)) {
+            by.merge(u, n, (x, y) -> space.weight(y) < space.weight(x) ? y : x);
+          }
+        }
       }
     }
-    for (PhysicalEdge d : in.get(1)) {
-      final Duration asked = childAsked(space.candidates().get(d.producer()), down);
-      for (int u : sharable(v, d.producer(), down)) {
-        final Integer n = numerators.get(List.of(u, asked));
-        if (n == null || n == d.producer()) {
+    for (PhysicalEdge e : in.get(1)) {
+      final int d = e.producer();
+      final Duration asked = childAsked(space.candidates().get(d), down);
+      final Map<Integer, Integer> by = numerators.get(asked);
+      if (by == null || !sharing(v, d, down)) {
+        continue;
+      }
+      for (int u : summaries(d)) {
+        final Integer n = by.get(u);
+        if (n == null || n == d || placed.containsKey(u)) {
           continue;
         }
-        final Node s = read(v, u, asked);
+        // d's entry read u's (at this history), so v's entry already depends on it through d's.
+        final Node s = options(u, asked);
         for (Map.Entry<Guarantee, Option> l : s.below().entrySet()) {
-          offer(out, Guarantee.ratio(l.getKey(), l.getKey()), new Option(
-              space.weight(n) + space.weight(d.producer()) + s.own() + l.getValue().cost(),
-              new int[] {n, d.producer()}, new Guarantee[] {l.getKey(), l.getKey()}, u));
+          final Guarantee level = Guarantee.ratio(l.getKey(), l.getKey());
+          final double cost = space.weight(n) + space.weight(d) + s.own() + l.getValue().cost();
+          final Option had = out.get(level);
+          if (had == null || cost < had.cost()) {
+            out.put(level, new Option(cost, new int[] {n, d}, new Guarantee[] {l.getKey(), l.getKey()}, u));
+          }
         }
       }
     }
   }
 
   /**
-   * The summaries readout r (an operand of ratio v) may share with the other operand: r usable
-   * and not in the plan, and its producers kept, not in the plan (a summary of the plan is free
-   * to both already); none when r is not a readout.
+   * Whether operand r of ratio v may read a summary it shares with the other operand: a
+   * readout, usable, and not in the plan (what a candidate of the plan reads is free already).
    */
-  private List<Integer> sharable(int v, int r, Duration down) {
-    if (!(space.memo().candidate(space.candidates().get(r).logical()).operator() instanceof Operator.Readout)
-        || placed.containsKey(r) || read(v, r, down).below().isEmpty()) {
-      return List.of();
+  private boolean sharing(int v, int r, Duration down) {
+    return space.memo().candidate(space.candidates().get(r).logical()).operator() instanceof Operator.Readout
+        && !placed.containsKey(r) && !read(v, r, down).below().isEmpty();
+  }
+
+  /** The producers readout r may read that two consumers may read: kept, not streamed. */
+  private int[] summaries(int r) {
+    if (summaries[r] == null) {
+      summaries[r] = inputs.get(r).get(0).stream().mapToInt(PhysicalEdge::producer)
+          .filter(u -> !(space.candidates().get(u).properties().lifetime() instanceof Lifetime.None)).toArray();
     }
-    final List<Integer> out = new ArrayList<>();
-    for (PhysicalEdge e : inputs.get(r).get(0)) {
-      final int u = e.producer();
-      if (!placed.containsKey(u) && !(space.candidates().get(u).properties().lifetime() instanceof Lifetime.None)) {
-        out.add(u);
-      }
-    }
-    return out;
+    return summaries[r];
   }
 
   /** The options of {@code producer}, read by shape {@code shape}'s entry. */
