@@ -43,7 +43,8 @@ import java.util.Set;
  *
  * <p>A tree asks of a candidate only the histories of one path, so the largest, M, decides
  * (R): M ≤ what v keeps; v passes its lookback down, and M + lookback too when recomputed on
- * demand. (K) is the level at the answer; a ratio composes its operands' levels.
+ * demand. (K) is the level at the answer; a ratio composes its operands' levels, and pays once
+ * for a summary both its operands read ({@link #offerShared}).
  */
 public final class TreePlans {
   /** Rounds of re-planning every query (each round stops early when nothing improves). */
