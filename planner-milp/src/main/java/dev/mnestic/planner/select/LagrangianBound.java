@@ -19,7 +19,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 /**
  * A lower bound on a part's optimum by splitting each candidate's weight among the queries that
@@ -103,8 +102,6 @@ final class LagrangianBound {
   private final Ints roots = new Ints();
   private final List<Guarantee> levels = new ArrayList<>();
   private final Map<Guarantee, Integer> levelIds = new HashMap<>();
-  /** The candidates on some client's trees. */
-  private final int[] reached;
   /** The slots of each candidate, and of each facility. */
   private final int[][] slotsOf;
   private final int[][] facilitySlots;
@@ -164,7 +161,6 @@ final class LagrangianBound {
       }
     }
     slotsOf = group(slotCandidate, n);
-    reached = IntStream.range(0, n).filter(v -> slotsOf[v].length > 0).toArray();
     facilitySlots = group(slotFacility, facilityCandidate.size());
     mu = new double[slotCandidate.size()];
     for (int[] slots : facilitySlots) {
@@ -275,6 +271,11 @@ final class LagrangianBound {
     for (int s : slots) {
       mu[s] = Math.max(0, mu[s] - tau);
     }
+  }
+
+  /** The best bound L found so far (at least 0), without taking a step. */
+  double bound() {
+    return best;
   }
 
   /** Subgradient steps taken so far. */

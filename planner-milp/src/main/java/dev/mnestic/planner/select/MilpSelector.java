@@ -179,7 +179,7 @@ public final class MilpSelector implements Selector {
       if (known.get(k) != null && lagranges.get(k) == null) {
         part = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0, "FEASIBLE", 0, 0, 0);
       } else if (proven(known.get(k), lagranges.get(k))) {
-        part = proven(known.get(k), lagranges.get(k).improve(known.get(k).cost(), 0));
+        part = proven(known.get(k), lagranges.get(k).bound());
       } else {
         // An equal share of the time left among the parts still open, and at least
         // MIN_SEARCH while that much is left: a part proven early leaves its time to the
@@ -205,7 +205,7 @@ public final class MilpSelector implements Selector {
 
   /** Whether the bound already meets the known plan's cost (either may be null). */
   private static boolean proven(Plan known, LagrangianBound lagrange) {
-    return known != null && lagrange != null && lagrange.improve(known.cost(), 0) >= known.cost() * (1 - LagrangianBound.TOLERANCE);
+    return known != null && lagrange != null && lagrange.bound() >= known.cost() * (1 - LagrangianBound.TOLERANCE);
   }
 
   /** The known plan, proven optimal by the bound {@code lower}. */
@@ -272,7 +272,7 @@ public final class MilpSelector implements Selector {
       LagrangianBound lagrange, long deadline) {
     final long start = System.nanoTime();
     Plan best = known;
-    double lower = lagrange.improve(best.cost(), 0);
+    double lower = lagrange.bound();
     boolean first = true;
     int variables = 0;
     int constraints = 0;
