@@ -19,6 +19,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -191,12 +192,14 @@ public final class Engine {
   /**
    * Runs {@code script} with parameters {@code params} (CozoDB values). Its
    * blocks run as one transaction (on an auto-commit connection, their own):
-   * a failing block undoes what the blocks before it wrote, except DDL,
-   * which the store commits when it runs.
+   * a failing script leaves every relation as it was, its made relations
+   * included ({@link StagedTables} says how). A script that makes a table
+   * ({@code :create}, {@code :replace} with other columns, {@code ::remove})
+   * commits an open transaction of the connection, as all DDL of the store does.
    */
   public Result run(String script, Map<String, ?> params) throws SQLException {
     final Script parsed = Parser.parse(script);
-    return inTransaction(stored -> {
+    return inTransaction(parsed.sysOp() != null ? List.of() : parsed.queries(), params, stored -> {
       if (parsed.sysOp() != null) {
         return sysOp(parsed.sysOp(), params, stored);
       }
@@ -215,25 +218,38 @@ public final class Engine {
   }
 
   /**
-   * Runs {@code work} as one transaction on an auto-commit connection;
-   * inside the open transaction otherwise.
+   * Runs {@code work}, the script of {@code blocks}, as one transaction on an
+   * auto-commit connection; inside the open transaction otherwise, rolled
+   * back to where it began when it fails.
    */
-  private <T> T inTransaction(Work<T> work) throws SQLException {
+  private <T> T inTransaction(List<Script.Query> blocks, Map<String, ?> params, Work<T> work)
+      throws SQLException {
     final Session session = Session.of(connection.unwrap(CalciteConnection.class).getRootSchema());
+    final StagedTables staged = StagedTables.prepare(session, blocks, params);
     final boolean autoCommit = session.getAutoCommit();
-    session.setAutoCommit(false);
     boolean done = false;
     try {
-      final T result = work.run(new StoredRelations(session));
-      done = true;
-      return result;
-    } finally {
-      if (autoCommit) {
-        if (done) {
-          session.commit();
-        } else {
-          session.rollback();
+      session.setAutoCommit(false);
+      final Savepoint start = autoCommit ? null : session.getConnection().setSavepoint();
+      try {
+        final T result = work.run(new StoredRelations(session, staged));
+        staged.commit(autoCommit);
+        done = true;
+        return result;
+      } finally {
+        if (!done) {
+          if (start == null) {
+            session.rollback();
+          } else {
+            session.getConnection().rollback(start);
+          }
         }
+      }
+    } finally {
+      if (!done) {
+        staged.abandon();
+      }
+      if (autoCommit) {
         session.setAutoCommit(true);
       }
     }
@@ -251,7 +267,7 @@ public final class Engine {
       throw new DatalogException("import::bad_json",
           "expected an object of relations: {\"rel\": {\"headers\": [...], \"rows\": [...]}}", 0, 0);
     }
-    inTransaction(stored -> {
+    inTransaction(List.of(), Map.of(), stored -> {
       for (Map.Entry<?, ?> rel : relations.entrySet()) {
         final Map<?, ?> body = rel.getValue() instanceof Map<?, ?> m ? m : Map.of();
         final List<String> headers = new ArrayList<>();
@@ -352,6 +368,7 @@ public final class Engine {
           deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline) ? scriptDeadline : deadline,
           cancelFlag, progress, host, maxEpochs(options, params))) {
         run.reportRoundsTo(rounds);
+        run.readStoredFrom(stored::table);
         rows = run.evaluate(rules, strata);
       }
     }

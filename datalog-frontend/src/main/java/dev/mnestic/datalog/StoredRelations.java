@@ -40,9 +40,17 @@ import java.util.stream.Collectors;
  */
 final class StoredRelations {
   private final Session session;
+  /** The relations as the running script sees them. */
+  private final StagedTables staged;
 
-  StoredRelations(Session session) {
+  StoredRelations(Session session, StagedTables staged) {
     this.session = session;
+    this.staged = staged;
+  }
+
+  /** The table holding {@code relation} as the running script sees it, if there is one. */
+  Optional<String> table(String relation) {
+    return staged.find(relation);
   }
 
   static Engine.Result ok() {
@@ -73,7 +81,7 @@ final class StoredRelations {
       create(op, headers, rows);
       return ok();
     }
-    final String table = StoreCatalog.findTable(session, op.relation()).orElseThrow(() ->
+    final String table = staged.find(op.relation()).orElseThrow(() ->
         error(op.pos(), "query::relation_not_found",
             "Cannot find requested stored relation '" + op.relation() + "'"));
     if (headers.isEmpty()) {
@@ -177,8 +185,48 @@ final class StoredRelations {
     if (headers.isEmpty() && op.kind() == Script.RelationOp.Kind.REPLACE) {
       throw noEntry();
     }
+    if (op.relation().startsWith(StagedTables.PREFIX)) {
+      throw error(op.pos(), "mnestic::reserved_name", "Stored relation names beginning with '"
+          + StagedTables.PREFIX + "' are the store's own");
+    }
     // 1. the relation's columns, as CozoDB checks them while parsing
-    final List<StoredSchema.Column> columns = new ArrayList<>();
+    final Map<StoredSchema.Column, Input> inputs = declared(op, headers);
+    final List<StoredSchema.Column> columns = new ArrayList<>(inputs.keySet());
+    final Optional<String> existing = staged.find(op.relation());
+    if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.CREATE) {
+      throw error(op.pos(), "eval::stored_relation_conflict",
+          "Stored relation " + op.relation() + " conflicts with an existing one");
+    }
+    // 2. the table: the hidden one made for this block, or (the same columns) the relation's own
+    final String target = staged.target(op);
+    final String table;
+    if (target != null) {
+      table = target;
+    } else if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.REPLACE) {
+      table = existing.get();
+    } else {
+      throw error(op.pos(), "eval::stored_relation_conflict", "Stored relation "
+          + op.relation() + " was changed by another connection while the script ran");
+    }
+    // 3. the rows, coerced and checked, then written in the script's transaction
+    final StoredSchema schema = StoredSchema.of(table, columns);
+    final Write write = new Write(op, schema, inputs,
+        headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers);
+    final List<Object[]> prepared = write.prepareAll(rows);
+    if (target != null) {
+      staged.made(op);
+    } else {
+      execute("DELETE FROM " + quote(table));
+    }
+    write.put(prepared);
+  }
+
+  /**
+   * The columns {@code :create} or {@code :replace} gives its relation (keys first), each with
+   * the input it takes, checked as CozoDB checks them while parsing; {@code headers} is the
+   * entry rule's head (empty when the block has no rules).
+   */
+  static Map<StoredSchema.Column, Input> declared(Script.RelationOp op, List<String> headers) {
     final Map<StoredSchema.Column, Input> inputs = new LinkedHashMap<>();
     final Set<String> names = new HashSet<>();
     final List<Script.Column> keys = op.schema() == null ? List.of() : op.schema().keys();
@@ -196,31 +244,25 @@ final class StoredRelations {
       }
       final StoredSchema.Column column = StoredSchema.declared(c.name(),
           StoredSchema.colType(c.type()), keys.contains(c), c.defaultValue(), c.defaultSource());
-      columns.add(column);
       inputs.put(column, new Input(c.name(), column.type(), c.from() != null ? c.from() : c.name()));
     }
     if (keys.isEmpty()) {
       // no schema, or '{}': the head's columns, all keys of type Any?
       for (String h : headers) {
+        if (!names.add(h)) {
+          throw error(op.pos(), "parser::dup_name_in_cols",
+              "Column " + h + " is defined multiple times");
+        }
         final StoredSchema.Column column = StoredSchema.declared(h, ColType.ANY, true, null, null);
-        columns.add(column);
         inputs.put(column, new Input(h, ColType.ANY, h));
       }
     }
-    final Optional<String> existing = StoreCatalog.findTable(session, op.relation());
-    if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.CREATE) {
-      throw error(op.pos(), "eval::stored_relation_conflict",
-          "Stored relation " + op.relation() + " conflicts with an existing one");
-    }
-    // 2. the rows, coerced and checked before the store changes
-    final StoredSchema schema = StoredSchema.of(op.relation(), columns);
-    final Write write = new Write(op, schema, inputs,
-        headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers);
-    final List<Object[]> prepared = write.prepareAll(rows);
-    // 3. the table, then the rows
-    if (existing.isPresent()) {
-      execute("DROP TABLE " + quote(existing.get()));
-    }
+    return inputs;
+  }
+
+  /** Creates the store's table {@code table} of {@code columns} (keys first): DDL, which commits. */
+  static void createTable(Session session, String table, List<StoredSchema.Column> columns)
+      throws SQLException {
     final List<String> ddl = new ArrayList<>();
     for (StoredSchema.Column c : columns) {
       ddl.add(quote(c.name()) + " " + StoredSchema.sqlType(c.type())
@@ -228,12 +270,13 @@ final class StoredRelations {
     }
     ddl.add("PRIMARY KEY (" + columns.stream().filter(StoredSchema.Column::key)
         .map(c -> quote(c.name())).collect(Collectors.joining(", ")) + ")");
-    execute("CREATE TABLE " + quote(op.relation()) + " (" + String.join(", ", ddl) + ")");
-    for (StoredSchema.Column c : columns) {
-      execute("COMMENT ON COLUMN " + quote(op.relation()) + "." + quote(c.name()) + " IS '"
-          + StoredSchema.remark(c.type(), c.defaultSource()).replace("'", "''") + "'");
+    try (Statement s = session.getConnection().createStatement()) {
+      s.execute("CREATE TABLE " + quote(table) + " (" + String.join(", ", ddl) + ")");
+      for (StoredSchema.Column c : columns) {
+        s.execute("COMMENT ON COLUMN " + quote(table) + "." + quote(c.name()) + " IS '"
+            + StoredSchema.remark(c.type(), c.defaultSource()).replace("'", "''") + "'");
+      }
     }
-    write.put(prepared);
   }
 
   /** One write against one relation: where each column's value comes from, and the store's statements. */
@@ -558,10 +601,11 @@ final class StoredRelations {
   /** {@code ::relations}: CozoDB's columns. */
   Engine.Result relations() {
     final List<List<Object>> rows = new ArrayList<>();
-    for (String table : StoreCatalog.tableNames(session)) {
+    for (String name : staged.names()) {
+      final String table = staged.find(name).orElseThrow();
       final int arity = StoreCatalog.columns(session, table).size();
       final int keys = StoreCatalog.primaryKey(session, table).size();
-      rows.add(Values.list(table, (long) arity, "normal", (long) keys, (long) (arity - keys),
+      rows.add(Values.list(name, (long) arity, "normal", (long) keys, (long) (arity - keys),
           0L, 0L, 0L, ""));
     }
     rows.sort((a, b) -> Values.compare(a, b));
@@ -571,7 +615,7 @@ final class StoredRelations {
 
   /** {@code ::columns rel}: CozoDB's columns. */
   Engine.Result columns(String relation, Pos pos) {
-    final String table = StoreCatalog.findTable(session, relation).orElseThrow(() ->
+    final String table = staged.find(relation).orElseThrow(() ->
         error(pos, "query::relation_not_found", "Cannot find requested stored relation '" + relation + "'"));
     final StoredSchema schema = StoredSchema.read(session, table);
     final List<List<Object>> rows = new ArrayList<>();
@@ -583,11 +627,18 @@ final class StoredRelations {
     return new Engine.Result(List.of("column", "is_key", "index", "type", "has_default"), rows);
   }
 
-  /** {@code ::remove a, b}. */
+  /**
+   * {@code ::remove a, b}: every relation is found before any is dropped, so a missing one
+   * drops none. Each drop is DDL, which the store commits: a process that dies between two
+   * drops leaves the first dropped.
+   */
   Engine.Result remove(List<String> relations, Pos pos) throws SQLException {
+    final List<String> tables = new ArrayList<>();
     for (String relation : relations) {
-      final String table = StoreCatalog.findTable(session, relation).orElseThrow(() ->
-          error(pos, "query::relation_not_found", "Cannot find requested stored relation '" + relation + "'"));
+      tables.add(staged.find(relation).orElseThrow(() ->
+          error(pos, "query::relation_not_found", "Cannot find requested stored relation '" + relation + "'")));
+    }
+    for (String table : tables) {
       execute("DROP TABLE " + quote(table));
     }
     return ok();

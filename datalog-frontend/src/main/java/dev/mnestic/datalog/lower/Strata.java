@@ -116,6 +116,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private final Map<String, List<Rule>> rulesByName = new LinkedHashMap<>();
   /** Whether rules being lowered run inside a fixpoint, once per round. */
   private boolean inFixpoint;
+  /** The table of each stored relation ({@link #readStoredFrom}); null: the store's of its name. */
+  private Function<String, Optional<String>> storedTables;
   /** Stored relations read inside fixpoints, copied once (as CozoDB values) instead of rescanned each round. */
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
 
@@ -164,6 +166,15 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   /** Tells {@code rounds} (null for none) of every round of every fixpoint evaluated. */
   public void reportRoundsTo(SemiNaive.Progress rounds) {
     this.rounds = rounds;
+  }
+
+  /**
+   * Reads each stored relation from the table {@code tables} names for it (empty: there is
+   * none), as a script that made relations sees them; by default the store's table of the
+   * relation's name.
+   */
+  public void readStoredFrom(Function<String, Optional<String>> tables) {
+    this.storedTables = tables;
   }
 
   /** Evaluates every stratum; returns the entry rule's rows (distinct, unordered). */
@@ -498,7 +509,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
 
   @Override public RelNode stored(String relation, Pos pos) {
     final Session session = Session.of(root);
-    final Optional<String> table = StoreCatalog.findTable(session, relation);
+    final Optional<String> table = storedTables != null ? storedTables.apply(relation)
+        : StoreCatalog.findTable(session, relation);
     if (table.isEmpty()) {
       throw new DatalogException("query::relation_not_found",
           "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column());
