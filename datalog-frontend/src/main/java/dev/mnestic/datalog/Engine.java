@@ -155,6 +155,14 @@ public final class Engine {
   }
 
   public static Description describe(String script) {
+    try {
+      return onDeepStack(stored -> describeParsed(script));
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Description describeParsed(String script) {
     final Script parsed = Parser.parse(script);
     List<String> headers = List.of();
     if (parsed.sysOp() == null) {
@@ -198,6 +206,60 @@ public final class Engine {
    * commits an open transaction of the connection, as all DDL of the store does.
    */
   public Result run(String script, Map<String, ?> params) throws SQLException {
+    return onDeepStack(stored -> runScript(script, params));
+  }
+
+  /** The stack a script runs on: nesting up to {@link Parser#MAX_NESTING} levels fits. */
+  private static final long STACK_BYTES = 512L << 20;
+
+  /**
+   * {@code work} on a thread of its own with a {@value #STACK_BYTES}-byte stack (reserved, not
+   * committed until used), as parsing, lowering, Calcite's planning and Janino's compiling all
+   * recurse over the script's nesting; the caller waits. A stack overflow nonetheless fails the
+   * script with {@code mnestic::too_deep}, never as an {@link Error}.
+   */
+  private static <T> T onDeepStack(Work<T> work) throws SQLException {
+    final Object[] outcome = new Object[1];
+    final Thread thread = new Thread(null, () -> {
+      try {
+        outcome[0] = work.run(null);
+      } catch (Throwable t) {
+        outcome[0] = t;
+      }
+    }, "mnestic-datalog", STACK_BYTES);
+    thread.start();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        // the script stops by its cancel flag or deadline, not by an interrupt
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (outcome[0] instanceof StackOverflowError) {
+      throw new DatalogException("mnestic::too_deep", "the script nests too deeply to be run",
+          0, 0, "nest expressions and rules less deeply, or split long chains");
+    }
+    if (outcome[0] instanceof SQLException e) {
+      throw e;
+    }
+    if (outcome[0] instanceof RuntimeException e) {
+      throw e;
+    }
+    if (outcome[0] instanceof Error e) {
+      throw e;
+    }
+    @SuppressWarnings("unchecked")
+    final T result = (T) outcome[0];
+    return result;
+  }
+
+  private Result runScript(String script, Map<String, ?> params) throws SQLException {
     final Script parsed = Parser.parse(script);
     return inTransaction(parsed.sysOp() != null ? List.of() : parsed.queries(), params, stored -> {
       if (parsed.sysOp() != null) {

@@ -594,6 +594,10 @@ final class RuleLowering {
       return list(items);
     }
     final Expr.Apply apply = (Expr.Apply) e;
+    if (apply.args().size() > CozoCalls.MAX_ARITY && variables(e).isEmpty()) {
+      // a long chain of constants (1 + 2 + ... ) is one constant, not a tree of calls
+      return literal(ConstantEvaluator.evaluate(e, params));
+    }
     final List<RexNode> args = new ArrayList<>();
     for (Expr a : apply.args()) {
       args.add(rex(a, vars));
@@ -607,12 +611,36 @@ final class RuleLowering {
     if (apply.function().equals("list")) {
       return list(args);
     }
+    if (args.size() > CozoCalls.MAX_ARITY && ASSOCIATIVE.contains(apply.function())) {
+      return associate(apply.function(), args);
+    }
     if (args.size() > CozoCalls.MAX_ARITY) {
       throw new DatalogException("mnestic::unsupported", "'" + apply.function()
           + "' with more than " + CozoCalls.MAX_ARITY + " arguments is not supported yet",
           e.pos().line(), e.pos().column());
     }
     return call(apply.function(), args);
+  }
+
+  /** Variadic functions that associate: {@code f(a, b, c)} is {@code f(f(a, b), c)}. */
+  private static final Set<String> ASSOCIATIVE = Set.of("or", "and", "add", "mul", "concat");
+
+  /**
+   * {@code function} of {@code args} (more than MAX_ARITY), as a tree of calls of at most
+   * MAX_ARITY arguments each, in order: its height grows as the logarithm of the count.
+   */
+  private RexNode associate(String function, List<RexNode> args) {
+    List<RexNode> level = args;
+    while (level.size() > CozoCalls.MAX_ARITY) {
+      final List<RexNode> up = new ArrayList<>();
+      for (int from = 0; from < level.size(); from += CozoCalls.MAX_ARITY) {
+        final List<RexNode> group = level.subList(from,
+            Math.min(level.size(), from + CozoCalls.MAX_ARITY));
+        up.add(group.size() == 1 ? group.get(0) : call(function, group));
+      }
+      level = up;
+    }
+    return call(function, level);
   }
 
   private RexNode call(String function, List<RexNode> args) {

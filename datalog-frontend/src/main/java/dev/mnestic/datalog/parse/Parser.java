@@ -37,10 +37,21 @@ public final class Parser {
       Map.of("^", "pow"),
       Map.of("~", "coalesce"));
   private static final int POW_LEVEL = 7;
+  /** Functions of operators whose chains are one call of every operand: they associate. */
+  private static final Set<String> ASSOCIATIVE = Set.of("or", "and", "add", "mul", "concat");
+  /**
+   * How deep a script may nest ({@code parser::too_deep}): each expression (in parentheses,
+   * brackets, a call's arguments), prefix operator, {@code ->}, link of a chain of a
+   * non-associative operator ({@code a - b - c} is two), atom ({@code not}, a grouped body)
+   * and column type is a level.
+   */
+  public static final int MAX_NESTING = 3_000;
 
   private final String source;
   private final List<Token> tokens;
   private int at;
+  /** Levels of nesting open at {@link #at} ({@link #enter}). */
+  private int depth;
 
   private Parser(String source) {
     this.source = source;
@@ -264,6 +275,15 @@ public final class Parser {
   }
 
   private Atom atom() {
+    enter();
+    try {
+      return nestedAtom();
+    } finally {
+      depth--;
+    }
+  }
+
+  private Atom nestedAtom() {
     final Token t = peek();
     if (t.is("not")) {
       next();
@@ -289,15 +309,20 @@ public final class Parser {
     if (t.is("(")) {
       // An expression in parentheses, or else a grouped body.
       final int mark = at;
+      final int markDepth = depth;
       try {
         final Expr e = expr();
         if (endsAtom()) {
           return new Atom.Filter(e, t.pos());
         }
       } catch (DatalogException e) {
+        if ("parser::too_deep".equals(e.code())) {
+          throw e;
+        }
         // not an expression: a grouped body
       }
       at = mark;
+      depth = markDepth;
       next();
       final List<Atom> inner = body();
       expect(")");
@@ -460,6 +485,15 @@ public final class Parser {
   }
 
   private Script.ColumnType columnType() {
+    enter();
+    try {
+      return nestedColumnType();
+    } finally {
+      depth--;
+    }
+  }
+
+  private Script.ColumnType nestedColumnType() {
     final Token t = peek();
     final Script.ColumnType type;
     if (accept("[")) {
@@ -496,41 +530,96 @@ public final class Parser {
   // expressions: precedence climbing over LEVELS
 
   private Expr expr() {
-    return binary(0);
+    enter();
+    try {
+      return binary(0);
+    } finally {
+      depth--;
+    }
   }
 
-  private Expr binary(int level) {
-    if (level == LEVELS.size()) {
-      return unary();
-    }
-    Expr left = binary(level + 1);
-    while (true) {
-      final Token op = peek();
-      final String function = op.kind() == Token.Kind.SYMBOL ? LEVELS.get(level).get(op.text()) : null;
-      if (function == null) {
-        return left;
+  /**
+   * The operators of {@code minLevel} and tighter, left-associative but {@code ^}; a chain of
+   * one associative operator ({@code || && + * ++}) is one call of all its operands, so a
+   * chain of any length is a tree of height 1 for the stages after parsing. Every other
+   * operator nests its left operand one level deeper ({@link #enter}).
+   */
+  private Expr binary(int minLevel) {
+    final int entry = depth;
+    try {
+      Expr left = unary();
+      List<Expr> chain = null;
+      String chained = null;
+      while (true) {
+        final Token op = peek();
+        int level = -1;
+        String function = null;
+        if (op.kind() == Token.Kind.SYMBOL) {
+          for (int l = minLevel; l < LEVELS.size() && function == null; l++) {
+            function = LEVELS.get(l).get(op.text());
+            level = l;
+          }
+        }
+        if (function == null) {
+          return left;
+        }
+        if (!function.equals(chained)) {
+          enter();
+        }
+        next();
+        // ^ is right-associative
+        final Expr right = binary(level == POW_LEVEL ? level : level + 1);
+        if (function.equals(chained)) {
+          chain.add(right);
+          left = new Expr.Apply(function, chain, ((Expr.Apply) left).pos());
+        } else {
+          chain = new ArrayList<>(List.of(left, right));
+          chained = ASSOCIATIVE.contains(function) ? function : null;
+          left = new Expr.Apply(function, chain, op.pos());
+        }
       }
-      next();
-      // ^ is right-associative
-      final Expr right = level == POW_LEVEL ? binary(level) : binary(level + 1);
-      left = new Expr.Apply(function, List.of(left, right), op.pos());
+    } finally {
+      depth = entry;
     }
   }
 
+  /** Prefix {@code -} and {@code !} (each a level deeper), then a term and its {@code ->}s. */
   private Expr unary() {
-    final Token t = peek();
-    if (accept("-")) {
-      return new Expr.Apply("minus", List.of(unary()), t.pos());
+    final int entry = depth;
+    try {
+      final List<Token> prefixes = new ArrayList<>();
+      while (peek().is("-") || peek().is("!")) {
+        enter();
+        prefixes.add(next());
+      }
+      Expr e = term();
+      while (peek().is("->")) {
+        enter();
+        final Token arrow = next();
+        e = new Expr.Apply("maybe_get", List.of(e, term()), arrow.pos());
+      }
+      for (int i = prefixes.size() - 1; i >= 0; i--) {
+        final Token t = prefixes.get(i);
+        e = new Expr.Apply(t.is("-") ? "minus" : "negate", List.of(e), t.pos());
+      }
+      return e;
+    } finally {
+      depth = entry;
     }
-    if (accept("!")) {
-      return new Expr.Apply("negate", List.of(unary()), t.pos());
+  }
+
+  /**
+   * One level deeper into the script's nesting (an expression, a prefix operator, a negated or
+   * grouped atom, a column type): past {@link #MAX_NESTING} levels the script is refused here.
+   */
+  private void enter() {
+    if (++depth > MAX_NESTING) {
+      final Token t = peek();
+      throw new DatalogException("parser::too_deep", "the script nests deeper than "
+          + MAX_NESTING + " levels here", t.pos().line(), t.pos().column(),
+          "nest parentheses, lists, calls and operators at most " + MAX_NESTING
+          + " levels deep");
     }
-    Expr e = term();
-    while (peek().is("->")) {
-      final Token arrow = next();
-      e = new Expr.Apply("maybe_get", List.of(e, term()), arrow.pos());
-    }
-    return e;
   }
 
   private Expr term() {
