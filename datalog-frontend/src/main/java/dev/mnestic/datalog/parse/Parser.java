@@ -184,6 +184,11 @@ public final class Parser {
     expect("]");
     final Token def = peek();
     if (accept(":=")) {
+      if (head.isEmpty()) {
+        throw new DatalogException("parser::empty_horn_rule_head",
+            "Horn-clause rule cannot have empty rule head", name.pos().line(),
+            name.pos().column());
+      }
       return new Rule(ruleName, head, Rule.Kind.INLINE, body(), null, name.pos());
     }
     if (accept("<-")) {

@@ -73,6 +73,22 @@ class ParserTest {
     assertEquals("mod(add(7, 1), 3)", mod.toString(), "% binds looser than + in CozoDB");
   }
 
+  /** Chains of an associative operator are one call; others nest to the left (issue 13). */
+  @Test void associativeChainsAreOneCall() {
+    final Expr e = ((Atom.Unify) query("?[y] := y = 1 + 2 + 3 * 4 * 5 - 6 - 7 ++ 'a' ++ 'b'")
+        .rules().get(0).body().get(0)).value();
+    assertEquals("concat(sub(sub(add(1, 2, mul(3, 4, 5)), 6), 7), 'a', 'b')", e.toString());
+  }
+
+  /** Test case for issue 13: an empty head under -ea was an AssertionError in Calcite. */
+  @Test void aHornRuleNeedsAHead() {
+    final DatalogException e = assertThrows(DatalogException.class,
+        () -> Parser.parse("?[a] := a = 1\nr[] := a = 1"));
+    assertEquals("parser::empty_horn_rule_head", e.code());
+    assertEquals(2, e.line());
+    assertEquals(1, e.column());
+  }
+
   @Test void orAndGroupingAndOrAsAFunction() {
     final List<Atom> body = query(
         "?[a] := (r[a] or s[a]), or(a > 1, a < 0), (a > 2 or (t[a], a < 9))").rules().get(0).body();
