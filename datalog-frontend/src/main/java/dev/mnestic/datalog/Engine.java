@@ -216,7 +216,8 @@ public final class Engine {
    * {@code work} on a thread of its own with a {@value #STACK_BYTES}-byte stack (reserved, not
    * committed until used), as parsing, lowering, Calcite's planning and Janino's compiling all
    * recurse over the script's nesting; the caller waits. A stack overflow nonetheless fails the
-   * script with {@code mnestic::too_deep}, never as an {@link Error}.
+   * script with {@code mnestic::too_deep}, an assertion with {@code mnestic::internal}: neither
+   * reaches the caller as an {@link Error}.
    */
   private static <T> T onDeepStack(Work<T> work) throws SQLException {
     final Object[] outcome = new Object[1];
@@ -244,6 +245,13 @@ public final class Engine {
     if (outcome[0] instanceof StackOverflowError) {
       throw new DatalogException("mnestic::too_deep", "the script nests too deeply to be run",
           0, 0, "nest expressions and rules less deeply, or split long chains");
+    }
+    if (outcome[0] instanceof AssertionError e) {
+      // a broken invariant of mnestic or Calcite (under -ea): the script fails, not the caller
+      final DatalogException failure = new DatalogException("mnestic::internal",
+          "internal error: " + e, 0, 0, "this is a bug of mnestic; please report the script");
+      failure.initCause(e);
+      throw failure;
     }
     if (outcome[0] instanceof SQLException e) {
       throw e;

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * {@code src/test/resources/conformance} (the air-routes ones included, without their data),
  * mutated at random (a token deleted, duplicated, swapped with another, or replaced by a token
  * of its class from another script or by an extreme number; one to three times), each run with its setup on a fresh in-memory store,
- * stopped after two seconds. Prints the outcomes by kind: a {@link DatalogException} by code,
+ * stopped after two seconds. Prints the outcomes by kind: a {@link DatalogException} by code (and whether it has no place),
  * an {@link SQLException} by SQLSTATE, anything else (an internal error) by class with its
  * script and stack. Not a test: the CI fuzz test is jdbc-driver's; run it as
  * {@code java -ea -cp <test class path> dev.mnestic.datalog.MutationLoop [inputs] [seed]}.
@@ -95,7 +95,7 @@ public final class MutationLoop {
       final String outcome = run(setups.get(pick), script);
       final String kind = outcome.substring(0, outcome.indexOf('\n'));
       outcomes.merge(kind, 1, Integer::sum);
-      if (kind.startsWith("INTERNAL") || kind.contains("no code")) {
+      if (kind.startsWith("INTERNAL") || kind.contains("no place")) {
         examples.putIfAbsent(kind, "script: " + script + "\n" + outcome);
       }
     }
@@ -137,12 +137,12 @@ public final class MutationLoop {
       }
       try {
         engine.stoppedBy(System.nanoTime() + 2_000_000_000L, null).run(script, Map.of());
-        return "OK\n";
+        return "OK\n\n";
       } catch (DatalogException e) {
-        return (e.code() == null ? "DATALOG (no code)\n" + e.getMessage() : "DATALOG " + e.code())
-            + "\n";
+        return (e.code() == null ? "DATALOG (no code)" : "DATALOG " + e.code())
+            + (e.line() == 0 ? " (no place)" : "") + "\n" + e.getMessage() + "\n";
       } catch (SQLException e) {
-        return "SQL " + e.getSQLState() + "\n";
+        return "SQL " + e.getSQLState() + "\n" + e.getMessage() + "\n";
       } catch (Throwable e) {
         final StringBuilder b = new StringBuilder("INTERNAL " + e.getClass().getName() + "\n" + e);
         Throwable c = e;

@@ -650,18 +650,17 @@ final class RuleLowering {
     return b.call(Operators.CALL[args.size()], operands);
   }
 
-  /** A list of any length: lists of at most MAX_ARITY items, concatenated. */
+  /** A list of any length: lists of at most MAX_ARITY items, concatenated (a balanced tree). */
   private RexNode list(List<RexNode> items) {
-    RexNode result = null;
-    for (int from = 0; from < items.size() || result == null; from += CozoCalls.MAX_ARITY) {
-      final RexNode chunk = call("list",
-          items.subList(from, Math.min(items.size(), from + CozoCalls.MAX_ARITY)));
-      result = result == null ? chunk : call("concat", List.of(result, chunk));
-      if (items.isEmpty()) {
-        break;
-      }
+    if (items.size() <= CozoCalls.MAX_ARITY) {
+      return call("list", items);
     }
-    return result;
+    final List<RexNode> chunks = new ArrayList<>();
+    for (int from = 0; from < items.size(); from += CozoCalls.MAX_ARITY) {
+      chunks.add(call("list",
+          items.subList(from, Math.min(items.size(), from + CozoCalls.MAX_ARITY))));
+    }
+    return chunks.size() == 1 ? chunks.get(0) : associate("concat", chunks);
   }
 
   /** A constant value as a row expression. */

@@ -445,7 +445,10 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
           if (v.code() != null && v.code().startsWith(AGGREGATE_ERRORS)) {
             throw aggregateError(v);
           }
-          throw new DatalogException(v.code(), v.getMessage(), 0, 0, v.help());
+          // placed at the stratum's first rule: generated code does not tell which expression
+          final Pos at = evaluating.isEmpty() || rulesByName.get(evaluating.get(0)) == null
+              ? new Pos(0, 0) : rulesByName.get(evaluating.get(0)).get(0).pos();
+          throw new DatalogException(v.code(), v.getMessage(), at.line(), at.column(), v.help());
         }
         if (t.getMessage() != null && t.getMessage().contains("recursion cancelled")) {
           throw killed();
