@@ -35,6 +35,7 @@ import java.util.regex.Pattern;
  *   <li>computing a row: 22012 division by zero, 22003 numeric overflow,
  *       22018 a string that is no number, 22007 a bad date or time, 22000
  *       another failure of a function on its arguments;
+ *   <li>a plan Calcite cannot implement: 0A000;
  *   <li>out of memory: 53200; stack exhausted: 54001;
  *   <li>anything else, an internal error: XX000, with the exception's class
  *       and the first line of its message (never generated code).
@@ -54,6 +55,9 @@ final class SqlFailures {
       "(Object|Table) '[^']*' not found(?! within)");
   private static final Pattern UNKNOWN_COLUMN = Pattern.compile(
       "Column '[^']*' not found|Unknown field '");
+
+  /** Feature not supported: a statement the planner cannot implement. */
+  static final String NOT_SUPPORTED = "0A000";
 
   private static final Pattern TOO_LARGE = Pattern.compile(
       "code too large|too many constants|grows beyond 64 KB|too large", Pattern.CASE_INSENSITIVE);
@@ -82,6 +86,11 @@ final class SqlFailures {
       case INTERNAL -> internal(root(e));
       case TOO_COMPLEX -> stated instanceof StackOverflowError || isTooLarge(stated)
           ? tooComplex(stated) : messageOf(e);
+      case NOT_SUPPORTED -> stated != null && isUnplannable(stated)
+          ? "not supported: the planner has no implementation for " + firstLine(
+              String.valueOf(stated.getMessage()).replaceFirst("^Unable to implement ", "")
+              .replaceFirst(": rowcount = .*", ""))
+          : messageOf(e);
       case "53200" -> "statement ran out of memory (" + stated.getMessage() + ") and was stopped";
       default -> messageOf(e);
     };
@@ -144,12 +153,26 @@ final class SqlFailures {
     if (t instanceof DateTimeException) {
       return "22007";
     }
+    if (isUnplannable(t)) {
+      return NOT_SUPPORTED;
+    }
     if (t.getCause() == null && t instanceof RuntimeException
         && String.valueOf(t.getMessage()).startsWith("parse failed: ")) {
       // Calcite's parser's own complaints (a non-query in a query's place) come so.
       return "42601";
     }
     return null;
+  }
+
+  /**
+   * The planner's failure to implement a valid plan (TUMBLE outside a stream, shapes no rule
+   * implements): Calcite's "Unable to implement" and CannotPlanException, whose messages dump
+   * the whole plan.
+   */
+  private static boolean isUnplannable(Throwable t) {
+    return t.getClass().getSimpleName().equals("CannotPlanException")
+        || t instanceof IllegalStateException
+        && String.valueOf(t.getMessage()).startsWith("Unable to implement ");
   }
 
   /**
