@@ -3,6 +3,7 @@ package dev.mnestic.server;
 import dev.mnestic.jdbc.Driver;
 
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.jdbc.StatedJdbcMeta;
 import org.apache.calcite.avatica.remote.Driver.Serialization;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
@@ -96,7 +97,8 @@ public final class MnesticServer implements AutoCloseable {
       metaProperties.setProperty("avatica." + cache + ".expiryunit", "MILLISECONDS");
     }
     DriverManager.registerDriver(new Driver());
-    final JdbcMeta meta = new JdbcMeta(url, metaProperties);
+    // The embedded driver's SQLSTATEs reach the client (JdbcMeta would answer 00000).
+    final JdbcMeta meta = new StatedJdbcMeta(url, metaProperties);
     final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
         .withHandler(new LocalService(meta), Serialization.PROTOBUF)
         .withPort(requestedPort)

@@ -3,6 +3,7 @@ package dev.mnestic.sql2rel;
 import dev.mnestic.rel.LogicalSkyline;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.sql.SqlSkylineSelect;
+import dev.mnestic.sql.validate.StatementErrors;
 
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
@@ -10,9 +11,13 @@ import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUtil;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
@@ -23,6 +28,8 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Calcite's SQL-to-relational conversion, and SKYLINE OF. A skyline block
@@ -46,6 +53,40 @@ public class MnesticSqlToRelConverter extends SqlToRelConverter {
   }
 
   /** A trimmer that also narrows the input of a skyline. */
+  /**
+   * As Calcite's, but a recursive query whose recursive step gives its columns other types
+   * than its seed (a DECIMAL sum growing its precision) is a validation error at the query,
+   * where Calcite's check of the converted types fails with an AssertionError.
+   */
+  @Override public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
+    try {
+      return super.convertQuery(query, needsValidation, top);
+    } catch (AssertionError e) {
+      final Matcher m = TYPES_CHANGED.matcher(String.valueOf(e.getMessage()));
+      if (!m.find() || !isRecursive(query)) {
+        throw e;
+      }
+      throw SqlUtil.newContextException(query.getParserPosition(),
+          StatementErrors.RESOURCE.recursiveTypesChange(m.group(1), m.group(2)));
+    }
+  }
+
+  /** Calcite's message when a converted query's row type is not the validated one. */
+  private static final Pattern TYPES_CHANGED = Pattern.compile(
+      "failed to preserve datatypes:\\s*validated type:\\s*(.*?)\\s*converted type:\\s*(.*?)\\s*(rel:|$)",
+      Pattern.DOTALL);
+
+  private static boolean isRecursive(SqlNode query) {
+    if (query instanceof SqlWith with) {
+      for (SqlNode item : with.withList) {
+        if (item instanceof SqlWithItem w && w.recursive.booleanValue()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   @Override protected RelFieldTrimmer newFieldTrimmer() {
     return new MnesticRelFieldTrimmer(validator,
         config().getRelBuilderFactory().create(cluster, null));

@@ -8,6 +8,8 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -19,9 +21,11 @@ import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimestampString;
@@ -29,6 +33,8 @@ import org.apache.calcite.util.Util;
 
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Set;
 
 import static org.apache.calcite.util.Static.RESOURCE;
 
@@ -46,7 +52,69 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
     super(opTab, catalogReader, typeFactory, config);
   }
 
+  /**
+   * As Calcite's, after a check of what Calcite would let through to fail inside its
+   * converter: EXISTS of an expression (not a query).
+   */
+  @Override public void validateCall(SqlCall call, SqlValidatorScope scope) {
+    if (call.getKind() == SqlKind.EXISTS && call.operandCount() == 1
+        && !call.operand(0).isA(SqlKind.QUERY)) {
+      throw newValidationError(call.operand(0), StatementErrors.RESOURCE.existsNeedsQuery());
+    }
+    super.validateCall(call, scope);
+  }
+
+  /**
+   * A window function (TUMBLE, HOP, SESSION and their bounds) with an interval that is not
+   * positive, which Calcite lets through to fail when the plan is implemented.
+   */
+  private void checkWindowIntervals(SqlCall call) {
+    // GROUP BY's TUMBLE is Calcite's "$TUMBLE".
+    final String name = call.getOperator().getName().replace("$", "");
+    if (!WINDOWS.contains(name.toUpperCase(Locale.ROOT))) {
+      return;
+    }
+    for (SqlNode operand : call.getOperandList()) {
+      if (operand instanceof SqlIntervalLiteral literal) {
+        final SqlIntervalLiteral.IntervalValue interval =
+            literal.getValueAs(SqlIntervalLiteral.IntervalValue.class);
+        final long length = interval.getIntervalQualifier().isYearMonth()
+            ? SqlParserUtil.intervalToMonths(interval)
+            : SqlParserUtil.intervalToMillis(interval);
+        if (length * interval.getSign() <= 0) {
+          throw newValidationError(operand, StatementErrors.RESOURCE
+              .windowIntervalNotPositive(name, operand.toString()));
+        }
+      }
+    }
+  }
+
+  /** Window functions whose interval operands are widths, steps or gaps. */
+  private static final Set<String> WINDOWS = Set.of("TUMBLE", "TUMBLE_START", "TUMBLE_END",
+      "HOP", "HOP_START", "HOP_END", "SESSION", "SESSION_START", "SESSION_END");
+
+  /**
+   * As Calcite's, but an INSERT without a column list whose source has more columns than the
+   * table is refused as Calcite refuses it with one (Calcite's implicit target columns took a
+   * sub-list past the table's end).
+   */
+  @Override protected RelDataType getLogicalTargetRowType(RelDataType targetRowType,
+      SqlInsert insert) {
+    if (insert.getTargetColumnList() == null) {
+      final SqlValidatorNamespace source = getNamespace(insert.getSource());
+      final int sourceCount = source == null ? 0 : source.getRowType().getFieldCount();
+      if (sourceCount > targetRowType.getFieldCount()) {
+        throw newValidationError(insert.getSource(),
+            RESOURCE.unmatchInsertColumn(targetRowType.getFieldCount(), sourceCount));
+      }
+    }
+    return super.getLogicalTargetRowType(targetRowType, insert);
+  }
+
   @Override protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+    if (node instanceof SqlCall call) {
+      checkWindowIntervals(call);
+    }
     // ORDER BY, OFFSET and FETCH after a skyline block join the block, as
     // Calcite joins them to a plain one; done before the block's operands are
     // rewritten, which gives it an ORDER BY list of its own (below).
