@@ -177,6 +177,12 @@ final class StoredRelations {
     if (headers.isEmpty() && op.kind() == Script.RelationOp.Kind.REPLACE) {
       throw noEntry();
     }
+    if (op.relation().contains(".")) {
+      // a table of the store's one schema, which SQL would read as schema.table
+      // (MNESTIC.STANDING_QUERY would look like the standing-query catalog)
+      throw error(op.pos(), "eval::invalid_relation_name", "Stored relation name '"
+          + op.relation() + "' has a '.': a new relation is named by one identifier");
+    }
     // 1. the relation's columns, as CozoDB checks them while parsing
     final List<StoredSchema.Column> columns = new ArrayList<>();
     final Map<StoredSchema.Column, Input> inputs = new LinkedHashMap<>();
