@@ -255,7 +255,8 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
     return e;
   }
 
-  static String quote(String identifier) {
+  /** {@code identifier} as a quoted SQL identifier of the store, its quotes doubled. */
+  public static String quote(String identifier) {
     return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 
