@@ -2,11 +2,14 @@ package dev.mnestic.rel;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRepeatUnionRule;
+import org.apache.calcite.adapter.enumerable.EnumerableValuesRule;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.RepeatUnion;
+import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.logical.LogicalRepeatUnion;
+import org.apache.calcite.rel.logical.LogicalValues;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +77,33 @@ public final class MnesticRules {
           a.getTraitSet().replace(EnumerableConvention.INSTANCE),
           convert(a.getInput(), a.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE)),
           a.timeColumn, a.valueColumn, a.summaries);
+    }
+  }
+
+  /**
+   * Rule that implements a LogicalValues of at least {@link EnumerableStashedValues#MIN_ROWS}
+   * rows, or with a literal Calcite's code would write with another type than its column's, as
+   * an {@link EnumerableStashedValues}, other ones as Calcite's EnumerableValues; replaces
+   * {@code EnumerableRules.ENUMERABLE_VALUES_RULE}.
+   */
+  public static final ConverterRule ENUMERABLE_VALUES = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalValues.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableStashedValuesRule")
+      .withRuleFactory(EnumerableStashedValuesRule::new)
+      .toRule(EnumerableStashedValuesRule.class);
+
+  /** Stashes many rows, or mistyped literals; leaves the others to Calcite's rule. */
+  static final class EnumerableStashedValuesRule extends EnumerableValuesRule {
+    EnumerableStashedValuesRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final Values values = (Values) rel;
+      return (values.getTuples().size() >= EnumerableStashedValues.MIN_ROWS
+          || EnumerableStashedValues.hasMistypedLiteral(values))
+          && EnumerableStashedValues.canStash(values)
+          ? EnumerableStashedValues.of(values) : super.convert(rel);
     }
   }
 

@@ -73,52 +73,86 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       if (props.getTransactionIsolation() != null) {
         session.setTransactionIsolation(props.getTransactionIsolation());
       }
-    } catch (SQLException e) {
-      throw new IllegalStateException(e.getMessage(), e);
+      return super.connectionSync(ch, props);
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
     }
-    return super.connectionSync(ch, props);
   }
 
   @Override public void commit(ConnectionHandle ch) {
     try {
       session().commit();
-    } catch (SQLException e) {
-      throw new IllegalStateException("commit failed: " + e.getMessage(), e);
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
     }
   }
 
   @Override public void rollback(ConnectionHandle ch) {
     try {
       session().rollback();
-    } catch (SQLException e) {
-      throw new IllegalStateException("rollback failed: " + e.getMessage(), e);
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
     }
   }
 
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
-    if (Driver.DATALOG.equalsIgnoreCase(
-        ((CalciteConnection) connection).getProperties().getProperty(Driver.LANG))) {
-      return executeDatalog(h, sql, callback);
-    }
     try {
+      if (Driver.DATALOG.equalsIgnoreCase(
+          ((CalciteConnection) connection).getProperties().getProperty(Driver.LANG))) {
+        return executeDatalog(h, sql, callback);
+      }
       return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
-    } catch (ExceptionInInitializerError e) {
-      throw evaluationFailed(e);
+    } catch (NoSuchStatementException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
+    }
+  }
+
+  @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    try {
+      return super.prepare(ch, sql, maxRowCount);
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
+    }
+  }
+
+  @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
+      List<String> sqlCommands) throws NoSuchStatementException {
+    try {
+      return super.prepareAndExecuteBatch(h, sqlCommands);
+    } catch (NoSuchStatementException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
+    }
+  }
+
+  @Override public ExecuteBatchResult executeBatch(StatementHandle h,
+      List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    try {
+      return super.executeBatch(h, parameterValues);
+    } catch (NoSuchStatementException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
     }
   }
 
   @Override public ExecuteResult execute(StatementHandle h,
       List<TypedValue> parameterValues, int maxRowsInFirstFrame)
       throws NoSuchStatementException {
-    if (preparedSignature(h) instanceof DatalogSignature prepared) {
-      return executeDatalog(h, prepared, parameterValues);
-    }
     try {
+      if (preparedSignature(h) instanceof DatalogSignature prepared) {
+        return executeDatalog(h, prepared, parameterValues);
+      }
       return super.execute(h, parameterValues, maxRowsInFirstFrame);
-    } catch (ExceptionInInitializerError e) {
-      throw evaluationFailed(e);
+    } catch (NoSuchStatementException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
     }
   }
 
@@ -138,21 +172,21 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     final Iterable<Object> rows;
     try {
       rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
-    } catch (RuntimeException | ExceptionInInitializerError e) {
+    } catch (Throwable e) {
       forgetIfBroken(signature, e);
       // What runs here (a standing query's pass) stops at the cancel flag: after the timeout,
       // its error is the timeout's.
       deadline.stop();
       deadline.check();
-      throw e;
+      throw SqlFailures.raise(e);
     }
     return () -> {
       final Iterator<Object> i;
       try {
         i = rows.iterator();
-      } catch (ExceptionInInitializerError e) {
+      } catch (Throwable e) {
         forgetIfBroken(signature, e);
-        throw e;
+        throw SqlFailures.raise(e);
       }
       return new Iterator<Object>() {
         @Override public boolean hasNext() {
@@ -163,10 +197,10 @@ final class MnesticMeta extends CalciteMetaSubclassing {
               deadline.stop();
             }
             return more;
-          } catch (RuntimeException | ExceptionInInitializerError e) {
+          } catch (Throwable e) {
             forgetIfBroken(signature, e);
             deadline.stop();
-            throw MnesticMeta.<RuntimeException>sneaky(sqlException(e));
+            throw SqlFailures.raise(e);
           }
         }
 
@@ -175,10 +209,10 @@ final class MnesticMeta extends CalciteMetaSubclassing {
             final Object row = i.next();
             deadline.check();
             return row;
-          } catch (RuntimeException | ExceptionInInitializerError e) {
+          } catch (Throwable e) {
             forgetIfBroken(signature, e);
             deadline.stop();
-            throw MnesticMeta.<RuntimeException>sneaky(sqlException(e));
+            throw SqlFailures.raise(e);
           }
         }
       };
@@ -233,7 +267,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
 
     void check() {
       if (expired.get()) {
-        throw MnesticMeta.<RuntimeException>sneaky(new SQLTimeoutException(
+        throw SqlFailures.<RuntimeException>sneaky(new SQLTimeoutException(
             "query timed out after " + seconds + " s and was cancelled", "HYT00"));
       }
     }
@@ -298,8 +332,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     for (int i = 0; i < prepared.parameters.size(); i++) {
       final TypedValue value = i < parameterValues.size() ? parameterValues.get(i) : null;
       if (value == null) {
-        throw new IllegalStateException("parameter " + (i + 1) + " ($"
-            + prepared.parameters.get(i).name + ") is not set");
+        throw SqlFailures.<RuntimeException>sneaky(new SQLException("parameter " + (i + 1)
+            + " ($" + prepared.parameters.get(i).name + ") is not set", "07002"));
       }
       params.put(prepared.parameters.get(i).name, Values.of(value.toLocal()));
     }
@@ -308,35 +342,11 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         List.of(MetaResultSet.create(h.connectionId, h.id, false, signature, null)));
   }
 
-  /** Constant folding runs generated code while preparing; its failure is the statement's error. */
   /** A signature whose generated code failed to initialize cannot run again: out of the plan cache. */
   private void forgetIfBroken(Signature signature, Throwable e) {
     if (e instanceof ExceptionInInitializerError) {
       PlanCache.forget((CalciteConnection) connection, signature);
     }
-  }
-
-  private static RuntimeException evaluationFailed(ExceptionInInitializerError e) {
-    final Throwable cause = e.getCause() != null ? e.getCause() : e;
-    return new IllegalStateException(describe(cause), cause);
-  }
-
-  private static SQLException sqlException(Throwable e) {
-    final Throwable cause =
-        e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
-    return cause instanceof SQLException
-        ? (SQLException) cause
-        : new SQLException(describe(cause), "22000", cause);
-  }
-
-  private static String describe(Throwable e) {
-    return e.getClass().getSimpleName() + ": " + e.getMessage();
-  }
-
-  /** Throws a checked exception through an iterator, whose caller, ResultSet.next(), declares it. */
-  @SuppressWarnings("unchecked")
-  private static <E extends Throwable> E sneaky(Throwable e) throws E {
-    throw (E) e;
   }
 
   @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch,

@@ -42,6 +42,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.lang.reflect.Type;
 import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +68,9 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     planner.removeRule(EnumerableRules.ENUMERABLE_REPEAT_UNION_RULE);
     planner.addRule(MnesticRules.ENUMERABLE_REPEAT_UNION);
     planner.addRule(MnesticRules.ENUMERABLE_SKYLINE);
+    // Many rows of VALUES (and IN lists, which become VALUES) as data, not as generated code.
+    planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
+    planner.addRule(MnesticRules.ENUMERABLE_VALUES);
     // Store scans come unsorted: a merge join would sort both sides, and
     // Calcite's merge join is many times slower than its hash join here
     // (bench/RESULTS.md, "Where work over the store runs").
@@ -93,7 +97,25 @@ final class MnesticPrepare extends CalcitePrepareImpl {
   private static final Pattern STANDING = Pattern.compile(
       "(?is)\\bSTANDING\\s+QUERY\\b|\\bWITHIN\\s+(RANK|RELATIVE)\\b");
 
+  /**
+   * Prepares a statement on a {@link DeepStack} thread, so that deep nesting and long chains of
+   * operators do not overflow the caller's stack; SQL text past {@link StatementShape}'s limits
+   * (or empty) is refused first.
+   */
   @Override public <T> CalciteSignature<T> prepareSql(Context context,
+      Query<T> query, Type elementType, long maxRowCount) {
+    if (query.sql != null && !Driver.DATALOG.equalsIgnoreCase(((CalciteConnection) context
+        .getDataContext().getQueryProvider()).getProperties().getProperty(Driver.LANG))) {
+      try {
+        StatementShape.check(query.sql);
+      } catch (SQLException e) {
+        throw SqlFailures.<RuntimeException>sneaky(e);
+      }
+    }
+    return DeepStack.call(() -> prepareDeep(context, query, elementType, maxRowCount));
+  }
+
+  private <T> CalciteSignature<T> prepareDeep(Context context,
       Query<T> query, Type elementType, long maxRowCount) {
     if (query.sql != null && Driver.DATALOG.equalsIgnoreCase(((CalciteConnection) context
         .getDataContext().getQueryProvider()).getProperties().getProperty(Driver.LANG))) {

@@ -1,0 +1,217 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.standing.StandingQueryException;
+import dev.mnestic.value.ValueException;
+
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.validate.SqlValidatorException;
+
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.DateTimeException;
+import java.util.regex.Pattern;
+
+/**
+ * What a JDBC caller sees of a failed statement: an {@link SQLException}
+ * with a SQLSTATE and a message meant for a person, whatever the parser,
+ * the validator, the planner, generated code or the store threw. The
+ * driver's {@code Meta} passes every failure through {@link #of}, so no
+ * other {@code Throwable} reaches a caller (embedded, or a thin client
+ * through the server).
+ *
+ * <p>SQLSTATEs, from the first exception of the cause chain that has one:
+ * <ul>
+ *   <li>an {@code SQLException} with a SQLSTATE (the store's, such as
+ *       23505 for a duplicate key; HYT00 for a query timeout): its own;
+ *   <li>a parse error: 42601; a statement nested deeper than the parser's
+ *       limit or too large to compile: 54001;
+ *   <li>a validation error: 42S02 for an unknown table, 42S22 for an
+ *       unknown column, 42000 otherwise; a standing query's: 42000;
+ *   <li>a script's error ({@code lang=datalog}): 42601 for
+ *       {@code parser::*} codes, 22000 for a function failing on its
+ *       values, 42000 otherwise;
+ *   <li>computing a row: 22012 division by zero, 22003 numeric overflow,
+ *       22018 a string that is no number, 22007 a bad date or time, 22000
+ *       another failure of a function on its arguments;
+ *   <li>out of memory: 53200; stack exhausted: 54001;
+ *   <li>anything else, an internal error: XX000, with the exception's class
+ *       and the first line of its message (never generated code).
+ * </ul>
+ */
+final class SqlFailures {
+  /** Longest message passed on; past it the message is cut. */
+  static final int MAX_MESSAGE = 4_000;
+
+  /** Internal error: a failure mnestic did not expect. */
+  static final String INTERNAL = "XX000";
+
+  /** Statement too complex (nested too deep, too large to compile). */
+  static final String TOO_COMPLEX = "54001";
+
+  private static final Pattern UNKNOWN_TABLE = Pattern.compile(
+      "(Object|Table) '[^']*' not found(?! within)");
+  private static final Pattern UNKNOWN_COLUMN = Pattern.compile(
+      "Column '[^']*' not found|Unknown field '");
+
+  private static final Pattern TOO_LARGE = Pattern.compile(
+      "code too large|too many constants|grows beyond 64 KB|too large", Pattern.CASE_INSENSITIVE);
+
+  private SqlFailures() {
+  }
+
+  /**
+   * The SQLException a caller gets for {@code e}: {@code e} itself when it is one with a
+   * SQLSTATE, otherwise a new one (with {@code e} as its cause) as the class Javadoc says.
+   */
+  static SQLException of(Throwable e) {
+    if (e instanceof SQLException sql && sql.getSQLState() != null) {
+      return sql;
+    }
+    String state = null;
+    Throwable stated = null;
+    for (Throwable t = e; t != null && stated == null; t = next(t)) {
+      state = stateOf(t);
+      stated = state != null ? t : null;
+    }
+    if (stated == null) {
+      state = INTERNAL;
+    }
+    final String message = switch (state) {
+      case INTERNAL -> internal(root(e));
+      case TOO_COMPLEX -> stated instanceof StackOverflowError || isTooLarge(stated)
+          ? tooComplex(stated) : messageOf(e);
+      case "53200" -> "statement ran out of memory (" + stated.getMessage() + ") and was stopped";
+      default -> messageOf(e);
+    };
+    if (stated instanceof SQLTimeoutException timeout && stated == e) {
+      return timeout;
+    }
+    return new SQLException(cut(message), state, e);
+  }
+
+  /**
+   * Throws {@link #of}{@code (e)} from a method that declares no SQLException (Avatica's
+   * {@code Meta} methods), so it reaches the caller as it is: Avatica wraps only runtime
+   * exceptions (into an SQLException without a SQLSTATE).
+   */
+  static RuntimeException raise(Throwable e) {
+    throw SqlFailures.<RuntimeException>sneaky(of(e));
+  }
+
+  /** Throws a checked exception through a method that does not declare it. */
+  @SuppressWarnings("unchecked")
+  static <E extends Throwable> E sneaky(Throwable e) throws E {
+    throw (E) e;
+  }
+
+  /** The SQLSTATE that {@code t} itself stands for, or null when its cause should say. */
+  private static String stateOf(Throwable t) {
+    if (t instanceof SQLException sql) {
+      return sql.getSQLState();
+    }
+    if (t instanceof StackOverflowError || isTooLarge(t)) {
+      return TOO_COMPLEX;
+    }
+    if (t instanceof OutOfMemoryError) {
+      return "53200";
+    }
+    if (t instanceof SqlParseException) {
+      return "42601";
+    }
+    if (t instanceof CalciteContextException || t instanceof SqlValidatorException) {
+      final String message = String.valueOf(t.getMessage());
+      return UNKNOWN_TABLE.matcher(message).find() ? "42S02"
+          : UNKNOWN_COLUMN.matcher(message).find() ? "42S22"
+          : "42000";
+    }
+    if (t instanceof StandingQueryException) {
+      return "42000";
+    }
+    if (t instanceof DatalogException d) {
+      return d.code() != null && d.code().startsWith("parser::") ? "42601" : "42000";
+    }
+    if (t instanceof ValueException) {
+      return "22000";
+    }
+    if (t instanceof ArithmeticException) {
+      return String.valueOf(t.getMessage()).toLowerCase().contains("zero") ? "22012" : "22003";
+    }
+    if (t instanceof NumberFormatException) {
+      return "22018";
+    }
+    if (t instanceof DateTimeException) {
+      return "22007";
+    }
+    if (t.getCause() == null && t instanceof RuntimeException
+        && String.valueOf(t.getMessage()).startsWith("parse failed: ")) {
+      // Calcite's parser's own complaints (a non-query in a query's place) come so.
+      return "42601";
+    }
+    return null;
+  }
+
+  /**
+   * Janino's failure on generated code too large for a method or a class file (its other
+   * failures are mnestic's or Calcite's bugs: internal errors).
+   */
+  private static boolean isTooLarge(Throwable t) {
+    return t.getClass().getName().startsWith("org.codehaus.")
+        && TOO_LARGE.matcher(String.valueOf(t.getMessage())).find();
+  }
+
+  private static Throwable next(Throwable t) {
+    return t.getCause() == t ? null : t.getCause();
+  }
+
+  private static Throwable root(Throwable e) {
+    Throwable root = e;
+    for (int depth = 0; next(root) != null && depth < 100; depth++) {
+      root = next(root);
+    }
+    return root;
+  }
+
+  /**
+   * The outermost message of the chain that says more than its cause's class and message
+   * (a wrapper made with {@code new RuntimeException(cause)} says nothing of its own).
+   */
+  private static String messageOf(Throwable e) {
+    for (Throwable t = e; t != null; t = next(t)) {
+      final String m = t.getMessage();
+      if (m != null && !m.isEmpty() && !(next(t) != null && m.equals(next(t).toString()))) {
+        // Java's own exceptions' messages ("/ by zero", "For input string: \"x\"") need
+        // their class to be understood; mnestic's and Calcite's are sentences of their own.
+        final boolean bare = t.getClass().getName().startsWith("java.")
+            && !(t instanceof SQLException) && t.getClass() != RuntimeException.class
+            && t.getClass() != IllegalStateException.class
+            && t.getClass() != IllegalArgumentException.class;
+        return bare ? t.getClass().getSimpleName() + ": " + m : m;
+      }
+    }
+    return internal(root(e));
+  }
+
+  private static String internal(Throwable root) {
+    return "internal error: " + root.getClass().getSimpleName()
+        + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
+  }
+
+  private static String tooComplex(Throwable t) {
+    return t instanceof StackOverflowError
+        ? "statement too complex: its expressions are nested too deeply or chained too long"
+            + " for the stack (limit: " + StatementShape.MAX_DEPTH + " levels of nesting)"
+        : "statement too complex: the code generated for it exceeds the JVM's limit on the"
+            + " size of a method; split it into smaller statements";
+  }
+
+  private static String firstLine(String s) {
+    final int nl = s.indexOf('\n');
+    return cut(nl < 0 ? s : s.substring(0, nl));
+  }
+
+  private static String cut(String s) {
+    return s.length() <= MAX_MESSAGE ? s : s.substring(0, MAX_MESSAGE) + "…";
+  }
+}
