@@ -32,9 +32,10 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>INSERT: the table's columns;
  *   <li>DELETE: the table's columns of each row to delete;
- *   <li>UPDATE: the table's columns, then the new value of each updated column.
+ *   <li>UPDATE: the table's columns, then the new value of each updated column;
+ *   <li>MERGE: whether the row matched, then as UPDATE's, then the row to insert (see
+ *     {@link #merge}).
  * </ul>
- * (MERGE runs in the store itself; see {@link dev.mnestic.store.StoreMerge}.)
  * A row to delete or update is found by the table's primary key, or by all
  * its columns ({@code IS NOT DISTINCT FROM}) when it has none. Rows are sent
  * in JDBC batches.
@@ -63,6 +64,9 @@ public final class StoreWrites {
         count = run(session, target.updateSql(updateColumns), rows,
             row -> target.bindUpdate(row, 0, updateColumns));
         break;
+      case "MERGE":
+        count = merge(session, target, updateColumns, rows);
+        break;
       default:
         throw new IllegalArgumentException("unknown operation " + operation);
       }
@@ -72,6 +76,43 @@ public final class StoreWrites {
           + e.getMessage(), e);
     }
     return Linq4j.singletonEnumerable(count);
+  }
+
+  /**
+   * MERGE: each input row is {@code (matched, table's columns, new values of the updated
+   * columns, row to insert)}; a matched row updates the target row (found as UPDATE finds
+   * it), an unmatched one inserts its last part. Every row is read before the first write, so
+   * both branches see the table as it was before the statement. A target row matched by two
+   * source rows fails the statement (SQL's cardinality violation, 21000), as in HSQLDB's own
+   * MERGE.
+   */
+  private static long merge(Session session, Target target, String[] updateColumns,
+      Enumerable<Object[]> rows) throws SQLException {
+    final List<Object[]> matched = new ArrayList<>();
+    final List<Object[]> unmatched = new ArrayList<>();
+    final java.util.Set<List<Object>> updated = new java.util.HashSet<>();
+    for (Object[] row : rows) {
+      if (!(Boolean) row[0]) {
+        unmatched.add(row);
+      } else if (updateColumns.length > 0) {
+        if (!updated.add(target.key(row, 1))) {
+          throw new SQLException("MERGE into " + target.table + " matched its row "
+              + target.key(row, 1) + " with more than one source row", "21000");
+        }
+        matched.add(row);
+      }
+    }
+    final int inserted = 1 + target.columns.size() + updateColumns.length;
+    long count = 0;
+    if (!matched.isEmpty()) {
+      count += run(session, target.updateSql(updateColumns), Linq4j.asEnumerable(matched),
+          row -> target.bindUpdate(row, 1, updateColumns));
+    }
+    if (!unmatched.isEmpty()) {
+      count += run(session, target.insertSql(), Linq4j.asEnumerable(unmatched),
+          row -> target.bindInsert(row, inserted));
+    }
+    return count;
   }
 
   private static long run(Session session, String sql, Enumerable<Object[]> rows,
@@ -231,6 +272,11 @@ public final class StoreWrites {
           set(ps, i + 1, row[offset + i], i);
         }
       };
+    }
+
+    /** The values that identify the row of the table's columns at {@code offset}. */
+    List<Object> key(Object[] row, int offset) {
+      return Arrays.stream(key).mapToObj(i -> row[offset + i]).toList();
     }
 
     Binder bindKey(Object[] row, int offset, int firstParameter) {

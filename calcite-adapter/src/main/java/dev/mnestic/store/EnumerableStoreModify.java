@@ -24,8 +24,8 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * INSERT, UPDATE and DELETE of a store table, their input computed by
- * Calcite. The generated code hands the input rows to
+ * INSERT, UPDATE, DELETE and MERGE of a store table, their input computed by
+ * Calcite (MERGE's as {@code MnesticSqlToRelConverter} lays it out). The generated code hands the input rows to
  * {@link dev.mnestic.runtime.StoreWrites#modify}, which writes them on the
  * statement's session. Emits one row: the number of rows written.
  */

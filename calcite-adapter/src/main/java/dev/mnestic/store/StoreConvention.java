@@ -16,6 +16,9 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlKind;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * What Calcite may push into HSQLDB: a filter that HSQLDB answers from the
  * table's primary key (an equality of its first column with a constant or a
@@ -55,8 +58,29 @@ final class StoreConvention extends JdbcConvention {
     }
 
     @Override public boolean matches(RelOptRuleCall call) {
-      return super.matches(call) && onKey(call.rel(0));
+      final Filter filter = call.rel(0);
+      return super.matches(call) && onKey(filter) && isPlain(filter.getCondition());
     }
+
+    /**
+     * Whether {@code e} is made only of columns, constants, parameters, comparisons, casts and
+     * AND, OR, NOT: the filter reaches HSQLDB as SQL text, where a function call would be
+     * HSQLDB's function of that name (some read the host, such as {@code LOAD_FILE}), with
+     * HSQLDB's semantics; such a filter runs in Calcite.
+     */
+    private static boolean isPlain(RexNode e) {
+      if (e instanceof RexInputRef || e instanceof RexLiteral || e instanceof RexDynamicParam) {
+        return true;
+      }
+      return e instanceof RexCall call && PLAIN.contains(call.getKind())
+          && call.getOperands().stream().allMatch(KeyFilterRule::isPlain);
+    }
+
+    private static final Set<SqlKind> PLAIN = EnumSet.of(SqlKind.AND, SqlKind.OR, SqlKind.NOT,
+        SqlKind.EQUALS, SqlKind.NOT_EQUALS, SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL,
+        SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL, SqlKind.IS_NULL,
+        SqlKind.IS_NOT_NULL, SqlKind.IS_TRUE, SqlKind.IS_FALSE, SqlKind.IS_NOT_TRUE,
+        SqlKind.IS_NOT_FALSE, SqlKind.CAST, SqlKind.SEARCH);
 
     /** Whether a conjunct of the filter is {@code key = constant or parameter}. */
     private static boolean onKey(Filter filter) {

@@ -3,15 +3,20 @@ package dev.mnestic.store;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.server.DdlExecutorImpl;
+import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCollectionTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.SqlUtil;
+import org.apache.calcite.sql.ddl.SqlCheckConstraint;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
 import org.apache.calcite.sql.ddl.SqlCreateTable;
 import org.apache.calcite.sql.ddl.SqlDropTable;
@@ -29,6 +34,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.apache.calcite.util.Static.RESOURCE;
@@ -104,6 +110,10 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
     final Map<String, SqlColumnDeclaration> columns = new LinkedHashMap<>();
     final List<String> parts = new ArrayList<>();
     for (SqlNode e : elements) {
+      if (e instanceof SqlCheckConstraint) {
+        throw error(e.getParserPosition(), "The store keeps no CHECK constraints; "
+            + "a table has columns, a PRIMARY KEY and UNIQUE keys");
+      }
       if (e instanceof SqlColumnDeclaration) {
         final SqlColumnDeclaration c = (SqlColumnDeclaration) e;
         final String key = c.name.getSimple().toUpperCase(Locale.ROOT);
@@ -150,6 +160,11 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
     final StringBuilder b = new StringBuilder();
     b.append(quote(c.name.getSimple())).append(' ').append(typeSql(c.dataType));
     if (c.expression != null) {
+      if (c.strategy == ColumnStrategy.VIRTUAL || c.strategy == ColumnStrategy.STORED) {
+        throw error(c.expression.getParserPosition(), "Column '" + c.name.getSimple()
+            + "': the store has no generated columns; a column may have a DEFAULT");
+      }
+      checkDefault(c.name.getSimple(), c.expression);
       b.append(" DEFAULT ")
           .append(c.expression.toSqlString(StoreSchema.DIALECT).getSql());
     }
@@ -157,6 +172,30 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
       b.append(" NOT NULL");
     }
     return b.toString();
+  }
+
+  /** The functions a DEFAULT may call (with a precision at most): the current date and time. */
+  private static final Set<String> DEFAULT_FUNCTIONS = Set.of("CURRENT_DATE", "CURRENT_TIME",
+      "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP");
+
+  /**
+   * A column's DEFAULT is a literal, a signed number, or the current date or time: the store
+   * receives it as SQL text, so nothing that names a table, a routine or a host resource may
+   * reach it (HSQLDB's own functions, such as {@code LOAD_FILE}, and its system tables).
+   */
+  private static void checkDefault(String column, SqlNode expression) {
+    final boolean constant = expression instanceof SqlLiteral
+        || (expression.getKind() == SqlKind.MINUS_PREFIX
+            || expression.getKind() == SqlKind.PLUS_PREFIX)
+            && ((SqlCall) expression).operand(0) instanceof SqlNumericLiteral
+        || expression instanceof SqlCall call
+            && DEFAULT_FUNCTIONS.contains(call.getOperator().getName())
+            && call.getOperandList().stream().allMatch(o -> o instanceof SqlNumericLiteral);
+    if (!constant) {
+      throw error(expression.getParserPosition(), "Column '" + column + "': a DEFAULT is a "
+          + "literal or CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP, LOCALTIME or "
+          + "LOCALTIMESTAMP, not " + expression);
+    }
   }
 
   /** Translates a declared type to the store's type, or fails naming the position. */
@@ -216,7 +255,8 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
     return e;
   }
 
-  static String quote(String identifier) {
+  /** {@code identifier} as a quoted SQL identifier of the store, its quotes doubled. */
+  public static String quote(String identifier) {
     return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 

@@ -15,8 +15,7 @@ public final class StoreRules {
   /** Rule that implements a modification of a store table as an {@link EnumerableStoreModify}. */
   public static final ConverterRule STORE_MODIFY = ConverterRule.Config.INSTANCE
       .withConversion(LogicalTableModify.class,
-          (LogicalTableModify modify) -> modify.getTable().unwrap(StoreTable.class) != null
-              && modify.getOperation() != TableModify.Operation.MERGE,
+          (LogicalTableModify modify) -> modify.getTable().unwrap(StoreTable.class) != null,
           Convention.NONE, EnumerableConvention.INSTANCE, "StoreModifyRule")
       .withRuleFactory(StoreModifyRule::new)
       .toRule(StoreModifyRule.class);

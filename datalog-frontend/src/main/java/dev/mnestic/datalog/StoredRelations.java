@@ -189,6 +189,12 @@ final class StoredRelations {
       throw error(op.pos(), "mnestic::reserved_name", "Stored relation names beginning with '"
           + StagedTables.PREFIX + "' are the store's own");
     }
+    if (op.relation().contains(".")) {
+      // a table of the store's one schema, which SQL would read as schema.table
+      // (MNESTIC.STANDING_QUERY would look like the standing-query catalog)
+      throw error(op.pos(), "eval::invalid_relation_name", "Stored relation name '"
+          + op.relation() + "' has a '.': a new relation is named by one identifier");
+    }
     // 1. the relation's columns, as CozoDB checks them while parsing
     final Map<StoredSchema.Column, Input> inputs = declared(op, headers);
     final List<StoredSchema.Column> columns = new ArrayList<>(inputs.keySet());

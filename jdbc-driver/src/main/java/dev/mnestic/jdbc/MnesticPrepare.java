@@ -8,15 +8,12 @@ import dev.mnestic.sql.SqlStandingQuery;
 import dev.mnestic.standing.Dashboard;
 import dev.mnestic.standing.StandingQuery;
 import dev.mnestic.standing.StandingQueryException;
-import dev.mnestic.store.Session;
-import dev.mnestic.store.StoreMerge;
 import dev.mnestic.store.StoreRules;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
-import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
@@ -25,7 +22,6 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
@@ -33,12 +29,9 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -46,7 +39,6 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 import java.lang.reflect.Type;
 import java.sql.DatabaseMetaData;
@@ -60,13 +52,9 @@ import java.util.regex.Pattern;
 
 /**
  * Calcite's statement preparation with mnestic's validator and converter
- * (SKYLINE OF), planner rules and MERGE.
+ * (SKYLINE OF) and planner rules.
  */
 final class MnesticPrepare extends CalcitePrepareImpl {
-  /** A statement whose first word (after comments) is MERGE. */
-  private static final Pattern MERGE = Pattern.compile(
-      "(?is)^(\\s|--[^\\n]*(\\n|$)|/\\*.*?\\*/)*MERGE\\b.*");
-
   @Override protected RelOptPlanner createPlanner(
       Context prepareContext, org.apache.calcite.plan.Context externalContext,
       RelOptCostFactory costFactory) {
@@ -144,12 +132,6 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     // plans over the old ones must not run.
     if (Dashboard.of(context.getRootSchema().plus()).sync()) {
       PlanCache.of(context).clear();
-    }
-    if (query.sql != null && MERGE.matcher(query.sql).matches()) {
-      final SqlNode node = parseStatement(context, query.sql);
-      if (node.getKind() == SqlKind.MERGE) {
-        return prepareMerge(context, query.sql, (SqlMerge) node);
-      }
     }
     if (query.sql != null && EXPLAIN.matcher(query.sql).matches()) {
       final SqlNode node = parseStatement(context, query.sql);
@@ -282,39 +264,5 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     } catch (SqlParseException e) {
       throw new RuntimeException("parse failed: " + e.getMessage(), e);
     }
-  }
-
-  /** MERGE runs in the store (see {@link StoreMerge}); its result is the row count. */
-  private static <T> CalciteSignature<T> prepareMerge(Context context,
-      String sql, SqlMerge merge) {
-    final int[] parameterCount = {0};
-    merge.accept(new SqlBasicVisitor<Void>() {
-      @Override public Void visit(SqlDynamicParam param) {
-        parameterCount[0] = Math.max(parameterCount[0], param.getIndex() + 1);
-        return null;
-      }
-    });
-    final List<AvaticaParameter> parameters = new ArrayList<>();
-    for (int i = 0; i < parameterCount[0]; i++) {
-      parameters.add(new AvaticaParameter(false, 0, 0, Types.OTHER, "ANY",
-          Object.class.getName(), "?" + i));
-    }
-    final List<ColumnMetaData> columns =
-        List.of(MetaImpl.columnMetaData("ROWCOUNT", 0, Long.class, false));
-    final Bindable<T> bindable = dataContext -> {
-      final List<Object> values = new ArrayList<>();
-      for (int i = 0; i < parameterCount[0]; i++) {
-        values.add(dataContext.get("?" + i));
-      }
-      final long count =
-          StoreMerge.execute(Session.of(dataContext.getRootSchema()), merge, values);
-      @SuppressWarnings("unchecked")
-      final T row = (T) (Object) count;
-      return Linq4j.singletonEnumerable(row);
-    };
-    return new CalciteSignature<>(sql, parameters, Map.of(),
-        RelOptUtil.createDmlRowType(SqlKind.MERGE, context.getTypeFactory()),
-        columns, Meta.CursorFactory.OBJECT, context.getRootSchema(), List.of(),
-        -1, bindable, Meta.StatementType.IS_DML);
   }
 }

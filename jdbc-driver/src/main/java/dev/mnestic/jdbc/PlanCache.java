@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * constants (Calcite's internal parameters: conformance, stashed objects of the plan), its
  * column metadata and the schema snapshot it was planned on; each execution binds it to its
  * own data context (parameter values, cancel flag, timeout, current time). Statements that act
- * when prepared (DDL, CREATE and DROP STANDING QUERY) are not kept; nor are MERGE, EXPLAIN of
+ * when prepared (DDL, CREATE and DROP STANDING QUERY) are not kept; nor are EXPLAIN of
  * a standing query, a target-bearing query and Datalog scripts, which do not plan through
  * Calcite.
  *

@@ -19,6 +19,7 @@ import dev.mnestic.runtime.Sketches;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreDdlExecutor;
 import dev.mnestic.type.MnesticTypeSystem;
 
 import org.apache.calcite.DataContext;
@@ -408,9 +409,12 @@ public final class Dashboard extends AbstractSchema {
    * its value range measured on the store's rows (those of {@code q}'s WHERE) now.
    */
   private static Metric metric(String name, StandingQuery q, String value, SchemaPlus root) {
-    final String sql = "SELECT COUNT(\"" + value + "\"), MIN(\"" + q.timeColumn() + "\"), MAX(\""
-        + q.timeColumn() + "\"), MIN(CASE WHEN \"" + value + "\" > 0 THEN \"" + value
-        + "\" END), MAX(\"" + value + "\") FROM \"" + Session.SCHEMA + "\".\"" + q.table() + "\""
+    // names as stored, quoted (a quote in a name is doubled, so no name ends the identifier)
+    final String v = StoreDdlExecutor.quote(value);
+    final String time = StoreDdlExecutor.quote(q.timeColumn());
+    final String sql = "SELECT COUNT(" + v + "), MIN(" + time + "), MAX(" + time
+        + "), MIN(CASE WHEN " + v + " > 0 THEN " + v + " END), MAX(" + v + ") FROM "
+        + StoreDdlExecutor.quote(Session.SCHEMA) + "." + StoreDdlExecutor.quote(q.table())
         + (q.filter() == null ? "" : " WHERE " + q.filter().sql());
     final Connection store = Session.of(root).getConnection();
     try (Statement s = store.createStatement(); ResultSet r = s.executeQuery(sql)) {

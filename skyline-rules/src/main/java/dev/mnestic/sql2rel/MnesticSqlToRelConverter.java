@@ -12,13 +12,25 @@ import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.logical.LogicalTableModify;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -30,6 +42,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import static java.util.Objects.requireNonNull;
 
 /**
  * Calcite's SQL-to-relational conversion, and SKYLINE OF. A skyline block
@@ -52,7 +66,81 @@ public class MnesticSqlToRelConverter extends SqlToRelConverter {
     this.validator = validator;
   }
 
-  /** A trimmer that also narrows the input of a skyline. */
+  @Override protected RelRoot convertQueryRecursive(SqlNode query, boolean top,
+      RelDataType targetRowType) {
+    if (query instanceof SqlMerge merge) {
+      return RelRoot.of(convertMerge(merge), SqlKind.MERGE);
+    }
+    return super.convertQueryRecursive(query, top, targetRowType);
+  }
+
+  /**
+   * MERGE as one {@link TableModify} of operation MERGE whose input row is
+   * {@code (matched, target columns, new values of the updated columns, inserted row)}:
+   * <ul>
+   *   <li>a pair of a source row and the target row it matches (the update branch, read from
+   *     {@code source JOIN target ON condition}) has {@code matched} TRUE, the target row and
+   *     the SET values, and NULLs for the inserted row;
+   *   <li>a source row no target row matches (the insert branch, read from the source
+   *     {@code WHERE NOT EXISTS} a matching target row; see {@code MnesticSqlValidator}) has
+   *     {@code matched} FALSE, NULLs, and the whole row to insert, its unlisted columns given
+   *     their defaults as an INSERT gives them.
+   * </ul>
+   * Both branches read the table as it was before the statement; whoever executes the modify
+   * must read all its input before writing. (Calcite's own conversion keeps the target
+   * columns only when there is an update branch, and counts the source's fields from the join's
+   * left input, which holds the join condition's pushed-down expressions too.)
+   */
+  private RelNode convertMerge(SqlMerge merge) {
+    final RelOptTable table = getTargetTable(merge);
+    final List<RelDataTypeField> columns = table.getRowType().getFieldList();
+    final SqlUpdate update = merge.getUpdateCall();
+    final List<String> updateColumns = new ArrayList<>();
+    if (update != null) {
+      for (SqlNode column : update.getTargetColumnList()) {
+        updateColumns.add(requireNonNull(SqlValidatorUtil.getTargetField(table.getRowType(),
+            typeFactory, (SqlIdentifier) column, catalogReader, table)).getName());
+      }
+    }
+    final RexBuilder rex = cluster.getRexBuilder();
+    final RelBuilder builder = config().getRelBuilderFactory().create(cluster, null);
+    final List<RelDataType> setTypes = new ArrayList<>();
+    int branches = 0;
+    if (update != null) {
+      // SELECT source.*, target.*, <SET values> FROM source JOIN target ON condition
+      final RelNode pairs = convertSelect(requireNonNull(merge.getSourceSelect()), false);
+      final int first = pairs.getRowType().getFieldCount() - columns.size() - updateColumns.size();
+      builder.push(pairs);
+      final List<RexNode> row = new ArrayList<>();
+      row.add(rex.makeLiteral(true));
+      for (int i = first; i < pairs.getRowType().getFieldCount(); i++) {
+        row.add(builder.field(i));
+        if (i >= first + columns.size()) {
+          setTypes.add(pairs.getRowType().getFieldList().get(i).getType());
+        }
+      }
+      columns.forEach(c -> row.add(rex.makeNullLiteral(c.getType())));
+      builder.project(row);
+      branches++;
+    }
+    final SqlInsert insert = merge.getInsertCall();
+    if (insert != null) {
+      // INSERT INTO target SELECT <values> FROM source WHERE NOT EXISTS (matching target row)
+      final RelNode inserted = convertInsert(insert).getInput(0);
+      builder.push(inserted);
+      final List<RexNode> row = new ArrayList<>();
+      row.add(rex.makeLiteral(false));
+      columns.forEach(c -> row.add(rex.makeNullLiteral(c.getType())));
+      setTypes.forEach(t -> row.add(rex.makeNullLiteral(t)));
+      row.addAll(builder.fields());
+      builder.project(row);
+      branches++;
+    }
+    builder.union(true, branches);
+    return LogicalTableModify.create(table, catalogReader, builder.build(),
+        TableModify.Operation.MERGE, updateColumns, null, false);
+  }
+
   /**
    * As Calcite's, but a recursive query whose recursive step gives its columns other types
    * than its seed (a DECIMAL sum growing its precision) is a validation error at the query,
@@ -87,6 +175,7 @@ public class MnesticSqlToRelConverter extends SqlToRelConverter {
     return false;
   }
 
+  /** A trimmer that also narrows the input of a skyline. */
   @Override protected RelFieldTrimmer newFieldTrimmer() {
     return new MnesticRelFieldTrimmer(validator,
         config().getRelBuilderFactory().create(cluster, null));

@@ -7,19 +7,27 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlIntervalLiteral;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -27,6 +35,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.sql.validate.SqlValidatorTable;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimestampString;
 import org.apache.calcite.util.Util;
@@ -142,7 +152,59 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
     if (rewritten instanceof SqlSkylineSelect block && block.getOrderList() == null) {
       block.setOrderBy(new SqlNodeList(SqlParserPos.ZERO));
     }
+    if (rewritten instanceof SqlMerge merge) {
+      splitMerge(merge);
+    }
     return rewritten;
+  }
+
+  /**
+   * Gives MERGE's two branches disjoint sources, as the converter plans them (see
+   * {@code MnesticSqlToRelConverter}): Calcite's rewrite reads the update branch from
+   * {@code source LEFT JOIN target ON condition} and the insert branch from every source row;
+   * here the update branch reads only matched pairs ({@code INNER JOIN}) and the insert branch
+   * only the source rows no target row matches
+   * ({@code WHERE NOT EXISTS (SELECT 1 FROM target WHERE condition)}). A SET value that is a
+   * bare parameter is cast to its column's type, which Calcite does not infer for MERGE.
+   */
+  private void splitMerge(SqlMerge merge) {
+    final SqlSelect matched = merge.getSourceSelect();
+    if (matched != null && matched.getFrom() instanceof SqlJoin join) {
+      join.setOperand(2, JoinType.INNER.symbol(SqlParserPos.ZERO));
+      typeSetParameters(merge, matched.getSelectList());
+    }
+    final SqlInsert insert = merge.getInsertCall();
+    if (insert != null && insert.getSource() instanceof SqlSelect unmatched) {
+      final SqlNode target = merge.getAlias() == null ? SqlNode.clone(merge.getTargetTable())
+          : SqlValidatorUtil.addAlias(SqlNode.clone(merge.getTargetTable()),
+              merge.getAlias().getSimple());
+      final SqlSelect probe = new SqlSelect(SqlParserPos.ZERO, null,
+          SqlNodeList.of(SqlLiteral.createExactNumeric("1", SqlParserPos.ZERO)), target,
+          SqlNode.clone(merge.getCondition()), null, null, null, null, null, null, null, null);
+      unmatched.setWhere(SqlStdOperatorTable.NOT.createCall(SqlParserPos.ZERO,
+          SqlStdOperatorTable.EXISTS.createCall(SqlParserPos.ZERO, probe)));
+    }
+  }
+
+  /** Casts each bare parameter among MERGE's SET values (after {@code *}) to its column's type. */
+  private void typeSetParameters(SqlMerge merge, SqlNodeList items) {
+    final SqlUpdate update = merge.getUpdateCall();
+    final SqlValidatorTable table = merge.getTargetTable() instanceof SqlIdentifier id
+        ? getCatalogReader().getTable(id.names) : null;
+    if (update == null || table == null) {
+      return;
+    }
+    for (int i = 0; i < update.getTargetColumnList().size() && i + 1 < items.size(); i++) {
+      final RelDataTypeField column = table.getRowType().getField(
+          ((SqlIdentifier) update.getTargetColumnList().get(i)).getSimple(), false, false);
+      // each item is "value AS EXPR$i"
+      if (items.get(i + 1) instanceof SqlCall item && item.getKind() == SqlKind.AS
+          && item.operand(0) instanceof SqlDynamicParam parameter && column != null
+          && column.getType().getComponentType() == null) {
+        item.setOperand(0, SqlStdOperatorTable.CAST.createCall(parameter.getParserPosition(),
+            parameter, SqlTypeUtil.convertTypeToSpec(column.getType())));
+      }
+    }
   }
 
   private static SqlSkylineSelect orderlessSkylineBlock(SqlNode query) {
