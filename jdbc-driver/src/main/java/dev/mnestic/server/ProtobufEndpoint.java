@@ -30,9 +30,9 @@ import javax.servlet.http.HttpServletResponse;
  *   <li>a request that is not a POST of an Avatica protobuf message gets
  *       HTTP 400 and one line of text;
  *   <li>a failed request gets HTTP 500 and Avatica's error response (which
- *       the thin client raises as an SQLException) carrying the message and
- *       SQLSTATE of the first SQLException among the causes (HY000 when none
- *       has one), and no server stack trace.
+ *       the thin client raises as an SQLException) carrying the message of
+ *       the first SQLException among the causes and the first SQLSTATE among
+ *       them (HY000 when none has one), and no server stack trace.
  * </ul>
  */
 final class ProtobufEndpoint extends AbstractHandler {
@@ -93,18 +93,22 @@ final class ProtobufEndpoint extends AbstractHandler {
       return new ErrorResponse(List.of(), e.getMessage(), ErrorResponse.MISSING_CONNECTION_ERROR_CODE,
           "08003", AvaticaSeverity.ERROR, null);
     }
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException s) {
-        return new ErrorResponse(List.of(), s.getMessage(), s.getErrorCode(),
-            s.getSQLState() != null ? s.getSQLState() : "HY000", AvaticaSeverity.ERROR, null);
-      }
+    SQLException first = null;
+    String state = null;
+    for (Throwable t = e; t != null && state == null; t = t.getCause()) {
       if (t instanceof NoSuchStatementException) {
         return new ErrorResponse(List.of(), "the statement is closed or expired",
             ErrorResponse.UNKNOWN_ERROR_CODE, "HY010", AvaticaSeverity.ERROR, null);
       }
+      if (t instanceof SQLException s) {
+        first = first != null ? first : s;
+        state = s.getSQLState();
+      }
     }
-    return new ErrorResponse(List.of(), e.getMessage() != null ? e.getMessage()
-        : e.getClass().getSimpleName(), ErrorResponse.UNKNOWN_ERROR_CODE, "HY000",
-        AvaticaSeverity.ERROR, null);
+    final String message = first != null ? first.getMessage()
+        : e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    return new ErrorResponse(List.of(), message,
+        first != null ? first.getErrorCode() : ErrorResponse.UNKNOWN_ERROR_CODE,
+        state != null ? state : "HY000", AvaticaSeverity.ERROR, null);
   }
 }
