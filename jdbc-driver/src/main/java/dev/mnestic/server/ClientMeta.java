@@ -250,11 +250,7 @@ final class ClientMeta extends JdbcMetaSubclassing {
     super.closeConnection(ch);
   }
 
-  /**
-   * Refuses new statements and cancels the running ones; then closes every
-   * client connection (and so its session), rolling back what was not
-   * committed.
-   */
+  /** Refuses new statements and cancels the running ones. */
   void stop() {
     stopping = true;
     running.keySet().forEach(ClientMeta::cancel);
