@@ -4,6 +4,7 @@ import dev.mnestic.server.MnesticServer;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -24,25 +25,47 @@ final class ServeCommand {
       prints the JDBC URL to connect with, and runs until stopped.
 
       Options:
-            --host HOST              Address to bind (default: 127.0.0.1)
-            --port PORT              Port to listen on; 0 picks a free one (default: 8765)
-            --db PATH                The store: a directory (created on first use) or mem:NAME;
-                                     default: a fresh in-memory store
-            --user USER              Require HTTP BASIC authentication as USER ...
-            --password PASSWORD      ... with PASSWORD (give both or neither)
-            --idle-timeout SECONDS   Close client connections idle this long (default: never)
-        -h, --help                   Show this help
+            --host HOST                  Address to bind (default: 127.0.0.1); any address but
+                                         loopback needs --user and --password
+            --port PORT                  Port to listen on; 0 picks a free one (default: 8765)
+            --db PATH                    The store: a directory (created on first use) or
+                                         mem:NAME; default: a fresh in-memory store
+            --user USER                  Require HTTP BASIC authentication as USER ...
+            --password PASSWORD          ... with PASSWORD (give both or neither; kept in
+                                         memory only)
+            --tls-cert FILE              Serve HTTPS with this PEM certificate chain ...
+            --tls-key FILE               ... and this PEM private key (unencrypted PKCS#8, as
+                                         openssl writes it; give both or neither)
+            --idle-timeout SECONDS       Close client connections idle this long
+                                         (default: never)
+            --statement-timeout SECONDS  Stop any statement running longer (default: no limit);
+                                         a client's statementTimeout property may lower it
+            --max-statements N           Execute at most N statements at once over all clients;
+                                         past it a statement fails with SQLSTATE 53000
+                                         (default: no limit)
+            --statement-memory BYTES     The most heap one statement may hold; past it the
+                                         statement fails with SQLSTATE 53200 (default: no limit)
+        -h, --help                       Show this help
+
+      A client may set only the connection properties lang (sql or datalog) and
+      statementTimeout; any other is refused. SIGTERM (or Ctrl-C) cancels running
+      statements and stops.
 
       Exit status: 1 if the server cannot start, 2 for a bad command line.
       """;
 
-  private static final Map<String, String> NAMES = Map.of(
-      "--host", "host",
-      "--port", "port",
-      "--db", "db",
-      "--user", "user",
-      "--password", "password",
-      "--idle-timeout", "idle-timeout");
+  private static final Map<String, String> NAMES = Map.ofEntries(
+      Map.entry("--host", "host"),
+      Map.entry("--port", "port"),
+      Map.entry("--db", "db"),
+      Map.entry("--user", "user"),
+      Map.entry("--password", "password"),
+      Map.entry("--tls-cert", "tls-cert"),
+      Map.entry("--tls-key", "tls-key"),
+      Map.entry("--idle-timeout", "idle-timeout"),
+      Map.entry("--statement-timeout", "statement-timeout"),
+      Map.entry("--max-statements", "max-statements"),
+      Map.entry("--statement-memory", "statement-memory"));
 
   private ServeCommand() {
   }
@@ -52,7 +75,7 @@ final class ServeCommand {
     if (!commandLine.operands().isEmpty()) {
       throw new UsageException("unexpected argument '" + commandLine.operands().get(0) + "'");
     }
-    final MnesticServer server = configure(commandLine).build();
+    final MnesticServer server = configure(commandLine);
     try {
       server.start();
     } catch (SQLException | IOException | RuntimeException e) {
@@ -74,12 +97,17 @@ final class ServeCommand {
     }
   }
 
-  private static MnesticServer.Builder configure(CommandLine commandLine) throws UsageException {
+  private static MnesticServer configure(CommandLine commandLine) throws UsageException {
     final MnesticServer.Builder builder = MnesticServer.newBuilder();
     final String user = commandLine.option("user");
     final String password = commandLine.option("password");
     if ((user == null) != (password == null)) {
       throw new UsageException("--user and --password go together; give both or neither");
+    }
+    final String tlsCert = commandLine.option("tls-cert");
+    final String tlsKey = commandLine.option("tls-key");
+    if ((tlsCert == null) != (tlsKey == null)) {
+      throw new UsageException("--tls-cert and --tls-key go together; give both or neither");
     }
     try {
       if (commandLine.option("host") != null) {
@@ -102,10 +130,42 @@ final class ServeCommand {
         }
         builder.idleTimeout(Duration.ofSeconds(seconds));
       }
+      if (tlsCert != null) {
+        builder.tls(Path.of(tlsCert), Path.of(tlsKey));
+      }
+      if (commandLine.option("statement-timeout") != null) {
+        builder.statementTimeout(positive("--statement-timeout",
+            commandLine.option("statement-timeout")));
+      }
+      if (commandLine.option("max-statements") != null) {
+        builder.maxStatements(positive("--max-statements", commandLine.option("max-statements")));
+      }
+      if (commandLine.option("statement-memory") != null) {
+        final String value = commandLine.option("statement-memory");
+        final long bytes;
+        try {
+          bytes = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+          throw new UsageException("--statement-memory must be a whole number of bytes, was '"
+              + value + "'");
+        }
+        if (bytes <= 0) {
+          throw new UsageException("--statement-memory must be positive, was " + bytes);
+        }
+        builder.statementMemory(bytes);
+      }
+      return builder.build();
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
-    return builder;
+  }
+
+  private static int positive(String option, String value) throws UsageException {
+    final int n = number(option, value);
+    if (n <= 0) {
+      throw new UsageException(option + " must be positive, was " + n);
+    }
+    return n;
   }
 
   private static int number(String option, String value) throws UsageException {

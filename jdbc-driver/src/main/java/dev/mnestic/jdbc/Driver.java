@@ -6,6 +6,7 @@ import dev.mnestic.store.StoreLocation;
 import dev.mnestic.type.MnesticTypeSystem;
 
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.ConnectStringParser;
 import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Handler;
 import org.apache.calcite.avatica.HandlerImpl;
@@ -16,7 +17,10 @@ import org.apache.calcite.jdbc.CalcitePrepare;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The embedded JDBC driver, {@code jdbc:mnestic:}, built on Calcite's.
@@ -30,12 +34,19 @@ import java.util.Properties;
  *   <li>{@code progress}: {@code stderr} to show a progress line on this
  *       process's standard error while a script runs longer than a second
  *       (for a terminal; {@code mnestic run} sets it when stderr is one);
- *   <li>any of Calcite's connection properties. mnestic's defaults:
+ *   <li>{@value #STATEMENT_TIMEOUT} and {@value #STATEMENT_MEMORY}: limits
+ *       of each statement (see there);
+ *   <li>Calcite's {@code caseSensitive}, {@code unquotedCasing},
+ *       {@code quotedCasing} and {@code conformance}. mnestic's defaults:
  *       identifiers match case-insensitively and keep the case they were
  *       written in; the parser is mnestic's dialect; string literals of
  *       different lengths in one column make a VARCHAR; SQL conformance is
- *       Calcite's LENIENT (so {@code %}, {@code LIMIT}, GROUP BY aliases work).
+ *       Calcite's LENIENT (so {@code %}, {@code LIMIT}, GROUP BY aliases work);
+ *   <li>{@code user} and {@code password}, ignored.
  * </ul>
+ * Any other property (Calcite's {@code model}, {@code schemaFactory},
+ * {@code fun}, ...: ways to load code or open files outside the store) is
+ * refused with SQLSTATE 08001.
  *
  * <p>Each connection is a {@link Session} on the store: its own HSQLDB
  * connection and transaction. Auto-commit is on by default.
@@ -57,6 +68,44 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
 
   /** {@code lang=datalog}: statements are CozoScript scripts; a result set is the entry rule's rows. */
   public static final String DATALOG = "datalog";
+
+  /** Connection property: the longest a statement may run, in seconds (0 or absent: no limit); {@code setQueryTimeout} may only lower it. */
+  public static final String STATEMENT_TIMEOUT = "statementTimeout";
+
+  /** Connection property: the most heap, in bytes, one statement may hold (0 or absent: no limit); past it the statement fails with SQLSTATE 53200. */
+  public static final String STATEMENT_MEMORY = "statementMemory";
+
+  /**
+   * Connection properties {@code user} and {@code password}: accepted and
+   * ignored (the store has no users), since SQL tools always send them.
+   */
+  private static final Set<String> IGNORED = Set.of("user", "password");
+
+  /**
+   * mnestic's defaults of Calcite's connection properties. A caller may
+   * change the ones that choose no code ({@link #PLAIN_CALCITE}); the others
+   * only restated with these values.
+   */
+  private static final Map<String, String> CALCITE_DEFAULTS = Map.of(
+      CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false",
+      CalciteConnectionProperty.UNQUOTED_CASING.camelName(), "UNCHANGED",
+      CalciteConnectionProperty.QUOTED_CASING.camelName(), "UNCHANGED",
+      CalciteConnectionProperty.CONFORMANCE.camelName(), "LENIENT",
+      CalciteConnectionProperty.PARSER_FACTORY.camelName(),
+      MnesticParserFactory.class.getName() + "#INSTANCE",
+      CalciteConnectionProperty.TYPE_SYSTEM.camelName(),
+      MnesticTypeSystem.class.getName() + "#INSTANCE");
+
+  /** The Calcite properties of {@link #CALCITE_DEFAULTS} a caller may set to any value. */
+  private static final Set<String> PLAIN_CALCITE = Set.of(
+      CalciteConnectionProperty.CASE_SENSITIVE.camelName(),
+      CalciteConnectionProperty.UNQUOTED_CASING.camelName(),
+      CalciteConnectionProperty.QUOTED_CASING.camelName(),
+      CalciteConnectionProperty.CONFORMANCE.camelName());
+
+  /** mnestic's own connection properties. */
+  private static final Set<String> MNESTIC = Set.of(
+      DB, LANG, PROGRESS, STATEMENT_TIMEOUT, STATEMENT_MEMORY);
 
   static {
     new Driver().register();
@@ -82,19 +131,54 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     if (!acceptsURL(url)) {
       return null;
     }
+    final Properties given =
+        ConnectStringParser.parse(url.substring(CONNECT_STRING_PREFIX.length()), info);
+    checkAllowed(given);
     final Properties withDefaults = new Properties();
-    withDefaults.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
-    withDefaults.setProperty(CalciteConnectionProperty.UNQUOTED_CASING.camelName(), "UNCHANGED");
-    withDefaults.setProperty(CalciteConnectionProperty.QUOTED_CASING.camelName(), "UNCHANGED");
-    withDefaults.setProperty(CalciteConnectionProperty.PARSER_FACTORY.camelName(),
-        MnesticParserFactory.class.getName() + "#INSTANCE");
-    withDefaults.setProperty(CalciteConnectionProperty.CONFORMANCE.camelName(), "LENIENT");
-    withDefaults.setProperty(CalciteConnectionProperty.TYPE_SYSTEM.camelName(),
-        MnesticTypeSystem.class.getName() + "#INSTANCE");
-    if (info != null) {
-      withDefaults.putAll(info);
+    withDefaults.putAll(CALCITE_DEFAULTS);
+    for (String key : given.stringPropertyNames()) {
+      if (!IGNORED.contains(key)) {
+        withDefaults.setProperty(key, given.getProperty(key));
+      }
     }
     return super.connect(url, withDefaults);
+  }
+
+  /**
+   * Refuses every connection property but mnestic's own, {@code user} and
+   * {@code password}, and Calcite's that choose no code; Calcite's others
+   * (a {@code model}, a {@code schemaFactory}, {@code fun}, ...) would let
+   * whoever writes the URL load classes or open files outside the store.
+   * Names are compared exactly: Calcite would also read {@code MODEL} or
+   * {@code schema_factory}, and those are refused too.
+   */
+  private static void checkAllowed(Properties given) throws SQLException {
+    for (Object key : given.keySet()) {
+      if (!(key instanceof String)) {
+        throw refused(String.valueOf(key));
+      }
+    }
+    for (String name : given.stringPropertyNames()) {
+      final String value = given.getProperty(name);
+      if (MNESTIC.contains(name) || IGNORED.contains(name) || PLAIN_CALCITE.contains(name)) {
+        continue;
+      }
+      if (CALCITE_DEFAULTS.containsKey(name)) {
+        if (CALCITE_DEFAULTS.get(name).equals(value)) {
+          continue;
+        }
+        throw new SQLException("connection property '" + name + "' may only be "
+            + CALCITE_DEFAULTS.get(name) + ", mnestic's own; it was '" + value + "'", "08001");
+      }
+      throw refused(name);
+    }
+  }
+
+  private static SQLException refused(String name) {
+    return new SQLException("connection property '" + name + "' is not accepted; "
+        + "jdbc:mnestic: accepts " + String.join(", ", new TreeSet<>(MNESTIC)) + ", "
+        + String.join(", ", new TreeSet<>(PLAIN_CALCITE)) + " (and user, password, ignored)",
+        "08001");
   }
 
   @Override protected Handler createHandler() {

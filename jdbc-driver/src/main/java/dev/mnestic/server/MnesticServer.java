@@ -2,43 +2,62 @@ package dev.mnestic.server;
 
 import dev.mnestic.jdbc.Driver;
 
-import org.apache.calcite.avatica.jdbc.JdbcMeta;
-import org.apache.calcite.avatica.jdbc.StatedJdbcMeta;
-import org.apache.calcite.avatica.remote.Driver.Serialization;
 import org.apache.calcite.avatica.remote.LocalService;
-import org.apache.calcite.avatica.server.HttpServer;
-import org.apache.calcite.avatica.server.ServerCustomizer;
+import org.apache.calcite.avatica.remote.Service.RpcMetadataResponse;
 
-import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.security.ConstraintMapping;
+import org.eclipse.jetty.security.ConstraintSecurityHandler;
+import org.eclipse.jetty.security.HashLoginService;
+import org.eclipse.jetty.security.ServerAuthException;
+import org.eclipse.jetty.security.UserStore;
+import org.eclipse.jetty.security.authentication.BasicAuthenticator;
+import org.eclipse.jetty.server.Authentication;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.security.Constraint;
+import org.eclipse.jetty.util.security.Credential;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import javax.servlet.ServletRequest;
+import javax.servlet.ServletResponse;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
 
 /**
- * The remote server: an Avatica {@link HttpServer} (protobuf over HTTP) in
- * front of the embedded engine, so that the Avatica thin client
+ * The remote server: Avatica's protobuf protocol over HTTP (Jetty) in front
+ * of the embedded engine, so that the Avatica thin client
  * ({@code jdbc:avatica:remote:url=http://HOST:PORT;serialization=protobuf}),
  * and SQL tools such as DBeaver through it, reach one store.
  *
  * <p>Each client connection is its own {@code jdbc:mnestic:} connection: its
- * own session and transaction on the shared store. Client connections idle
- * for any length of time are kept unless {@link Builder#idleTimeout} says
- * otherwise.
+ * own session and transaction on the shared store. A client may set only
+ * the connection properties {@code lang} and {@code statementTimeout} (see
+ * {@link ClientMeta}). Client connections idle for any length of time are
+ * kept unless {@link Builder#idleTimeout} says otherwise.
+ *
+ * <p>Safety: the server binds loopback unless told otherwise, and refuses
+ * any other address without credentials; credentials live in memory only;
+ * {@link Builder#tls} serves HTTPS; requests that are not Avatica's get
+ * HTTP 400, unauthenticated ones 401, neither with server internals.
+ * {@link #close} cancels running statements and stops within seconds.
  *
  * <pre>{@code
  * try (MnesticServer server = MnesticServer.newBuilder()
@@ -55,6 +74,8 @@ public final class MnesticServer implements AutoCloseable {
   private static final String ROLE = "mnestic";
   /** "Never" for Avatica's connection cache, which wants a duration. */
   private static final Duration NEVER = Duration.ofDays(100_000);
+  /** How long {@link #close} lets cancelled requests finish their answers. */
+  private static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
   private final String host;
   private final int requestedPort;
@@ -62,10 +83,16 @@ public final class MnesticServer implements AutoCloseable {
   private final String user;
   private final String password;
   private final Duration idleTimeout;
+  private final Path tlsCert;
+  private final Path tlsKey;
+  private final int statementTimeout;
+  private final int maxStatements;
+  private final long statementMemory;
 
-  private HttpServer httpServer;
+  private Server jetty;
+  private ServerConnector connector;
+  private ClientMeta meta;
   private Connection keeper;
-  private Path realm;
 
   private MnesticServer(Builder b) {
     this.host = b.host;
@@ -74,6 +101,11 @@ public final class MnesticServer implements AutoCloseable {
     this.user = b.user;
     this.password = b.password;
     this.idleTimeout = b.idleTimeout;
+    this.tlsCert = b.tlsCert;
+    this.tlsKey = b.tlsKey;
+    this.statementTimeout = b.statementTimeout;
+    this.maxStatements = b.maxStatements;
+    this.statementMemory = b.statementMemory;
   }
 
   public static Builder newBuilder() {
@@ -82,65 +114,122 @@ public final class MnesticServer implements AutoCloseable {
 
   /** Opens the store and starts listening. */
   public void start() throws SQLException, IOException {
-    if (httpServer != null) {
+    if (jetty != null) {
       throw new IllegalStateException("server already started");
     }
     final String url = Driver.CONNECT_STRING_PREFIX + Driver.DB + "=" + db;
     // Holds the store open (an in-memory store lives while a session does)
     // and fails early if the store cannot be opened.
     keeper = new Driver().connect(url, new Properties());
-    final Properties metaProperties = new Properties();
+    final Properties cacheProperties = new Properties();
     final Duration idle = idleTimeout != null ? idleTimeout : NEVER;
     for (String cache : List.of("connectioncache", "statementcache")) {
-      metaProperties.setProperty("avatica." + cache + ".expiryduration",
+      cacheProperties.setProperty("avatica." + cache + ".expiryduration",
           Long.toString(idle.toMillis()));
-      metaProperties.setProperty("avatica." + cache + ".expiryunit", "MILLISECONDS");
+      cacheProperties.setProperty("avatica." + cache + ".expiryunit", "MILLISECONDS");
     }
     DriverManager.registerDriver(new Driver());
-    // The embedded driver's SQLSTATEs reach the client (JdbcMeta would answer 00000).
-    final JdbcMeta meta = new StatedJdbcMeta(url, metaProperties);
-    final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
-        .withHandler(new LocalService(meta), Serialization.PROTOBUF)
-        .withPort(requestedPort)
-        .withServerCustomizers(List.<ServerCustomizer<Server>>of(this::bind), Server.class);
-    if (user != null) {
-      realm = Files.createTempFile("mnestic-realm", ".properties",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      Files.writeString(realm, user + ": MD5:" + md5(password) + "," + ROLE + "\n",
-          StandardCharsets.UTF_8);
-      builder.withBasicAuthentication(realm.toString(), new String[] {ROLE});
-    }
-    httpServer = builder.build();
-    httpServer.start();
-  }
+    meta = new ClientMeta(url, cacheProperties, statementTimeout, statementMemory,
+        maxStatements);
+    final LocalService service = new LocalService(meta);
 
-  private void bind(Server server) {
-    for (Connector connector : server.getConnectors()) {
-      ((ServerConnector) connector).setHost(host);
-    }
-  }
-
-  private static String md5(String password) {
+    jetty = new Server(new QueuedThreadPool(200, 8));
+    final HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    connector = tlsCert == null
+        ? new ServerConnector(jetty, new HttpConnectionFactory(http))
+        : new ServerConnector(jetty, sslContextFactory(), new HttpConnectionFactory(http));
+    connector.setHost(host);
+    connector.setPort(requestedPort);
+    connector.setIdleTimeout(60_000);
+    jetty.addConnector(connector);
+    final ProtobufEndpoint endpoint = new ProtobufEndpoint(service);
+    jetty.setHandler(user != null ? authenticated(endpoint) : endpoint);
+    jetty.setErrorHandler(new TerseErrors());
+    jetty.setStopTimeout(STOP_GRACE.toMillis());
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
-          .digest(password.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+      jetty.start();
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("cannot start the HTTP server: " + e.getMessage(), e);
+    }
+    service.setRpcMetadata(new RpcMetadataResponse(host + ":" + port()));
+  }
+
+  private SslContextFactory.Server sslContextFactory() throws IOException {
+    final SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setKeyStore(PemKeyStore.load(tlsCert, tlsKey));
+    ssl.setKeyStorePassword(new String(PemKeyStore.PASSWORD));
+    return ssl;
+  }
+
+  /** BASIC authentication against the one user, whose password stays in memory. */
+  private ConstraintSecurityHandler authenticated(ProtobufEndpoint endpoint) {
+    final UserStore users = new UserStore();
+    users.addUser(user, Credential.getCredential(password), new String[] {ROLE});
+    final HashLoginService login = new HashLoginService("mnestic");
+    login.setUserStore(users);
+    final Constraint constraint = new Constraint(Constraint.__BASIC_AUTH, ROLE);
+    constraint.setAuthenticate(true);
+    final ConstraintMapping mapping = new ConstraintMapping();
+    mapping.setConstraint(constraint);
+    mapping.setPathSpec("/*");
+    final ConstraintSecurityHandler security = new ConstraintSecurityHandler();
+    security.setAuthenticator(new StrictBasicAuthenticator());
+    security.setLoginService(login);
+    security.setConstraintMappings(new ConstraintMapping[] {mapping});
+    security.setHandler(endpoint);
+    return security;
+  }
+
+  /**
+   * Jetty's BASIC authenticator, except that an {@code Authorization} header
+   * it cannot decode gets HTTP 400 (Jetty's own throws, which answered 500
+   * with a stack trace).
+   */
+  private static final class StrictBasicAuthenticator extends BasicAuthenticator {
+    @Override public Authentication validateRequest(ServletRequest req, ServletResponse res,
+        boolean mandatory) throws ServerAuthException {
+      try {
+        return super.validateRequest(req, res, mandatory);
+      } catch (IllegalArgumentException e) {
+        try {
+          ((HttpServletResponse) res).sendError(HttpServletResponse.SC_BAD_REQUEST,
+              "malformed Authorization header");
+        } catch (IOException io) {
+          throw new ServerAuthException(io);
+        }
+        return Authentication.SEND_FAILURE;
+      }
+    }
+  }
+
+  /** Error pages of one line: the status and its reason, never a stack trace or a version. */
+  private static final class TerseErrors extends ErrorHandler {
+    @Override protected void generateAcceptableResponse(org.eclipse.jetty.server.Request base,
+        HttpServletRequest request, HttpServletResponse response, int code, String message)
+        throws IOException {
+      base.setHandled(true);
+      response.setContentType("text/plain;charset=utf-8");
+      response.getOutputStream().write((code + " " + HttpStatus.getMessage(code) + "\n")
+          .getBytes(StandardCharsets.UTF_8));
     }
   }
 
   /** The port listened on (the one chosen, when the builder asked for 0). */
   public int port() {
-    if (httpServer == null) {
+    if (jetty == null) {
       throw new IllegalStateException("server not started");
     }
-    return httpServer.getPort();
+    return connector.getLocalPort();
   }
 
   /** The URL a client (the Avatica thin driver, DBeaver) connects with. */
   public String jdbcUrl() {
     final String h = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
-    return "jdbc:avatica:remote:url=http://" + (h.contains(":") ? "[" + h + "]" : h)
+    return "jdbc:avatica:remote:url=" + (tlsCert != null ? "https" : "http") + "://"
+        + (h.contains(":") ? "[" + h + "]" : h)
         + ":" + port() + ";serialization=protobuf"
         + (user != null ? ";authentication=BASIC" : "");
   }
@@ -152,22 +241,34 @@ public final class MnesticServer implements AutoCloseable {
 
   /** Blocks until the server stops. */
   public void join() throws InterruptedException {
-    httpServer.join();
+    jetty.join();
   }
 
+  /**
+   * Stops: cancels the running statements (their clients get an error),
+   * stops listening, closes every client connection (rolling back what was
+   * not committed) and the store.
+   */
   @Override public void close() throws SQLException, IOException {
     try {
-      if (httpServer != null) {
-        httpServer.stop();
+      if (meta != null) {
+        meta.stop();
       }
+      if (jetty != null) {
+        jetty.stop();
+      }
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("stopping the HTTP server failed: " + e.getMessage(), e);
     } finally {
       try {
-        if (keeper != null) {
-          keeper.close();
+        if (meta != null) {
+          meta.closeAll();
         }
       } finally {
-        if (realm != null) {
-          Files.deleteIfExists(realm);
+        if (keeper != null) {
+          keeper.close();
         }
       }
     }
@@ -181,11 +282,19 @@ public final class MnesticServer implements AutoCloseable {
     private String user;
     private String password;
     private Duration idleTimeout;
+    private Path tlsCert;
+    private Path tlsKey;
+    private int statementTimeout;
+    private int maxStatements;
+    private long statementMemory;
 
     private Builder() {
     }
 
-    /** Address to bind; loopback unless told otherwise. */
+    /**
+     * Address to bind; loopback unless told otherwise. Any other address
+     * needs {@link #credentials}: {@link #build} refuses it without.
+     */
     public Builder host(String host) {
       if (host == null || host.isBlank()) {
         throw new IllegalArgumentException("host must not be empty");
@@ -209,7 +318,7 @@ public final class MnesticServer implements AutoCloseable {
       return this;
     }
 
-    /** Requires HTTP BASIC authentication with these credentials. */
+    /** Requires HTTP BASIC authentication with these credentials, kept in memory only. */
     public Builder credentials(String user, String password) {
       if (user == null || user.isEmpty() || user.matches(".*[:,\\s].*")) {
         throw new IllegalArgumentException(
@@ -232,8 +341,82 @@ public final class MnesticServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Serves HTTPS with this certificate chain and private key, PEM files as
+     * {@code openssl} writes them (the key unencrypted PKCS#8); they are read
+     * when the server starts and kept in memory.
+     */
+    public Builder tls(Path certificateChain, Path privateKey) {
+      for (Path file : List.of(certificateChain, privateKey)) {
+        if (!Files.isReadable(file)) {
+          throw new IllegalArgumentException("cannot read the TLS file " + file);
+        }
+      }
+      this.tlsCert = certificateChain;
+      this.tlsKey = privateKey;
+      return this;
+    }
+
+    /**
+     * The longest a statement may run, in seconds; a client's
+     * {@code statementTimeout} may only lower it. By default: no limit.
+     */
+    public Builder statementTimeout(int seconds) {
+      if (seconds <= 0) {
+        throw new IllegalArgumentException(
+            "statement timeout must be a positive number of seconds, was " + seconds);
+      }
+      this.statementTimeout = seconds;
+      return this;
+    }
+
+    /** The most statements executing at once, over all clients; by default: no limit. */
+    public Builder maxStatements(int count) {
+      if (count <= 0) {
+        throw new IllegalArgumentException("max statements must be positive, was " + count);
+      }
+      this.maxStatements = count;
+      return this;
+    }
+
+    /**
+     * The most heap one statement may hold, in bytes (the embedded
+     * connection property {@value Driver#STATEMENT_MEMORY}); by default: no
+     * limit.
+     */
+    public Builder statementMemory(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("statement memory must be positive, was " + bytes);
+      }
+      this.statementMemory = bytes;
+      return this;
+    }
+
+    /**
+     * The server, after checking that an address other than loopback comes
+     * with credentials.
+     */
     public MnesticServer build() {
+      if (user == null && !loopback(host)) {
+        throw new IllegalArgumentException("host " + host + " is not a loopback address:"
+            + " serving other machines needs authentication (credentials, mnestic serve"
+            + " --user and --password)");
+      }
       return new MnesticServer(this);
+    }
+
+    /** Whether every address the name stands for is a loopback one. */
+    private static boolean loopback(String host) {
+      try {
+        for (InetAddress address : InetAddress.getAllByName(host)) {
+          if (!address.isLoopbackAddress()) {
+            return false;
+          }
+        }
+        return true;
+      } catch (UnknownHostException e) {
+        throw new IllegalArgumentException("unknown host " + host, e);
+      }
     }
   }
 }

@@ -150,6 +150,17 @@ class MainTest {
         + "Run 'mnestic serve --help' for usage.\n", run("serve", "--port", "70000"));
     assertUsageError("Error: --idle-timeout must be a positive number of seconds, was 0\n"
         + "Run 'mnestic serve --help' for usage.\n", run("serve", "--idle-timeout", "0"));
+    assertUsageError("Error: host 0.0.0.0 is not a loopback address: serving other machines"
+        + " needs authentication (credentials, mnestic serve --user and --password)\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--host", "0.0.0.0"));
+    assertUsageError("Error: --tls-cert and --tls-key go together; give both or neither\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--tls-cert", "c.pem"));
+    assertUsageError("Error: --max-statements must be positive, was 0\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--max-statements", "0"));
+    assertUsageError("Error: --statement-timeout must be a whole number, was '1s'\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--statement-timeout", "1s"));
+    assertUsageError("Error: --statement-memory must be a whole number of bytes, was '1G'\n"
+        + "Run 'mnestic serve --help' for usage.\n", run("serve", "--statement-memory", "1G"));
     assertUsageError("Error: unexpected argument 'now'\n"
         + "Run 'mnestic serve --help' for usage.\n", run("serve", "now"));
   }

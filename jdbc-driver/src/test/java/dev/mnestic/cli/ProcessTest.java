@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -111,6 +112,65 @@ class ProcessTest {
       server.destroy();
       server.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * SIGTERM stops {@code serve} within 5 s while statements run (#13, point 4): they are
+   * cancelled, the store is closed, and the next process opens it.
+   */
+  @Test void serveStopsOnSigtermWhileStatementsRun() throws Exception {
+    final Path store = dir.resolve("store");
+    final Process server = mnestic("serve", "--port", "0", "--max-statements", "2",
+        "--db", store.toString())
+        .redirectError(dir.resolve("serve-err.txt").toFile()).start();
+    try {
+      final BufferedReader out = new BufferedReader(
+          new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+      final String url = CompletableFuture.supplyAsync(() -> readLine(out))
+          .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      assertTrue(url != null, () -> "serve printed no URL: " + readString(dir.resolve("serve-err.txt")));
+      final Properties datalog = new Properties();
+      datalog.setProperty("lang", "datalog");
+      final List<CompletableFuture<Void>> runs = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        final Connection c = DriverManager.getConnection(url, datalog);
+        runs.add(CompletableFuture.runAsync(() -> {
+          try (Statement s = c.createStatement()) {
+            s.executeQuery("p[n] := n = 0\np[m] := p[n], k in int_range(1000), m = n + 1\n"
+                + "?[n] := p[n]").close();
+          } catch (SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        }));
+      }
+      // Both slots taken: a third statement is refused for the limit.
+      final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+      while (true) {
+        try (Connection c = DriverManager.getConnection(url)) {
+          c.createStatement().executeQuery("SELECT 1").close();
+        } catch (SQLException e) {
+          if ("53000".equals(e.getSQLState())) {
+            break;
+          }
+          throw e;
+        }
+        assertTrue(System.nanoTime() < deadline, "the statements never ran");
+        Thread.sleep(100);
+      }
+      final long start = System.nanoTime();
+      server.destroy();
+      assertTrue(server.waitFor(5, TimeUnit.SECONDS), "serve still running 5 s after SIGTERM");
+      final double seconds = (System.nanoTime() - start) / 1e9;
+      assertTrue(seconds < 5, "stopped after " + seconds + " s");
+      for (CompletableFuture<Void> run : runs) {
+        assertThrows(ExecutionException.class, () -> run.get(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+            "a statement cancelled by the stop fails");
+      }
+    } finally {
+      server.destroyForcibly();
+      server.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+    assertEquals(0, run("sql", "--db", store.toString(), "SELECT 1 AS x").status());
   }
 
   private static String readLine(BufferedReader reader) {

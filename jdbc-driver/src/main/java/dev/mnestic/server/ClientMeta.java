@@ -1,0 +1,277 @@
+package dev.mnestic.server;
+
+import dev.mnestic.jdbc.Driver;
+
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.jdbc.JdbcMetaSubclassing;
+import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
+import org.apache.calcite.avatica.remote.Service.ErrorResponse;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.jdbc.CalciteConnection;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Avatica's {@link JdbcMeta} with the server's rules for clients:
+ * <ul>
+ *   <li>a client may send only the connection properties of {@link #ACCEPTED};
+ *       any other (Calcite's {@code model}, {@code schemaFactory}, ...) refuses
+ *       the connection with SQLSTATE 08001, so no client names a model, a
+ *       class, a JDBC URL or a path;
+ *   <li>every statement has the server's statement timeout, or the lower one
+ *       the client's {@code statementTimeout} asks for (Avatica's protocol
+ *       carries no query timeout: the thin client's {@code setQueryTimeout}
+ *       never reaches a server), through the statement's query timeout;
+ *   <li>at most {@code maxStatements} statements execute at once server-wide
+ *       (an execution or a fetch of rows); one more fails with SQLSTATE 53000;
+ *   <li>a statement the client closes, or whose connection it closes or lets
+ *       expire, is cancelled first, so its work stops;
+ *   <li>{@link #stop} cancels every running statement and refuses new ones.
+ * </ul>
+ */
+final class ClientMeta extends JdbcMetaSubclassing {
+  /**
+   * The connection properties a client may send: {@code lang}, a
+   * {@code statementTimeout} no longer than the server's, and {@code user}
+   * and {@code password}, which SQL tools send and the store ignores.
+   * (The thin client keeps Avatica's own properties to itself.)
+   */
+  static final Set<String> ACCEPTED = Set.of(
+      Driver.LANG, Driver.STATEMENT_TIMEOUT, "user", "password");
+
+  private final int statementTimeout;
+  private final long statementMemory;
+  private final int maxStatements;
+  /** Permits to execute, one per running statement; null when unlimited. */
+  private final Semaphore executing;
+  /** The statements executing now, to the id of their connection. */
+  private final Map<Statement, String> running = new ConcurrentHashMap<>();
+  private volatile boolean stopping;
+
+  /**
+   * @param url the store's {@code jdbc:mnestic:} URL
+   * @param cacheProperties Avatica's connection and statement cache settings
+   * @param statementTimeout the server's statement timeout in seconds, 0 for none
+   * @param statementMemory the heap one statement may hold, in bytes, 0 for no limit
+   * @param maxStatements the most statements executing at once, 0 for no limit
+   */
+  ClientMeta(String url, Properties cacheProperties, int statementTimeout,
+      long statementMemory, int maxStatements) throws SQLException {
+    super(url, cacheProperties);
+    this.statementTimeout = statementTimeout;
+    this.statementMemory = statementMemory;
+    this.maxStatements = maxStatements;
+    this.executing = maxStatements > 0 ? new Semaphore(maxStatements) : null;
+  }
+
+  @Override public void openConnection(ConnectionHandle ch, Map<String, String> info) {
+    final Map<String, String> embedded = new HashMap<>();
+    for (Map.Entry<String, String> e : (info != null ? info : Map.<String, String>of())
+        .entrySet()) {
+      final String name = e.getKey();
+      final String value = e.getValue();
+      if (!ACCEPTED.contains(name)) {
+        throw refused("connection property '" + name + "' is not accepted by this server;"
+            + " a client may set lang (sql or datalog) and statementTimeout (seconds, at most"
+            + " the server's), and user and password are ignored");
+      }
+      if (name.equals(Driver.LANG)) {
+        if (!value.equalsIgnoreCase("sql") && !value.equalsIgnoreCase(Driver.DATALOG)) {
+          throw refused("connection property lang must be sql or datalog, was '" + value + "'");
+        }
+        embedded.put(name, value);
+      } else if (name.equals(Driver.STATEMENT_TIMEOUT)) {
+        embedded.put(name, Integer.toString(clientTimeout(value)));
+      }
+    }
+    if (statementTimeout > 0) {
+      embedded.putIfAbsent(Driver.STATEMENT_TIMEOUT, Integer.toString(statementTimeout));
+    }
+    if (statementMemory > 0) {
+      embedded.put(Driver.STATEMENT_MEMORY, Long.toString(statementMemory));
+    }
+    super.openConnection(ch, embedded);
+  }
+
+  /** The client's {@code statementTimeout}, which may only lower the server's. */
+  private int clientTimeout(String value) {
+    final int seconds;
+    try {
+      seconds = Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw refused("connection property statementTimeout must be a whole number of seconds,"
+          + " was '" + value + "'");
+    }
+    if (seconds <= 0 || statementTimeout > 0 && seconds > statementTimeout) {
+      throw refused("connection property statementTimeout must be 1 to "
+          + (statementTimeout > 0 ? statementTimeout + " (the server's limit)" : "2147483647")
+          + " seconds, was " + value);
+    }
+    return seconds;
+  }
+
+  /**
+   * Opens the embedded connection with only the properties
+   * {@link #openConnection} put together: Avatica's own cache settings, which
+   * {@link JdbcMeta} merges in, are not connection properties.
+   */
+  @Override protected Connection createConnection(String url, Properties info)
+      throws SQLException {
+    final Properties embedded = new Properties();
+    for (String name : List.of(Driver.LANG, Driver.STATEMENT_TIMEOUT, Driver.STATEMENT_MEMORY)) {
+      if (info.getProperty(name) != null) {
+        embedded.setProperty(name, info.getProperty(name));
+      }
+    }
+    return super.createConnection(url, embedded);
+  }
+
+  @Override public StatementHandle createStatement(ConnectionHandle ch) {
+    return limited(super.createStatement(ch));
+  }
+
+  @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    return limited(super.prepare(ch, sql, maxRowCount));
+  }
+
+  /** Gives the new statement its connection's statement timeout as its query timeout. */
+  private StatementHandle limited(StatementHandle h) {
+    final Statement statement = statement(h.id);
+    try {
+      final String timeout = statement.getConnection().unwrap(CalciteConnection.class)
+          .getProperties().getProperty(Driver.STATEMENT_TIMEOUT);
+      if (timeout != null) {
+        statement.setQueryTimeout(Integer.parseInt(timeout));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot set the statement timeout", e);
+    }
+    return h;
+  }
+
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
+      long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
+      throws NoSuchStatementException {
+    return running(h, () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame,
+        callback));
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    return running(h, () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
+  }
+
+  @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+      throws NoSuchStatementException, MissingResultsException {
+    return running(h, () -> super.fetch(h, offset, fetchMaxRowCount));
+  }
+
+  @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
+      List<String> sqlCommands) throws NoSuchStatementException {
+    return running(h, () -> super.prepareAndExecuteBatch(h, sqlCommands));
+  }
+
+  @Override public ExecuteBatchResult executeBatch(StatementHandle h,
+      List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    return running(h, () -> super.executeBatch(h, parameterValues));
+  }
+
+  @Override public ExecuteBatchResult executeBatchProtobuf(StatementHandle h,
+      List<org.apache.calcite.avatica.proto.Requests.UpdateBatch> updateBatches)
+      throws NoSuchStatementException {
+    return running(h, () -> super.executeBatchProtobuf(h, updateBatches));
+  }
+
+  /** Work on one statement: counted against the limit, cancelled by a stop. */
+  private interface Work<T> {
+    T run() throws NoSuchStatementException, MissingResultsException;
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T, E extends Exception> T running(StatementHandle h, Work<T> work) throws E {
+    if (stopping) {
+      throw new AvaticaRuntimeException("the server is stopping", ErrorResponse.UNKNOWN_ERROR_CODE,
+          "57P01", AvaticaSeverity.ERROR);
+    }
+    if (executing != null && !executing.tryAcquire()) {
+      throw new AvaticaRuntimeException("the server already executes " + maxStatements
+          + " statements at once, its limit (mnestic serve --max-statements); try again later",
+          ErrorResponse.UNKNOWN_ERROR_CODE, "53000", AvaticaSeverity.ERROR);
+    }
+    final Statement statement = statement(h.id);
+    try {
+      if (statement != null) {
+        running.put(statement, h.connectionId);
+        if (stopping) {
+          statement.cancel();
+        }
+      }
+      return work.run();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    } catch (NoSuchStatementException | MissingResultsException e) {
+      throw (E) e;
+    } finally {
+      if (statement != null) {
+        running.remove(statement);
+      }
+      if (executing != null) {
+        executing.release();
+      }
+    }
+  }
+
+  @Override public void closeStatement(StatementHandle h) {
+    final Statement statement = statement(h.id);
+    if (statement != null && running.containsKey(statement)) {
+      cancel(statement);
+    }
+    super.closeStatement(h);
+  }
+
+  @Override public void closeConnection(ConnectionHandle ch) {
+    running.forEach((statement, connectionId) -> {
+      if (connectionId.equals(ch.id)) {
+        cancel(statement);
+      }
+    });
+    super.closeConnection(ch);
+  }
+
+  /** Refuses new statements and cancels the running ones. */
+  void stop() {
+    stopping = true;
+    running.keySet().forEach(ClientMeta::cancel);
+  }
+
+  /** Closes every client connection, rolling back what each had not committed. */
+  void closeAll() {
+    getConnectionCache().invalidateAll();
+    getConnectionCache().cleanUp();
+  }
+
+  private static void cancel(Statement statement) {
+    try {
+      statement.cancel();
+    } catch (SQLException e) {
+      // Already closed: nothing runs on it.
+    }
+  }
+
+  private static AvaticaRuntimeException refused(String message) {
+    return new AvaticaRuntimeException(message, ErrorResponse.UNKNOWN_ERROR_CODE, "08001",
+        AvaticaSeverity.ERROR);
+  }
+}

@@ -1,0 +1,258 @@
+package dev.mnestic.server;
+
+import dev.mnestic.jdbc.Driver;
+
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
+import org.apache.calcite.avatica.remote.ProtobufTranslation;
+import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
+import org.apache.calcite.avatica.remote.Service;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Test case for #13, point 4, the server's side: statement timeouts, the
+ * limit on statements executing at once, work stopped when its statement
+ * is closed or its client vanishes, and a stop within 5 s while statements
+ * run. The statements are Datalog recursions that never settle and stop at
+ * their statement's cancel flag; the limit of statements at once shows
+ * whether one still runs on the server.
+ */
+class StatementLimitsTest {
+  /** A recursion that never settles (see DatalogJdbcTest): it runs until cancelled. */
+  private static final String NEVER_SETTLES =
+      "p[n] := n = 0\np[m] := p[n], k in int_range(1000), m = n + 1\n?[n] := p[n]";
+  /** A safety bound: far above what each stop should take. */
+  private static final long BOUND_SECONDS = 30;
+
+  private static Connection datalog(MnesticServer server, String timeout) throws SQLException {
+    final Properties info = new Properties();
+    info.setProperty(Driver.LANG, Driver.DATALOG);
+    if (timeout != null) {
+      info.setProperty(Driver.STATEMENT_TIMEOUT, timeout);
+    }
+    return DriverManager.getConnection(server.jdbcUrl(), info);
+  }
+
+  /** Seconds a never-settling script runs before it fails. */
+  private static double secondsUntilStopped(Connection c) {
+    final long start = System.nanoTime();
+    assertThrows(SQLException.class, () -> {
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(NEVER_SETTLES)) {
+        while (rs.next()) {
+          rs.getObject(1);
+        }
+      }
+    });
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  @Test void theServersTimeoutStopsAStatement() throws Exception {
+    try (MnesticServer server = MnesticServer.newBuilder().port(0).statementTimeout(1).build()) {
+      server.start();
+      try (Connection c = datalog(server, null)) {
+        final double seconds = secondsUntilStopped(c);
+        assertTrue(seconds < BOUND_SECONDS, "stopped after " + seconds + " s");
+      }
+    }
+  }
+
+  @Test void aClientMayOnlyLowerTheTimeout() throws Exception {
+    try (MnesticServer server = MnesticServer.newBuilder().port(0).statementTimeout(120)
+        .build()) {
+      server.start();
+      try (Connection c = datalog(server, "1")) {
+        final double seconds = secondsUntilStopped(c);
+        assertTrue(seconds < BOUND_SECONDS, "stopped after " + seconds + " s");
+      }
+      final AvaticaClientRuntimeException e = assertThrows(AvaticaClientRuntimeException.class,
+          () -> datalog(server, "121").close());
+      assertEquals("08001", e.getSqlState());
+      assertTrue(e.getMessage().contains("at most") || e.getMessage().contains("1 to 120"),
+          e.getMessage());
+    }
+  }
+
+  /** Runs {@code SELECT 1}; false when the server refused it for its limit of statements. */
+  private static boolean admitted(MnesticServer server) throws SQLException {
+    try (Connection c = DriverManager.getConnection(server.jdbcUrl());
+         ResultSet rs = c.createStatement().executeQuery("SELECT 1")) {
+      rs.next();
+      return true;
+    } catch (SQLException e) {
+      if ("53000".equals(e.getSQLState())) {
+        assertTrue(e.getMessage().contains("--max-statements"), e.getMessage());
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** Waits until the server is full (its running statements take every slot) or not. */
+  private static void awaitFull(MnesticServer server, boolean full) throws Exception {
+    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+    while (admitted(server) == full) {
+      assertTrue(System.nanoTime() < deadline, "server " + (full ? "never" : "still") + " full");
+      Thread.sleep(100);
+    }
+  }
+
+  private static CompletableFuture<Throwable> runInBackground(Connection c) {
+    return CompletableFuture.supplyAsync(() -> {
+      try (Statement s = c.createStatement()) {
+        s.executeQuery(NEVER_SETTLES).close();
+        return null;
+      } catch (SQLException | RuntimeException e) {
+        return e;
+      }
+    });
+  }
+
+  /**
+   * Closing the connection stops its statement's work. (The thin client
+   * cannot close or cancel a statement while it executes: Avatica 1.28 holds
+   * the statement's lock for the whole request. Its connection it can close.)
+   */
+  @Test void closingTheConnectionStopsItsWork() throws Exception {
+    try (MnesticServer server = MnesticServer.newBuilder().port(0).maxStatements(1)
+        .statementTimeout(600).build()) {
+      server.start();
+      assertTrue(admitted(server));
+      final Connection c = datalog(server, null);
+      final CompletableFuture<Throwable> run = runInBackground(c);
+      awaitFull(server, true);
+      c.close();
+      awaitFull(server, false);
+      assertTrue(run.get(BOUND_SECONDS, TimeUnit.SECONDS) != null, "the statement failed");
+    }
+  }
+
+  /** A client of Avatica's protocol speaking it request by request. */
+  private static final class RawClient {
+    private final ProtobufTranslation protobuf = new ProtobufTranslationImpl();
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final MnesticServer server;
+    final String connection = UUID.randomUUID().toString();
+
+    RawClient(MnesticServer server) {
+      this.server = server;
+    }
+
+    Service.Response send(Service.Request request) throws Exception {
+      return protobuf.parseResponse(http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/"))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(protobuf.serializeRequest(request)))
+              .build(), HttpResponse.BodyHandlers.ofByteArray()).body());
+    }
+
+    /** Opens a Datalog connection and a statement on it; the statement's id. */
+    int openStatement() throws Exception {
+      send(new Service.OpenConnectionRequest(connection, Map.of(Driver.LANG, Driver.DATALOG)));
+      return ((Service.CreateStatementResponse) send(
+          new Service.CreateStatementRequest(connection))).statementId;
+    }
+
+    /** Sends a never-settling script on its own socket, without waiting for the answer. */
+    Socket startNeverSettling(int statement) throws Exception {
+      final byte[] execute = protobuf.serializeRequest(
+          new Service.PrepareAndExecuteRequest(connection, statement, NEVER_SETTLES, -1));
+      final Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port());
+      final OutputStream out = socket.getOutputStream();
+      out.write(("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + execute.length
+          + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      out.write(execute);
+      out.flush();
+      return socket;
+    }
+  }
+
+  /** Closing a statement while it executes stops its work, and its request fails. */
+  @Test void closingTheStatementStopsItsWork() throws Exception {
+    try (MnesticServer server = MnesticServer.newBuilder().port(0).maxStatements(1)
+        .statementTimeout(600).build()) {
+      server.start();
+      final RawClient client = new RawClient(server);
+      final int statement = client.openStatement();
+      try (Socket socket = client.startNeverSettling(statement)) {
+        awaitFull(server, true);
+        client.send(new Service.CloseStatementRequest(client.connection, statement));
+        awaitFull(server, false);
+        socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(BOUND_SECONDS));
+        final String status = new String(socket.getInputStream().readNBytes(12),
+            StandardCharsets.ISO_8859_1);
+        assertEquals("HTTP/1.1 500", status, "its request failed");
+      }
+    }
+  }
+
+  /**
+   * A client that sends a statement and vanishes (its socket closed mid-request): its work is
+   * bounded by the server's statement timeout.
+   */
+  @Test void aVanishedClientsWorkStopsAtTheServersTimeout() throws Exception {
+    try (MnesticServer server = MnesticServer.newBuilder().port(0).maxStatements(1)
+        .statementTimeout(2).build()) {
+      server.start();
+      final RawClient client = new RawClient(server);
+      final int statement = client.openStatement();
+      try (Socket socket = client.startNeverSettling(statement)) {
+        awaitFull(server, true);
+      }
+      final long vanished = System.nanoTime();
+      awaitFull(server, false);
+      final double seconds = (System.nanoTime() - vanished) / 1e9;
+      assertTrue(seconds < BOUND_SECONDS, "stopped " + seconds + " s after the client vanished");
+    }
+  }
+
+  @Test void stopsWithinFiveSecondsWhileStatementsRun() throws Exception {
+    final MnesticServer server = MnesticServer.newBuilder().port(0).maxStatements(3).build();
+    server.start();
+    final List<Connection> clients = new ArrayList<>();
+    final List<CompletableFuture<Throwable>> runs = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        clients.add(datalog(server, null));
+        runs.add(runInBackground(clients.get(i)));
+      }
+      awaitFull(server, true);
+    } finally {
+      final long start = System.nanoTime();
+      server.close();
+      final double seconds = (System.nanoTime() - start) / 1e9;
+      assertTrue(seconds < 5, "stopped after " + seconds + " s");
+    }
+    for (CompletableFuture<Throwable> run : runs) {
+      try {
+        assertTrue(run.get(BOUND_SECONDS, TimeUnit.SECONDS) != null, "each statement failed");
+      } catch (ExecutionException e) {
+        // Failed in the client: as good.
+      }
+    }
+  }
+}
