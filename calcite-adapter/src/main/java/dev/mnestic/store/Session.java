@@ -178,6 +178,16 @@ public final class Session implements DataSource, AutoCloseable {
   }
 
   /**
+   * How many writes of the store, by any session, met a row that another transaction had
+   * changed since they read it ({@link #guardWrites}) and failed or ran again; -1 when writes
+   * cannot be guarded in this store.
+   */
+  public long writeConflicts() {
+    final TableVersions installed = TableVersions.of((org.hsqldb.Session) connection.getSession());
+    return installed == null ? -1 : installed.writeConflicts();
+  }
+
+  /**
    * The store's change number now, which a statement takes before it reads anything, to
    * {@link #guardWrites guard} the writes it computes from what it read.
    */

@@ -61,6 +61,8 @@ public final class TableVersions extends TransactionManagerMVCC {
   private final Map<Table, Entry> entries = new WeakHashMap<>();
   /** How many reads were served from what an earlier read shared. */
   private final AtomicLong sharedReads = new AtomicLong();
+  /** How many guarded writes met a row another transaction had changed ({@link #guard}). */
+  private final AtomicLong writeConflicts = new AtomicLong();
   /** The write each session has under guard ({@link #guard}), at most one a session. */
   private final Map<org.hsqldb.Session, WriteGuard> guards = new ConcurrentHashMap<>();
 
@@ -172,6 +174,7 @@ public final class TableVersions extends TransactionManagerMVCC {
     final WriteGuard guard = guards.get(session);
     if (guard != null && guard.table == table && committedSince(action, session, guard.since)) {
       guard.conflicted = true;
+      writeConflicts.incrementAndGet();
       // HSQLDB rolls back the statement that meets an exception here, as for its own conflicts
       throw org.hsqldb.error.Error.error(org.hsqldb.error.ErrorCode.X_40001,
           guard.message());
@@ -201,6 +204,11 @@ public final class TableVersions extends TransactionManagerMVCC {
 
   void unguard(org.hsqldb.Session session, WriteGuard guard) {
     guards.remove(session, guard);
+  }
+
+  /** How many guarded writes of the database's tables met a row changed since they read it. */
+  long writeConflicts() {
+    return writeConflicts.get();
   }
 
   // HSQLDB keeps a row's versions as a chain of actions (RowActionBase: next, session, type,

@@ -4,7 +4,6 @@ import dev.mnestic.jdbc.Driver;
 
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.remote.Driver.Serialization;
-import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
 
@@ -98,7 +97,7 @@ public final class MnesticServer implements AutoCloseable {
     DriverManager.registerDriver(new Driver());
     final JdbcMeta meta = new JdbcMeta(url, metaProperties);
     final HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
-        .withHandler(new LocalService(meta), Serialization.PROTOBUF)
+        .withHandler(new SqlStateService(meta), Serialization.PROTOBUF)
         .withPort(requestedPort)
         .withServerCustomizers(List.<ServerCustomizer<Server>>of(this::bind), Server.class);
     if (user != null) {

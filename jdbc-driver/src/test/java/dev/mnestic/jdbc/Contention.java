@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Concurrent writers, for tests: each thread has its own connection and runs its units of work,
@@ -47,6 +48,8 @@ public final class Contention {
       int isolation, Unit unit) throws Exception {
     final AtomicLong acknowledged = new AtomicLong();
     final AtomicLong retries = new AtomicLong();
+    // the first failure stops every thread after its unit: none is left holding a transaction
+    final AtomicReference<Exception> failed = new AtomicReference<>();
     final ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       final List<Future<?>> done = new ArrayList<>();
@@ -58,7 +61,7 @@ public final class Contention {
             if (!autoCommit) {
               c.setTransactionIsolation(isolation);
             }
-            for (int i = 0; i < units; i++) {
+            for (int i = 0; i < units && failed.get() == null; i++) {
               while (true) {
                 try {
                   unit.run(c, thread, i);
@@ -78,15 +81,21 @@ public final class Contention {
                 }
               }
             }
+          } catch (Exception | AssertionError e) {
+            failed.compareAndSet(null, e instanceof Exception ? (Exception) e : new Exception(e));
           }
           return null;
         }));
       }
+      final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_SECONDS);
       for (Future<?> f : done) {
-        f.get(LIMIT_SECONDS, TimeUnit.SECONDS);
+        f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       }
     } finally {
       pool.shutdownNow();
+    }
+    if (failed.get() != null) {
+      throw failed.get();
     }
     return new Outcome(acknowledged.get(), retries.get());
   }
