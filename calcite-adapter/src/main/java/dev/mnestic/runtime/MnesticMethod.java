@@ -15,7 +15,7 @@ import java.sql.ResultSet;
  */
 public enum MnesticMethod {
   STORE_MODIFY(StoreWrites.class, "modify", DataContext.class, String.class,
-      String.class, String[].class, Enumerable.class),
+      String.class, String[].class, Function0.class),
   SEMI_NAIVE_FIXPOINT(SemiNaive.class, "fixpoint", DataContext.class, Enumerable[].class,
       Enumerable[].class, RowTable[].class, RowTable[].class, int.class, String[][].class),
   DATALOG_AGGREGATE(Aggregation.class, "group", DataContext.class, Enumerable.class,

@@ -1,12 +1,14 @@
 package dev.mnestic.runtime;
 
 import dev.mnestic.store.Session;
+import dev.mnestic.store.WriteGuard;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.linq4j.function.Function0;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 /**
@@ -46,36 +49,145 @@ public final class StoreWrites {
   private StoreWrites() {
   }
 
-  /** Applies {@code operation} to {@code table} for each of {@code rows}; returns the row count. */
+  /**
+   * How many times in all a statement whose UPDATE or DELETE met a row another transaction
+   * changed runs, where it may run again (see {@link #modify}); then it fails with SQLSTATE
+   * 40001.
+   */
+  static final int ATTEMPTS = 50;
+
+  /**
+   * Applies {@code operation} to {@code table} for each of the rows {@code input} computes;
+   * returns the row count. The statement is all-or-nothing: its own transaction in auto-commit
+   * mode, otherwise a savepoint inside the open one.
+   *
+   * <p>An UPDATE, DELETE or MERGE writes rows computed from what the statement read; its writes are
+   * guarded ({@link Session#guardWrites}) from the change number before {@code input} reads
+   * anything, so that a row another transaction committed a new version of meanwhile is not
+   * overwritten with values computed from the old one: the statement is rolled back instead.
+   * It then runs again from the start, {@code input} computed afresh from the rows committed
+   * by then (as HSQLDB's READ COMMITTED redoes a statement that waited for a row), at most
+   * {@value #ATTEMPTS} times in all, with a short random pause from the second conflict on:
+   * in auto-commit mode at any isolation level (the statement is its own transaction), and at
+   * READ COMMITTED inside an open transaction (each statement sees what is committed when it
+   * starts). At REPEATABLE READ or SERIALIZABLE inside an open transaction, and when the
+   * attempts run out, it fails with SQLSTATE 40001 and the whole transaction rolled back, as
+   * HSQLDB's snapshot isolation fails on its own conflicts (which, in auto-commit mode, also
+   * run the statement again).
+   */
   public static Enumerable<Long> modify(DataContext root, String table,
-      String operation, String[] updateColumns, Enumerable<Object[]> rows) {
+      String operation, String[] updateColumns, Function0<Enumerable<Object[]>> input) {
     final Session session = Session.of(root.getRootSchema());
-    final Target target = Target.of(session, table);
-    final long count;
-    try (Atomic atomic = new Atomic(session.getConnection())) {
-      switch (operation) {
-      case "INSERT":
-        count = run(session, target.insertSql(), rows, row -> target.bindInsert(row, 0));
-        break;
-      case "DELETE":
-        count = run(session, target.deleteSql(), rows, row -> target.bindKey(row, 0, 1));
-        break;
-      case "UPDATE":
-        count = run(session, target.updateSql(updateColumns), rows,
-            row -> target.bindUpdate(row, 0, updateColumns));
-        break;
-      case "MERGE":
-        count = merge(session, target, updateColumns, rows);
-        break;
-      default:
-        throw new IllegalArgumentException("unknown operation " + operation);
-      }
-      atomic.succeeded();
+    try {
+      return Linq4j.singletonEnumerable(
+          modify(session, table, operation, updateColumns, input));
     } catch (SQLException e) {
       throw new IllegalStateException("writing to " + table + " failed: "
           + e.getMessage(), e);
     }
-    return Linq4j.singletonEnumerable(count);
+  }
+
+  private static long modify(Session session, String table, String operation,
+      String[] updateColumns, Function0<Enumerable<Object[]>> input) throws SQLException {
+    final Connection connection = session.getConnection();
+    final boolean autoCommit = connection.getAutoCommit();
+    final boolean readCommitted =
+        connection.getTransactionIsolation() == Connection.TRANSACTION_READ_COMMITTED;
+    final boolean guarded = !operation.equals("INSERT");
+    for (int attempt = 1; ; attempt++) {
+      final long since = guarded ? session.changeNumber() : 0;
+      final Atomic atomic = new Atomic(connection, autoCommit);
+      WriteGuard guard = null;
+      Exception failure = null;
+      try {
+        guard = guarded ? session.guardWrites(table, since) : null;
+        final long count = write(session, table, operation, updateColumns, input.apply());
+        atomic.succeeded();
+        return count;
+      } catch (SQLException | RuntimeException e) {
+        failure = e;
+      } finally {
+        if (guard != null) {
+          guard.close();
+        }
+        atomic.close(failure != null && transactionGone(guard, failure));
+      }
+      final boolean ours = guard != null && guard.conflicted();
+      if (!ours && !transactionGone(guard, failure)) {
+        if (failure instanceof SQLException) {
+          throw (SQLException) failure;
+        }
+        throw (RuntimeException) failure;
+      }
+      // HSQLDB's own conflicts roll back the whole transaction: only an auto-committed
+      // statement, which is all of its transaction, may run again after one
+      if (attempt == ATTEMPTS || !(autoCommit || ours && readCommitted)) {
+        if (!autoCommit) {
+          connection.rollback();
+        }
+        throw new SQLException("writing to " + table + " conflicted with another transaction"
+            + (attempt > 1 ? " " + attempt + " times" : "") + "; "
+            + (autoCommit ? "the statement" : "the transaction") + " was rolled back: "
+            + failure.getMessage(), WriteGuard.SERIALIZATION_FAILURE, failure);
+      }
+      backOff(attempt);
+    }
+  }
+
+  /**
+   * Whether {@code failure} is HSQLDB's own serialization failure (SQLSTATE 40001, not the
+   * guard's), after which HSQLDB has rolled back the whole transaction: a conflict of its
+   * snapshot isolation, or a deadlock.
+   */
+  private static boolean transactionGone(WriteGuard guard, Exception failure) {
+    return !(guard != null && guard.conflicted())
+        && WriteGuard.SERIALIZATION_FAILURE.equals(sqlState(failure));
+  }
+
+  /** The SQLSTATE of the first SQLException among {@code e} and its causes, or null. */
+  private static String sqlState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException && ((SQLException) t).getSQLState() != null) {
+        return ((SQLException) t).getSQLState();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Before attempt {@code attempt + 1}: nothing after the first conflict (the row's new version
+   * is committed, the next attempt reads it), then a random pause of up to 2^(attempt - 1) ms,
+   * at most 64 ms, so that writers of the same rows do not meet again in step, nor spin while
+   * the other transaction of one of HSQLDB's own conflicts is still open.
+   */
+  private static void backOff(int attempt) throws SQLException {
+    if (attempt < 2) {
+      return;
+    }
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextInt(1 << Math.min(attempt - 1, 6)) + 1);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted before running the statement again", "HY008", e);
+    }
+  }
+
+  private static long write(Session session, String table, String operation,
+      String[] updateColumns, Enumerable<Object[]> rows) throws SQLException {
+    final Target target = Target.of(session, table);
+    switch (operation) {
+    case "INSERT":
+      return run(session, target.insertSql(), rows, row -> target.bindInsert(row, 0));
+    case "DELETE":
+      return run(session, target.deleteSql(), rows, row -> target.bindKey(row, 0, 1));
+    case "UPDATE":
+      return run(session, target.updateSql(updateColumns), rows,
+          row -> target.bindUpdate(row, 0, updateColumns));
+    case "MERGE":
+      return merge(session, target, updateColumns, rows);
+    default:
+      throw new IllegalArgumentException("unknown operation " + operation);
+    }
   }
 
   /**
@@ -148,15 +260,15 @@ public final class StoreWrites {
    * Makes one statement's writes all-or-nothing: in auto-commit mode its own
    * transaction, otherwise a savepoint inside the open one.
    */
-  private static final class Atomic implements AutoCloseable {
+  private static final class Atomic {
     private final Connection connection;
     private final boolean autoCommit;
     private final Savepoint savepoint;
     private boolean succeeded;
 
-    Atomic(Connection connection) throws SQLException {
+    Atomic(Connection connection, boolean autoCommit) throws SQLException {
       this.connection = connection;
-      this.autoCommit = connection.getAutoCommit();
+      this.autoCommit = autoCommit;
       if (autoCommit) {
         connection.setAutoCommit(false);
         savepoint = null;
@@ -169,7 +281,11 @@ public final class StoreWrites {
       succeeded = true;
     }
 
-    @Override public void close() throws SQLException {
+    /**
+     * Commits or rolls back the statement's writes; {@code transactionGone} when HSQLDB has
+     * rolled back the whole transaction, savepoint included.
+     */
+    void close(boolean transactionGone) throws SQLException {
       if (autoCommit) {
         try {
           if (succeeded) {
@@ -182,7 +298,7 @@ public final class StoreWrites {
         }
       } else if (succeeded) {
         connection.releaseSavepoint(savepoint);
-      } else {
+      } else if (!transactionGone) {
         connection.rollback(savepoint);
       }
     }

@@ -8,6 +8,7 @@ import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.adapter.jdbc.JdbcTable;
+import org.apache.calcite.linq4j.function.Function0;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -25,9 +26,11 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * INSERT, UPDATE, DELETE and MERGE of a store table, their input computed by
- * Calcite (MERGE's as {@code MnesticSqlToRelConverter} lays it out). The generated code hands the input rows to
- * {@link dev.mnestic.runtime.StoreWrites#modify}, which writes them on the
- * statement's session. Emits one row: the number of rows written.
+ * Calcite (MERGE's as {@code MnesticSqlToRelConverter} lays it out). The generated code hands
+ * the input's code, as a function computing its rows, to
+ * {@link dev.mnestic.runtime.StoreWrites#modify}, which writes them on the statement's session
+ * (computing them again when the statement runs again after a conflicting write). Emits one
+ * row: the number of rows written.
  */
 public final class EnumerableStoreModify extends TableModify implements EnumerableRel {
   EnumerableStoreModify(RelOptCluster cluster, RelTraitSet traits,
@@ -45,14 +48,20 @@ public final class EnumerableStoreModify extends TableModify implements Enumerab
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    final BlockBuilder builder = new BlockBuilder();
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
-    final Expression rows = builder.append("rows",
-        input.physType.convertTo(builder.append("input", input.block), JavaRowFormat.ARRAY));
+    // The input's code runs inside the call, once for each time the statement runs (a write
+    // that met a row another transaction changed runs again): some operators read their
+    // input's rows when their code runs, not when their rows are read.
+    final BlockBuilder rows = new BlockBuilder();
+    rows.add(
+        Expressions.return_(null,
+            input.physType.convertTo(rows.append("input", input.block), JavaRowFormat.ARRAY)));
     final String table = requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
     final List<String> updateColumns =
         getUpdateColumnList() == null ? List.of() : getUpdateColumnList();
-    // return StoreWrites.modify(root, "<table>", "<operation>", new String[] {<updateColumns>}, rows);
+    // return StoreWrites.modify(root, "<table>", "<operation>", new String[] {<updateColumns>},
+    //     () -> { <input's code>; return rows; });
+    final BlockBuilder builder = new BlockBuilder();
     builder.add(
         Expressions.return_(null,
             Expressions.call(MnesticMethod.STORE_MODIFY.method,
@@ -62,7 +71,7 @@ public final class EnumerableStoreModify extends TableModify implements Enumerab
                 Expressions.newArrayInit(String.class,
                     updateColumns.stream().map(Expressions::constant)
                         .toArray(Expression[]::new)),
-                rows)));
+                Expressions.lambda(Function0.class, rows.toBlock()))));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(),
         getRowType(), pref.prefer(JavaRowFormat.SCALAR));
     return implementor.result(physType, builder.toBlock());

@@ -177,6 +177,52 @@ public final class Session implements DataSource, AutoCloseable {
     return versions == null ? -1 : versions.sharedReads();
   }
 
+  /**
+   * How many writes of the store, by any session, met a row that another transaction had
+   * changed since they read it ({@link #guardWrites}) and failed or ran again; -1 when writes
+   * cannot be guarded in this store.
+   */
+  public long writeConflicts() {
+    final TableVersions installed = TableVersions.of((org.hsqldb.Session) connection.getSession());
+    return installed == null ? -1 : installed.writeConflicts();
+  }
+
+  /**
+   * The store's change number now, which a statement takes before it reads anything, to
+   * {@link #guardWrites guard} the writes it computes from what it read.
+   */
+  public long changeNumber() throws SQLException {
+    return guardian().getSystemChangeNumber();
+  }
+
+  /**
+   * Guards this session's writes to {@code table} (its stored name) against lost updates until
+   * the guard is closed (see {@link WriteGuard}): a row it deletes or updates must not have
+   * been committed by another transaction after change number {@code since}
+   * ({@link #changeNumber}, taken before the statement read anything).
+   */
+  public WriteGuard guardWrites(String table, long since) throws SQLException {
+    final org.hsqldb.Session s = (org.hsqldb.Session) connection.getSession();
+    return guardian().guard(s, s.database.schemaManager.getUserTable(table, SCHEMA), since);
+  }
+
+  /**
+   * The store's transaction manager, which guards writes; without it (HSQLDB's own {@code SET
+   * DATABASE TRANSACTION CONTROL} put another in its place) no write can be kept from
+   * overwriting another's, and writes computed from what they read are refused.
+   */
+  private TableVersions guardian() throws SQLException {
+    final TableVersions installed =
+        TableVersions.of((org.hsqldb.Session) connection.getSession());
+    if (installed == null) {
+      throw new SQLException("the store's transaction manager is not mnestic's (HSQLDB's SET"
+          + " DATABASE TRANSACTION CONTROL replaced it, or a transaction was open when this"
+          + " session opened the store): UPDATE, DELETE and Datalog writes cannot be guarded"
+          + " against lost updates; reopen the store", "55000");
+    }
+    return installed;
+  }
+
   public StoreLocation location() {
     return location;
   }

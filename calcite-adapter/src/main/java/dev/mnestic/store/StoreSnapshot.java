@@ -40,7 +40,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link #share}): a later read whose statement would see the same committed rows, or those
  * and rows committed since by transactions that only inserted, gets it with the rows added
  * instead of walking the rows again ({@link Reading#fromShared}). It would see those rows when
- * the table's {@link TableVersions versions} say so, the table's row store is the same and
+ * the table's {@link TableVersions versions} say so, the table's version is the same just
+ * before and just after step 1 (a commit counted in between may have been made visible after
+ * step 1 fixed what the statement sees: rows read then are older than the version, and must
+ * neither be shared as it nor be served what it holds), the table's row store is the same and
  * holds as many rows as those, and the session has no uncommitted write of its own and sees
  * what is committed at its statement's start (READ COMMITTED, or auto-commit, in which each
  * statement is a transaction of its own).
@@ -118,19 +121,25 @@ public final class StoreSnapshot {
         connection.setAutoCommit(false);
       }
       try {
+        final TableVersions versions = store.versions();
+        // The version before the statement's start: the rows it will see are those of the
+        // version after it only when no commit of the table came between (a commit counted
+        // after the start may have made rows visible that the start does not see).
+        final long before = versions == null ? -1 : versionBefore(versions, session, table);
         // 1. The statement's start: locks, transaction, change number.
         store.probe(table).executeQuery().close();
         final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
         final PersistentStore rowStore = t.getRowStore(session);
-        final TableVersions versions = store.versions();
-        if (versions == null || !seesCommitted(session, autoCommit)) {
+        if (versions == null || !seesCommitted(session, autoCommit) || before < 0
+            || versions.version(t) != before) {
           return reading.fromRows(walk(session, t, rowStore, cancel, null, -1, 0, null));
         }
-        final long version = versions.version(t);
+        final long version = before;
         final long elements = rowStore.elementCount();
         final TableVersions.Shared shared = versions.shared(t);
         Object previous = null;
-        if (shared != null && shared.value() instanceof Held held && held.store == rowStore
+        if (shared != null && shared.version() == version
+            && shared.value() instanceof Held held && held.store == rowStore
             && held.elements + shared.appended().length == elements) {
           final T answer = reading.fromShared(held.value, new StoreSnapshot(session, t,
               shared.appended(), shared.appended().length, versions, shared.version(), false,
@@ -145,7 +154,7 @@ public final class StoreSnapshot {
         }
         // 2. The rows it sees.
         return reading.fromRows(walk(session, t, rowStore, cancel,
-            version < 0 ? null : versions, version, elements, previous));
+            versions, version, elements, previous));
       } finally {
         // 3. An auto-committed read ends its transaction.
         if (autoCommit) {
@@ -155,6 +164,17 @@ public final class StoreSnapshot {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read table " + table + " of the store: "
           + e.getMessage(), e);
+    }
+  }
+
+  /** {@code table}'s version now, or -1 when it has none (being created, or not there). */
+  private static long versionBefore(TableVersions versions, org.hsqldb.Session session,
+      String table) {
+    try {
+      return versions.version(session.database.schemaManager.getUserTable(table,
+          Session.SCHEMA));
+    } catch (org.hsqldb.HsqlException e) {
+      return -1;
     }
   }
 

@@ -3,10 +3,13 @@ package dev.mnestic.store;
 import org.hsqldb.Database;
 import org.hsqldb.Row;
 import org.hsqldb.RowAction;
+import org.hsqldb.RowActionBase;
 import org.hsqldb.Table;
 import org.hsqldb.TransactionManagerMVCC;
 import org.hsqldb.persist.PersistentStore;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.SoftReference;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -35,6 +38,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * rows committed at that version; what it computed can serve every later read of the version,
  * and, with the rows of the steps after it added, of the versions after it.
  *
+ * <p>They also guard a statement's writes against lost updates ({@link #guard}): mnestic
+ * computes an UPDATE's or DELETE's rows in Calcite from what the statement read, then writes
+ * them back by key; a row that another transaction committed a new version of since then must
+ * not be overwritten with values computed from the old one. Every row an UPDATE or DELETE
+ * removes passes through {@link #addDeleteAction}, under HSQLDB's row lock (a row another
+ * transaction has changed and not committed makes the writer wait, then find the row again,
+ * as HSQLDB's READ COMMITTED does); there the guard refuses a row version that another
+ * session committed after the statement began.
+ *
  * <p>HSQLDB creates its transaction manager when it opens a database; {@link #install} puts
  * this one in its place the way HSQLDB's own {@code SET DATABASE TRANSACTION CONTROL} does,
  * and only while no session of the database is inside a transaction.
@@ -49,6 +61,10 @@ public final class TableVersions extends TransactionManagerMVCC {
   private final Map<Table, Entry> entries = new WeakHashMap<>();
   /** How many reads were served from what an earlier read shared. */
   private final AtomicLong sharedReads = new AtomicLong();
+  /** How many guarded writes met a row another transaction had changed ({@link #guard}). */
+  private final AtomicLong writeConflicts = new AtomicLong();
+  /** The write each session has under guard ({@link #guard}), at most one a session. */
+  private final Map<org.hsqldb.Session, WriteGuard> guards = new ConcurrentHashMap<>();
 
   /** What one transaction wrote to one table. */
   private static final class Writes {
@@ -91,6 +107,18 @@ public final class TableVersions extends TransactionManagerMVCC {
   private TableVersions(Database database) {
     super(database);
     this.database = database;
+  }
+
+  /**
+   * The table versions that are the transaction manager of the database of {@code session},
+   * installing them if they are not yet (see {@link #install}); null when they cannot be.
+   */
+  static TableVersions of(org.hsqldb.Session session) {
+    if (session.getDatabase().txManager instanceof TableVersions installed) {
+      return installed;
+    }
+    final TableVersions versions = install(session);
+    return versions != null && versions.isInstalled() ? versions : null;
   }
 
   /**
@@ -140,7 +168,91 @@ public final class TableVersions extends TransactionManagerMVCC {
   @Override public RowAction addDeleteAction(org.hsqldb.Session session, Table table,
       PersistentStore store, Row row, int[] changedColumns) {
     writes(session, table).inserted = null;
-    return super.addDeleteAction(session, table, store, row, changedColumns);
+    // HSQLDB's own conflicts (a row another transaction changed and has not committed) throw
+    // here before the guard looks: the statement waits and finds the row again.
+    final RowAction action = super.addDeleteAction(session, table, store, row, changedColumns);
+    final WriteGuard guard = guards.get(session);
+    if (guard != null && guard.table == table && committedSince(action, session, guard.since)) {
+      guard.conflicted = true;
+      writeConflicts.incrementAndGet();
+      // HSQLDB rolls back the statement that meets an exception here, as for its own conflicts
+      throw org.hsqldb.error.Error.error(org.hsqldb.error.ErrorCode.X_40001,
+          guard.message());
+    }
+    return action;
+  }
+
+  /**
+   * Guards the writes of {@code session} to {@code table} until the guard is closed: a row the
+   * session deletes (an UPDATE deletes the old row and inserts the new) must not have been
+   * inserted by a transaction of another session that committed after change number
+   * {@code since} ({@link #getSystemChangeNumber}, taken before the statement read anything).
+   * Such a row fails the statement at once with SQLSTATE 40001 and the guard is
+   * {@link WriteGuard#conflicted}. A row the statement read was committed before its read;
+   * one committed after {@code since} may be one it did not read (or, rarely, one it read
+   * right after {@code since}: the guard errs on the safe side). HSQLDB keeps the commit
+   * number of every row committed since the oldest open transaction began, which is at or
+   * before the statement's first read: rows committed earlier were visible to all its reads.
+   */
+  WriteGuard guard(org.hsqldb.Session session, Table table, long since) {
+    final WriteGuard guard = new WriteGuard(this, session, table, since);
+    if (guards.putIfAbsent(session, guard) != null) {
+      throw new IllegalStateException("a write of this session is already guarded");
+    }
+    return guard;
+  }
+
+  void unguard(org.hsqldb.Session session, WriteGuard guard) {
+    guards.remove(session, guard);
+  }
+
+  /** How many guarded writes of the database's tables met a row changed since they read it. */
+  long writeConflicts() {
+    return writeConflicts.get();
+  }
+
+  // HSQLDB keeps a row's versions as a chain of actions (RowActionBase: next, session, type,
+  // commitSCN, rolledback), package-private; RowAction's own methods read them under the row
+  // action's monitor, and so does committedSince.
+  private static final VarHandle NEXT;
+  private static final VarHandle SESSION;
+  private static final VarHandle TYPE;
+  private static final VarHandle COMMIT_SCN;
+  private static final VarHandle ROLLED_BACK;
+
+  static {
+    try {
+      final MethodHandles.Lookup actions =
+          MethodHandles.privateLookupIn(RowActionBase.class, MethodHandles.lookup());
+      NEXT = actions.findVarHandle(RowActionBase.class, "next", RowActionBase.class);
+      SESSION = actions.findVarHandle(RowActionBase.class, "session", org.hsqldb.Session.class);
+      TYPE = actions.findVarHandle(RowActionBase.class, "type", byte.class);
+      COMMIT_SCN = actions.findVarHandle(RowActionBase.class, "commitSCN", long.class);
+      ROLLED_BACK = actions.findVarHandle(RowActionBase.class, "rolledback", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError("HSQLDB's row actions are not as HSQLDB 2.7.4 has "
+          + "them: " + e);
+    }
+  }
+
+  /**
+   * Whether the row whose actions start at {@code head} was inserted by a transaction other
+   * than {@code session}'s that committed after change number {@code since}.
+   */
+  private static boolean committedSince(RowAction head, org.hsqldb.Session session,
+      long since) {
+    if (head == null) {
+      return false;
+    }
+    synchronized (head) {
+      for (RowActionBase a = head; a != null; a = (RowActionBase) NEXT.get(a)) {
+        if ((byte) TYPE.get(a) == RowActionBase.ACTION_INSERT && !(boolean) ROLLED_BACK.get(a)
+            && SESSION.get(a) != session && (long) COMMIT_SCN.get(a) > since) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private Writes writes(org.hsqldb.Session session, Table table) {

@@ -5,6 +5,7 @@ import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.WriteGuard;
 import dev.mnestic.value.ColType;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
@@ -37,15 +38,24 @@ import java.util.stream.Collectors;
  * <p>Each write is all-or-nothing: rows are coerced and checked before
  * {@code :create} or {@code :replace} changes a table, and the others run
  * under a savepoint that a failure rolls back to.
+ *
+ * <p>The rows a script writes are computed from what its rules read; the writes that replace
+ * or remove rows ({@code :put}, {@code :update}, {@code :rm}, {@code :delete}) are guarded
+ * ({@link Session#guardWrites}) from the store's change number when the script began: a row
+ * another transaction committed since then is not overwritten nor removed, the write fails
+ * with SQLSTATE 40001 instead (the script may be run again).
  */
 final class StoredRelations {
   private final Session session;
   /** The relations as the running script sees them. */
   private final StagedTables staged;
+  /** The store's change number before the script read anything. */
+  private final long since;
 
-  StoredRelations(Session session, StagedTables staged) {
+  StoredRelations(Session session, StagedTables staged) throws SQLException {
     this.session = session;
     this.staged = staged;
+    this.since = session.changeNumber();
   }
 
   /** The table holding {@code relation} as the running script sees it, if there is one. */
@@ -99,12 +109,18 @@ final class StoredRelations {
     }
     final Connection connection = session.getConnection();
     final Savepoint savepoint = connection.setSavepoint();
+    final WriteGuard guard = session.guardWrites(table, since);
     try {
       new Write(op, schema, inputs, headers).run(rows);
       connection.releaseSavepoint(savepoint);
     } catch (RuntimeException | SQLException e) {
       connection.rollback(savepoint);
+      if (guard.conflicted()) {
+        throw guard.conflict(e);
+      }
       throw e;
+    } finally {
+      guard.close();
     }
     return ok();
   }
