@@ -89,6 +89,20 @@ class MergeTest {
         + " WHEN NOT MATCHED THEN INSERT (k, v, note) VALUES (s.v, s.v, s.n)");
   }
 
+  /** SET and INSERT values of another type are written as their column's type. */
+  @Test void valuesTakeTheirColumnsTypes() throws SQLException {
+    for (Connection c : List.of(mnestic, hsqldb)) {
+      Rows.update(c, "CREATE TABLE ev (k INT PRIMARY KEY, ts TIMESTAMP(3), amount DECIMAL(10, 2))");
+      Rows.update(c, "INSERT INTO ev VALUES (1, TIMESTAMP '2026-01-01 10:00:00', 1.25)");
+    }
+    final String merge = "MERGE INTO ev t USING (VALUES (1), (2)) AS s (k) ON t.k = s.k"
+        + " WHEN MATCHED THEN UPDATE SET ts = DATE '2026-01-02', amount = 7"
+        + " WHEN NOT MATCHED THEN INSERT VALUES (s.k, DATE '2026-01-03', 2.5)";
+    assertEquals(Rows.update(hsqldb, merge), Rows.update(mnestic, merge));
+    final String all = "SELECT k, ts, amount FROM ev ORDER BY k";
+    assertEquals(query(hsqldb, all), query(mnestic, all));
+  }
+
   @Test void parameters() throws SQLException {
     final String merge = "MERGE INTO acct t USING (VALUES (CAST(? AS INT))) AS s (k)"
         + " ON t.k = s.k WHEN MATCHED THEN UPDATE SET v = ?"

@@ -80,7 +80,7 @@ public class MnesticSqlToRelConverter extends SqlToRelConverter {
    * <ul>
    *   <li>a pair of a source row and the target row it matches (the update branch, read from
    *     {@code source JOIN target ON condition}) has {@code matched} TRUE, the target row and
-   *     the SET values, and NULLs for the inserted row;
+   *     the SET values (each of its column's type), and NULLs for the inserted row;
    *   <li>a source row no target row matches (the insert branch, read from the source
    *     {@code WHERE NOT EXISTS} a matching target row; see {@code MnesticSqlValidator}) has
    *     {@code matched} FALSE, NULLs, and the whole row to insert, its unlisted columns given
@@ -113,11 +113,15 @@ public class MnesticSqlToRelConverter extends SqlToRelConverter {
       builder.push(pairs);
       final List<RexNode> row = new ArrayList<>();
       row.add(rex.makeLiteral(true));
-      for (int i = first; i < pairs.getRowType().getFieldCount(); i++) {
+      for (int i = first; i < first + columns.size(); i++) {
         row.add(builder.field(i));
-        if (i >= first + columns.size()) {
-          setTypes.add(pairs.getRowType().getFieldList().get(i).getType());
-        }
+      }
+      // each SET value as its column's type, as the store is written
+      for (int j = 0; j < updateColumns.size(); j++) {
+        final RelDataType type = table.getRowType().getField(updateColumns.get(j), true, false)
+            .getType();
+        row.add(rex.ensureType(type, builder.field(first + columns.size() + j), false));
+        setTypes.add(type);
       }
       columns.forEach(c -> row.add(rex.makeNullLiteral(c.getType())));
       builder.project(row);

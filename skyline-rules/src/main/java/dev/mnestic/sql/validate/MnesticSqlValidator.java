@@ -196,7 +196,7 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
     }
     for (int i = 0; i < update.getTargetColumnList().size() && i + 1 < items.size(); i++) {
       final RelDataTypeField column = table.getRowType().getField(
-          ((SqlIdentifier) update.getTargetColumnList().get(i)).getSimple(), false, false);
+          Util.last(((SqlIdentifier) update.getTargetColumnList().get(i)).names), false, false);
       // each item is "value AS EXPR$i"
       if (items.get(i + 1) instanceof SqlCall item && item.getKind() == SqlKind.AS
           && item.operand(0) instanceof SqlDynamicParam parameter && column != null
