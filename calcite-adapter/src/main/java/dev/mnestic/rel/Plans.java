@@ -25,7 +25,7 @@ import java.util.TimeZone;
  * trimming, the plan's own cluster planner, calcs) chooses the Enumerable
  * plan, which is compiled to Java and bound to a context holding the root
  * schema (for store scans), the {@link RowTable}s the plan reads, and a
- * cancel flag that recursion checks. Rows come out as {@code Object[]}
+ * cancel flag that recursion, scans and join inputs check ({@link EnumerableStopCheck}). Rows come out as {@code Object[]}
  * straight from the generated code.
  */
 public final class Plans {
@@ -56,7 +56,8 @@ public final class Plans {
       JavaTypeFactory typeFactory, List<RowTable> tables, Map<String, Object> variables) {
     final Map<String, Object> values = new HashMap<>();
     final Bindable<?> bindable =
-        EnumerableInterpretable.toBindable(values, null, physical, EnumerableRel.Prefer.ARRAY);
+        EnumerableInterpretable.toBindable(values, null, EnumerableStopCheck.insert(physical),
+            EnumerableRel.Prefer.ARRAY);
     for (RowTable t : tables) {
       values.put(t.name(), t);
     }

@@ -1,6 +1,8 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.rel.EnumerableStopCheck;
 import dev.mnestic.rel.rules.SkylineRules;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.fun.MnesticOperatorTable;
 import dev.mnestic.sql.validate.MnesticSqlValidator;
 import dev.mnestic.sql2rel.MnesticRelFieldTrimmer;
@@ -14,6 +16,7 @@ import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -72,6 +75,17 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
             new MnesticRelFieldTrimmer(null,
                 RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel),
         super.getProgram());
+  }
+
+  /**
+   * As Calcite's, with a check of the statement's cancel flag above each input of its joins,
+   * correlates and recursions ({@link EnumerableStopCheck}); a statement stopped while it was
+   * planned stops here, before its code is generated.
+   */
+  @Override protected PreparedResult implement(RelRoot root) {
+    RunningStatement.checkCurrent();
+    return super.implement(root.rel instanceof EnumerableRel enumerable
+        ? root.withRel(EnumerableStopCheck.insert(enumerable)) : root);
   }
 
   /** As Calcite's, but a {@link MnesticSqlToRelConverter}. */
