@@ -20,10 +20,15 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.management.NotificationEmitter;
@@ -81,6 +86,15 @@ public final class RunningStatement implements AutoCloseable {
         t.setDaemon(true);
         return t;
       });
+
+  static final int AWAIT_POLL_MILLIS = 10;
+
+  /** Where {@link #await} runs work. */
+  private static final ExecutorService WORKERS = Executors.newCachedThreadPool(r -> {
+    final Thread t = new Thread(r, "mnestic-statement-work");
+    t.setDaemon(true);
+    return t;
+  });
 
   /** The running statements, by their cancel flag. */
   private static final Map<AtomicBoolean, RunningStatement> RUNNING = new IdentityHashMap<>();
@@ -267,6 +281,38 @@ public final class RunningStatement implements AutoCloseable {
         };
       }
     };
+  }
+
+  /**
+   * Runs {@code work} on a thread of its own and waits for it, looking at the statement's flag
+   * every {@value #AWAIT_POLL_MILLIS} ms: a statement stopped meanwhile fails at once, and the
+   * work ends unobserved on its daemon thread, its result dropped. For work that cannot look at
+   * the flag itself: Janino compiling a statement's program, the sketch planner's search. The
+   * work must not need this thread's thread-locals, nor leave anything that the statement's
+   * failure would have to undo.
+   */
+  public <T> T await(Callable<T> work) {
+    final Future<T> result = WORKERS.submit(work);
+    try {
+      while (true) {
+        try {
+          return result.get(AWAIT_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          check();
+        }
+      }
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the statement's work", e);
+    }
   }
 
   /** Throws if the statement running on this thread, if any, was stopped. */

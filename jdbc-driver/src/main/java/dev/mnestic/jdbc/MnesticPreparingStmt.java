@@ -80,12 +80,20 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
   /**
    * As Calcite's, with a check of the statement's cancel flag above each input of its joins,
    * correlates and recursions ({@link EnumerableStopCheck}); a statement stopped while it was
-   * planned stops here, before its code is generated.
+   * planned stops here, before its code is generated, and one stopped while its code is
+   * compiled returns at once.
    */
   @Override protected PreparedResult implement(RelRoot root) {
-    RunningStatement.checkCurrent();
-    return super.implement(root.rel instanceof EnumerableRel enumerable
-        ? root.withRel(EnumerableStopCheck.insert(enumerable)) : root);
+    final RelRoot checked = root.rel instanceof EnumerableRel enumerable
+        ? root.withRel(EnumerableStopCheck.insert(enumerable)) : root;
+    final RunningStatement running = RunningStatement.current();
+    if (running == null) {
+      return super.implement(checked);
+    }
+    running.check();
+    // Janino cannot be interrupted: it compiles on a thread of its own, so that a statement
+    // stopped while it compiles a huge program returns on time.
+    return running.await(() -> super.implement(checked));
   }
 
   /** As Calcite's, but a {@link MnesticSqlToRelConverter}. */

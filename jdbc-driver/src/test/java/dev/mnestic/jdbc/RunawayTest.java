@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 
@@ -40,6 +41,7 @@ class RunawayTest {
     keep = DriverManager.getConnection(URL);
     try (Statement s = keep.createStatement()) {
       s.execute("CREATE TABLE t (x INT PRIMARY KEY)");
+      s.execute("CREATE TABLE requests (ts TIMESTAMP NOT NULL, latency DOUBLE)");
     }
     // The store directly: a test fixture, not what is under test.
     final Connection store = Session.of(keep.unwrap(CalciteConnection.class).getRootSchema())
@@ -48,6 +50,16 @@ class RunawayTest {
         store.prepareStatement("INSERT INTO \"PUBLIC\".\"t\" VALUES (?)")) {
       for (int i = 0; i < 1000; i++) {
         insert.setInt(1, i);
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+    final long start = Timestamp.valueOf("2026-11-30 00:00:00").getTime();
+    try (PreparedStatement insert =
+        store.prepareStatement("INSERT INTO \"PUBLIC\".\"requests\" VALUES (?, ?)")) {
+      for (int i = 0; i < 20_000; i++) {
+        insert.setTimestamp(1, new Timestamp(start + i * 10L));
+        insert.setDouble(2, i % 977);
         insert.addBatch();
       }
       insert.executeBatch();
@@ -63,6 +75,7 @@ class RunawayTest {
   @AfterAll static void drop() throws SQLException {
     try (Statement s = keep.createStatement()) {
       s.execute("DROP TABLE t");
+      s.execute("DROP TABLE requests");
     }
     keep.close();
   }
@@ -182,6 +195,22 @@ class RunawayTest {
           "r[a] := a in int_range(2000)\n?[count(a)] := r[a], r[b], r[c]");
       canceller.get();
       assertEquals("57014", e.getSQLState(), messages(e));
+    }
+  }
+
+  /**
+   * A standing query sliding by 1 ms over 200 s of rows (200,000 windows a minute wide): the
+   * sketch planner's search, which looks at no flag, and then the pass stop at the timeout.
+   */
+  @Test void standingQueryWithAMillisecondStepStopsAtItsTimeout() throws SQLException {
+    try (Connection c = connect(""); Statement s = c.createStatement()) {
+      s.setQueryTimeout(1);
+      final String window = "(ts, INTERVAL '0.001' SECOND, INTERVAL '1' MINUTE)";
+      final SQLException e = runaway(s, "SELECT HOP_START" + window + " AS w,"
+          + " APPROX_QUANTILE(latency, 0.5) AS p50 FROM requests GROUP BY HOP" + window
+          + " WITHIN RANK ERROR 0.01");
+      assertEquals("HYT00", e.getSQLState(), messages(e));
+      stillWorks(c);
     }
   }
 
