@@ -208,6 +208,18 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   /** The statements started by an execution whose rows are not being read yet, by handle id. */
   private final Map<Integer, RunningStatement> running = new ConcurrentHashMap<>();
 
+  /** Each statement's latest execution, until the statement closes (a result set left unread). */
+  private final Map<Integer, RunningStatement> latest = new ConcurrentHashMap<>();
+
+  @Override public void closeStatement(StatementHandle h) {
+    final RunningStatement s = latest.remove(h.id);
+    if (s != null) {
+      s.close();
+    }
+    running.remove(h.id);
+    super.closeStatement(h);
+  }
+
   /**
    * Starts an execution of the statement {@code h}: its cancel flag cleared, stopped after its
    * timeout (the smaller of its query timeout and the connection's
@@ -229,7 +241,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       flag = new AtomicBoolean();
     }
     final RunningStatement s = RunningStatement.start(flag, seconds, limits.bytes);
-    final RunningStatement before = running.put(h.id, s);
+    running.put(h.id, s);
+    final RunningStatement before = latest.put(h.id, s);
     if (before != null) {
       before.close();
     }
