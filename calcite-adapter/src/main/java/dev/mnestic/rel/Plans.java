@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.RunningStatement;
+
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
+import java.util.concurrent.Callable;
 
 /**
  * Runs relational plans inside the engine, without a JDBC statement around
@@ -25,7 +28,7 @@ import java.util.TimeZone;
  * trimming, the plan's own cluster planner, calcs) chooses the Enumerable
  * plan, which is compiled to Java and bound to a context holding the root
  * schema (for store scans), the {@link RowTable}s the plan reads, and a
- * cancel flag that recursion checks. Rows come out as {@code Object[]}
+ * cancel flag that recursion, scans and join inputs check ({@link EnumerableStopCheck}). Rows come out as {@code Object[]}
  * straight from the generated code.
  */
 public final class Plans {
@@ -55,8 +58,19 @@ public final class Plans {
   public static Enumerable<Object[]> run(EnumerableRel physical, SchemaPlus root,
       JavaTypeFactory typeFactory, List<RowTable> tables, Map<String, Object> variables) {
     final Map<String, Object> values = new HashMap<>();
-    final Bindable<?> bindable =
-        EnumerableInterpretable.toBindable(values, null, physical, EnumerableRel.Prefer.ARRAY);
+    final EnumerableRel checked = EnumerableStopCheck.insert(physical);
+    final Callable<Bindable<?>> compile = () ->
+        EnumerableInterpretable.toBindable(values, null, checked, EnumerableRel.Prefer.ARRAY);
+    // Janino cannot be interrupted: a statement stopped while it compiles returns at once.
+    final RunningStatement running = RunningStatement.current();
+    final Bindable<?> bindable;
+    try {
+      bindable = running == null ? compile.call() : running.await(compile);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
     for (RowTable t : tables) {
       values.put(t.name(), t);
     }

@@ -35,7 +35,8 @@ public enum MnesticMethod {
   STORE_READ_ARRAY(StoreReads.class, "array", java.sql.Array.class),
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class, String[].class,
       boolean.class, String.class, boolean.class),
-  EACH_ROUND(Rounds.class, "eachRound", Function0.class);
+  EACH_ROUND(Rounds.class, "eachRound", Function0.class),
+  STOP_CHECKED(RunningStatement.class, "checked", Enumerable.class, DataContext.class);
 
   public final Method method;
 

@@ -1,5 +1,7 @@
 package dev.mnestic.value;
 
+import dev.mnestic.runtime.RunningStatement;
+
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -1280,7 +1282,8 @@ public final class Functions {
    * {@code int_range(end)}, {@code int_range(start, end)},
    * {@code int_range(start, end, step)}: the Ints from start (0) up to but
    * excluding end; with a negative step, down to but excluding end.
-   * A step of 0 fails here (CozoDB does not terminate).
+   * A step of 0 fails here (CozoDB does not terminate). The statement running on this thread
+   * ({@link RunningStatement}) stops it every 4,096 values.
    */
   public static List<Object> int_range(Object... args) {
     if (args.length > 3) {
@@ -1301,6 +1304,10 @@ public final class Functions {
     }
     final List<Object> out = new ArrayList<>();
     for (long i = start; step > 0 ? i < end : i > end; ) {
+      // A range of 10^8 takes seconds and gigabytes: it stops with its statement.
+      if ((out.size() & 4095) == 4095) {
+        RunningStatement.checkCurrent();
+      }
       out.add(i);
       final long next = i + step;
       if ((next > i) != (step > 0)) {

@@ -31,6 +31,14 @@ import java.util.TreeSet;
  *       an in-memory store shared within this JVM, otherwise the directory of a
  *       file store, created on first use;
  *   <li>{@code lang}: {@code datalog} to run CozoScript scripts instead of SQL;
+ *   <li>{@code statementTimeout}: seconds each statement of the connection may run, planning
+ *       and code generation included (0, the default: no limit); a statement's
+ *       {@code setQueryTimeout} may lower it, not raise it. Past it the statement stops
+ *       (SQLSTATE HYT00), as at {@code Statement.cancel} (57014);
+ *   <li>{@code statementMemory}: bytes of heap each statement may hold (0, the default: no
+ *       limit); past it the statement stops with SQLSTATE 53200, as does the statement
+ *       allocating the most when the heap is nearly full (what is counted:
+ *       {@link dev.mnestic.runtime.RunningStatement});
  *   <li>{@code progress}: {@code stderr} to show a progress line on this
  *       process's standard error while a script runs longer than a second
  *       (for a terminal; {@code mnestic run} sets it when stderr is one);
@@ -192,6 +200,11 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
           location = StoreLocation.parse(calciteConnection.getProperties().getProperty(DB));
         } catch (IllegalArgumentException e) {
           throw new SQLException("bad db property: " + e.getMessage(), "08001", e);
+        }
+        try {
+          MnesticMeta.limits(calciteConnection.getProperties());
+        } catch (IllegalArgumentException e) {
+          throw new SQLException("bad connection property: " + e.getMessage(), "08001", e);
         }
         final Session session = Session.open(location);
         session.attachTo(calciteConnection.getRootSchema());

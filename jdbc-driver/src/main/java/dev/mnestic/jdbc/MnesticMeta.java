@@ -2,6 +2,7 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.Engine;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.Values;
@@ -19,15 +20,11 @@ import org.apache.calcite.schema.lookup.LikePattern;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.List;
 import java.util.Map;
@@ -98,24 +95,21 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
+    final RunningStatement running = start(h);
+    running.enter();
     try {
       if (Driver.DATALOG.equalsIgnoreCase(
           ((CalciteConnection) connection).getProperties().getProperty(Driver.LANG))) {
-        return executeDatalog(h, sql, callback);
+        return executeDatalog(h, sql, callback, running);
       }
       return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
     } catch (NoSuchStatementException e) {
       throw e;
     } catch (Throwable e) {
-      throw SqlFailures.raise(e);
-    }
-  }
-
-  @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
-    try {
-      return super.prepare(ch, sql, maxRowCount);
-    } catch (Throwable e) {
-      throw SqlFailures.raise(e);
+      throw failed(running, e);
+    } finally {
+      running.exit();
+      unclaimed(h, running);
     }
   }
 
@@ -144,41 +138,61 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   @Override public ExecuteResult execute(StatementHandle h,
       List<TypedValue> parameterValues, int maxRowsInFirstFrame)
       throws NoSuchStatementException {
+    final RunningStatement running = start(h);
+    running.enter();
     try {
       if (preparedSignature(h) instanceof DatalogSignature prepared) {
-        return executeDatalog(h, prepared, parameterValues);
+        return executeDatalog(h, prepared, parameterValues, running);
       }
       return super.execute(h, parameterValues, maxRowsInFirstFrame);
     } catch (NoSuchStatementException e) {
       throw e;
     } catch (Throwable e) {
-      throw SqlFailures.raise(e);
+      throw failed(running, e);
+    } finally {
+      running.exit();
+      unclaimed(h, running);
+    }
+  }
+
+  /**
+   * Preparing a statement (planning and code generation) is stopped by the connection's
+   * {@value Driver#STATEMENT_TIMEOUT} (its {@code setQueryTimeout} comes after) and
+   * {@value Driver#STATEMENT_MEMORY}.
+   */
+  @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    final Limits limits = limits();
+    try (RunningStatement running =
+        RunningStatement.start(new AtomicBoolean(), limits.seconds, limits.bytes).enter()) {
+      try {
+        return super.prepare(ch, sql, maxRowCount);
+      } catch (Throwable e) {
+        throw failed(running, e);
+      } finally {
+        running.exit();
+      }
     }
   }
 
   /**
    * Rows whose computation fails (a bad cast, a division by zero) fail
    * {@code ResultSet.next()} with an SQLException, as JDBC says, not with
-   * whatever the generated code threw. A statement with a query timeout
-   * is cancelled when it runs out (Calcite's recursive queries stop at the
-   * statement's cancel flag, as does a standing query's sketch pass), and
-   * reading its rows then fails with SQLState HYT00 instead of returning what
-   * was computed so far.
+   * whatever the generated code threw. The statement started by its execution stops
+   * reading rows when it is stopped ({@link RunningStatement}: its timeout, its cancel, its
+   * memory), and reading them then fails with the stop's SQLSTATE instead of returning what
+   * was computed so far; it ends with its last row.
    */
   @Override public Iterable<Object> createIterable(StatementHandle handle,
       QueryState state, Signature signature, List<TypedValue> parameterValues,
       Frame firstFrame) {
-    final Deadline deadline = Deadline.start((AvaticaConnection) connection, handle);
+    final RunningStatement claimed = running.remove(handle.id);
+    final RunningStatement stmt = claimed != null ? claimed : start(handle);
     final Iterable<Object> rows;
     try {
       rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
     } catch (Throwable e) {
       forgetIfBroken(signature, e);
-      // What runs here (a standing query's pass) stops at the cancel flag: after the timeout,
-      // its error is the timeout's.
-      deadline.stop();
-      deadline.check();
-      throw SqlFailures.raise(e);
+      throw failed(stmt, e);
     }
     return () -> {
       final Iterator<Object> i;
@@ -186,132 +200,179 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         i = rows.iterator();
       } catch (Throwable e) {
         forgetIfBroken(signature, e);
-        throw SqlFailures.raise(e);
+        throw failed(stmt, e);
       }
       return new Iterator<Object>() {
         @Override public boolean hasNext() {
           try {
             final boolean more = i.hasNext();
-            deadline.check();
+            stmt.check();
             if (!more) {
-              deadline.stop();
+              stmt.close();
             }
             return more;
           } catch (Throwable e) {
             forgetIfBroken(signature, e);
-            deadline.stop();
-            throw SqlFailures.raise(e);
+            throw SqlFailures.<RuntimeException>sneaky(sqlException(stmt, e));
           }
         }
 
         @Override public Object next() {
           try {
             final Object row = i.next();
-            deadline.check();
+            stmt.check();
             return row;
           } catch (Throwable e) {
             forgetIfBroken(signature, e);
-            deadline.stop();
-            throw SqlFailures.raise(e);
+            throw SqlFailures.<RuntimeException>sneaky(sqlException(stmt, e));
           }
         }
       };
     };
   }
 
-  /**
-   * A statement's query timeout: sets its cancel flag when it passes. Starting one clears the
-   * flag an earlier execution's cancel left set.
-   */
-  private static final class Deadline {
-    private static final ScheduledExecutorService TIMER =
-        Executors.newSingleThreadScheduledExecutor(r -> {
-          final Thread t = new Thread(r, "mnestic-query-timeout");
-          t.setDaemon(true);
-          return t;
-        });
-    private static final Deadline NONE = new Deadline(null, 0);
+  /** The statements started by an execution whose rows are not being read yet, by handle id. */
+  private final Map<Integer, RunningStatement> running = new ConcurrentHashMap<>();
 
-    private final ScheduledFuture<?> timer;
-    private final int seconds;
-    private final AtomicBoolean expired = new AtomicBoolean();
+  /** Each statement's latest execution, until the statement closes (a result set left unread). */
+  private final Map<Integer, RunningStatement> latest = new ConcurrentHashMap<>();
 
-    private Deadline(ScheduledFuture<?> timer, int seconds) {
-      this.timer = timer;
-      this.seconds = seconds;
+  @Override public void closeStatement(StatementHandle h) {
+    final RunningStatement s = latest.remove(h.id);
+    if (s != null) {
+      s.close();
     }
-
-    static Deadline start(AvaticaConnection connection, StatementHandle handle) {
-      final AvaticaStatement statement = connection.statementMap.get(handle.id);
-      final int seconds;
-      final AtomicBoolean cancelFlag;
-      try {
-        seconds = statement == null ? 0 : statement.getQueryTimeout();
-        cancelFlag = connection.getCancelFlag(handle);
-      } catch (SQLException | NoSuchStatementException e) {
-        return NONE;
-      }
-      // A cancel stops the execution it lands in, not the statement's next one.
-      cancelFlag.set(false);
-      if (seconds <= 0) {
-        return NONE;
-      }
-      final Deadline[] self = new Deadline[1];
-      final ScheduledFuture<?> timer = TIMER.schedule(() -> {
-        self[0].expired.set(true);
-        cancelFlag.set(true);
-      }, seconds, TimeUnit.SECONDS);
-      self[0] = new Deadline(timer, seconds);
-      return self[0];
-    }
-
-    void check() {
-      if (expired.get()) {
-        throw SqlFailures.<RuntimeException>sneaky(new SQLTimeoutException(
-            "query timed out after " + seconds + " s and was cancelled", "HYT00"));
-      }
-    }
-
-    void stop() {
-      if (timer != null) {
-        timer.cancel(false);
-      }
-    }
+    running.remove(h.id);
+    super.closeStatement(h);
   }
 
   /**
-   * Runs a CozoScript script ({@code lang=datalog}) with its parameters, stopped by the
-   * statement's query timeout and by its cancel; its result set is the entry rule's rows.
+   * Starts an execution of the statement {@code h}: its cancel flag cleared, stopped after its
+   * timeout (the smaller of its query timeout and the connection's
+   * {@value Driver#STATEMENT_TIMEOUT}) or past the connection's {@value Driver#STATEMENT_MEMORY}.
    */
-  private DatalogSignature runDatalog(StatementHandle h, String script, Map<String, Object> params) {
+  private RunningStatement start(StatementHandle h) {
     final AvaticaConnection avatica = (AvaticaConnection) connection;
     final AvaticaStatement statement = avatica.statementMap.get(h.id);
-    long deadline = 0;
-    AtomicBoolean cancelFlag = null;
+    final Limits limits = limits();
+    AtomicBoolean flag;
+    int seconds = limits.seconds;
     try {
-      if (statement != null) {
-        cancelFlag = avatica.getCancelFlag(h);
-        cancelFlag.set(false);
-        if (statement.getQueryTimeout() > 0) {
-          deadline = System.nanoTime() + statement.getQueryTimeout() * 1_000_000_000L;
-        }
+      flag = avatica.getCancelFlag(h);
+      final int own = statement == null ? 0 : statement.getQueryTimeout();
+      if (own > 0 && (seconds == 0 || own < seconds)) {
+        seconds = own;
       }
-      Engine engine = new Engine(connection).stoppedBy(deadline, cancelFlag);
+    } catch (SQLException | NoSuchStatementException e) {
+      flag = new AtomicBoolean();
+    }
+    final RunningStatement s = RunningStatement.start(flag, seconds, limits.bytes);
+    running.put(h.id, s);
+    final RunningStatement before = latest.put(h.id, s);
+    if (before != null) {
+      before.close();
+    }
+    return s;
+  }
+
+  /** Ends an execution that left no rows to read (DDL, an error): nothing claimed it. */
+  private void unclaimed(StatementHandle h, RunningStatement s) {
+    if (running.remove(h.id, s)) {
+      s.close();
+    }
+  }
+
+  /** A connection's limits on each statement: seconds and bytes, 0 for none. */
+  private record Limits(int seconds, long bytes) {
+  }
+
+  private Limits limits;
+
+  private Limits limits() {
+    if (limits == null) {
+      limits = limits(((CalciteConnection) connection).getProperties());
+    }
+    return limits;
+  }
+
+  /**
+   * The connection properties {@value Driver#STATEMENT_TIMEOUT} and
+   * {@value Driver#STATEMENT_MEMORY}.
+   *
+   * @throws IllegalArgumentException naming the property and its bad value
+   */
+  static Limits limits(java.util.Properties properties) {
+    return new Limits((int) nonNegative(properties, Driver.STATEMENT_TIMEOUT, Integer.MAX_VALUE),
+        nonNegative(properties, Driver.STATEMENT_MEMORY, Long.MAX_VALUE));
+  }
+
+  private static long nonNegative(java.util.Properties properties, String key, long max) {
+    final String value = properties.getProperty(key);
+    if (value == null || value.isBlank()) {
+      return 0;
+    }
+    try {
+      final long n = Long.parseLong(value.trim());
+      if (n >= 0 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // the message below says what is expected
+    }
+    throw new IllegalArgumentException(key + " must be a whole number from 0 (no limit) to "
+        + max + ", not '" + value + "'");
+  }
+
+  /**
+   * What a statement's failure becomes: the stop's SQLException (timeout, cancel, memory) when
+   * it was stopped, 53200 when it ran out of heap; else {@link SqlFailures#of}. The statement ends.
+   */
+  private static RuntimeException failed(RunningStatement s, Throwable e) {
+    throw SqlFailures.<RuntimeException>sneaky(sqlException(s, e));
+  }
+
+  /** {@link #failed}'s SQLException, for a caller that throws it itself. */
+  private static SQLException sqlException(RunningStatement s, Throwable e) {
+    s.close();
+    final SQLException stopped = s.error(e);
+    if (stopped != null) {
+      return stopped;
+    }
+    if (e instanceof OutOfMemoryError oom) {
+      return RunningStatement.outOfMemory(oom);
+    }
+    return SqlFailures.of(e);
+  }
+
+  /**
+   * Runs a CozoScript script ({@code lang=datalog}) with its parameters, stopped as any
+   * statement is ({@link RunningStatement}); its result set is the entry rule's rows.
+   */
+  private DatalogSignature runDatalog(String script, Map<String, Object> params,
+      RunningStatement running) {
+    try {
+      Engine engine = new Engine(connection).stoppedBy(0, running.flag());
       if (Driver.STDERR.equalsIgnoreCase(
           ((CalciteConnection) connection).getProperties().getProperty(Driver.PROGRESS))) {
         engine = engine.showingProgressOn(System.err);
       }
       return DatalogSignature.of(script, engine.run(script, params));
     } catch (DatalogException e) {
+      final SQLException stopped = running.error(e);
+      if (stopped != null) {
+        // The script's own error (eval::killed, where it was) with the stop's SQLSTATE.
+        throw SqlFailures.<RuntimeException>sneaky(new SQLException(e.render(script) + " ("
+            + stopped.getMessage() + ")", stopped.getSQLState(), e));
+      }
       throw new IllegalStateException(e.render(script), e);
-    } catch (SQLException | NoSuchStatementException e) {
+    } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
   }
 
   private ExecuteResult executeDatalog(StatementHandle h, String script,
-      PrepareCallback callback) {
-    final DatalogSignature signature = runDatalog(h, script, Map.of());
+      PrepareCallback callback, RunningStatement running) {
+    final DatalogSignature signature = runDatalog(script, Map.of(), running);
     try {
       synchronized (callback.getMonitor()) {
         callback.clear();
@@ -327,7 +388,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
 
   /** A prepared script run with the values bound to its {@code $name} parameters. */
   private ExecuteResult executeDatalog(StatementHandle h, DatalogSignature prepared,
-      List<TypedValue> parameterValues) {
+      List<TypedValue> parameterValues, RunningStatement running) {
     final Map<String, Object> params = new HashMap<>();
     for (int i = 0; i < prepared.parameters.size(); i++) {
       final TypedValue value = i < parameterValues.size() ? parameterValues.get(i) : null;
@@ -337,7 +398,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       }
       params.put(prepared.parameters.get(i).name, Values.of(value.toLocal()));
     }
-    final DatalogSignature signature = runDatalog(h, prepared.script, params);
+    final DatalogSignature signature = runDatalog(prepared.script, params, running);
     return new ExecuteResult(
         List.of(MetaResultSet.create(h.connectionId, h.id, false, signature, null)));
   }

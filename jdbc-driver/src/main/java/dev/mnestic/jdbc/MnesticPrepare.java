@@ -2,6 +2,7 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.rel.MnesticRules;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.SqlStandingQuery;
@@ -20,7 +21,9 @@ import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptCostFactory;
+import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.prepare.CalciteCatalogReader;
@@ -58,8 +61,14 @@ final class MnesticPrepare extends CalcitePrepareImpl {
   @Override protected RelOptPlanner createPlanner(
       Context prepareContext, org.apache.calcite.plan.Context externalContext,
       RelOptCostFactory costFactory) {
-    final RelOptPlanner planner =
-        super.createPlanner(prepareContext, externalContext, costFactory);
+    // The statement's cancel flag reaches the planner (checkCancel, at each rule it fires):
+    // a statement stopped while planned stops planning; MnesticPreparingStmt.implement fails it.
+    final RunningStatement running = RunningStatement.current();
+    final RelOptPlanner planner = super.createPlanner(prepareContext,
+        running == null ? externalContext : Contexts.chain(
+            Contexts.of(new CancelFlag(running.flag())),
+            externalContext != null ? externalContext : Contexts.of(prepareContext.config())),
+        costFactory);
     // Store tables are written by StoreWrites, not through a Java collection.
     planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
     planner.addRule(StoreRules.STORE_MODIFY);

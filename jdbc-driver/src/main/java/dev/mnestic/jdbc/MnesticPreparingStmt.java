@@ -1,6 +1,8 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.rel.EnumerableStopCheck;
 import dev.mnestic.rel.rules.SkylineRules;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.fun.MnesticOperatorTable;
 import dev.mnestic.sql.validate.MnesticSqlValidator;
 import dev.mnestic.sql2rel.MnesticRelFieldTrimmer;
@@ -14,6 +16,7 @@ import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -72,6 +75,25 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
             new MnesticRelFieldTrimmer(null,
                 RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel),
         super.getProgram());
+  }
+
+  /**
+   * As Calcite's, with a check of the statement's cancel flag above each input of its joins,
+   * correlates and recursions ({@link EnumerableStopCheck}); a statement stopped while it was
+   * planned stops here, before its code is generated, and one stopped while its code is
+   * compiled returns at once.
+   */
+  @Override protected PreparedResult implement(RelRoot root) {
+    final RelRoot checked = root.rel instanceof EnumerableRel enumerable
+        ? root.withRel(EnumerableStopCheck.insert(enumerable)) : root;
+    final RunningStatement running = RunningStatement.current();
+    if (running == null) {
+      return super.implement(checked);
+    }
+    running.check();
+    // Janino cannot be interrupted: it compiles on a thread of its own, so that a statement
+    // stopped while it compiles a huge program returns on time.
+    return running.await(() -> super.implement(checked));
   }
 
   /** As Calcite's, but a {@link MnesticSqlToRelConverter}. */

@@ -15,6 +15,7 @@ import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.SketchAggregate;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.Sketches;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;
@@ -46,6 +47,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -398,10 +400,22 @@ public final class Dashboard extends AbstractSchema {
         }
       }
     }
-    final PlanSpace space = Planner.space(new Workload(metrics, queries, List.of()),
-        ParameterLists.DEFAULT);
-    final Plan plan = new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)).solve();
-    return new Planned(standing, space, plan, new PlanExecution(space, plan).summaries());
+    final Callable<Planned> search = () -> {
+      final PlanSpace space = Planner.space(new Workload(metrics, queries, List.of()),
+          ParameterLists.DEFAULT);
+      final Plan plan = new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)).solve();
+      return new Planned(standing, space, plan, new PlanExecution(space, plan).summaries());
+    };
+    // The local search and the solver look at no cancel flag (a 1 ms step makes seconds of
+    // them): the reading statement waits for them on its own terms.
+    final RunningStatement running = RunningStatement.current();
+    try {
+      return running == null ? search.call() : running.await(search);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /**

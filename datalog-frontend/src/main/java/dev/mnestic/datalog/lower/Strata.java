@@ -12,6 +12,7 @@ import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.RowTable;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
@@ -142,7 +143,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     this.stop = cancelFlag != null ? cancelFlag : new AtomicBoolean();
     this.progress = progress == null ? null : new ProgressLine(progress);
     this.alarm = deadline == 0 ? null
-        : ALARMS.schedule(() -> stop.set(true), Math.max(0, deadline - System.nanoTime()),
+        : ALARMS.schedule(() -> RunningStatement.stop(stop, RunningStatement.Cause.TIMEOUT,
+            "the script ran past its deadline"), Math.max(0, deadline - System.nanoTime()),
             TimeUnit.NANOSECONDS);
     this.root = this.connection.getRootSchema();
     this.b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
@@ -450,7 +452,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
               ? new Pos(0, 0) : rulesByName.get(evaluating.get(0)).get(0).pos();
           throw new DatalogException(v.code(), v.getMessage(), at.line(), at.column(), v.help());
         }
-        if (t.getMessage() != null && t.getMessage().contains("recursion cancelled")) {
+        if (t instanceof RunningStatement.StatementStoppedException
+            || t.getMessage() != null && t.getMessage().contains("recursion cancelled")) {
           throw killed();
         }
         if (t.getMessage() != null && t.getMessage().startsWith("recursion did not reach")

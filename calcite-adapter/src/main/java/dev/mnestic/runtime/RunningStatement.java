@@ -1,0 +1,420 @@
+package dev.mnestic.runtime;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * A statement while it runs, and what stops it: its cancel flag (Calcite's
+ * {@code DataContext.Variable.CANCEL_FLAG}, which the engine's long loops check: store scans,
+ * {@link #checked} above join, correlate and recursion inputs (rel.EnumerableStopCheck), recursion rounds, sketch passes,
+ * materialising functions), why the flag was set, its deadline and its share of the heap.
+ *
+ * <p>Lifecycle:
+ * <ol>
+ *   <li>{@link #start}: the flag cleared (a cancel stops the execution it lands in, not the
+ *       next), the timer armed, the statement registered with the heap watch;
+ *   <li>the statement runs; its loops check the flag ({@link #check}, {@link #checkCurrent});
+ *   <li>{@link #stop} (by the timer, the heap watch or a script's {@code :timeout}) records its
+ *       cause, the first one only, then sets the flag; {@code Statement.cancel} sets the flag
+ *       alone, a cancel;
+ *   <li>{@link #close}: the timer disarmed, the statement unregistered.
+ * </ol>
+ * A failure while the flag is set is the stop's: {@link #error} gives its SQLSTATE
+ * (HYT00 timeout, 57014 cancel, 53200 memory).
+ *
+ * <p>Memory, what is counted: after every garbage collection the heap watch reads the heap
+ * still in use ({@code live}, the collector's own figure of every heap pool after it). A
+ * statement's share is {@code live} now less {@code live} after the last collection before
+ * it started: the heap that stayed in use since it started. That is exact for one statement
+ * running alone; with several, each one's figure also holds what the others kept, so the heap
+ * watch stops, of the statements over their budget, the one whose thread allocated the most
+ * since it started (JVM's per-thread allocation counter). When {@code live} passes
+ * {@value #HEAP_FULL_PERCENT}% of the heap's maximum, the statement whose thread allocated
+ * the most is stopped whatever its budget. A collection that comes late lets a statement pass
+ * its budget until it comes; an {@code OutOfMemoryError} in a statement is its 53200 too (its
+ * rows are then garbage, so others keep running).
+ */
+public final class RunningStatement implements AutoCloseable {
+  /** Why a statement was stopped, with the SQLSTATE it fails with. */
+  public enum Cause {
+    CANCEL("57014"), TIMEOUT("HYT00"), MEMORY("53200");
+
+    public final String sqlState;
+
+    Cause(String sqlState) {
+      this.sqlState = sqlState;
+    }
+  }
+
+  /** Past this share of the heap's maximum in use after a collection, the biggest statement stops. */
+  static final int HEAP_FULL_PERCENT = 90;
+
+  private static final ScheduledExecutorService TIMER =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread t = new Thread(r, "mnestic-statement-timeout");
+        t.setDaemon(true);
+        return t;
+      });
+
+  static final int AWAIT_POLL_MILLIS = 10;
+
+  /** Where {@link #await} runs work. */
+  private static final ExecutorService WORKERS = Executors.newCachedThreadPool(r -> {
+    final Thread t = new Thread(r, "mnestic-statement-work");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /** The running statements, by their cancel flag. */
+  private static final Map<AtomicBoolean, RunningStatement> RUNNING = new IdentityHashMap<>();
+
+  private static final ThreadLocal<RunningStatement> CURRENT = new ThreadLocal<>();
+
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  /** Heap in use after the last garbage collection, in bytes. */
+  private static volatile long live = heapUsed();
+
+  static {
+    HeapWatch.install();
+  }
+
+  private final AtomicBoolean flag;
+  private final AtomicReference<Cause> cause = new AtomicReference<>();
+  private final int timeoutSeconds;
+  private final long memoryBudget;
+  private final long liveAtStart;
+  private final Thread thread;
+  private final long allocatedAtStart;
+  private final ScheduledFuture<?> timer;
+  /** What stopped it, for its message. */
+  private volatile String detail = "";
+  /** The statement current on this thread when this one was entered. */
+  private RunningStatement outer;
+
+  private RunningStatement(AtomicBoolean flag, int timeoutSeconds, long memoryBudget) {
+    this.flag = flag;
+    this.timeoutSeconds = timeoutSeconds;
+    this.memoryBudget = memoryBudget;
+    this.liveAtStart = live;
+    this.thread = Thread.currentThread();
+    this.allocatedAtStart = THREADS.getThreadAllocatedBytes(thread.getId());
+    this.timer = timeoutSeconds <= 0 ? null
+        : TIMER.schedule(() -> stop(Cause.TIMEOUT,
+            "query timed out after " + timeoutSeconds + " s and was cancelled"),
+            timeoutSeconds, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Starts a statement stopped by {@code flag}, which it clears.
+   *
+   * @param timeoutSeconds it stops after so many seconds; 0 for no limit
+   * @param memoryBudget it stops when it holds more heap than this, in bytes; 0 for no limit
+   */
+  public static RunningStatement start(AtomicBoolean flag, int timeoutSeconds,
+      long memoryBudget) {
+    flag.set(false);
+    final RunningStatement s = new RunningStatement(flag, timeoutSeconds, memoryBudget);
+    synchronized (RUNNING) {
+      final RunningStatement before = RUNNING.put(flag, s);
+      if (before != null && before.timer != null) {
+        before.timer.cancel(false);
+      }
+    }
+    return s;
+  }
+
+  /** The statement running on this thread (between {@link #enter} and {@link #exit}), or null. */
+  public static RunningStatement current() {
+    return CURRENT.get();
+  }
+
+  /** Makes this the statement running on this thread, for code that has no context. */
+  public RunningStatement enter() {
+    outer = CURRENT.get();
+    CURRENT.set(this);
+    return this;
+  }
+
+  /** Ends {@link #enter}. */
+  public void exit() {
+    CURRENT.set(outer);
+    outer = null;
+  }
+
+  public AtomicBoolean flag() {
+    return flag;
+  }
+
+  /** Stops the statement for {@code why}: the first cause stays; the flag is set. */
+  public void stop(Cause why, String message) {
+    if (cause.compareAndSet(null, why)) {
+      detail = message;
+    }
+    flag.set(true);
+  }
+
+  /** Stops the running statement whose flag is {@code flag} (or only sets the flag: none runs). */
+  public static void stop(AtomicBoolean flag, Cause why, String message) {
+    final RunningStatement s;
+    synchronized (RUNNING) {
+      s = RUNNING.get(flag);
+    }
+    if (s != null) {
+      s.stop(why, message);
+    } else {
+      flag.set(true);
+    }
+  }
+
+  /** Why it was stopped; null while it runs. A flag set by no {@link #stop} is a cancel. */
+  public Cause cause() {
+    if (!flag.get()) {
+      return null;
+    }
+    final Cause c = cause.get();
+    return c != null ? c : Cause.CANCEL;
+  }
+
+  /** Its failure: null while it runs, else an SQLException with the stop's SQLSTATE. */
+  public SQLException error(Throwable where) {
+    final Cause c = cause();
+    if (c == null) {
+      return null;
+    }
+    final SQLException e = switch (c) {
+      case TIMEOUT -> new SQLTimeoutException(detail, c.sqlState);
+      case CANCEL -> new SQLException("statement cancelled", c.sqlState);
+      case MEMORY -> new SQLException(detail, c.sqlState);
+    };
+    if (where != null) {
+      e.initCause(where);
+    }
+    return e;
+  }
+
+  /** The failure of a statement that ran out of heap: SQLSTATE 53200. */
+  public static SQLException outOfMemory(OutOfMemoryError e) {
+    return new SQLException("statement ran out of memory (" + e.getMessage()
+        + "); it was stopped and holds nothing now", Cause.MEMORY.sqlState, e);
+  }
+
+  /** Throws if the statement was stopped. */
+  public void check() {
+    if (flag.get()) {
+      throw new StatementStoppedException(cause());
+    }
+  }
+
+  /** Throws if {@code flag} (a context's cancel flag, may be null) is set. */
+  public static void check(AtomicBoolean flag) {
+    if (flag != null && flag.get()) {
+      throw new StatementStoppedException(null);
+    }
+  }
+
+  /**
+   * The rows of {@code input}, each read after a look at the context's cancel flag: a join
+   * or a correlate reading them stops with its statement however few rows it emits.
+   */
+  public static <T> Enumerable<T> checked(Enumerable<T> input, DataContext root) {
+    final AtomicBoolean flag = DataContext.Variable.CANCEL_FLAG.get(root);
+    if (flag == null) {
+      return input;
+    }
+    return new AbstractEnumerable<T>() {
+      @Override public Enumerator<T> enumerator() {
+        check(flag);
+        final Enumerator<T> rows = input.enumerator();
+        return new Enumerator<T>() {
+          @Override public T current() {
+            return rows.current();
+          }
+
+          @Override public boolean moveNext() {
+            // A volatile read: on x86 a plain load (bench/RESULTS.md, "Stop checks").
+            if (flag.get()) {
+              throw new StatementStoppedException(null);
+            }
+            return rows.moveNext();
+          }
+
+          @Override public void reset() {
+            rows.reset();
+          }
+
+          @Override public void close() {
+            rows.close();
+          }
+        };
+      }
+    };
+  }
+
+  /**
+   * Runs {@code work} on a thread of its own and waits for it, looking at the statement's flag
+   * every {@value #AWAIT_POLL_MILLIS} ms: a statement stopped meanwhile fails at once, and the
+   * work ends unobserved on its daemon thread, its result dropped. For work that cannot look at
+   * the flag itself: Janino compiling a statement's program, the sketch planner's search. The
+   * work must not need this thread's thread-locals, nor leave anything that the statement's
+   * failure would have to undo.
+   */
+  public <T> T await(Callable<T> work) {
+    final Future<T> result = WORKERS.submit(work);
+    try {
+      while (true) {
+        try {
+          return result.get(AWAIT_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          check();
+        }
+      }
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the statement's work", e);
+    }
+  }
+
+  /** Throws if the statement running on this thread, if any, was stopped. */
+  public static void checkCurrent() {
+    final RunningStatement s = CURRENT.get();
+    if (s != null) {
+      s.check();
+    }
+  }
+
+  @Override public void close() {
+    if (timer != null) {
+      timer.cancel(false);
+    }
+    synchronized (RUNNING) {
+      RUNNING.remove(flag, this);
+    }
+  }
+
+  /** Bytes its thread allocated since it started. */
+  private long allocated() {
+    return THREADS.getThreadAllocatedBytes(thread.getId()) - allocatedAtStart;
+  }
+
+  private static long heapUsed() {
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  /** Thrown where a stopped statement's loop looks at its flag. */
+  public static final class StatementStoppedException extends RuntimeException {
+    StatementStoppedException(Cause cause) {
+      super("statement stopped (" + (cause == null ? "cancel, timeout or memory" : cause)
+          + ")", null, false, false);
+    }
+  }
+
+  /** Reads the heap in use after each collection and stops a statement holding too much. */
+  private static final class HeapWatch {
+    static void install() {
+      final Set<String> heapPools = new HashSet<>();
+      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        if (pool.getType() == MemoryType.HEAP) {
+          heapPools.add(pool.getName());
+        }
+      }
+      for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        if (gc instanceof NotificationEmitter emitter) {
+          emitter.addNotificationListener((n, handback) -> {
+            if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION
+                .equals(n.getType())) {
+              long used = 0;
+              for (Map.Entry<String, MemoryUsage> pool : GarbageCollectionNotificationInfo
+                  .from((CompositeData) n.getUserData()).getGcInfo().getMemoryUsageAfterGc()
+                  .entrySet()) {
+                if (heapPools.contains(pool.getKey())) {
+                  used += pool.getValue().getUsed();
+                }
+              }
+              collected(used);
+            }
+          }, null, null);
+        }
+      }
+    }
+
+    /** After a collection that left {@code used} bytes of heap in use. */
+    static void collected(long used) {
+      live = used;
+      final long max = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
+      final boolean full = max > 0 && used * 100 > max * HEAP_FULL_PERCENT;
+      final List<RunningStatement> over = new ArrayList<>();
+      synchronized (RUNNING) {
+        for (RunningStatement s : RUNNING.values()) {
+          if (!s.flag.get() && (full
+              || s.memoryBudget > 0 && used - s.liveAtStart > s.memoryBudget)) {
+            over.add(s);
+          }
+        }
+      }
+      RunningStatement biggest = null;
+      long most = -1;
+      for (RunningStatement s : over) {
+        final long a = s.allocated();
+        if (a > most) {
+          most = a;
+          biggest = s;
+        }
+      }
+      if (biggest != null) {
+        final long held = used - biggest.liveAtStart;
+        biggest.stop(Cause.MEMORY, full && (biggest.memoryBudget == 0
+                || held <= biggest.memoryBudget)
+            ? "statement stopped: the heap was nearly full (" + mb(used) + " of " + mb(max)
+                + " in use after a collection) and it was the statement allocating the most ("
+                + mb(most) + " since it started)"
+            : "statement stopped: it held about " + mb(held) + " of heap, over its budget of "
+                + mb(biggest.memoryBudget) + " (statementMemory)");
+      }
+    }
+
+    private static String mb(long bytes) {
+      return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1048576.0);
+    }
+  }
+}
