@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
@@ -166,6 +167,20 @@ public final class RunningStatement implements AutoCloseable {
     outer = CURRENT.get();
     CURRENT.set(this);
     return this;
+  }
+
+  /**
+   * {@code work}, run on this thread with this statement current (as on the thread that
+   * entered it): for work handed to another thread, such as {@link DeepStack}'s.
+   */
+  <T> T runAs(Supplier<T> work) {
+    final RunningStatement before = CURRENT.get();
+    CURRENT.set(this);
+    try {
+      return work.get();
+    } finally {
+      CURRENT.set(before);
+    }
   }
 
   /** Ends {@link #enter}. */

@@ -7,6 +7,7 @@ import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.datalog.lower.Strata;
 import dev.mnestic.datalog.parse.Parser;
+import dev.mnestic.runtime.DeepStack;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.value.Json;
@@ -209,61 +210,43 @@ public final class Engine {
     return onDeepStack(stored -> runScript(script, params));
   }
 
-  /** The stack a script runs on: nesting up to {@link Parser#MAX_NESTING} levels fits. */
-  private static final long STACK_BYTES = 512L << 20;
-
   /**
-   * {@code work} on a thread of its own with a {@value #STACK_BYTES}-byte stack (reserved, not
-   * committed until used), as parsing, lowering, Calcite's planning and Janino's compiling all
-   * recurse over the script's nesting; the caller waits. A stack overflow nonetheless fails the
-   * script with {@code mnestic::too_deep}, an assertion with {@code mnestic::internal}: neither
-   * reaches the caller as an {@link Error}.
+   * {@code work} on a {@link DeepStack} thread (its stack reserved, not committed until used),
+   * as parsing, lowering, Calcite's planning and Janino's compiling all recurse over the
+   * script's nesting; the caller waits. A stack overflow nonetheless fails the script with
+   * {@code mnestic::too_deep}, an assertion with {@code mnestic::internal}: neither reaches the
+   * caller as an {@link Error}.
    */
   private static <T> T onDeepStack(Work<T> work) throws SQLException {
-    final Object[] outcome = new Object[1];
-    final Thread thread = new Thread(null, () -> {
+    final Object outcome = DeepStack.call(() -> {
       try {
-        outcome[0] = work.run(null);
+        return work.run(null);
       } catch (Throwable t) {
-        outcome[0] = t;
+        return t;
       }
-    }, "mnestic-datalog", STACK_BYTES);
-    thread.start();
-    boolean interrupted = false;
-    while (true) {
-      try {
-        thread.join();
-        break;
-      } catch (InterruptedException e) {
-        // the script stops by its cancel flag or deadline, not by an interrupt
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    if (outcome[0] instanceof StackOverflowError) {
+    });
+    if (outcome instanceof StackOverflowError) {
       throw new DatalogException("mnestic::too_deep", "the script nests too deeply to be run",
           0, 0, "nest expressions and rules less deeply, or split long chains");
     }
-    if (outcome[0] instanceof AssertionError e) {
+    if (outcome instanceof AssertionError e) {
       // a broken invariant of mnestic or Calcite (under -ea): the script fails, not the caller
       final DatalogException failure = new DatalogException("mnestic::internal",
           "internal error: " + e, 0, 0, "this is a bug of mnestic; please report the script");
       failure.initCause(e);
       throw failure;
     }
-    if (outcome[0] instanceof SQLException e) {
+    if (outcome instanceof SQLException e) {
       throw e;
     }
-    if (outcome[0] instanceof RuntimeException e) {
+    if (outcome instanceof RuntimeException e) {
       throw e;
     }
-    if (outcome[0] instanceof Error e) {
+    if (outcome instanceof Error e) {
       throw e;
     }
     @SuppressWarnings("unchecked")
-    final T result = (T) outcome[0];
+    final T result = (T) outcome;
     return result;
   }
 

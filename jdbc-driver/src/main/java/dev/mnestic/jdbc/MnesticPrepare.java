@@ -2,6 +2,7 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.rel.MnesticRules;
+import dev.mnestic.runtime.DeepStack;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;

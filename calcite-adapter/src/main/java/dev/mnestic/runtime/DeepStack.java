@@ -1,4 +1,4 @@
-package dev.mnestic.jdbc;
+package dev.mnestic.runtime;
 
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -18,9 +18,12 @@ import java.util.function.Supplier;
  *
  * <p>The threads come from a pool that keeps none idle for longer than
  * {@link #IDLE_SECONDS} (a stack keeps the memory its deepest use touched
- * while its thread lives) and starts one per concurrent caller.
+ * while its thread lives) and starts one per concurrent caller. The work runs
+ * as part of the caller's {@link RunningStatement}, if any: the same one is
+ * current on the worker while it runs. SQL preparation and CozoScript scripts
+ * both run here.
  */
-final class DeepStack {
+public final class DeepStack {
   /**
    * Stack reserved for each thread; it is address space, touched only as deep as the work
    * goes. 2,000 nested parentheses or subqueries and a chain of 10,000 operators run in it.
@@ -47,11 +50,13 @@ final class DeepStack {
    * The result of {@code work}, run on a thread with a {@link #STACK_BYTES} stack while the
    * caller waits; what it throws, the caller's call throws.
    */
-  static <T> T call(Supplier<T> work) {
+  public static <T> T call(Supplier<T> work) {
     if (Thread.currentThread().getName().startsWith("mnestic-deep-")) {
       return work.get();
     }
-    final Future<T> future = POOL.submit(work::get);
+    final RunningStatement running = RunningStatement.current();
+    final Future<T> future =
+        POOL.submit(() -> running == null ? work.get() : running.runAs(work));
     boolean interrupted = false;
     try {
       while (true) {
@@ -71,11 +76,17 @@ final class DeepStack {
       if (cause instanceof Error error) {
         throw error;
       }
-      throw SqlFailures.<RuntimeException>sneaky(cause);
+      throw DeepStack.<RuntimeException>sneaky(cause);
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** Throws a checked exception of the work through {@link #call}, which declares none. */
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> E sneaky(Throwable e) throws E {
+    throw (E) e;
   }
 }
