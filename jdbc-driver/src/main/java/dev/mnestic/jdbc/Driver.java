@@ -13,6 +13,7 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.MnesticConnectionFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -59,6 +60,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
   public static final String DATALOG = "datalog";
 
   static {
+    MnesticConnectionFactory.failures = SqlFailures::of;
     new Driver().register();
   }
 
@@ -68,6 +70,11 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
 
   @Override public CalcitePrepare createPrepare() {
     return new MnesticPrepare();
+  }
+
+  /** Calcite's JDBC objects, with failures of {@code prepareStatement} given their SQLSTATE. */
+  @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+    return MnesticConnectionFactory.class.getName();
   }
 
   @Override protected String getConnectStringPrefix() {

@@ -152,7 +152,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     } catch (NoSuchStatementException e) {
       throw e;
     } catch (Throwable e) {
-      throw SqlFailures.raise(e);
+      throw SqlFailures.raiseForPrepared(e);
     }
   }
 
@@ -178,7 +178,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       // its error is the timeout's.
       deadline.stop();
       deadline.check();
-      throw SqlFailures.raise(e);
+      // Also a PreparedStatement's: raised so that Avatica keeps the SQLSTATE.
+      throw SqlFailures.raiseForPrepared(e);
     }
     return () -> {
       final Iterator<Object> i;
