@@ -14,6 +14,7 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.MnesticConnectionFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -116,6 +117,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
       DB, LANG, PROGRESS, STATEMENT_TIMEOUT, STATEMENT_MEMORY);
 
   static {
+    MnesticConnectionFactory.failures = SqlFailures::of;
     new Driver().register();
   }
 
@@ -125,6 +127,11 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
 
   @Override public CalcitePrepare createPrepare() {
     return new MnesticPrepare();
+  }
+
+  /** Calcite's JDBC objects, with failures of {@code prepareStatement} given their SQLSTATE. */
+  @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+    return MnesticConnectionFactory.class.getName();
   }
 
   @Override protected String getConnectStringPrefix() {

@@ -148,7 +148,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     } catch (NoSuchStatementException e) {
       throw e;
     } catch (Throwable e) {
-      throw failed(running, e);
+      throw SqlFailures.raiseForPrepared(sqlException(running, e));
     } finally {
       running.exit();
       unclaimed(h, running);
@@ -192,7 +192,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
     } catch (Throwable e) {
       forgetIfBroken(signature, e);
-      throw failed(stmt, e);
+      // Also a PreparedStatement's: raised so that Avatica keeps the SQLSTATE.
+      throw SqlFailures.raiseForPrepared(sqlException(stmt, e));
     }
     return () -> {
       final Iterator<Object> i;

@@ -4,6 +4,8 @@ import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.standing.StandingQueryException;
 import dev.mnestic.value.ValueException;
 
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
+import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.validate.SqlValidatorException;
@@ -11,6 +13,7 @@ import org.apache.calcite.sql.validate.SqlValidatorException;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.DateTimeException;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -35,7 +38,7 @@ import java.util.regex.Pattern;
  *   <li>computing a row: 22012 division by zero, 22003 numeric overflow,
  *       22018 a string that is no number, 22007 a bad date or time, 22000
  *       another failure of a function on its arguments;
- *   <li>a plan Calcite cannot implement: 0A000;
+ *   <li>a plan Calcite cannot implement: 0A000; a parameter not set: 07002;
  *   <li>out of memory: 53200; stack exhausted: 54001;
  *   <li>anything else, an internal error: XX000, with the exception's class
  *       and the first line of its message (never generated code).
@@ -109,6 +112,21 @@ final class SqlFailures {
     throw SqlFailures.<RuntimeException>sneaky(of(e));
   }
 
+  /**
+   * Throws {@link #of}{@code (e)} as Avatica's AvaticaClientRuntimeException, for the calls a
+   * PreparedStatement's execution makes ({@code Meta.execute}, binding its rows): Avatica
+   * wraps whatever they throw into an SQLException of its own, which keeps the SQLSTATE and
+   * message of only that exception.
+   */
+  static RuntimeException raiseForPrepared(Throwable e) {
+    final SQLException sql = of(e);
+    final AvaticaClientRuntimeException stated = new AvaticaClientRuntimeException(
+        sql.getMessage(), sql.getErrorCode(), sql.getSQLState(), AvaticaSeverity.ERROR,
+        List.of(), null);
+    stated.initCause(sql);
+    throw stated;
+  }
+
   /** Throws a checked exception through a method that does not declare it. */
   @SuppressWarnings("unchecked")
   static <E extends Throwable> E sneaky(Throwable e) throws E {
@@ -119,6 +137,9 @@ final class SqlFailures {
   private static String stateOf(Throwable t) {
     if (t instanceof SQLException sql) {
       return sql.getSQLState();
+    }
+    if (t instanceof AvaticaClientRuntimeException avatica) {
+      return avatica.getSqlState();
     }
     if (t instanceof StackOverflowError || isTooLarge(t)) {
       return TOO_COMPLEX;
@@ -152,6 +173,10 @@ final class SqlFailures {
     }
     if (t instanceof DateTimeException) {
       return "22007";
+    }
+    if (t.getCause() == null && String.valueOf(t.getMessage()).endsWith("unbound parameter")) {
+      // Calcite's generated code reading a parameter the PreparedStatement never set.
+      return "07002";
     }
     if (isUnplannable(t)) {
       return NOT_SUPPORTED;

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -68,6 +69,26 @@ class StatementSafetyTest {
     fails("42601", "line 1, column 8", "SELECT FROM WHERE");
     fails("22012", "/ by zero", "SELECT 1 / 0");
     fails("0A000", "not supported", "SELECT COUNT(*) FROM t GROUP BY TUMBLE(ts, INTERVAL '1' SECOND)");
+  }
+
+  /** A PreparedStatement's failures, preparing and running, carry their SQLSTATE too. */
+  @Test void preparedStatementFailures() throws SQLException {
+    final SQLException unknown = assertThrows(SQLException.class,
+        () -> c.prepareStatement("SELECT * FROM nosuch"));
+    assertEquals("42S02", unknown.getSQLState(), unknown.getMessage());
+    assertTrue(unknown.getMessage().contains("Object 'nosuch' not found"), unknown.getMessage());
+    try (PreparedStatement p = c.prepareStatement("SELECT a FROM x WHERE a = ?")) {
+      final SQLException unset = assertThrows(SQLException.class, p::executeQuery);
+      assertEquals("07002", unset.getSQLState(), unset.getMessage());
+    }
+    try (PreparedStatement p = c.prepareStatement("SELECT 1 / (SELECT COUNT(*) FROM x)")) {
+      final SQLException zero = assertThrows(SQLException.class, () -> {
+        try (ResultSet r = p.executeQuery()) {
+          r.next();
+        }
+      });
+      assertEquals("22012", zero.getSQLState(), zero.getMessage());
+    }
   }
 
   @Test void exactLiteralsIntoDouble() throws SQLException {

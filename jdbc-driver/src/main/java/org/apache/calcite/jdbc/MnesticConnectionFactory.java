@@ -1,0 +1,91 @@
+package org.apache.calcite.jdbc;
+
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
+import org.apache.calcite.avatica.AvaticaFactory;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.AvaticaResultSet;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.UnregisteredDriver;
+
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.TimeZone;
+import java.util.function.Function;
+
+/**
+ * Calcite's JDBC 4.1 objects, with a connection whose {@code prepareStatement} fails as a
+ * statement's execution does: Calcite's connection prepares without its Meta and wraps any
+ * failure in an SQLException without a SQLSTATE, which the driver's {@code failures} turns
+ * into the one a caller should see. In Calcite's package because CalciteConnectionImpl is
+ * package-private (as {@link CalciteMetaSubclassing}).
+ */
+public class MnesticConnectionFactory extends CalciteFactory {
+  /** The driver's translation of a failure into what a caller sees; set once, by the driver. */
+  public static volatile Function<Throwable, SQLException> failures = e ->
+      e instanceof SQLException sql ? sql : new SQLException(e.getMessage(), e);
+
+  private final CalciteJdbc41Factory calcite = new CalciteJdbc41Factory();
+
+  public MnesticConnectionFactory() {
+    super(4, 1);
+  }
+
+  @Override public AvaticaConnection newConnection(UnregisteredDriver driver,
+      AvaticaFactory factory, String url, Properties info, CalciteSchema rootSchema,
+      JavaTypeFactory typeFactory) {
+    return new Connection((Driver) driver, factory, url, info, rootSchema, typeFactory);
+  }
+
+  @Override public AvaticaDatabaseMetaData newDatabaseMetaData(AvaticaConnection connection) {
+    return calcite.newDatabaseMetaData(connection);
+  }
+
+  @Override public AvaticaStatement newStatement(AvaticaConnection connection,
+      Meta.StatementHandle h, int resultSetType, int resultSetConcurrency,
+      int resultSetHoldability) {
+    return calcite.newStatement(connection, h, resultSetType, resultSetConcurrency,
+        resultSetHoldability);
+  }
+
+  @Override public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
+      Meta.StatementHandle h, Meta.Signature signature, int resultSetType,
+      int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+    return calcite.newPreparedStatement(connection, h, signature, resultSetType,
+        resultSetConcurrency, resultSetHoldability);
+  }
+
+  @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
+      Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+    return calcite.newResultSet(statement, state, signature, timeZone, firstFrame);
+  }
+
+  @Override public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement,
+      Meta.Signature signature) throws SQLException {
+    return calcite.newResultSetMetaData(statement, signature);
+  }
+
+  /** Calcite's connection, whose preparation failures carry the SQLSTATE of their cause. */
+  private static final class Connection extends CalciteConnectionImpl {
+    Connection(Driver driver, AvaticaFactory factory, String url, Properties info,
+        CalciteSchema rootSchema, JavaTypeFactory typeFactory) {
+      super(driver, factory, url, info, rootSchema, typeFactory);
+    }
+
+    @Override public CalcitePreparedStatement prepareStatement(String sql, int resultSetType,
+        int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+      try {
+        return super.prepareStatement(sql, resultSetType, resultSetConcurrency,
+            resultSetHoldability);
+      } catch (SQLException e) {
+        // Calcite's wrapper says "Error while preparing statement [sql]" and no SQLSTATE.
+        throw e.getSQLState() == null && e.getCause() != null
+            ? failures.apply(e.getCause()) : e;
+      }
+    }
+  }
+}
