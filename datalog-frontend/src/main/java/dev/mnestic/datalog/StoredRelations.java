@@ -201,16 +201,6 @@ final class StoredRelations {
     if (headers.isEmpty() && op.kind() == Script.RelationOp.Kind.REPLACE) {
       throw noEntry();
     }
-    if (op.relation().startsWith(StagedTables.PREFIX)) {
-      throw error(op.pos(), "mnestic::reserved_name", "Stored relation names beginning with '"
-          + StagedTables.PREFIX + "' are the store's own");
-    }
-    if (op.relation().contains(".")) {
-      // a table of the store's one schema, which SQL would read as schema.table
-      // (MNESTIC.STANDING_QUERY would look like the standing-query catalog)
-      throw error(op.pos(), "eval::invalid_relation_name", "Stored relation name '"
-          + op.relation() + "' has a '.': a new relation is named by one identifier");
-    }
     // 1. the relation's columns, as CozoDB checks them while parsing
     final Map<StoredSchema.Column, Input> inputs = declared(op, headers);
     final List<StoredSchema.Column> columns = new ArrayList<>(inputs.keySet());
@@ -249,6 +239,17 @@ final class StoredRelations {
    * entry rule's head (empty when the block has no rules).
    */
   static Map<StoredSchema.Column, Input> declared(Script.RelationOp op, List<String> headers) {
+    // the name first: StagedTables makes no table for a block whose name is refused
+    if (op.relation().startsWith(StagedTables.PREFIX)) {
+      throw error(op.pos(), "mnestic::reserved_name", "Stored relation names beginning with '"
+          + StagedTables.PREFIX + "' are the store's own");
+    }
+    if (op.relation().contains(".")) {
+      // a table of the store's one schema, which SQL would read as schema.table
+      // (MNESTIC.STANDING_QUERY would look like the standing-query catalog)
+      throw error(op.pos(), "eval::invalid_relation_name", "Stored relation name '"
+          + op.relation() + "' has a '.': a new relation is named by one identifier");
+    }
     final Map<StoredSchema.Column, Input> inputs = new LinkedHashMap<>();
     final Set<String> names = new HashSet<>();
     final List<Script.Column> keys = op.schema() == null ? List.of() : op.schema().keys();
