@@ -275,13 +275,19 @@ public final class Sketches {
 
   /**
    * The ends of the windows of {@code width} every {@code step} holding a sub-window that starts
-   * at one of {@code starts}.
+   * at one of {@code starts}; {@code stop} is checked every 4,096 ends (a short step makes
+   * millions of them).
    */
-  private static TreeSet<Long> windowEnds(Iterable<Long> starts, long width, long step) {
+  private static TreeSet<Long> windowEnds(Iterable<Long> starts, long width, long step,
+      Stop stop) {
     final TreeSet<Long> ends = new TreeSet<>();
+    long made = 0;
     for (long start : starts) {
       for (long end = Math.floorDiv(start, step) * step + step; end - width <= start; end += step) {
         ends.add(end);
+        if ((++made & 4095) == 0) {
+          stop.check();
+        }
       }
     }
     return ends;
@@ -326,7 +332,7 @@ public final class Sketches {
      */
     Iterator<Window> merged(long windowWidth, long step, String family, double parameter,
         Stop stop, Stop.Merges merges) {
-      final Iterator<Long> ends = windowEnds(byStart.keySet(), windowWidth, step).iterator();
+      final Iterator<Long> ends = windowEnds(byStart.keySet(), windowWidth, step, stop).iterator();
       return new Iterator<>() {
         @Override public boolean hasNext() {
           return ends.hasNext();
@@ -374,7 +380,7 @@ public final class Sketches {
         Stop.Merges merges) {
       this.cells = cells;
       this.width = width;
-      this.ends = windowEnds(cells.keySet(), width, step).iterator();
+      this.ends = windowEnds(cells.keySet(), width, step, stop).iterator();
       this.stop = stop;
       this.merges = merges;
     }
