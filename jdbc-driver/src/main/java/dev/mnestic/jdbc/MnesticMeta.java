@@ -335,6 +335,9 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   /** {@link #failed}'s SQLException, for a caller that throws it itself. */
   private static SQLException sqlException(RunningStatement s, Throwable e) {
     s.close();
+    if (e instanceof SQLException made && made.getSQLState() != null) {
+      return made; // already what the caller gets (a script's eval::killed, with its state)
+    }
     final SQLException stopped = s.error(e);
     if (stopped != null) {
       return stopped;
