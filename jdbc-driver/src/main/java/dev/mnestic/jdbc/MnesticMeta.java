@@ -148,7 +148,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     } catch (NoSuchStatementException e) {
       throw e;
     } catch (Throwable e) {
-      throw SqlFailures.raiseForPrepared(sqlException(running, e));
+      throw failed(running, e);
     } finally {
       running.exit();
       unclaimed(h, running);
