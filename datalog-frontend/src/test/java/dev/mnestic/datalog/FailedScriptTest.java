@@ -1,17 +1,13 @@
 package dev.mnestic.datalog;
 
 import dev.mnestic.store.Session;
-import dev.mnestic.store.StoreLocation;
 
-import org.apache.calcite.jdbc.CalciteConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,7 +16,6 @@ import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -35,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and after; the same writes without the failing block change it, so the checksum sees them.
  */
 class FailedScriptTest {
-  private Connection connection;
+  private QueryConformanceTest.Store store;
   private Session session;
   private Engine engine;
 
@@ -70,19 +65,15 @@ class FailedScriptTest {
       "{nat[n] := n = 0\n nat[m] := nat[n], m = n + 1\n ?[n] := nat[n] :timeout 1}");
 
   @BeforeEach void open() throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("caseSensitive", "false");
-    connection = DriverManager.getConnection("jdbc:calcite:", info);
-    session = Session.open(StoreLocation.privateMemory());
-    session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
-    engine = new Engine(connection);
+    store = new QueryConformanceTest.Store();
+    session = store.session();
+    engine = store.engine();
     run("?[k, v] := k in int_range(1000), v = k * 10 :create r {k: Int => v: Int}");
     run("?[a, b] <- [[1, 'one'], [2, [2]]] :create s {a => b}");
   }
 
   @AfterEach void close() throws SQLException {
-    session.close();
-    connection.close();
+    store.close();
   }
 
   @Test void everyWriteThenARunTimeFailureLeavesTheStore() throws SQLException {

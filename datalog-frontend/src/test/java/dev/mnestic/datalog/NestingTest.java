@@ -2,20 +2,15 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.store.Session;
-import dev.mnestic.store.StoreLocation;
 
-import org.apache.calcite.jdbc.CalciteConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -32,22 +27,18 @@ class NestingTest {
   private static final int TERMS = 10_000;
   private static final int LEVELS = 1_000;
 
-  private Connection connection;
+  private QueryConformanceTest.Store store;
   private Session session;
   private Engine engine;
 
   @BeforeEach void open() throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("caseSensitive", "false");
-    connection = DriverManager.getConnection("jdbc:calcite:", info);
-    session = Session.open(StoreLocation.privateMemory());
-    session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
-    engine = new Engine(connection);
+    store = new QueryConformanceTest.Store();
+    session = store.session();
+    engine = store.engine();
   }
 
   @AfterEach void close() throws SQLException {
-    session.close();
-    connection.close();
+    store.close();
   }
 
   private Object value(String script) throws SQLException {

@@ -75,6 +75,10 @@ class QueryConformanceTest {
       return connection;
     }
 
+    Session session() {
+      return session;
+    }
+
     @Override public void close() throws SQLException {
       try (connection; session) {
         // both closed, the session (the store) last

@@ -1,19 +1,14 @@
 package dev.mnestic.datalog;
 
 import dev.mnestic.store.Session;
-import dev.mnestic.store.StoreLocation;
 
-import org.apache.calcite.jdbc.CalciteConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,24 +20,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * does is checked against CozoDB in {@code conformance/queries/writes.json}.)
  */
 class StoredRelationsTest {
-  private Connection connection;
+  private QueryConformanceTest.Store store;
   private Session session;
   private Engine engine;
 
   @BeforeEach void open() throws SQLException {
-    final Properties info = new Properties();
-    info.setProperty("caseSensitive", "false");
-    connection = DriverManager.getConnection("jdbc:calcite:", info);
-    session = Session.open(StoreLocation.privateMemory());
-    session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
-    engine = new Engine(connection);
+    store = new QueryConformanceTest.Store();
+    session = store.session();
+    engine = store.engine();
     run(":create r {k: Int => v: Int, w: [Int; 2] default [0, 0]}");
     run("?[k, v] := k in int_range(1000), v = k * 10 :put r {k, v}");
   }
 
   @AfterEach void close() throws SQLException {
-    session.close();
-    connection.close();
+    store.close();
   }
 
   /** 1,000 rows {@code [k, k]} from {@code k = from}, but the 500th is {@code [k, bad]}. */
