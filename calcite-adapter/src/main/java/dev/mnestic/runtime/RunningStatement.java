@@ -58,9 +58,12 @@ import javax.management.openmbean.CompositeData;
  * still in use ({@code live}, the collector's own figure of every heap pool after it). A
  * statement's share is {@code live} now less {@code live} after the last collection before
  * it started: the heap that stayed in use since it started. That is exact for one statement
- * running alone; with several, each one's figure also holds what the others kept, so the heap
- * watch stops, of the statements over their budget, the one whose thread allocated the most
- * since it started (JVM's per-thread allocation counter). When {@code live} passes
+ * running alone; with several, each one's figure also holds what the others kept, so a
+ * statement is over its budget only when its thread also allocated more than the budget since
+ * it started (JVM's per-thread allocation counter; it cannot hold more than it allocated, but
+ * work it hands to other threads, such as preparation on {@link DeepStack}, is not counted),
+ * and the heap watch stops, of the statements over their budget, the one whose thread
+ * allocated the most. When {@code live} passes
  * {@value #HEAP_FULL_PERCENT}% of the heap's maximum, the statement whose thread allocated
  * the most is stopped whatever its budget. A collection that comes late lets a statement pass
  * its budget until it comes; an {@code OutOfMemoryError} in a statement is its 53200 too (its
@@ -401,8 +404,10 @@ public final class RunningStatement implements AutoCloseable {
       final List<RunningStatement> over = new ArrayList<>();
       synchronized (RUNNING) {
         for (RunningStatement s : RUNNING.values()) {
-          if (!s.flag.get() && (full
-              || s.memoryBudget > 0 && used - s.liveAtStart > s.memoryBudget)) {
+          // it holds no more than it allocated: a small statement beside a big one is not
+          // over its budget for what the big one keeps
+          if (!s.flag.get() && (full || s.memoryBudget > 0
+              && used - s.liveAtStart > s.memoryBudget && s.allocated() > s.memoryBudget)) {
             over.add(s);
           }
         }

@@ -192,7 +192,9 @@ class ConcurrentWritesTest {
           + " %d serialization failures retried by the client, %d write conflicts in the"
           + " store%n", engine, outcome.acknowledged(), deleted, outcome.retries(),
           conflicts(keep));
-      assertTrue(deleted > 0 && deleted < rows, deleted + " rows deleted");
+      // how many the deletes reach before the increments depends on timing (HSQLDB's once
+      // deleted all 200 before any increment): the rows' checks above are the property
+      assertTrue(deleted > 0, deleted + " rows deleted");
     }
   }
 
