@@ -80,17 +80,6 @@ class ConcurrentWritesTest {
     }
   }
 
-  private static int isolation(String level) {
-    switch (level) {
-    case "READ_COMMITTED":
-      return Connection.TRANSACTION_READ_COMMITTED;
-    case "REPEATABLE_READ":
-      return Connection.TRANSACTION_REPEATABLE_READ;
-    default:
-      return Connection.TRANSACTION_SERIALIZABLE;
-    }
-  }
-
   /**
    * Test case for #13: {@code UPDATE c SET v = v + 1} from 8 connections, 200 times each, every
    * one acknowledged, ended at 451 of 1,600, each computed from a snapshot and written back as
@@ -118,7 +107,7 @@ class ConcurrentWritesTest {
     final Contention.Connect connect = database(engine, open);
     try (Connection keep = open[0]) {
       final Contention.Outcome outcome = Contention.run(connect, THREADS, INCREMENTS,
-          autoCommit, isolation(level), (c, thread, i) -> {
+          autoCommit, Contention.isolation(level), (c, thread, i) -> {
             try (Statement s = c.createStatement()) {
               assertEquals(1, s.executeUpdate("UPDATE c SET v = v + 1 WHERE k = 1"));
             }

@@ -40,6 +40,18 @@ public final class Contention {
   public record Outcome(long acknowledged, long retries) {
   }
 
+  /** The JDBC isolation level of a test parameter's name: READ_COMMITTED, REPEATABLE_READ, SERIALIZABLE. */
+  public static int isolation(String level) {
+    switch (level) {
+    case "READ_COMMITTED":
+      return Connection.TRANSACTION_READ_COMMITTED;
+    case "REPEATABLE_READ":
+      return Connection.TRANSACTION_REPEATABLE_READ;
+    default:
+      return Connection.TRANSACTION_SERIALIZABLE;
+    }
+  }
+
   /**
    * Runs {@code units} units on each of {@code threads} threads, with auto-commit as given and,
    * without it, the transaction isolation {@code isolation} (a {@link Connection} level).

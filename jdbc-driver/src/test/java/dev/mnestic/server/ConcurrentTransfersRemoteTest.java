@@ -55,17 +55,6 @@ class ConcurrentTransfersRemoteTest {
     return DriverManager.getConnection(server.jdbcUrl());
   }
 
-  private static int isolation(String level) {
-    switch (level) {
-    case "READ_COMMITTED":
-      return Connection.TRANSACTION_READ_COMMITTED;
-    case "REPEATABLE_READ":
-      return Connection.TRANSACTION_REPEATABLE_READ;
-    default:
-      return Connection.TRANSACTION_SERIALIZABLE;
-    }
-  }
-
   /**
    * Test case for #13: through the server, 32 clients transferring between accounts moved the
    * constant total (100,000 to 101,665 and to 106,466).
@@ -87,7 +76,7 @@ class ConcurrentTransfersRemoteTest {
     // what the acknowledged transfers moved, by account
     final AtomicLongArray moved = new AtomicLongArray(ACCOUNTS);
     final Contention.Outcome outcome = Contention.run(ConcurrentTransfersRemoteTest::connect,
-        CLIENTS, TRANSFERS, autoCommit, isolation(level), (c, client, i) -> {
+        CLIENTS, TRANSFERS, autoCommit, Contention.isolation(level), (c, client, i) -> {
           final Random random = new Random(client * 1_000L + i);
           final int from = random.nextInt(ACCOUNTS);
           final int to = (from + 1 + random.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
