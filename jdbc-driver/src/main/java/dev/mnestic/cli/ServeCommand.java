@@ -36,8 +36,8 @@ final class ServeCommand {
             --tls-cert FILE              Serve HTTPS with this PEM certificate chain ...
             --tls-key FILE               ... and this PEM private key (unencrypted PKCS#8, as
                                          openssl writes it; give both or neither)
-            --idle-timeout SECONDS       Close client connections idle this long
-                                         (default: never)
+            --idle-timeout SECONDS       Close client connections idle this long, rolling
+                                         back their transactions (default: 600)
             --statement-timeout SECONDS  Stop any statement running longer (default: no limit);
                                          a client's statementTimeout property may lower it
             --max-statements N           Execute at most N statements at once over all clients;
@@ -48,8 +48,9 @@ final class ServeCommand {
         -h, --help                       Show this help
 
       A client may set only the connection properties lang (sql or datalog) and
-      statementTimeout; any other is refused. SIGTERM (or Ctrl-C) cancels running
-      statements and stops.
+      statementTimeout; any other is refused. A client that goes away mid-statement
+      has the statement cancelled. SIGTERM (or Ctrl-C) cancels running statements and
+      stops.
 
       Exit status: 1 if the server cannot start, 2 for a bad command line.
       """;

@@ -56,8 +56,8 @@ final class ClientMeta extends JdbcMetaSubclassing {
   private final int maxStatements;
   /** Permits to execute, one per running statement; null when unlimited. */
   private final Semaphore executing;
-  /** The statements executing now, to the id of their connection. */
-  private final Map<Statement, String> running = new ConcurrentHashMap<>();
+  /** The statements executing now, each with its client's ids and the thread running it. */
+  private final Map<Statement, Run> running = new ConcurrentHashMap<>();
   private volatile boolean stopping;
 
   /**
@@ -194,6 +194,10 @@ final class ClientMeta extends JdbcMetaSubclassing {
     return running(h, () -> super.executeBatchProtobuf(h, updateBatches));
   }
 
+  /** A statement executing: its connection's and its own id, and the thread that runs it. */
+  private record Run(String connectionId, int statementId, Thread thread) {
+  }
+
   /** Work on one statement: counted against the limit, cancelled by a stop. */
   private interface Work<T> {
     T run() throws NoSuchStatementException, MissingResultsException;
@@ -213,7 +217,7 @@ final class ClientMeta extends JdbcMetaSubclassing {
     final Statement statement = statement(h.id);
     try {
       if (statement != null) {
-        running.put(statement, h.connectionId);
+        running.put(statement, new Run(h.connectionId, h.id, Thread.currentThread()));
         if (stopping) {
           statement.cancel();
         }
@@ -242,12 +246,37 @@ final class ClientMeta extends JdbcMetaSubclassing {
   }
 
   @Override public void closeConnection(ConnectionHandle ch) {
-    running.forEach((statement, connectionId) -> {
-      if (connectionId.equals(ch.id)) {
+    running.forEach((statement, run) -> {
+      if (run.connectionId.equals(ch.id)) {
         cancel(statement);
       }
     });
     super.closeConnection(ch);
+  }
+
+  /** Cancels the statement {@code thread} executes, if any: its client is gone. */
+  void cancelWorkOf(Thread thread) {
+    running.forEach((statement, run) -> {
+      if (run.thread == thread) {
+        cancel(statement);
+      }
+    });
+  }
+
+  /**
+   * Housekeeping, every few hundred milliseconds: closes the connections and statements
+   * idle past the idle timeout (Avatica's caches expire entries only when next used, so a
+   * vanished client's connection, and its transaction, would stay open without it); and
+   * first marks those executing as used, so that a statement running longer than the idle
+   * timeout is not closed under its client.
+   */
+  void tick() {
+    running.values().forEach(run -> {
+      getConnectionCache().getIfPresent(run.connectionId);
+      getStatementCache().getIfPresent(run.statementId);
+    });
+    getStatementCache().cleanUp();
+    getConnectionCache().cleanUp();
   }
 
   /** Refuses new statements and cancels the running ones. */

@@ -50,8 +50,10 @@ import javax.servlet.http.HttpServletResponse;
  * <p>Each client connection is its own {@code jdbc:mnestic:} connection: its
  * own session and transaction on the shared store. A client may set only
  * the connection properties {@code lang} and {@code statementTimeout} (see
- * {@link ClientMeta}). Client connections idle for any length of time are
- * kept unless {@link Builder#idleTimeout} says otherwise.
+ * {@link ClientMeta}). A client connection idle for 10 minutes, or
+ * {@link Builder#idleTimeout}, is closed (rolling back its transaction); a
+ * client that goes away while its statement runs has the statement cancelled
+ * within about a second ({@link ClientWatch}).
  *
  * <p>Safety: the server binds loopback unless told otherwise, and refuses
  * any other address without credentials; credentials live in memory only;
@@ -72,8 +74,8 @@ import javax.servlet.http.HttpServletResponse;
 public final class MnesticServer implements AutoCloseable {
   /** Role every authenticated user has. */
   private static final String ROLE = "mnestic";
-  /** "Never" for Avatica's connection cache, which wants a duration. */
-  private static final Duration NEVER = Duration.ofDays(100_000);
+  /** How long a client connection may stay idle unless {@link Builder#idleTimeout} says otherwise. */
+  static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
   /** How long {@link #close} lets cancelled requests finish their answers. */
   private static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
@@ -92,6 +94,7 @@ public final class MnesticServer implements AutoCloseable {
   private Server jetty;
   private ServerConnector connector;
   private ClientMeta meta;
+  private ClientWatch clients;
   private Connection keeper;
 
   private MnesticServer(Builder b) {
@@ -122,7 +125,7 @@ public final class MnesticServer implements AutoCloseable {
     // and fails early if the store cannot be opened.
     keeper = new Driver().connect(url, new Properties());
     final Properties cacheProperties = new Properties();
-    final Duration idle = idleTimeout != null ? idleTimeout : NEVER;
+    final Duration idle = idleTimeout != null ? idleTimeout : DEFAULT_IDLE_TIMEOUT;
     for (String cache : List.of("connectioncache", "statementcache")) {
       cacheProperties.setProperty("avatica." + cache + ".expiryduration",
           Long.toString(idle.toMillis()));
@@ -132,6 +135,7 @@ public final class MnesticServer implements AutoCloseable {
     meta = new ClientMeta(url, cacheProperties, statementTimeout, statementMemory,
         maxStatements);
     final LocalService service = new LocalService(meta);
+    clients = new ClientWatch(meta::cancelWorkOf, meta::tick);
 
     jetty = new Server(new QueuedThreadPool(200, 8));
     final HttpConfiguration http = new HttpConfiguration();
@@ -143,7 +147,7 @@ public final class MnesticServer implements AutoCloseable {
     connector.setPort(requestedPort);
     connector.setIdleTimeout(60_000);
     jetty.addConnector(connector);
-    final ProtobufEndpoint endpoint = new ProtobufEndpoint(service);
+    final ProtobufEndpoint endpoint = new ProtobufEndpoint(service, clients);
     jetty.setHandler(user != null ? authenticated(endpoint) : endpoint);
     jetty.setErrorHandler(new TerseErrors());
     jetty.setStopTimeout(STOP_GRACE.toMillis());
@@ -267,8 +271,14 @@ public final class MnesticServer implements AutoCloseable {
           meta.closeAll();
         }
       } finally {
-        if (keeper != null) {
-          keeper.close();
+        try {
+          if (clients != null) {
+            clients.close();
+          }
+        } finally {
+          if (keeper != null) {
+            keeper.close();
+          }
         }
       }
     }
@@ -332,7 +342,11 @@ public final class MnesticServer implements AutoCloseable {
       return this;
     }
 
-    /** Closes client connections idle this long; by default they are never closed. */
+    /**
+     * Closes client connections (and statements) idle this long, rolling back what they had
+     * not committed; by default 10 minutes, as Avatica's own server. The thin client then
+     * gets SQLSTATE 08003 at its next use of the connection. A statement executing is not idle.
+     */
     public Builder idleTimeout(Duration idleTimeout) {
       if (idleTimeout.isNegative() || idleTimeout.isZero()) {
         throw new IllegalArgumentException("idle timeout must be positive, was " + idleTimeout);

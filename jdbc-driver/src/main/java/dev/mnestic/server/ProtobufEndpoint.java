@@ -32,14 +32,19 @@ import javax.servlet.http.HttpServletResponse;
  *   <li>a failed request gets HTTP 500 and Avatica's error response (which
  *       the thin client raises as an SQLException) carrying the message of
  *       the first SQLException among the causes and the first SQLSTATE among
- *       them (HY000 when none has one), and no server stack trace.
+ *       them (HY000 when none has one), and no server stack trace;
+ *   <li>a request whose client goes away while it runs has its work cancelled
+ *       ({@link ClientWatch}).
  * </ul>
  */
 final class ProtobufEndpoint extends AbstractHandler {
   private final ProtobufTranslation translation = new ProtobufTranslationImpl();
   private final ProtobufHandler handler;
+  private final ClientWatch clients;
 
-  ProtobufEndpoint(Service service) {
+  /** Answers with {@code service}; {@code clients} watches each request's client while it runs. */
+  ProtobufEndpoint(Service service, ClientWatch clients) {
+    this.clients = clients;
     this.handler = new ProtobufHandler(service, translation, NoopMetricsSystem.getInstance()) {
       @Override public HandlerResponse<byte[]> convertToErrorResponse(Exception e) {
         try {
@@ -69,7 +74,10 @@ final class ProtobufEndpoint extends AbstractHandler {
       badRequest(response, "the body is not a request of Avatica's protobuf protocol");
       return;
     }
-    final HandlerResponse<byte[]> answer = handler.apply(body);
+    final HandlerResponse<byte[]> answer;
+    try (ClientWatch.Watch watch = clients.watch(baseRequest.getHttpChannel().getEndPoint())) {
+      answer = handler.apply(body);
+    }
     response.setStatus(answer.getStatusCode());
     response.setContentType("application/octet-stream");
     response.getOutputStream().write(answer.getResponse());
@@ -90,7 +98,9 @@ final class ProtobufEndpoint extends AbstractHandler {
     }
     if (e instanceof NoSuchConnectionException) {
       // The code that tells the thin client its connection is gone (closed or expired).
-      return new ErrorResponse(List.of(), e.getMessage(), ErrorResponse.MISSING_CONNECTION_ERROR_CODE,
+      return new ErrorResponse(List.of(), "the connection is closed (by the client, or by the"
+          + " server after it was idle past the server's idle timeout)",
+          ErrorResponse.MISSING_CONNECTION_ERROR_CODE,
           "08003", AvaticaSeverity.ERROR, null);
     }
     SQLException first = null;
