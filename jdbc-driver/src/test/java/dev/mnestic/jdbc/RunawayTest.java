@@ -18,6 +18,7 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -140,6 +141,37 @@ class RunawayTest {
       });
       final SQLException e = runaway(s, CROSS3);
       canceller.get();
+      assertEquals("57014", e.getSQLState(), messages(e));
+      stillWorks(c);
+    }
+  }
+
+  /**
+   * #14, point 4: a cancel while the statement is still being prepared (a 3,000-item IN list
+   * takes seconds to parse, validate and plan) returns at once, while the statement is still
+   * being prepared (it has no result set yet; Avatica's cancel waited for the preparation's
+   * lock, so it returned only once the result set was there), and is kept: the statement
+   * fails with 57014 instead of running its cross join.
+   */
+  @Test void cancelWhilePreparingReturnsAtOnceAndStops() throws Exception {
+    final StringBuilder sql = new StringBuilder(CROSS3 + " WHERE a.x IN (0");
+    for (int i = 1; i < 3000; i++) {
+      sql.append(", ").append(i);
+    }
+    sql.append(')');
+    try (Connection c = connect(""); Statement s = c.createStatement()) {
+      final CompletableFuture<Boolean> preparedWhenCancelReturned =
+          CompletableFuture.supplyAsync(() -> {
+            try {
+              Thread.sleep(100);
+              s.cancel();
+              return s.getResultSet() != null;
+            } catch (InterruptedException | SQLException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      final SQLException e = runaway(s, sql.toString());
+      assertFalse(preparedWhenCancelReturned.get(), "cancel() waited for the preparation");
       assertEquals("57014", e.getSQLState(), messages(e));
       stillWorks(c);
     }

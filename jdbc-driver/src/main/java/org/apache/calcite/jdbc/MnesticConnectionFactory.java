@@ -18,7 +18,8 @@ import java.util.TimeZone;
 import java.util.function.Function;
 
 /**
- * Calcite's JDBC 4.1 objects, with a connection whose {@code prepareStatement} fails as a
+ * Calcite's JDBC 4.1 objects, with statements whose {@code cancel()} never waits, and a
+ * connection whose {@code prepareStatement} fails as a
  * statement's execution does: Calcite's connection prepares without its Meta and wraps any
  * failure in an SQLException without a SQLSTATE, which the driver's {@code failures} turns
  * into the one a caller should see. In Calcite's package because CalciteConnectionImpl is
@@ -48,8 +49,8 @@ public class MnesticConnectionFactory extends CalciteFactory {
   @Override public AvaticaStatement newStatement(AvaticaConnection connection,
       Meta.StatementHandle h, int resultSetType, int resultSetConcurrency,
       int resultSetHoldability) {
-    return calcite.newStatement(connection, h, resultSetType, resultSetConcurrency,
-        resultSetHoldability);
+    return new Statement((CalciteConnectionImpl) connection, h, resultSetType,
+        resultSetConcurrency, resultSetHoldability);
   }
 
   @Override public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
@@ -67,6 +68,27 @@ public class MnesticConnectionFactory extends CalciteFactory {
   @Override public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement,
       Meta.Signature signature) throws SQLException {
     return calcite.newResultSetMetaData(statement, signature);
+  }
+
+  /**
+   * Calcite's statement, whose {@code cancel()} does not wait: Avatica's takes the statement's
+   * lock, which {@code execute(sql)} holds while it prepares (parsing, planning, code
+   * generation: seconds for a big statement), so a cancel then waited for the preparation to
+   * end. This one sets the statement's cancel flag at once; the preparation (its planner) or
+   * the execution after it sees the flag and fails with 57014. A cancel while nothing
+   * executes does nothing: each execution clears the flag when it starts.
+   */
+  private static final class Statement extends CalciteStatement {
+    Statement(CalciteConnectionImpl connection, Meta.StatementHandle h, int resultSetType,
+        int resultSetConcurrency, int resultSetHoldability) {
+      super(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    @Override public void cancel() throws SQLException {
+      checkOpen();
+      // Avatica's also cancels the open result set, which sets this same flag.
+      cancelFlag.set(true);
+    }
   }
 
   /** Calcite's connection, whose preparation failures carry the SQLSTATE of their cause. */
