@@ -266,7 +266,14 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
         s.execute(sql);
       }
     } catch (SQLException e) {
+      if (READ_ONLY.equals(e.getSQLState())) {
+        // Not the statement's fault: the session is read-only; the store's SQLSTATE says so.
+        throw new IllegalStateException("store rejected DDL: " + e.getMessage(), e);
+      }
       throw new CalciteContextException("store rejected DDL: " + e.getMessage(), e);
     }
   }
+
+  /** The store's SQLSTATE for a write in a read-only session. */
+  private static final String READ_ONLY = "25006";
 }
