@@ -3,9 +3,12 @@ package dev.mnestic.jdbc;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
 import org.apache.calcite.avatica.Meta.DatabaseProperty;
+import org.apache.calcite.avatica.MnesticThinClientFactory;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -33,6 +36,39 @@ public class MnesticDatabaseMetaData extends AvaticaDatabaseMetaData {
   public MnesticDatabaseMetaData(AvaticaConnection connection) {
     super(connection);
     this.connection = connection;
+  }
+
+  /**
+   * {@code DatabaseMetaData} calls Avatica's protocol has no request for; a thin client sends
+   * each as a {@code getTables} request whose first table type is its name, and mnestic's
+   * server answers it with its embedded connection's call.
+   */
+  public static final String PRIMARY_KEYS = "mnestic:getPrimaryKeys";
+  public static final String INDEX_INFO = "mnestic:getIndexInfo";
+  public static final String FUNCTIONS = "mnestic:getFunctions";
+  public static final List<String> SERVER_CALLS = List.of(PRIMARY_KEYS, INDEX_INFO, FUNCTIONS);
+
+  /** The thin client's connection, or null for an embedded one (whose Meta answers all). */
+  private MnesticThinClientFactory.ThinConnection thin() {
+    return connection instanceof MnesticThinClientFactory.ThinConnection thin ? thin : null;
+  }
+
+  @Override public ResultSet getPrimaryKeys(String catalog, String schema, String table)
+      throws SQLException {
+    return thin() == null ? super.getPrimaryKeys(catalog, schema, table)
+        : thin().serverMetadata(PRIMARY_KEYS, schema, table, null);
+  }
+
+  @Override public ResultSet getIndexInfo(String catalog, String schema, String table,
+      boolean unique, boolean approximate) throws SQLException {
+    return thin() == null ? super.getIndexInfo(catalog, schema, table, unique, approximate)
+        : thin().serverMetadata(INDEX_INFO, schema, table, Boolean.toString(unique));
+  }
+
+  @Override public ResultSet getFunctions(String catalog, String schemaPattern,
+      String functionNamePattern) throws SQLException {
+    return thin() == null ? super.getFunctions(catalog, schemaPattern, functionNamePattern)
+        : thin().serverMetadata(FUNCTIONS, schemaPattern, functionNamePattern, null);
   }
 
   private synchronized String engine(DatabaseProperty property) {

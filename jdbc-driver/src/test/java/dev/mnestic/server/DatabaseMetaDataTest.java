@@ -272,7 +272,7 @@ class DatabaseMetaDataTest {
   }
 
   /** The primary key's and UNIQUE constraints' indexes, as the store has them. */
-  @ParameterizedTest @ValueSource(strings = {"embedded"})
+  @ParameterizedTest @ValueSource(strings = {"embedded", "server"})
   void indexesFromTheStore(String how) throws SQLException {
     try (Connection c = connect(how); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE person (id INT PRIMARY KEY, email VARCHAR(40) UNIQUE, age INT)");
@@ -284,14 +284,16 @@ class DatabaseMetaDataTest {
       }
       indexed.sort(Comparator.naturalOrder());
       assertEquals(List.of("email false", "id false"), indexed);
+      assertEquals(List.of("id"), column(c.getMetaData().getPrimaryKeys(null, "PUBLIC",
+          "person"), "COLUMN_NAME"));
     }
   }
 
   /**
    * SQL functions, mnestic's among them, and none of Calcite's internal operators; each one
-   * listed is callable.
+   * listed once, by name.
    */
-  @ParameterizedTest @ValueSource(strings = {"embedded"})
+  @ParameterizedTest @ValueSource(strings = {"embedded", "server"})
   void functionsCallableAndNoInternals(String how) throws SQLException {
     try (Connection c = connect(how)) {
       final List<String> names = column(c.getMetaData().getFunctions(null, null, "%"),
