@@ -546,6 +546,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       "TABLE_NAME", "TABLE_TYPE", "REMARKS", "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME",
       "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
 
+  /** The store's primary key of a table, ordered by column name as JDBC says. */
   @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch,
       String catalog, String schema, String table) {
     final List<Object[]> rows = new ArrayList<>();
@@ -558,6 +559,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         }
       }
     }
+    rows.sort(Comparator.comparing(r -> (String) r[3])); // by COLUMN_NAME, as JDBC says
     return rows(PRIMARY_KEY_COLUMNS, PRIMARY_KEY_TYPES, rows);
   }
 
