@@ -244,6 +244,14 @@ public final class Session implements DataSource, AutoCloseable {
     connection.setAutoCommit(autoCommit);
   }
 
+  /**
+   * Makes the session read-only, or writable again: while it is read-only every write (DML,
+   * DDL, a script's writes) fails with SQLSTATE 25006.
+   */
+  public void setReadOnly(boolean readOnly) throws SQLException {
+    connection.setReadOnly(readOnly);
+  }
+
   public void setTransactionIsolation(int level) throws SQLException {
     connection.setTransactionIsolation(level);
   }

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /** What the store itself says about its tables: names and keys. */
@@ -29,9 +30,17 @@ public final class StoreCatalog {
 
   /** Names of the store's tables, as stored. */
   public static List<String> tableNames(Session session) {
+    return tableNames(session, null);
+  }
+
+  /**
+   * Names of the store's tables matching the LIKE pattern {@code pattern} (null: all), as
+   * stored, read from the store at each call (so DDL of any session shows at once).
+   */
+  public static List<String> tableNames(Session session, String pattern) {
     final List<String> names = new ArrayList<>();
     try (ResultSet rs = session.getConnection().getMetaData()
-        .getTables(null, Session.SCHEMA, null, new String[] {"TABLE"})) {
+        .getTables(null, Session.SCHEMA, pattern, new String[] {"TABLE"})) {
       while (rs.next()) {
         names.add(rs.getString("TABLE_NAME"));
       }
@@ -39,6 +48,21 @@ public final class StoreCatalog {
       throw new IllegalStateException("cannot list the store's tables", e);
     }
     return names;
+  }
+
+  /**
+   * {@code name} as a LIKE pattern of the store's metadata calls that matches only itself:
+   * {@code _} and {@code %} escaped, for names such as {@code a_b} (which would match
+   * {@code axb} too).
+   */
+  public static String exactly(Session session, String name) {
+    try {
+      final String escape = session.getConnection().getMetaData().getSearchStringEscape();
+      return name.replace(escape, escape + escape).replace("_", escape + "_")
+          .replace("%", escape + "%");
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the store's search string escape", e);
+    }
   }
 
   /**
@@ -66,7 +90,7 @@ public final class StoreCatalog {
   public static List<Object[]> columns(Session session, String table) {
     final List<Object[]> rows = new ArrayList<>();
     try (ResultSet rs = session.getConnection().getMetaData()
-        .getColumns(null, Session.SCHEMA, table, null)) {
+        .getColumns(null, Session.SCHEMA, exactly(session, table), null)) {
       while (rs.next()) {
         rows.add(new Object[] {rs.getString("COLUMN_NAME"), rs.getInt("DATA_TYPE"),
             rs.getString("TYPE_NAME"), rs.getInt("ORDINAL_POSITION"),
@@ -92,32 +116,18 @@ public final class StoreCatalog {
       String columnPattern) {
     try (ResultSet rs = session.getConnection().getMetaData()
         .getColumns(null, Session.SCHEMA, tablePattern, columnPattern)) {
-      final ResultSetMetaData md = rs.getMetaData();
-      final List<String> names = new ArrayList<>();
-      final List<Class<?>> types = new ArrayList<>();
-      for (int i = 1; i <= md.getColumnCount(); i++) {
-        names.add(md.getColumnLabel(i));
-        types.add(Class.forName(md.getColumnClassName(i)));
-      }
-      final List<Object[]> rows = new ArrayList<>();
-      while (rs.next()) {
-        final Object[] row = new Object[names.size()];
-        for (int i = 0; i < row.length; i++) {
-          row[i] = rs.getObject(i + 1);
-        }
-        rows.add(row);
-      }
-      return new Rows(names, types, rows);
+      return rows(rs, rs.getMetaData().getColumnCount());
     } catch (SQLException | ClassNotFoundException e) {
       throw new IllegalStateException("cannot read the store's columns", e);
     }
   }
 
+
   /** The store's primary key of {@code table}: each row is (column name, position in key from 1, key name). */
   public static List<Object[]> primaryKey(Session session, String table) {
     final List<Object[]> rows = new ArrayList<>();
     try (ResultSet rs = session.getConnection().getMetaData()
-        .getPrimaryKeys(null, Session.SCHEMA, table)) {
+        .getPrimaryKeys(null, Session.SCHEMA, table)) { // a name, not a pattern
       while (rs.next()) {
         rows.add(new Object[] {rs.getString("COLUMN_NAME"),
             rs.getShort("KEY_SEQ"), rs.getString("PK_NAME")});
@@ -127,6 +137,54 @@ public final class StoreCatalog {
     }
     rows.sort((a, b) -> Short.compare((Short) a[1], (Short) b[1]));
     return rows;
+  }
+
+  /**
+   * The declared length of the column {@code column} of the table {@code table} (stored names),
+   * or empty when there is no such column.
+   */
+  public static OptionalInt columnSize(Session session, String table, String column) {
+    try (ResultSet rs = session.getConnection().getMetaData().getColumns(null, Session.SCHEMA,
+        exactly(session, table), exactly(session, column))) {
+      return rs.next() ? OptionalInt.of(rs.getInt("COLUMN_SIZE"))
+          : OptionalInt.empty();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the columns of " + table, e);
+    }
+  }
+
+  /**
+   * The store's own {@link DatabaseMetaData#getIndexInfo} rows of {@code table} (its stored
+   * name), the 13 columns JDBC names: the indexes of its primary key and UNIQUE constraints;
+   * only the unique ones when {@code unique}.
+   */
+  public static Rows indexInfo(Session session, String table, boolean unique) {
+    try (ResultSet rs = session.getConnection().getMetaData()
+        .getIndexInfo(null, Session.SCHEMA, table, unique, true)) {
+      return rows(rs, 13);
+    } catch (SQLException | ClassNotFoundException e) {
+      throw new IllegalStateException("cannot read the indexes of " + table, e);
+    }
+  }
+
+  /** The first {@code n} columns of {@code rs}'s rows, with their names and classes. */
+  private static Rows rows(ResultSet rs, int n) throws SQLException, ClassNotFoundException {
+    final ResultSetMetaData md = rs.getMetaData();
+    final List<String> names = new ArrayList<>();
+    final List<Class<?>> types = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      names.add(md.getColumnLabel(i));
+      types.add(Class.forName(md.getColumnClassName(i)));
+    }
+    final List<Object[]> rows = new ArrayList<>();
+    while (rs.next()) {
+      final Object[] row = new Object[n];
+      for (int i = 0; i < n; i++) {
+        row[i] = rs.getObject(i + 1);
+      }
+      rows.add(row);
+    }
+    return new Rows(names, types, rows);
   }
 
   /**

@@ -165,8 +165,10 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
             + "': the store has no generated columns; a column may have a DEFAULT");
       }
       checkDefault(c.name.getSimple(), c.expression);
-      b.append(" DEFAULT ")
-          .append(c.expression.toSqlString(StoreSchema.DIALECT).getSql());
+      // A bare CURRENT_DATE parses as a name, which the dialect would quote as a column's.
+      b.append(" DEFAULT ").append(c.expression instanceof SqlIdentifier current
+          ? current.getSimple().toUpperCase(Locale.ROOT)
+          : c.expression.toSqlString(StoreSchema.DIALECT).getSql());
     }
     if (Boolean.FALSE.equals(c.dataType.getNullable())) {
       b.append(" NOT NULL");
@@ -188,6 +190,8 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
         || (expression.getKind() == SqlKind.MINUS_PREFIX
             || expression.getKind() == SqlKind.PLUS_PREFIX)
             && ((SqlCall) expression).operand(0) instanceof SqlNumericLiteral
+        || expression instanceof SqlIdentifier name && name.isSimple()
+            && DEFAULT_FUNCTIONS.contains(name.getSimple().toUpperCase(Locale.ROOT))
         || expression instanceof SqlCall call
             && DEFAULT_FUNCTIONS.contains(call.getOperator().getName())
             && call.getOperandList().stream().allMatch(o -> o instanceof SqlNumericLiteral);
@@ -266,7 +270,14 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
         s.execute(sql);
       }
     } catch (SQLException e) {
+      if (READ_ONLY.equals(e.getSQLState())) {
+        // Not the statement's fault: the session is read-only; the store's SQLSTATE says so.
+        throw new IllegalStateException("store rejected DDL: " + e.getMessage(), e);
+      }
       throw new CalciteContextException("store rejected DDL: " + e.getMessage(), e);
     }
   }
+
+  /** The store's SQLSTATE for a write in a read-only session. */
+  private static final String READ_ONLY = "25006";
 }

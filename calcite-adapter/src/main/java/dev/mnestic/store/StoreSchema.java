@@ -5,9 +5,13 @@ import org.apache.calcite.adapter.jdbc.JdbcSchema;
 import org.apache.calcite.adapter.jdbc.JdbcTable;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.lookup.LikePattern;
 import org.apache.calcite.schema.lookup.Lookup;
+import org.apache.calcite.schema.lookup.Named;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.dialect.HsqldbSqlDialect;
+
+import java.util.Set;
 
 /**
  * The store's tables as one Calcite schema: Calcite's JDBC adapter over one
@@ -31,8 +35,33 @@ final class StoreSchema extends JdbcSchema {
     super(session, DIALECT, convention, null, Session.SCHEMA);
   }
 
+  /**
+   * The store's tables, each looked up by its exact name (Calcite's JDBC schema passes a name
+   * as a LIKE pattern, so {@code a_b} would find {@code axb}), ignoring case as
+   * {@link StoreCatalog#findTable} does; read from the store at each lookup, so DDL of any
+   * session shows at once.
+   */
   @Override public Lookup<Table> tables() {
-    return super.tables().map((table, name) ->
-        new StoreTable((JdbcTable) table, (Session) getDataSource()));
+    final Session session = (Session) getDataSource();
+    final Lookup<Table> jdbc = super.tables();
+    return new Lookup<Table>() {
+      @Override public Table get(String name) {
+        final Table table = jdbc.get(StoreCatalog.exactly(session, name));
+        return table == null ? null : new StoreTable((JdbcTable) table, session);
+      }
+
+      @Override public Named<Table> getIgnoreCase(String name) {
+        return StoreCatalog.findTable(session, name)
+            .map(stored -> {
+              final Table table = get(stored);
+              return table == null ? null : new Named<>(stored, table);
+            })
+            .orElse(null);
+      }
+
+      @Override public Set<String> getNames(LikePattern pattern) {
+        return jdbc.getNames(pattern);
+      }
+    };
   }
 }

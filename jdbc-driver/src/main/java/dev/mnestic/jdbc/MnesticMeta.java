@@ -3,25 +3,43 @@ package dev.mnestic.jdbc;
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.Engine;
 import dev.mnestic.runtime.RunningStatement;
+import dev.mnestic.sql.fun.MnesticOperatorTable;
+import dev.mnestic.standing.Dashboard;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.Values;
 
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.DriverVersion;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaSubclassing;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.schema.lookup.LikePattern;
+import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.SqlTableFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +47,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Calcite's metadata and connection handling, with transactions, primary
@@ -48,7 +67,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   private MnesticMeta(AvaticaConnection connection) {
     super(connection);
     connProps.setAutoCommit(true)
-        .setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        .setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED)
+        .setReadOnly(false);
     connProps.setDirty(false);
   }
 
@@ -68,12 +88,45 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         session.setAutoCommit(props.isAutoCommit());
       }
       if (props.getTransactionIsolation() != null) {
-        session.setTransactionIsolation(props.getTransactionIsolation());
+        session.setTransactionIsolation(provided(props.getTransactionIsolation()));
+      }
+      if (props.isReadOnly() != null) {
+        session.setReadOnly(props.isReadOnly());
       }
       return super.connectionSync(ch, props);
     } catch (Throwable e) {
       throw SqlFailures.raise(e);
     }
+  }
+
+  /** {@code level} when the store provides it ({@link MnesticDatabaseMetaData#isProvided}). */
+  private static int provided(int level) throws SQLException {
+    if (!MnesticDatabaseMetaData.isProvided(level)) {
+      throw MnesticDatabaseMetaData.notProvided(level);
+    }
+    return level;
+  }
+
+  /**
+   * mnestic's own values: product and version, the default isolation its connections run
+   * at; Calcite's keywords and JDBC escape functions. The server sends these to thin clients.
+   */
+  @Override public Map<DatabaseProperty, Object> getDatabaseProperties(ConnectionHandle ch) {
+    final Map<DatabaseProperty, Object> properties =
+        new EnumMap<>(DatabaseProperty.class);
+    properties.putAll(super.getDatabaseProperties(ch));
+    final DriverVersion version = MnesticVersion.driverVersion();
+    properties.put(DatabaseProperty.GET_DATABASE_PRODUCT_NAME, version.productName);
+    properties.put(DatabaseProperty.GET_DATABASE_PRODUCT_VERSION, version.productVersion);
+    properties.put(DatabaseProperty.GET_DATABASE_MAJOR_VERSION, version.databaseMajorVersion);
+    properties.put(DatabaseProperty.GET_DATABASE_MINOR_VERSION, version.databaseMinorVersion);
+    properties.put(DatabaseProperty.GET_DRIVER_NAME, version.name);
+    properties.put(DatabaseProperty.GET_DRIVER_VERSION, version.versionString);
+    properties.put(DatabaseProperty.GET_DRIVER_MAJOR_VERSION, version.majorVersion);
+    properties.put(DatabaseProperty.GET_DRIVER_MINOR_VERSION, version.minorVersion);
+    properties.put(DatabaseProperty.GET_DEFAULT_TRANSACTION_ISOLATION,
+        Connection.TRANSACTION_READ_COMMITTED);
+    return properties;
   }
 
   @Override public void commit(ConnectionHandle ch) {
@@ -414,6 +467,86 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     }
   }
 
+  /** Whether {@code name} matches the LIKE pattern {@code pattern} (null: any name). */
+  private static boolean matches(Pat pattern, String name) {
+    return pattern.s == null || LikePattern.matcher(pattern.s).apply(name);
+  }
+
+  /** The standing queries as the store's catalog has them now (another connection's too). */
+  private Dashboard dashboard() {
+    final Dashboard dashboard = Dashboard.of(((CalciteConnection) connection).getRootSchema());
+    dashboard.sync();
+    return dashboard;
+  }
+
+  /** Names of the standing queries matching {@code pattern}, in order. */
+  private List<String> standingNames(Pat pattern) {
+    final List<String> names = new ArrayList<>();
+    for (String name : dashboard().tables().getNames(LikePattern.any())) {
+      if (matches(pattern, name)) {
+        names.add(name);
+      }
+    }
+    Collections.sort(names);
+    return names;
+  }
+
+  /**
+   * The schemas SQL reaches: {@value Session#SCHEMA}, the store's tables, and
+   * {@value Dashboard#SCHEMA}, the standing queries.
+   */
+  @Override public MetaResultSet getSchemas(ConnectionHandle ch, String catalog,
+      Pat schemaPattern) {
+    final List<Object[]> rows = new ArrayList<>();
+    for (String schema : List.of(Session.SCHEMA, Dashboard.SCHEMA)) {
+      if (matches(schemaPattern, schema)) {
+        rows.add(new Object[] {schema, null});
+      }
+    }
+    return rows(List.of("TABLE_SCHEM", "TABLE_CATALOG"), List.of(String.class, String.class),
+        rows);
+  }
+
+  /** The store's tables (type TABLE) and the standing queries (type VIEW). */
+  @Override public MetaResultSet getTableTypes(ConnectionHandle ch) {
+    return rows(List.of("TABLE_TYPE"), List.of(String.class),
+        List.of(new Object[] {TABLE}, new Object[] {VIEW}));
+  }
+
+  private static final String TABLE = "TABLE";
+  private static final String VIEW = "VIEW";
+
+  /**
+   * The store's tables (type {@value #TABLE}) and the standing queries (type {@value #VIEW}), as
+   * they are now (DDL of any connection included), ordered as JDBC says: by type, catalog,
+   * schema and name.
+   */
+  @Override public MetaResultSet getTables(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat tableNamePattern, List<String> typeList) {
+    final List<Object[]> rows = new ArrayList<>();
+    if (matches(schemaPattern, Session.SCHEMA) && (typeList == null || typeList.contains(TABLE))) {
+      for (String name : StoreCatalog.tableNames(session(), tableNamePattern.s)) {
+        rows.add(new Object[] {null, Session.SCHEMA, name, TABLE, null, null, null, null, null,
+            null});
+      }
+    }
+    if (matches(schemaPattern, Dashboard.SCHEMA) && (typeList == null || typeList.contains(VIEW))) {
+      for (String name : standingNames(tableNamePattern)) {
+        rows.add(new Object[] {null, Dashboard.SCHEMA, name, VIEW, null, null, null, null, null,
+            null});
+      }
+    }
+    rows.sort(Comparator.comparing((Object[] r) -> (String) r[3])
+        .thenComparing(r -> (String) r[1]).thenComparing(r -> (String) r[2]));
+    final List<Class<?>> types = new ArrayList<>(Collections.nCopies(10, String.class));
+    return rows(TABLE_COLUMNS, types, rows);
+  }
+
+  private static final List<String> TABLE_COLUMNS = List.of("TABLE_CAT", "TABLE_SCHEM",
+      "TABLE_NAME", "TABLE_TYPE", "REMARKS", "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME",
+      "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
+
+  /** The store's primary key of a table, ordered by column name as JDBC says. */
   @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch,
       String catalog, String schema, String table) {
     final List<Object[]> rows = new ArrayList<>();
@@ -426,27 +559,175 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         }
       }
     }
+    rows.sort(Comparator.comparing(r -> (String) r[3])); // by COLUMN_NAME, as JDBC says
     return rows(PRIMARY_KEY_COLUMNS, PRIMARY_KEY_TYPES, rows);
   }
 
   /**
+   * The store's indexes of a table: those of its primary key and of its UNIQUE constraints, as
+   * the store reports them ({@code approximate} or not: the store's are exact).
+   */
+  @Override public MetaResultSet getIndexInfo(ConnectionHandle ch, String catalog,
+      String schema, String table, boolean unique, boolean approximate) {
+    final Session session = session();
+    final StoreCatalog.Rows indexes = StoreCatalog.indexInfo(session, "", unique);
+    final List<Object[]> rows = new ArrayList<>();
+    if (table != null && (schema == null || schema.equalsIgnoreCase(Session.SCHEMA))) {
+      final Optional<String> stored = StoreCatalog.findTable(session, table);
+      if (stored.isPresent()) {
+        for (Object[] row : StoreCatalog.indexInfo(session, stored.get(), unique).rows()) {
+          row[0] = null; // TABLE_CAT: the store's catalog is not Calcite's
+          row[4] = null; // INDEX_QUALIFIER: the index's catalog, likewise
+          rows.add(row);
+        }
+      }
+    }
+    return rows(indexes.names(), indexes.types(), rows);
+  }
+
+  /**
    * Columns of the store's tables as the store declares them (VARCHAR(8) is
-   * 8 long, defaults included); Calcite's own schemas as Calcite sees them.
+   * 8 long, defaults included), then those of the standing queries, with their
+   * types' plain names ({@code TIMESTAMP}, {@code DOUBLE ARRAY}).
    */
   @Override public MetaResultSet getColumns(ConnectionHandle ch, String catalog,
       Pat schemaPattern, Pat tableNamePattern, Pat columnNamePattern) {
-    if (schemaPattern.s != null && !LikePattern.matcher(schemaPattern.s)
-        .apply(Session.SCHEMA)) {
-      return super.getColumns(ch, catalog, schemaPattern, tableNamePattern, columnNamePattern);
-    }
     final StoreCatalog.Rows columns = StoreCatalog.columnMetaData(session(),
         tableNamePattern.s, columnNamePattern.s);
     final List<Object[]> rows = new ArrayList<>();
-    for (Object[] row : columns.rows()) {
-      row[0] = null; // TABLE_CAT: the store's catalog is not Calcite's
-      rows.add(row);
+    if (matches(schemaPattern, Session.SCHEMA)) {
+      for (Object[] row : columns.rows()) {
+        row[0] = null; // TABLE_CAT: the store's catalog is not Calcite's
+        rows.add(row);
+      }
+    }
+    if (matches(schemaPattern, Dashboard.SCHEMA)) {
+      final Dashboard dashboard = dashboard();
+      final JavaTypeFactory typeFactory = ((CalciteConnection) connection).getTypeFactory();
+      for (String name : standingNames(tableNamePattern)) {
+        final RelDataType rowType;
+        try {
+          rowType = dashboard.tables().get(name).getRowType(typeFactory);
+        } catch (RuntimeException e) {
+          continue; // its table was dropped: it has no columns until the table is back
+        }
+        for (RelDataTypeField field : rowType.getFieldList()) {
+          if (matches(columnNamePattern, field.getName())) {
+            rows.add(standingColumn(columns, name, field, typeFactory));
+          }
+        }
+      }
     }
     return rows(columns.names(), columns.types(), rows);
+  }
+
+  /** A {@code getColumns} row, laid out as {@code layout}'s, of a standing query's column. */
+  private static Object[] standingColumn(StoreCatalog.Rows layout, String table,
+      RelDataTypeField field, JavaTypeFactory typeFactory) {
+    final RelDataType type = field.getType();
+    final SqlTypeName name = type.getSqlTypeName();
+    final RelDataType component = type.getComponentType();
+    Integer size = null;
+    Integer digits = null;
+    Integer radix = null;
+    if (SqlTypeName.CHAR_TYPES.contains(name) || SqlTypeName.BINARY_TYPES.contains(name)) {
+      size = type.getPrecision() > 0 ? type.getPrecision()
+          : typeFactory.getTypeSystem().getMaxPrecision(name);
+    } else if (SqlTypeName.NUMERIC_TYPES.contains(name)) {
+      size = type.getPrecision();
+      if (name.allowsScale()) {
+        digits = type.getScale();
+      } else if (SqlTypeName.INT_TYPES.contains(name)) {
+        digits = 0;
+      }
+      radix = 10;
+    } else if (name == SqlTypeName.DATE) {
+      size = 10; // yyyy-mm-dd
+    } else if (name == SqlTypeName.TIME || name == SqlTypeName.TIMESTAMP) {
+      // hh:mm:ss or yyyy-mm-dd hh:mm:ss, then a point and the digits of the fraction
+      final int fraction = Math.max(type.getPrecision(), 0);
+      size = (name == SqlTypeName.TIME ? 8 : 19) + (fraction > 0 ? fraction + 1 : 0);
+      digits = fraction;
+    }
+    final boolean nullable = type.isNullable();
+    final Map<String, Object> values = new HashMap<>();
+    values.put("TABLE_SCHEM", Dashboard.SCHEMA);
+    values.put("TABLE_NAME", table);
+    values.put("COLUMN_NAME", field.getName());
+    values.put("DATA_TYPE", name.getJdbcOrdinal());
+    values.put("TYPE_NAME", component == null ? name.getSpaceName()
+        : component.getSqlTypeName().getSpaceName() + " ARRAY");
+    values.put("COLUMN_SIZE", size);
+    values.put("DECIMAL_DIGITS", digits);
+    values.put("NUM_PREC_RADIX", radix);
+    values.put("NULLABLE", nullable ? DatabaseMetaData.columnNullable
+        : DatabaseMetaData.columnNoNulls);
+    values.put("CHAR_OCTET_LENGTH", SqlTypeName.CHAR_TYPES.contains(name) ? size : null);
+    values.put("ORDINAL_POSITION", field.getIndex() + 1);
+    values.put("IS_NULLABLE", nullable ? "YES" : "NO");
+    values.put("IS_AUTOINCREMENT", "NO");
+    values.put("IS_GENERATEDCOLUMN", "NO");
+    final Object[] row = new Object[layout.names().size()];
+    for (int i = 0; i < row.length; i++) {
+      row[i] = as(layout.types().get(i), values.get(layout.names().get(i)));
+    }
+    return row;
+  }
+
+  /** {@code value} as the class the store's metadata gives its column. */
+  private static Object as(Class<?> type, Object value) {
+    if (value instanceof Integer n) {
+      if (type == Short.class) {
+        return n.shortValue();
+      }
+      if (type == Long.class) {
+        return n.longValue();
+      }
+    }
+    return value;
+  }
+
+  /**
+   * The SQL functions a statement may call, Calcite's built-in ones and mnestic's (among them
+   * {@code PARETO_MIN}, {@code PARETO_MAX} and, in a query ending {@code WITHIN ... ERROR},
+   * {@code APPROX_QUANTILE}), each once, in no schema; none of Calcite's internal operators
+   * ({@code $HISTOGRAM}...). Ordered as JDBC says, by name.
+   */
+  @Override public MetaResultSet getFunctions(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat functionNamePattern) {
+    final Map<String, Object[]> functions = new TreeMap<>();
+    if (schemaPattern.s == null || schemaPattern.s.isEmpty()) {
+      final SqlOperatorTable operators = SqlOperatorTables.chain(
+          ((CalciteConnection) connection).config()
+              .fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
+          MnesticOperatorTable.instance());
+      for (SqlOperator op : operators.getOperatorList()) {
+        final String name = op.getName();
+        if (op instanceof SqlFunction && name.matches("[A-Z][A-Z0-9_]*")
+            && op.getSyntax() != SqlSyntax.INTERNAL && matches(functionNamePattern, name)) {
+          functions.putIfAbsent(name, function(name, op instanceof SqlAggFunction
+                  ? "aggregate function" : "function",
+              op instanceof SqlTableFunction ? DatabaseMetaData.functionReturnsTable
+                  : DatabaseMetaData.functionNoTable));
+        }
+      }
+      if (matches(functionNamePattern, APPROX_QUANTILE)) {
+        functions.put(APPROX_QUANTILE, function(APPROX_QUANTILE, "aggregate function, in a query"
+            + " ending WITHIN RANK ERROR or WITHIN RELATIVE ERROR", DatabaseMetaData.functionNoTable));
+      }
+    }
+    return rows(List.of("FUNCTION_CAT", "FUNCTION_SCHEM", "FUNCTION_NAME", "REMARKS",
+            "FUNCTION_TYPE", "SPECIFIC_NAME"),
+        List.of(String.class, String.class, String.class, String.class, Short.class,
+            String.class),
+        new ArrayList<>(functions.values()));
+  }
+
+  /** The approximate quantile of a standing query's or {@code WITHIN} query's select list. */
+  private static final String APPROX_QUANTILE = "APPROX_QUANTILE";
+
+  private static Object[] function(String name, String remarks, int type) {
+    return new Object[] {null, null, name, remarks, (short) type, name};
   }
 
   @Override public MetaResultSet getTypeInfo(ConnectionHandle ch) {

@@ -1,6 +1,7 @@
 package dev.mnestic.server;
 
 import dev.mnestic.jdbc.Driver;
+import dev.mnestic.jdbc.MnesticDatabaseMetaData;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.MissingResultsException;
@@ -13,6 +14,7 @@ import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
@@ -136,6 +138,32 @@ final class ClientMeta extends JdbcMetaSubclassing {
       }
     }
     return super.createConnection(url, embedded);
+  }
+
+  /**
+   * The tables, or, when the first table type names one of
+   * {@link MnesticDatabaseMetaData#SERVER_CALLS}, that call of the connection's metadata: a
+   * mnestic thin client asks so for what Avatica's protocol has no request for.
+   */
+  @Override public MetaResultSet getTables(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat tableNamePattern, List<String> typeList) {
+    final String call = typeList != null && !typeList.isEmpty() ? typeList.get(0) : null;
+    if (call == null || !MnesticDatabaseMetaData.SERVER_CALLS.contains(call)) {
+      return super.getTables(ch, catalog, schemaPattern, tableNamePattern, typeList);
+    }
+    try {
+      final DatabaseMetaData md = getConnection(ch.id).getMetaData();
+      final String schema = schemaPattern.s;
+      final String name = tableNamePattern.s;
+      return metaResultSet(ch, switch (call) {
+        case MnesticDatabaseMetaData.PRIMARY_KEYS -> md.getPrimaryKeys(catalog, schema, name);
+        case MnesticDatabaseMetaData.INDEX_INFO -> md.getIndexInfo(catalog, schema, name,
+            typeList.size() > 1 && Boolean.parseBoolean(typeList.get(1)), true);
+        default -> md.getFunctions(catalog, schema, name);
+      });
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override public StatementHandle createStatement(ConnectionHandle ch) {

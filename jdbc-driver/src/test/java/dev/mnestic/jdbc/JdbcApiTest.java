@@ -123,13 +123,13 @@ class JdbcApiTest {
       assertEquals(8, rs.getInt("COLUMN_SIZE"), "the length the store enforces");
       assertEquals(DatabaseMetaData.columnNoNulls, rs.getInt("NULLABLE"));
     }
-    // The store's real key, in key order.
+    // The store's real key, ordered by column name as JDBC says; KEY_SEQ is the key's order.
     try (ResultSet rs = md.getPrimaryKeys(null, "PUBLIC", "item")) {
       final List<List<Object>> keys = new ArrayList<>();
       while (rs.next()) {
         keys.add(row(rs.getString("TABLE_NAME"), rs.getString("COLUMN_NAME"), rs.getShort("KEY_SEQ")));
       }
-      assertEquals(List.of(row("item", "tag", 1), row("item", "id", 2)), keys);
+      assertEquals(List.of(row("item", "id", 2), row("item", "tag", 1)), keys);
     }
     final List<String> typeNames = column(md.getTypeInfo(), "TYPE_NAME");
     for (String t : new String[] {"INTEGER", "VARCHAR", "DOUBLE", "DECIMAL", "TIMESTAMP", "BOOLEAN"}) {

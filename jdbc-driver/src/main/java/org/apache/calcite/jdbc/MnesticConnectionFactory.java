@@ -1,5 +1,8 @@
 package org.apache.calcite.jdbc;
 
+import dev.mnestic.jdbc.ColumnLengths;
+import dev.mnestic.jdbc.MnesticDatabaseMetaData;
+
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
@@ -42,8 +45,9 @@ public class MnesticConnectionFactory extends CalciteFactory {
     return new Connection((Driver) driver, factory, url, info, rootSchema, typeFactory);
   }
 
+  /** mnestic's truthful metadata (Avatica's describes a read-only engine without transactions). */
   @Override public AvaticaDatabaseMetaData newDatabaseMetaData(AvaticaConnection connection) {
-    return calcite.newDatabaseMetaData(connection);
+    return new MnesticDatabaseMetaData(connection);
   }
 
   @Override public AvaticaStatement newStatement(AvaticaConnection connection,
@@ -62,12 +66,15 @@ public class MnesticConnectionFactory extends CalciteFactory {
 
   @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
       Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
-    return calcite.newResultSet(statement, state, signature, timeZone, firstFrame);
+    // As Calcite's, with this factory's metadata.
+    return new CalciteResultSet(statement, (CalcitePrepare.CalciteSignature<?>) signature,
+        newResultSetMetaData(statement, signature), timeZone, firstFrame);
   }
 
   @Override public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement,
       Meta.Signature signature) throws SQLException {
-    return calcite.newResultSetMetaData(statement, signature);
+    return calcite.newResultSetMetaData(statement,
+        ColumnLengths.of((CalciteConnection) statement.getConnection(), signature));
   }
 
   /**
