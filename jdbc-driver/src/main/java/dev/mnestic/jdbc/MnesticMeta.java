@@ -245,8 +245,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       rows = super.createIterable(handle, state, signature, parameterValues, firstFrame);
     } catch (Throwable e) {
       forgetIfBroken(signature, e);
-      // Also a PreparedStatement's: raised so that Avatica keeps the SQLSTATE.
-      throw SqlFailures.raiseForPrepared(sqlException(stmt, e));
+      throw SqlFailures.<RuntimeException>sneaky(sqlException(stmt, e));
     }
     return () -> {
       final Iterator<Object> i;

@@ -5,16 +5,21 @@ import dev.mnestic.standing.StandingQueryException;
 import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
-import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.util.DateTimeUtils;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SqlValidatorException;
+import org.apache.calcite.util.Static;
 
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.DateTimeException;
-import java.util.List;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * What a JDBC caller sees of a failed statement: an {@link SQLException}
@@ -28,21 +33,29 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>an {@code SQLException} with a SQLSTATE (the store's, such as
  *       23505 for a duplicate key; HYT00 for a query timeout): its own;
- *   <li>a parse error: 42601; a statement nested deeper than the parser's
- *       limit or too large to compile: 54001;
+ *   <li>a parse error: 42601, its message saying the line and column; a
+ *       statement nested deeper than the parser's limit or too large to
+ *       compile: 54001;
  *   <li>a validation error: 42S02 for an unknown table, 42S22 for an
- *       unknown column, 42000 otherwise; a standing query's: 42000;
- *   <li>a script's error ({@code lang=datalog}): 42601 for
- *       {@code parser::*} codes, 22000 for a function failing on its
- *       values, 42000 otherwise;
+ *       unknown column, 23502 for NULL written to a NOT NULL column, 42000
+ *       otherwise; a standing query's: 42000;
+ *   <li>a script's error ({@code lang=datalog}): by its CozoDB code, which
+ *       its message keeps ({@link #DATALOG_STATES}): 42601 for
+ *       {@code parser::*}, 42S02 and 42S22 for an unknown relation or
+ *       column, 22000 for a value that cannot be coerced, 23502 for a NULL
+ *       key, 0A000 for what mnestic does not implement, 42000 for other
+ *       {@code eval::*}; 22000 for a function failing on its values;
  *   <li>computing a row: 22012 division by zero, 22003 numeric overflow,
  *       22018 a string that is no number, 22007 a bad date or time, 22000
- *       another failure of a function on its arguments;
+ *       another failure of a function on its arguments (their messages
+ *       name no Java exception);
  *   <li>a plan Calcite cannot implement: 0A000; a parameter not set: 07002;
  *   <li>out of memory: 53200; stack exhausted: 54001;
  *   <li>anything else, an internal error: XX000, with the exception's class
  *       and the first line of its message (never generated code).
  * </ul>
+ * The vendor code is that of the SQLException that gave the SQLSTATE (the
+ * store's, such as HSQLDB's -104 for a unique constraint), else 0.
  */
 final class SqlFailures {
   /** Longest message passed on; past it the message is cut. */
@@ -61,6 +74,51 @@ final class SqlFailures {
 
   /** Feature not supported: a statement the planner cannot implement. */
   static final String NOT_SUPPORTED = "0A000";
+
+  /**
+   * Calcite's validator refusing NULL for a NOT NULL column. Its exceptions carry no code, so
+   * the pattern is made from Calcite's own message template, not copied text.
+   */
+  private static final Pattern NOT_NULLABLE = template(
+      Static.RESOURCE.columnNotNullable("\0").str());
+
+  /**
+   * The SQLSTATE of a script's error by its CozoDB code: the code itself, else its prefix
+   * ({@code "parser::"}); codes not listed are 42000.
+   */
+  static final Map<String, String> DATALOG_STATES = Map.ofEntries(
+      Map.entry("parser::", "42601"),
+      Map.entry("parser::param_not_found", "07002"),
+      Map.entry("parser::aggr_not_found", "42883"),
+      Map.entry("parser::too_deep", TOO_COMPLEX),
+      Map.entry("mnestic::too_deep", TOO_COMPLEX),
+      Map.entry("query::relation_not_found", "42S02"),
+      Map.entry("eval::rule_not_found", "42S02"),
+      Map.entry("eval::stored_relation_conflict", "42S01"),
+      Map.entry("query::sort_key_not_found", "42S22"),
+      Map.entry("eval::named_field_not_found", "42S22"),
+      Map.entry("eval::required_col_not_found", "42S22"),
+      Map.entry("eval::coercion_null", "23502"),
+      Map.entry("mnestic::null_key", "23502"),
+      Map.entry("eval::required_col_not_provided", "23502"),
+      Map.entry("eval::coercion_failed", "22000"),
+      Map.entry("eval::coercion_bad_list_len", "22000"),
+      Map.entry("eval::col_type_mismatch", "22000"),
+      Map.entry("eval::throw", "22000"),
+      Map.entry("import::bad_json", "22032"),
+      Map.entry("fixed_rule::arg_wrong", "22023"),
+      Map.entry("mnestic::aggregate_overflow", "22003"),
+      Map.entry("eval::assert_none_failure", "23000"),
+      Map.entry("eval::assert_some_failure", "23000"),
+      Map.entry("transact::assertion_failure", "23000"),
+      Map.entry("mnestic::unsupported", NOT_SUPPORTED),
+      Map.entry("mnestic::unsupported_function", NOT_SUPPORTED),
+      Map.entry("eval::no_implementation", NOT_SUPPORTED),
+      Map.entry("mnestic::no_fixpoint", "54000"),
+      Map.entry("mnestic::frontier_diverges", "54000"),
+      Map.entry("mnestic::internal", INTERNAL));
+
+  private static final Pattern POSITION = Pattern.compile("line \\d+, column \\d+");
 
   private static final Pattern TOO_LARGE = Pattern.compile(
       "code too large|too many constants|grows beyond 64 KB|too large", Pattern.CASE_INSENSITIVE);
@@ -95,12 +153,16 @@ final class SqlFailures {
               .replaceFirst(": rowcount = .*", ""))
           : messageOf(e);
       case "53200" -> "statement ran out of memory (" + stated.getMessage() + ") and was stopped";
-      default -> messageOf(e);
+      case "42601" -> stated instanceof SqlParseException parse ? parseMessage(parse)
+          : messageOf(e);
+      default -> stated != null && dataMessage(stated) != null ? dataMessage(stated)
+          : messageOf(e);
     };
     if (stated instanceof SQLTimeoutException timeout && stated == e) {
       return timeout;
     }
-    return new SQLException(cut(message), state, e);
+    return new SQLException(cut(message), state,
+        stated instanceof SQLException sql ? sql.getErrorCode() : 0, e);
   }
 
   /**
@@ -110,21 +172,6 @@ final class SqlFailures {
    */
   static RuntimeException raise(Throwable e) {
     throw SqlFailures.<RuntimeException>sneaky(of(e));
-  }
-
-  /**
-   * Throws {@link #of}{@code (e)} as Avatica's AvaticaClientRuntimeException, for the calls a
-   * PreparedStatement's execution makes ({@code Meta.execute}, binding its rows): Avatica
-   * wraps whatever they throw into an SQLException of its own, which keeps the SQLSTATE and
-   * message of only that exception.
-   */
-  static RuntimeException raiseForPrepared(Throwable e) {
-    final SQLException sql = of(e);
-    final AvaticaClientRuntimeException stated = new AvaticaClientRuntimeException(
-        sql.getMessage(), sql.getErrorCode(), sql.getSQLState(), AvaticaSeverity.ERROR,
-        List.of(), null);
-    stated.initCause(sql);
-    throw stated;
   }
 
   /** Throws a checked exception through a method that does not declare it. */
@@ -154,13 +201,14 @@ final class SqlFailures {
       final String message = String.valueOf(t.getMessage());
       return UNKNOWN_TABLE.matcher(message).find() ? "42S02"
           : UNKNOWN_COLUMN.matcher(message).find() ? "42S22"
+          : NOT_NULLABLE.matcher(message).find() ? "23502"
           : "42000";
     }
     if (t instanceof StandingQueryException) {
       return "42000";
     }
     if (t instanceof DatalogException d) {
-      return d.code() != null && d.code().startsWith("parser::") ? "42601" : "42000";
+      return datalogState(d.code());
     }
     if (t instanceof ValueException) {
       return "22000";
@@ -171,7 +219,7 @@ final class SqlFailures {
     if (t instanceof NumberFormatException) {
       return "22018";
     }
-    if (t instanceof DateTimeException) {
+    if (t instanceof DateTimeException || isDateTimeParse(t)) {
       return "22007";
     }
     if (t.getCause() == null && String.valueOf(t.getMessage()).endsWith("unbound parameter")) {
@@ -187,6 +235,68 @@ final class SqlFailures {
       return "42601";
     }
     return null;
+  }
+
+  /** {@link #DATALOG_STATES}' state for a script error's code. */
+  static String datalogState(String code) {
+    if (code == null) {
+      return "42000";
+    }
+    final String exact = DATALOG_STATES.get(code);
+    if (exact != null) {
+      return exact;
+    }
+    final int colons = code.indexOf("::");
+    return colons < 0 ? "42000"
+        : DATALOG_STATES.getOrDefault(code.substring(0, colons + 2), "42000");
+  }
+
+  /**
+   * A date, time or timestamp literal or cast that is no valid one: Avatica's DateTimeUtils
+   * (which Calcite's generated code calls) says so with a plain IllegalArgumentException,
+   * so where it was thrown tells it apart.
+   */
+  private static boolean isDateTimeParse(Throwable t) {
+    final StackTraceElement[] stack = t.getStackTrace();
+    return t instanceof IllegalArgumentException && stack.length > 0
+        && stack[0].getClassName().equals(DateTimeUtils.class.getName());
+  }
+
+  /**
+   * The message for a failure computing a value whose Java exception's message needs its
+   * class to be understood ("/ by zero"), or null for any other failure.
+   */
+  private static String dataMessage(Throwable t) {
+    final String m = String.valueOf(t.getMessage());
+    if (t instanceof ArithmeticException) {
+      return m.toLowerCase(Locale.ROOT).contains("zero") || m.equals("Division undefined")
+          ? "division by zero" : "numeric value out of range: " + m;
+    }
+    if (t instanceof NumberFormatException) {
+      return "invalid number: " + m;
+    }
+    if (t instanceof DateTimeException || isDateTimeParse(t)) {
+      return "invalid date, time or timestamp: " + m;
+    }
+    return null;
+  }
+
+  /**
+   * A parse error's message, always with its line and column: Calcite's own checks (such as
+   * its refusal of {@code SELEC 1}, a name where a statement should be) leave them out.
+   */
+  private static String parseMessage(SqlParseException e) {
+    final String m = String.valueOf(e.getMessage());
+    final SqlParserPos pos = e.getPos();
+    return pos == null || POSITION.matcher(m).find() ? "parse failed: " + m
+        : "parse failed at line " + pos.getLineNum() + ", column " + pos.getColumnNum() + ": "
+            + m;
+  }
+
+  /** A pattern for the messages of a Calcite resource whose arguments are each {@code \0}. */
+  private static Pattern template(String message) {
+    return Pattern.compile(Arrays.stream(message.split("\0", -1)).map(Pattern::quote)
+        .collect(Collectors.joining(".*?")));
   }
 
   /**

@@ -115,7 +115,7 @@ class MainTest {
   @Test void runtimeError() {
     final Run run = run("sql", "SELECT CAST(x AS INTEGER) FROM (VALUES 'abc') AS t(x)");
     assertEquals(1, run.status());
-    assertEquals("Error: NumberFormatException: For input string: \"abc\"\n", run.err());
+    assertEquals("Error: invalid number: For input string: \"abc\"\n", run.err());
   }
 
   @Test void badStore() {

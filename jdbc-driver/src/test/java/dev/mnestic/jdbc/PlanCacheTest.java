@@ -189,7 +189,7 @@ class PlanCacheTest {
   @Test void failingConstantFailsAlike() {
     for (int i = 0; i < 2; i++) {
       final SQLException e = assertThrows(SQLException.class, () -> query(c, "SELECT 1 / 0"));
-      assertTrue(e.getMessage().contains("/ by zero"), e.getMessage());
+      assertTrue(e.getMessage().contains("division by zero"), e.getMessage());
     }
   }
 }

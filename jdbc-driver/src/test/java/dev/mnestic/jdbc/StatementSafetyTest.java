@@ -67,7 +67,7 @@ class StatementSafetyTest {
     fails("42S02", "Object 'nosuch' not found", "SELECT * FROM nosuch");
     fails("42S22", "Column 'nosuch' not found", "SELECT nosuch FROM x");
     fails("42601", "line 1, column 8", "SELECT FROM WHERE");
-    fails("22012", "/ by zero", "SELECT 1 / 0");
+    fails("22012", "division by zero", "SELECT 1 / 0");
     fails("0A000", "not supported", "SELECT COUNT(*) FROM t GROUP BY TUMBLE(ts, INTERVAL '1' SECOND)");
   }
 

@@ -27,7 +27,7 @@ class RemoteFailureTest {
         s.execute("CREATE TABLE x (a INT, b INT)");
         assertState(s, "42S02", "Object 'nosuch' not found", "SELECT * FROM nosuch");
         assertState(s, "42000", "EXISTS takes a query", "SELECT EXISTS 'f'");
-        assertState(s, "22012", "/ by zero", "SELECT 1 / 0");
+        assertState(s, "22012", "division by zero", "SELECT 1 / 0");
         assertState(s, "42601", "empty statement", " ");
         try (ResultSet r = s.executeQuery("SELECT " + "(".repeat(700) + "1" + ")".repeat(700))) {
           assertTrue(r.next());

@@ -14,6 +14,7 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
 
+import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -22,10 +23,11 @@ import java.util.function.Function;
 
 /**
  * Calcite's JDBC 4.1 objects, with statements whose {@code cancel()} never waits, and a
- * connection whose {@code prepareStatement} fails as a
- * statement's execution does: Calcite's connection prepares without its Meta and wraps any
- * failure in an SQLException without a SQLSTATE, which the driver's {@code failures} turns
- * into the one a caller should see. In Calcite's package because CalciteConnectionImpl is
+ * connection whose {@code prepareStatement} and prepared statements' executions fail as a
+ * statement's execution does: Calcite's connection prepares without its Meta, and Avatica's
+ * runs a prepared statement, each wrapping any failure in an SQLException without a SQLSTATE,
+ * which the driver's {@code failures} turns into the one a caller should see. In Calcite's
+ * package because CalciteConnectionImpl is
  * package-private (as {@link CalciteMetaSubclassing}).
  */
 public class MnesticConnectionFactory extends CalciteFactory {
@@ -112,9 +114,34 @@ public class MnesticConnectionFactory extends CalciteFactory {
             resultSetHoldability);
       } catch (SQLException e) {
         // Calcite's wrapper says "Error while preparing statement [sql]" and no SQLSTATE.
-        throw e.getSQLState() == null && e.getCause() != null
-            ? failures.apply(e.getCause()) : e;
+        throw stated(e);
       }
+    }
+
+    @Override protected ResultSet executeQueryInternal(AvaticaStatement statement,
+        Meta.Signature signature, Meta.Frame firstFrame, QueryState state, boolean isUpdate)
+        throws SQLException {
+      try {
+        return super.executeQueryInternal(statement, signature, firstFrame, state, isUpdate);
+      } catch (SQLException e) {
+        // A PreparedStatement's execution: Avatica's wrapper has no SQLSTATE and says
+        // "exception while executing query: ...".
+        throw stated(e);
+      }
+    }
+
+    @Override protected long[] executeBatchUpdateInternal(AvaticaPreparedStatement statement)
+        throws SQLException {
+      try {
+        return super.executeBatchUpdateInternal(statement);
+      } catch (SQLException e) {
+        throw stated(e);
+      }
+    }
+
+    /** What a caller gets for {@code e}, an SQLException Avatica or Calcite wrapped around it. */
+    private static SQLException stated(SQLException e) {
+      return e.getSQLState() == null && e.getCause() != null ? failures.apply(e.getCause()) : e;
     }
   }
 }
