@@ -12,12 +12,13 @@ import java.util.List;
  * no worse, one better; smaller better for MIN, larger for MAX).
  *
  * <p>A point is a non-empty array of numbers, every point of a group of
- * the same length; a NULL point is skipped, as aggregates skip NULLs; a
- * NULL component, an empty point or points of different lengths are
- * errors. Equal points collapse to one. The result lists the frontier in
- * ascending lexicographic order of its points (the order arrays compare
- * in), so it does not depend on the order of the rows; a group of NULL
- * points only gives NULL.
+ * the same length; a NULL point, and a point with a NULL component (its
+ * place in the order is unknown), is skipped, as SQL's aggregates skip
+ * NULLs; an empty point or points of different lengths are errors. Equal
+ * points collapse to one. The result lists the frontier in ascending
+ * lexicographic order of its points (the order arrays compare in), so it
+ * does not depend on the order of the rows; a group with no point left
+ * gives NULL, as {@code MIN} of only NULLs does.
  *
  * <p>Each group keeps its frontier so far: a new point is dropped if a
  * kept one dominates or equals it, and otherwise removes the points it
@@ -45,6 +46,11 @@ public final class Pareto {
     }
 
     void add(List<?> point) {
+      for (Object component : point) {
+        if (component == null) {
+          return;
+        }
+      }
       check(point);
       final List<Object> p = new ArrayList<>(point);
       for (Iterator<List<Object>> i = points.iterator(); i.hasNext(); ) {
@@ -69,8 +75,8 @@ public final class Pareto {
       }
       for (Object component : point) {
         if (!(component instanceof Number)) {
-          throw new IllegalArgumentException(name + ": a point's components must be numbers,"
-              + (component == null ? " not NULL" : "") + "; got " + point);
+          throw new IllegalArgumentException(name + ": a point's components must be numbers;"
+              + " got " + point);
         }
       }
     }
@@ -90,7 +96,11 @@ public final class Pareto {
       return qBetter ? (pBetter ? 1 : -1) : pBetter ? 2 : 0;
     }
 
+    /** The frontier, or null when no point was added (a group of NULL points only). */
     List<List<Object>> result() {
+      if (points.isEmpty()) {
+        return null;
+      }
       final List<List<Object>> sorted = new ArrayList<>(points);
       sorted.sort((a, b) -> {
         for (int i = 0; i < a.size(); i++) {

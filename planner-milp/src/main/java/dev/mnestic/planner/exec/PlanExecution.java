@@ -116,7 +116,7 @@ public final class PlanExecution {
 
   /**
    * Each query's answers, window end (epoch ms) → value, from the rows {@code run} gives for
-   * each aggregate of {@link #aggregates}.
+   * each aggregate of {@link #aggregates}; a query whose summaries no row reached has none.
    */
   public Map<String, TreeMap<Long, Double>> answers(Function<Metric, RelNode> rows,
       Function<RelNode, Iterable<Object[]>> run) {
@@ -150,11 +150,11 @@ public final class PlanExecution {
       });
       return out;
     }
-    if (op instanceof Operator.Readout r) {
-      out.putAll(values.get(producer(v, 0)).get(r.phi()));
-    } else {
-      out.putAll(values.get(v).get(((Operator.SortQuantile) op).phi()));
-    }
+    // A summary that no row reached (an empty table, a filter matching no row, only NULL values)
+    // was read in no window: the query has no window to answer.
+    final int read = op instanceof Operator.Readout ? producer(v, 0) : v;
+    final double phi = op instanceof Operator.Readout r ? r.phi() : ((Operator.SortQuantile) op).phi();
+    out.putAll(values.getOrDefault(read, Map.of()).getOrDefault(phi, Map.of()));
     return out;
   }
 

@@ -19,11 +19,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * {@code plan WORKLOAD [--output text|json|dot] [--solver CP_SAT|SCIP|CBC] [--time-limit SECONDS]}:
- * plans a workload file and prints the {@link PlanView}. Exit status 0, 1 for a workload that
+ * {@code plan WORKLOAD [--memo] [--output text|json|dot] [--solver CP_SAT|SCIP|CBC]
+ * [--time-limit SECONDS]}: plans a workload file and prints the {@link PlanView}: as text, the
+ * memo's size and the chosen plan with its summaries, readers and costs
+ * ({@link PlanView#memoSize}, {@link PlanView#chosen}), with {@code --memo} every group,
+ * candidate, edge and pruned alternative before them ({@link PlanView#text}). Exit status 0, 1 for a workload that
  * cannot be read or planned (the message names the file, line and column), 2 for bad usage.
  */
 public final class PlanCommand {
+  static final String USAGE = "usage: mnestic plan WORKLOAD [--memo] [--output text|json|dot]"
+      + " [--solver CP_SAT|SCIP|CBC] [--time-limit SECONDS]\n"
+      + "  prints the memo's size and the chosen plan; --memo also every group, candidate, edge\n"
+      + "  and pruned alternative; json and dot always carry the whole memo / the chosen DAG";
   private PlanCommand() {
   }
 
@@ -36,12 +43,18 @@ public final class PlanCommand {
     String output = "text";
     String solver = "CP_SAT";
     Duration limit = Duration.ofSeconds(60);
+    boolean memo = false;
     for (int i = 0; i < args.length; i++) {
       final String a = args[i];
       if ((a.equals("--output") || a.equals("--solver") || a.equals("--time-limit")) && i + 1 == args.length) {
         return usage(err, a + " needs a value");
       }
       switch (a) {
+        case "-h", "--help" -> {
+          out.println(USAGE);
+          return 0;
+        }
+        case "--memo" -> memo = true;
         case "--output" -> output = args[++i];
         case "--solver" -> solver = args[++i];
         case "--time-limit" -> {
@@ -80,7 +93,8 @@ public final class PlanCommand {
       final Plan plan = new MilpSelector(space, solver, limit).solve();
       final double alone = TreePlans.costWithoutSharing(space);
       final PlanView view = new PlanView(space, plan, alone);
-      out.print(output.equals("text") ? view.text() : output.equals("json") ? view.json() + "\n" : view.dot());
+      out.print(output.equals("json") ? view.json() + "\n" : output.equals("dot") ? view.dot()
+          : memo ? view.text() : view.memoSize() + view.chosen());
       return 0;
     } catch (PlanningException e) {
       err.println("mnestic plan: " + file + ": " + e.getMessage());
@@ -90,8 +104,7 @@ public final class PlanCommand {
 
   private static int usage(PrintStream err, String problem) {
     err.println("mnestic plan: " + problem);
-    err.println("usage: mnestic plan WORKLOAD [--output text|json|dot] [--solver CP_SAT|SCIP|CBC] "
-        + "[--time-limit SECONDS]");
+    err.println(USAGE);
     return 2;
   }
 }

@@ -57,13 +57,9 @@ public final class PlanView {
   }
 
   public String text() {
-    final StringBuilder b = new StringBuilder();
+    final StringBuilder b = new StringBuilder(memoSize());
     final Memo memo = space.memo();
     final List<PhysicalEdge> edges = everyEdge();
-    b.append("memo: ").append(memo.groupCount()).append(" groups, ").append(memo.candidateCount())
-        .append(" logical candidates, ").append(space.candidates().size())
-        .append(" physical candidates, ").append(edges.size()).append(" edges (")
-        .append(space.edges().size()).append(" feasible)\n");
     for (int g = 0; g < memo.groupCount(); g++) {
       b.append("\nG").append(g).append(' ').append(memo.key(g)).append('\n');
       for (int c : memo.candidatesOf(g)) {
@@ -89,6 +85,17 @@ public final class PlanView {
           .append(p.reason()).append('\n');
     }
     return b.append('\n').append(chosen()).toString();
+  }
+
+  /**
+   * One line: how many groups, candidates and edges the memo holds (the first line of
+   * {@link #text}; {@code mnestic plan} prints it above {@link #chosen} by default).
+   */
+  public String memoSize() {
+    final Memo memo = space.memo();
+    return "memo: " + memo.groupCount() + " groups, " + memo.candidateCount()
+        + " logical candidates, " + space.candidates().size() + " physical candidates, "
+        + everyEdge().size() + " edges (" + space.edges().size() + " feasible)\n";
   }
 
   /**

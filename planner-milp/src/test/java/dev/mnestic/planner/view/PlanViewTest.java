@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code mnestic plan}: the viewer's three outputs for the spec's example, and its errors. */
@@ -20,7 +21,7 @@ class PlanViewTest {
   @TempDir Path dir;
 
   @Test void textShowsMemoEdgesPrunedAndThePlan() throws Exception {
-    final String text = run(0, example(), "--output", "text");
+    final String text = run(0, example(), "--memo", "--output", "text");
     assertTrue(text.contains("G2 state(KLL, latency, 1m)"), text);
     assertTrue(text.contains("rank error does not bound relative error (metric rule)"));
     assertTrue(text.contains("stage 2: G"));
@@ -37,6 +38,21 @@ class PlanViewTest {
     final String readers = text.substring(text.indexOf("summaries and the queries reading them\n"));
     assertTrue(readers.matches("(?s).*\\n  v\\d+ Build\\[family=KLL\\] \\{k=345, direct\\} @ [^\\n]*: A\\n.*"), readers);
     assertTrue(readers.matches("(?s).*\\n  v\\d+ Build\\[family=DDSKETCH\\] \\{α=0.02, direct\\} @ [^\\n]*: B\\n.*"), readers);
+  }
+
+  /** By default: the memo's size and the chosen plan, not the memo itself. */
+  @Test void defaultIsTheChosenPlanAndASummary() throws Exception {
+    final String text = run(0, example());
+    assertTrue(text.matches("memo: \\d+ groups, \\d+ logical candidates, \\d+ physical candidates, "
+        + "\\d+ edges \\(\\d+ feasible\\)\\n(?s).*"), text);
+    assertTrue(text.contains("\nchosen plan\n"), text);
+    assertTrue(text.matches("(?s).*\\ncost \\S+, without sharing \\S+\\n"), text);
+    assertFalse(text.contains("G2 state(KLL, latency, 1m)"), text);
+    assertFalse(text.contains("\npruned\n"), text);
+    final String memo = run(0, example(), "--memo");
+    assertTrue(memo.endsWith(text.substring(text.indexOf("chosen plan\n"))), memo);
+    assertTrue(memo.lines().count() > 3 * text.lines().count(), memo);
+    assertTrue(run(0, example(), "--help").startsWith("usage: mnestic plan WORKLOAD [--memo]"));
   }
 
   @Test void jsonCarriesTheSameAndCostsCompare() throws Exception {
