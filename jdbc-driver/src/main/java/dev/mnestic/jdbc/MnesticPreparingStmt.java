@@ -20,6 +20,7 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
@@ -29,6 +30,7 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
+import java.sql.SQLException;
 import java.util.function.UnaryOperator;
 
 /**
@@ -45,6 +47,21 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
     super(prepare, context, catalogReader, typeFactory, schema, prefer, cluster,
         resultConvention, convertletTable);
     this.cluster = cluster;
+  }
+
+  /**
+   * As Calcite's, once long OR chains of equalities are IN lists ({@link OrChains}) and the
+   * statement is found to hold no more operators than {@link StatementShape#MAX_OPERATORS}.
+   */
+  @Override public PreparedResult prepareSql(SqlNode sqlQuery, Class runtimeContextClass,
+      SqlValidator validator, boolean needsValidation) {
+    OrChains.rewrite(sqlQuery);
+    try {
+      StatementShape.checkOperators(sqlQuery);
+    } catch (SQLException e) {
+      throw SqlFailures.<RuntimeException>sneaky(e);
+    }
+    return super.prepareSql(sqlQuery, runtimeContextClass, validator, needsValidation);
   }
 
   /** As Calcite's, but a {@link MnesticSqlValidator} that also knows mnestic's functions. */
