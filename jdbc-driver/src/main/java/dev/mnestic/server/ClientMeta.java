@@ -2,8 +2,10 @@ package dev.mnestic.server;
 
 import dev.mnestic.jdbc.Driver;
 import dev.mnestic.jdbc.MnesticDatabaseMetaData;
+import dev.mnestic.runtime.RunningStatement;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
@@ -33,9 +35,9 @@ import java.util.concurrent.Semaphore;
  *       the connection with SQLSTATE 08001, so no client names a model, a
  *       class, a JDBC URL or a path;
  *   <li>every statement has the server's statement timeout, or the lower one
- *       the client's {@code statementTimeout} asks for (Avatica's protocol
- *       carries no query timeout: the thin client's {@code setQueryTimeout}
- *       never reaches a server), through the statement's query timeout;
+ *       the client's {@code statementTimeout} asks for, through the statement's
+ *       query timeout (Avatica's protocol carries no query timeout; mnestic's
+ *       thin client asks for a stop at its statement's, {@link #stop});
  *   <li>at most {@code maxStatements} statements execute at once server-wide
  *       (an execution or a fetch of rows); one more fails with SQLSTATE 53000;
  *   <li>a statement the client closes, or whose connection it closes or lets
@@ -282,6 +284,34 @@ final class ClientMeta extends JdbcMetaSubclassing {
     super.closeConnection(ch);
   }
 
+  /**
+   * Stops the work of the client's statement (connection {@code connectionId}, statement
+   * {@code statementId}) if it executes: a cancel (57014) or its query timeout (HYT00), as
+   * the thin client of {@link org.apache.calcite.avatica.MnesticRemoteFactory} asks.
+   *
+   * @return whether it executed
+   */
+  boolean stop(String connectionId, int statementId, RunningStatement.Cause why) {
+    for (Map.Entry<Statement, Run> e : running.entrySet()) {
+      final Run run = e.getValue();
+      if (run.statementId == statementId && run.connectionId.equals(connectionId)) {
+        if (why == RunningStatement.Cause.TIMEOUT) {
+          try {
+            final AvaticaStatement statement = e.getKey().unwrap(AvaticaStatement.class);
+            RunningStatement.stop(statement.connection.getCancelFlag(statement.handle), why,
+                "query timed out (the client's query timeout) and was cancelled");
+          } catch (SQLException | NoSuchStatementException closed) {
+            return false;
+          }
+        } else {
+          cancel(e.getKey());
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Cancels the statement {@code thread} executes, if any: its client is gone. */
   void cancelWorkOf(Thread thread) {
     running.forEach((statement, run) -> {
@@ -319,10 +349,15 @@ final class ClientMeta extends JdbcMetaSubclassing {
     getConnectionCache().cleanUp();
   }
 
+  /**
+   * Sets the statement's cancel flag (57014). Not {@code Statement.cancel()}: Avatica's waits
+   * for the statement's lock, which a prepared statement's execution holds throughout.
+   */
   private static void cancel(Statement statement) {
     try {
-      statement.cancel();
-    } catch (SQLException e) {
+      final AvaticaStatement s = statement.unwrap(AvaticaStatement.class);
+      s.connection.getCancelFlag(s.handle).set(true);
+    } catch (SQLException | NoSuchStatementException e) {
       // Already closed: nothing runs on it.
     }
   }

@@ -147,7 +147,7 @@ public final class MnesticServer implements AutoCloseable {
     connector.setPort(requestedPort);
     connector.setIdleTimeout(60_000);
     jetty.addConnector(connector);
-    final ProtobufEndpoint endpoint = new ProtobufEndpoint(service, clients);
+    final ProtobufEndpoint endpoint = new ProtobufEndpoint(service, meta, clients);
     jetty.setHandler(user != null ? authenticated(endpoint) : endpoint);
     jetty.setErrorHandler(new TerseErrors());
     jetty.setStopTimeout(STOP_GRACE.toMillis());

@@ -1,6 +1,9 @@
 package dev.mnestic.server;
 
+import dev.mnestic.runtime.RunningStatement;
+
 import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.MnesticRemoteFactory;
 import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.metrics.noop.NoopMetricsSystem;
@@ -34,16 +37,24 @@ import javax.servlet.http.HttpServletResponse;
  *       the first SQLException among the causes and the first SQLSTATE among
  *       them (HY000 when none has one), and no server stack trace;
  *   <li>a request whose client goes away while it runs has its work cancelled
- *       ({@link ClientWatch}).
+ *       ({@link ClientWatch});
+ *   <li>at the paths {@value MnesticRemoteFactory#CANCEL} and
+ *       {@value MnesticRemoteFactory#TIMEOUT}, mnestic's thin client asks to stop a
+ *       statement's work.
  * </ul>
  */
 final class ProtobufEndpoint extends AbstractHandler {
   private final ProtobufTranslation translation = new ProtobufTranslationImpl();
   private final ProtobufHandler handler;
   private final ClientWatch clients;
+  private final ClientMeta meta;
 
-  /** Answers with {@code service}; {@code clients} watches each request's client while it runs. */
-  ProtobufEndpoint(Service service, ClientWatch clients) {
+  /**
+   * Answers with {@code service} over {@code meta}; {@code clients} watches each request's
+   * client while it runs.
+   */
+  ProtobufEndpoint(Service service, ClientMeta meta, ClientWatch clients) {
+    this.meta = meta;
     this.clients = clients;
     this.handler = new ProtobufHandler(service, translation, NoopMetricsSystem.getInstance()) {
       @Override public HandlerResponse<byte[]> convertToErrorResponse(Exception e) {
@@ -66,12 +77,20 @@ final class ProtobufEndpoint extends AbstractHandler {
       return;
     }
     final byte[] body = request.getInputStream().readAllBytes();
+    final Service.Request parsed;
     try {
-      // Parsed here only to tell a malformed request (400) from a failed one (500):
-      // Avatica's handler answers both alike.
-      translation.parseRequest(body);
+      // Parsed here to tell a malformed request (400) from a failed one (500): Avatica's
+      // handler answers both alike.
+      parsed = translation.parseRequest(body);
     } catch (IOException | RuntimeException e) {
       badRequest(response, "the body is not a request of Avatica's protobuf protocol");
+      return;
+    }
+    final RunningStatement.Cause stop = target.equals(MnesticRemoteFactory.CANCEL)
+        ? RunningStatement.Cause.CANCEL
+        : target.equals(MnesticRemoteFactory.TIMEOUT) ? RunningStatement.Cause.TIMEOUT : null;
+    if (stop != null) {
+      stop(parsed, stop, response);
       return;
     }
     final HandlerResponse<byte[]> answer;
@@ -81,6 +100,24 @@ final class ProtobufEndpoint extends AbstractHandler {
     response.setStatus(answer.getStatusCode());
     response.setContentType("application/octet-stream");
     response.getOutputStream().write(answer.getResponse());
+  }
+
+  /**
+   * A request of mnestic's thin client to stop a statement's work ({@link MnesticRemoteFactory}):
+   * a close-statement request naming it, at the path of the cause; the answer says whether
+   * it executed.
+   */
+  private void stop(Service.Request request, RunningStatement.Cause why,
+      HttpServletResponse response) throws IOException {
+    if (!(request instanceof Service.CloseStatementRequest statement)) {
+      badRequest(response, "a stop names its statement with a CloseStatementRequest");
+      return;
+    }
+    final boolean stopped = meta.stop(statement.connectionId, statement.statementId, why);
+    response.setContentType("text/plain;charset=utf-8");
+    response.getOutputStream().write(
+        (stopped ? MnesticRemoteFactory.STOPPED : MnesticRemoteFactory.IDLE)
+            .getBytes(StandardCharsets.UTF_8));
   }
 
   private static void badRequest(HttpServletResponse response, String message)

@@ -3,6 +3,7 @@ package dev.mnestic.server;
 import dev.mnestic.jdbc.Driver;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
+import org.apache.calcite.avatica.MnesticRemoteFactory;
 import org.apache.calcite.avatica.remote.ProtobufTranslation;
 import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
 import org.apache.calcite.avatica.remote.Service;
@@ -31,6 +32,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -151,7 +153,7 @@ class StatementLimitsTest {
   }
 
   /**
-   * Closing the connection stops its statement's work. (The thin client
+   * Closing the connection stops its statement's work. (Avatica's thin client
    * cannot close or cancel a statement while it executes: Avatica 1.28 holds
    * the statement's lock for the whole request. Its connection it can close.)
    */
@@ -166,6 +168,86 @@ class StatementLimitsTest {
       c.close();
       awaitFull(server, false);
       assertTrue(run.get(BOUND_SECONDS, TimeUnit.SECONDS) != null, "the statement failed");
+    }
+  }
+
+  /** A Datalog connection of mnestic's thin client ({@link MnesticRemoteFactory}). */
+  private static Connection mnesticClient(MnesticServer server) throws SQLException {
+    final Properties info = new Properties();
+    info.setProperty(Driver.LANG, Driver.DATALOG);
+    return new MnesticRemoteFactory.Driver().connect(server.jdbcUrl(), info);
+  }
+
+  /**
+   * #14, point 4: the thin client's {@code cancel()} returns at once (Avatica's waited for
+   * the execution's request to end: here, the server's 600 s timeout) and stops the work on
+   * the server: its statement fails with 57014 and its slot is free.
+   */
+  @Test void aThinClientsCancelStopsTheWork() throws Exception {
+    try (MnesticServer server = MnesticServer.newBuilder().port(0).maxStatements(1)
+        .statementTimeout(600).build()) {
+      server.start();
+      try (Connection c = mnesticClient(server); Statement s = c.createStatement();
+           PreparedStatement p = c.prepareStatement(NEVER_SETTLES)) {
+        for (Statement statement : List.of(s, p)) {
+          final FutureTask<Throwable> run = new FutureTask<>(() -> {
+            while (true) {
+              try {
+                if (statement instanceof PreparedStatement prepared) {
+                  prepared.executeQuery().close();
+                } else {
+                  statement.executeQuery(NEVER_SETTLES).close();
+                }
+                return null;
+              } catch (SQLException e) {
+                // Refused while awaitFull's probe held the one slot: run again.
+                if (!"53000".equals(e.getSQLState())) {
+                  return e;
+                }
+              }
+            }
+          });
+          new Thread(run, "run").start();
+          awaitFull(server, true);
+          // On a thread of its own: the common pool may have one, running the statement.
+          final FutureTask<Void> cancel = new FutureTask<>(() -> {
+            statement.cancel();
+            return null;
+          });
+          new Thread(cancel, "cancel").start();
+          cancel.get(BOUND_SECONDS, TimeUnit.SECONDS);
+          final Throwable e = run.get(BOUND_SECONDS, TimeUnit.SECONDS);
+          assertTrue(e instanceof SQLException, "the statement failed: " + e);
+          assertEquals("57014", ((SQLException) e).getSQLState(), e.getMessage());
+          awaitFull(server, false);
+        }
+      }
+    }
+  }
+
+  /**
+   * #14, point 4: the thin client's {@code setQueryTimeout} is enforced on the server: the
+   * statement fails with HYT00, its work stopped, though the server's timeout is 600 s.
+   */
+  @Test void aThinClientsQueryTimeoutStopsTheWork() throws Exception {
+    try (MnesticServer server = MnesticServer.newBuilder().port(0).maxStatements(1)
+        .statementTimeout(600).build()) {
+      server.start();
+      try (Connection c = mnesticClient(server); Statement s = c.createStatement();
+           PreparedStatement p = c.prepareStatement(NEVER_SETTLES)) {
+        s.setQueryTimeout(1);
+        p.setQueryTimeout(1);
+        final long start = System.nanoTime();
+        final SQLException e = assertThrows(SQLException.class,
+            () -> s.executeQuery(NEVER_SETTLES).close());
+        assertEquals("HYT00", e.getSQLState(), e.getMessage());
+        final SQLException prepared = assertThrows(SQLException.class,
+            () -> p.executeQuery().close());
+        assertEquals("HYT00", prepared.getSQLState(), prepared.getMessage());
+        final double seconds = (System.nanoTime() - start) / 1e9;
+        assertTrue(seconds < 2 * BOUND_SECONDS, "stopped after " + seconds + " s");
+        awaitFull(server, false);
+      }
     }
   }
 

@@ -1,0 +1,304 @@
+package org.apache.calcite.avatica;
+
+import org.apache.calcite.avatica.remote.AvaticaHttpClient;
+import org.apache.calcite.avatica.remote.ProtobufTranslation;
+import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
+import org.apache.calcite.avatica.remote.Service;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.sql.NClob;
+import java.sql.ResultSet;
+import java.sql.RowId;
+import java.sql.SQLException;
+import java.sql.SQLXML;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Avatica's JDBC 4.1 objects for the thin client of {@code mnestic serve}, with statements
+ * whose {@code cancel()} and query timeout reach the server (Avatica's protocol carries
+ * neither: Avatica's {@code cancel()} only sets a flag on the client, after waiting for the
+ * statement's lock, which an execution holds for its whole request; its query timeout is
+ * never used).
+ * <ul>
+ *   <li>{@code cancel()} sets the flag without the lock and asks the server to cancel the
+ *       statement's work ({@value #CANCEL}): the execution fails with 57014. It returns once
+ *       the server answered, a round trip; while the statement's execution has not reached
+ *       the server yet, it asks again every {@value #RETRY_MILLIS} ms, at most
+ *       {@value #TRIES} times;
+ *   <li>{@code setQueryTimeout(n)}: n seconds into an execution the client asks the server
+ *       to stop it for its timeout ({@value #TIMEOUT}): it fails with HYT00.
+ * </ul>
+ * The requests go to the server's URL with that path, as Avatica's client sends its own
+ * (authentication, TLS), each holding a close-statement request that names the statement;
+ * the server answers {@value #STOPPED} or {@value #IDLE}. In Avatica's package because its
+ * JDBC 4.1 factory is package-private.
+ */
+public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
+  /** The path of a cancel request. */
+  public static final String CANCEL = "/cancel";
+  /** The path of a request to stop a statement at its query timeout. */
+  public static final String TIMEOUT = "/timeout";
+  /** The server's answer when it stopped the statement's work. */
+  public static final String STOPPED = "stopped";
+  /** The server's answer when the statement runs nothing there. */
+  public static final String IDLE = "idle";
+  static final int TRIES = 10;
+  static final long RETRY_MILLIS = 50;
+
+  private static final ProtobufTranslation PROTOBUF = new ProtobufTranslationImpl();
+  private static final ScheduledExecutorService TIMER =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread t = new Thread(r, "mnestic-query-timeout");
+        t.setDaemon(true);
+        return t;
+      });
+
+  /** Avatica's remote driver, making its objects with this factory. */
+  public static class Driver extends org.apache.calcite.avatica.remote.Driver {
+    @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+      return MnesticRemoteFactory.class.getName();
+    }
+  }
+
+  @Override public AvaticaStatement newStatement(AvaticaConnection connection,
+      Meta.StatementHandle h, int resultSetType, int resultSetConcurrency,
+      int resultSetHoldability) {
+    return new Statement(connection, h, resultSetType, resultSetConcurrency,
+        resultSetHoldability);
+  }
+
+  @Override public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
+      Meta.StatementHandle h, Meta.Signature signature, int resultSetType,
+      int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+    return new PreparedStatement(connection, h, signature, resultSetType,
+        resultSetConcurrency, resultSetHoldability);
+  }
+
+  /** An execution's work. */
+  private interface Work<T> {
+    T run() throws SQLException;
+  }
+
+  /**
+   * Runs {@code work}, one execution of {@code statement}, marked as executing; past the
+   * statement's query timeout, the server is asked to stop it.
+   */
+  private static <T> T executing(AvaticaStatement statement, Work<T> work,
+      Executing executing) throws SQLException {
+    final int millis = statement.getQueryTimeoutMillis();
+    final ScheduledFuture<?> timer = millis <= 0 ? null
+        : TIMER.schedule(() -> {
+          try {
+            stop(statement, TIMEOUT, executing);
+          } catch (SQLException | RuntimeException e) {
+            // The execution ends anyway, with its own error if the server is gone.
+          }
+        }, millis, TimeUnit.MILLISECONDS);
+    executing.running = true;
+    try {
+      return work.run();
+    } finally {
+      executing.running = false;
+      if (timer != null) {
+        timer.cancel(false);
+      }
+    }
+  }
+
+  /** Whether a statement's execution is under way on the client. */
+  private static final class Executing {
+    volatile boolean running;
+  }
+
+  /** Sets the statement's cancel flag and asks the server to cancel its work. */
+  private static void cancel(AvaticaStatement statement, Executing executing)
+      throws SQLException {
+    statement.cancelFlag.set(true);
+    stop(statement, CANCEL, executing);
+  }
+
+  /**
+   * Asks the server to stop the statement's work, at {@code path}; again while the server
+   * says it runs nothing and the execution is still under way (its request may not have
+   * reached the server yet).
+   */
+  private static void stop(AvaticaStatement statement, String path, Executing executing)
+      throws SQLException {
+    final AvaticaConnection connection = statement.connection;
+    final ConnectionConfig config = connection.config();
+    final AvaticaHttpClient client;
+    final byte[] request;
+    try {
+      client = config.httpClientFactory().getClient(
+          new URI(config.url().replaceAll("/+$", "") + path).toURL(), config,
+          connection.getKerberosConnection());
+      request = PROTOBUF.serializeRequest(
+          new Service.CloseStatementRequest(connection.id, statement.handle.id));
+    } catch (URISyntaxException | IOException | RuntimeException e) {
+      throw new SQLException("cannot ask the server to stop the statement: " + e.getMessage(),
+          "08000", e);
+    }
+    for (int i = 0; i < TRIES; i++) {
+      final String answer;
+      try {
+        answer = new String(client.send(request), StandardCharsets.UTF_8).trim();
+      } catch (RuntimeException e) {
+        throw new SQLException("cannot ask the server to stop the statement: "
+            + e.getMessage(), "08006", e);
+      }
+      if (!answer.equals(IDLE) || !executing.running) {
+        return;
+      }
+      try {
+        Thread.sleep(RETRY_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Avatica's statement, whose cancel and query timeout reach the server. */
+  private static final class Statement extends AvaticaStatement {
+    private final Executing executing = new Executing();
+
+    Statement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType,
+        int resultSetConcurrency, int resultSetHoldability) {
+      super(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    @Override protected void executeInternal(String sql) throws SQLException {
+      executing(this, () -> {
+        super.executeInternal(sql);
+        return null;
+      }, executing);
+    }
+
+    @Override protected long[] executeBatchInternal() throws SQLException {
+      return executing(this, super::executeBatchInternal, executing);
+    }
+
+    @Override public void cancel() throws SQLException {
+      checkOpen();
+      MnesticRemoteFactory.cancel(this, executing);
+    }
+  }
+
+  /** Avatica's JDBC 4.1 prepared statement, whose cancel and query timeout reach the server. */
+  private static final class PreparedStatement extends AvaticaPreparedStatement {
+    private final Executing executing = new Executing();
+
+    PreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
+        Meta.Signature signature, int resultSetType, int resultSetConcurrency,
+        int resultSetHoldability) throws SQLException {
+      super(connection, h, signature, resultSetType, resultSetConcurrency,
+          resultSetHoldability);
+    }
+
+    @Override public ResultSet executeQuery() throws SQLException {
+      return executing(this, super::executeQuery, executing);
+    }
+
+    @Override public long executeLargeUpdate() throws SQLException {
+      return executing(this, super::executeLargeUpdate, executing);
+    }
+
+    @Override public boolean execute() throws SQLException {
+      return executing(this, super::execute, executing);
+    }
+
+    @Override public long[] executeLargeBatch() throws SQLException {
+      return executing(this, super::executeLargeBatch, executing);
+    }
+
+    @Override public void cancel() throws SQLException {
+      checkOpen();
+      MnesticRemoteFactory.cancel(this, executing);
+    }
+
+    // JDBC 4.1's setters, as Avatica's own JDBC 4.1 prepared statement has them.
+
+    @Override public void setRowId(int i, RowId x) throws SQLException {
+      getSite(i).setRowId(x);
+    }
+
+    @Override public void setNString(int i, String value) throws SQLException {
+      getSite(i).setNString(value);
+    }
+
+    @Override public void setNCharacterStream(int i, Reader value, long length)
+        throws SQLException {
+      getSite(i).setNCharacterStream(value, length);
+    }
+
+    @Override public void setNClob(int i, NClob value) throws SQLException {
+      getSite(i).setNClob(value);
+    }
+
+    @Override public void setClob(int i, Reader reader, long length) throws SQLException {
+      getSite(i).setClob(reader, length);
+    }
+
+    @Override public void setBlob(int i, InputStream inputStream, long length) throws SQLException {
+      getSite(i).setBlob(inputStream, length);
+    }
+
+    @Override public void setNClob(int i, Reader reader, long length) throws SQLException {
+      getSite(i).setNClob(reader, length);
+    }
+
+    @Override public void setSQLXML(int i, SQLXML xmlObject) throws SQLException {
+      getSite(i).setSQLXML(xmlObject);
+    }
+
+    @Override public void setAsciiStream(int i, InputStream x, long length) throws SQLException {
+      getSite(i).setAsciiStream(x, length);
+    }
+
+    @Override public void setBinaryStream(int i, InputStream x, long length) throws SQLException {
+      getSite(i).setBinaryStream(x, length);
+    }
+
+    @Override public void setCharacterStream(int i, Reader reader, long length)
+        throws SQLException {
+      getSite(i).setCharacterStream(reader, length);
+    }
+
+    @Override public void setAsciiStream(int i, InputStream x) throws SQLException {
+      getSite(i).setAsciiStream(x);
+    }
+
+    @Override public void setBinaryStream(int i, InputStream x) throws SQLException {
+      getSite(i).setBinaryStream(x);
+    }
+
+    @Override public void setCharacterStream(int i, Reader reader) throws SQLException {
+      getSite(i).setCharacterStream(reader);
+    }
+
+    @Override public void setNCharacterStream(int i, Reader value) throws SQLException {
+      getSite(i).setNCharacterStream(value);
+    }
+
+    @Override public void setClob(int i, Reader reader) throws SQLException {
+      getSite(i).setClob(reader);
+    }
+
+    @Override public void setBlob(int i, InputStream inputStream) throws SQLException {
+      getSite(i).setBlob(inputStream);
+    }
+
+    @Override public void setNClob(int i, Reader reader) throws SQLException {
+      getSite(i).setNClob(reader);
+    }
+  }
+}
