@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
-import java.util.concurrent.Callable;
 
 /**
  * Runs relational plans inside the engine, without a JDBC statement around
@@ -59,18 +58,9 @@ public final class Plans {
       JavaTypeFactory typeFactory, List<RowTable> tables, Map<String, Object> variables) {
     final Map<String, Object> values = new HashMap<>();
     final EnumerableRel checked = EnumerableStopCheck.insert(physical);
-    final Callable<Bindable<?>> compile = () ->
-        EnumerableInterpretable.toBindable(values, null, checked, EnumerableRel.Prefer.ARRAY);
     // Janino cannot be interrupted: a statement stopped while it compiles returns at once.
-    final RunningStatement running = RunningStatement.current();
-    final Bindable<?> bindable;
-    try {
-      bindable = running == null ? compile.call() : running.await(compile);
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    final Bindable<?> bindable = RunningStatement.compiled(() ->
+        EnumerableInterpretable.toBindable(values, null, checked, EnumerableRel.Prefer.ARRAY));
     for (RowTable t : tables) {
       values.put(t.name(), t);
     }

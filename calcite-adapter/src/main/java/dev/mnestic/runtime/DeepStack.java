@@ -56,7 +56,7 @@ public final class DeepStack {
     }
     final RunningStatement running = RunningStatement.current();
     final Future<T> future =
-        POOL.submit(() -> running == null ? work.get() : running.runAs(work));
+        POOL.submit(() -> running == null ? work.get() : running.runAs(work::get));
     boolean interrupted = false;
     try {
       while (true) {

@@ -6,7 +6,11 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.runtime.Hook;
 
+import java.io.FilterReader;
+import java.io.IOException;
+import java.io.Reader;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -18,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -31,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
@@ -176,11 +182,11 @@ public final class RunningStatement implements AutoCloseable {
    * {@code work}, run on this thread with this statement current (as on the thread that
    * entered it): for work handed to another thread, such as {@link DeepStack}'s.
    */
-  <T> T runAs(Supplier<T> work) {
+  <T> T runAs(Callable<T> work) throws Exception {
     final RunningStatement before = CURRENT.get();
     CURRENT.set(this);
     try {
-      return work.get();
+      return work.call();
     } finally {
       CURRENT.set(before);
     }
@@ -282,7 +288,7 @@ public final class RunningStatement implements AutoCloseable {
           }
 
           @Override public boolean moveNext() {
-            // A volatile read: on x86 a plain load (bench/RESULTS.md, "Stop checks").
+            // A volatile read: on x86 a plain load (docs/reliability.md, section 4).
             if (flag.get()) {
               throw new StatementStoppedException(null);
             }
@@ -302,21 +308,34 @@ public final class RunningStatement implements AutoCloseable {
   }
 
   /**
-   * Runs {@code work} on a thread of its own and waits for it, looking at the statement's flag
-   * every {@value #AWAIT_POLL_MILLIS} ms: a statement stopped meanwhile fails at once, and the
-   * work ends unobserved on its daemon thread, its result dropped. For work that cannot look at
-   * the flag itself: Janino compiling a statement's program, the sketch planner's search. The
-   * work must not need this thread's thread-locals, nor leave anything that the statement's
-   * failure would have to undo.
+   * Runs {@code work} on a thread of its own, with this statement current there (its loops may
+   * look at the flag with {@link #checkCurrent}), and waits for it, looking at the statement's
+   * flag every {@value #AWAIT_POLL_MILLIS} ms: a statement stopped meanwhile fails at once, and
+   * the work ends unobserved on its daemon thread, its result dropped. For work that cannot look
+   * at the flag often enough itself: Janino compiling a statement's program. The work must not
+   * need this thread's other thread-locals, nor leave anything that the statement's failure
+   * would have to undo.
    */
   public <T> T await(Callable<T> work) {
-    final Future<T> result = WORKERS.submit(work);
+    return await(work, () -> { });
+  }
+
+  /**
+   * {@link #await}, calling {@code abandon} (from this thread) when the statement is stopped
+   * while the work runs, before the statement fails: how work that can be told to end, such as
+   * the sketch planner's solver search, stops burning CPU for a statement that is gone.
+   */
+  public <T> T await(Callable<T> work, Runnable abandon) {
+    final Future<T> result = WORKERS.submit(() -> runAs(work));
     try {
       while (true) {
         try {
           return result.get(AWAIT_POLL_MILLIS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-          check();
+          if (flag.get()) {
+            abandon.run();
+            check();
+          }
         }
       }
     } catch (ExecutionException e) {
@@ -331,6 +350,64 @@ public final class RunningStatement implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the statement's work", e);
     }
+  }
+
+  /**
+   * Longest Java program, in characters, that a statement's plan may generate: a longer one is
+   * refused (54001) before Janino compiles it. Janino looks at no flag and compiled about
+   * 40,000 characters a second here (docs/reliability.md, section 4); a compilation that a
+   * stopped statement abandons runs to its end on its own thread, so this bounds the CPU it
+   * burns for nobody (about 25 s). A longer program nearly always fails anyway, after its
+   * compilation, on the JVM's limit of 64 KB of bytecode per method.
+   */
+  public static final int MAX_PROGRAM_CHARS = 1 << 20;
+
+  /**
+   * The result of {@code implement}, which generates the Java program of a statement's plan
+   * and compiles it (Calcite's {@code EnumerableInterpretable.toBindable}), run by
+   * {@link #await} for the statement running on this thread (if any, else here). Between the
+   * two, at Calcite's {@code Hook.JAVA_PLAN}, the program is compiled only if the statement
+   * still runs and the program is no longer than {@link #MAX_PROGRAM_CHARS} (else an
+   * SQLException 54001 is the failure's cause).
+   */
+  public static <T> T compiled(Supplier<T> implement) {
+    final RunningStatement running = current();
+    return running == null ? programChecked(implement)
+        : running.await(() -> programChecked(implement));
+  }
+
+  private static <T> T programChecked(Supplier<T> implement) {
+    try (Hook.Closeable program = Hook.JAVA_PLAN.addThread((Consumer<Object>) code -> {
+      checkCurrent();
+      final int length = code.toString().length();
+      if (length > MAX_PROGRAM_CHARS) {
+        final String message = String.format(Locale.ROOT, "statement too complex: the Java"
+            + " program generated for it is %,d characters long, over the limit of %,d that is"
+            + " compiled; split it, or give long lists of values as literals (IN lists and"
+            + " VALUES of literals are data, not code)", length, MAX_PROGRAM_CHARS);
+        throw new IllegalStateException(message, new SQLException(message, "54001"));
+      }
+    })) {
+      return implement.get();
+    }
+  }
+
+  /**
+   * {@code text} read with a look at the flag of the statement running on this thread before
+   * each read: a parser reading a huge statement stops with it.
+   */
+  public static Reader checked(Reader text) {
+    return new FilterReader(text) {
+      @Override public int read() throws IOException {
+        checkCurrent();
+        return super.read();
+      }
+
+      @Override public int read(char[] into, int offset, int length) throws IOException {
+        checkCurrent();
+        return super.read(into, offset, length);
+      }
+    };
   }
 
   /** Throws if the statement running on this thread, if any, was stopped. */
@@ -434,7 +511,7 @@ public final class RunningStatement implements AutoCloseable {
     }
 
     private static String mb(long bytes) {
-      return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1048576.0);
+      return String.format(Locale.ROOT, "%.1f MB", bytes / 1048576.0);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
 import dev.mnestic.store.StoreDdlExecutor;
 
@@ -33,8 +34,12 @@ public final class MnesticParserFactory implements SqlParserImplFactory {
         .withParserFactory(config.parserFactory(SqlParserImplFactory.class, INSTANCE));
   }
 
+  /**
+   * A parser of {@code stream}, which it reads with a look at the running statement's flag
+   * before each read: parsing a huge statement stops at its timeout or cancel.
+   */
   @Override public SqlAbstractParserImpl getParser(Reader stream) {
-    return MnesticSqlParserImpl.FACTORY.getParser(stream);
+    return MnesticSqlParserImpl.FACTORY.getParser(RunningStatement.checked(stream));
   }
 
   @Override public DdlExecutor getDdlExecutor() {

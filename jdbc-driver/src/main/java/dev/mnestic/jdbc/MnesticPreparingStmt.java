@@ -86,31 +86,38 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
    * skylines (so a skyline moved down reads only the fields it needs).
    */
   @Override protected Program getProgram() {
-    return Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-        Programs.decorrelate(), SkylineRules.program(),
-        (planner, rel, traits, materializations, lattices) ->
+    return Programs.sequence(checked(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE)),
+        checked(Programs.decorrelate()), checked(SkylineRules.program()),
+        checked((planner, rel, traits, materializations, lattices) ->
             new MnesticRelFieldTrimmer(null,
-                RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel),
+                RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel)),
         super.getProgram());
+  }
+
+  /**
+   * {@code step} after a look at the running statement's flag: its Hep planners get no cancel
+   * flag (Calcite's {@code Programs} build them without a context), so a statement stopped
+   * meanwhile stops between the steps.
+   */
+  private static Program checked(Program step) {
+    return (planner, rel, traits, materializations, lattices) -> {
+      RunningStatement.checkCurrent();
+      return step.run(planner, rel, traits, materializations, lattices);
+    };
   }
 
   /**
    * As Calcite's, with a check of the statement's cancel flag above each input of its joins,
    * correlates and recursions ({@link EnumerableStopCheck}); a statement stopped while it was
    * planned stops here, before its code is generated, and one stopped while its code is
-   * compiled returns at once.
+   * compiled returns at once; a program too long to compile is refused
+   * ({@link RunningStatement#compiled}).
    */
   @Override protected PreparedResult implement(RelRoot root) {
     final RelRoot checked = root.rel instanceof EnumerableRel enumerable
         ? root.withRel(EnumerableStopCheck.insert(enumerable)) : root;
-    final RunningStatement running = RunningStatement.current();
-    if (running == null) {
-      return super.implement(checked);
-    }
-    running.check();
-    // Janino cannot be interrupted: it compiles on a thread of its own, so that a statement
-    // stopped while it compiles a huge program returns on time.
-    return running.await(() -> super.implement(checked));
+    RunningStatement.checkCurrent();
+    return RunningStatement.compiled(() -> super.implement(checked));
   }
 
   /** As Calcite's, but a {@link MnesticSqlToRelConverter}. */

@@ -57,6 +57,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -400,17 +401,26 @@ public final class Dashboard extends AbstractSchema {
         }
       }
     }
+    final AtomicReference<MilpSelector> selector = new AtomicReference<>();
     final Callable<Planned> search = () -> {
       final PlanSpace space = Planner.space(new Workload(metrics, queries, List.of()),
           ParameterLists.DEFAULT);
-      final Plan plan = new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)).solve();
+      selector.set(new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)));
+      // a statement stopped before the selector was set: its stop found none to stop
+      RunningStatement.checkCurrent();
+      final Plan plan = selector.get().solve();
       return new Planned(standing, space, plan, new PlanExecution(space, plan).summaries());
     };
     // The local search and the solver look at no cancel flag (a 1 ms step makes seconds of
-    // them): the reading statement waits for them on its own terms.
+    // them): the reading statement waits for them on its own terms, and stops the search
+    // (MilpSelector.stop) when it is stopped.
     final RunningStatement running = RunningStatement.current();
     try {
-      return running == null ? search.call() : running.await(search);
+      return running == null ? search.call() : running.await(search, () -> {
+        if (selector.get() != null) {
+          selector.get().stop();
+        }
+      });
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Exception e) {

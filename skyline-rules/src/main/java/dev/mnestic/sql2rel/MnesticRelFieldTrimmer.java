@@ -3,6 +3,7 @@ package dev.mnestic.sql2rel;
 import dev.mnestic.rel.LogicalSkyline;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.rel.Skyline.Dimension;
+import dev.mnestic.runtime.RunningStatement;
 
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -23,6 +24,13 @@ import java.util.Set;
 public class MnesticRelFieldTrimmer extends RelFieldTrimmer {
   public MnesticRelFieldTrimmer(SqlValidator validator, RelBuilder relBuilder) {
     super(validator, relBuilder);
+  }
+
+  /** As Calcite's, after a look at the running statement's flag: trimming stops with it. */
+  @Override protected TrimResult trimChild(RelNode rel, RelNode input, ImmutableBitSet fieldsUsed,
+      Set<RelDataTypeField> extraFields) {
+    RunningStatement.checkCurrent();
+    return super.trimChild(rel, input, fieldsUsed, extraFields);
   }
 
   /** Variant of {@link #trimFields(RelNode, ImmutableBitSet, Set)} for a {@link Skyline}. */

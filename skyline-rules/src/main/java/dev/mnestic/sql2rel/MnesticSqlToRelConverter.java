@@ -2,6 +2,7 @@ package dev.mnestic.sql2rel;
 
 import dev.mnestic.rel.LogicalSkyline;
 import dev.mnestic.rel.Skyline;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlSkylineSelect;
 import dev.mnestic.sql.validate.StatementErrors;
 
@@ -53,6 +54,9 @@ import static java.util.Objects.requireNonNull;
  * a {@link LogicalSkyline} over that projection (and DISTINCT, if any)
  * keeps the skyline; then ORDER BY, OFFSET and FETCH; then the extra fields
  * are dropped.
+ *
+ * <p>Conversion stops with its statement ({@link RunningStatement}): it looks at the
+ * statement's flag at each query, FROM item and expression it converts.
  */
 public class MnesticSqlToRelConverter extends SqlToRelConverter {
   private final SqlValidator validator;
@@ -68,10 +72,23 @@ public class MnesticSqlToRelConverter extends SqlToRelConverter {
 
   @Override protected RelRoot convertQueryRecursive(SqlNode query, boolean top,
       RelDataType targetRowType) {
+    RunningStatement.checkCurrent();
     if (query instanceof SqlMerge merge) {
       return RelRoot.of(convertMerge(merge), SqlKind.MERGE);
     }
     return super.convertQueryRecursive(query, top, targetRowType);
+  }
+
+  @Override protected void convertFrom(Blackboard bb, SqlNode from,
+      List<String> fieldNames) {
+    RunningStatement.checkCurrent();
+    super.convertFrom(bb, from, fieldNames);
+  }
+
+  /** Calcite's conversion of each expression calls this first; it converts none itself. */
+  @Override protected RexNode convertExtendedExpression(SqlNode node, Blackboard bb) {
+    RunningStatement.checkCurrent();
+    return super.convertExtendedExpression(node, bb);
   }
 
   /**

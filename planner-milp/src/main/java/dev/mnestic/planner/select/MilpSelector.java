@@ -32,10 +32,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -79,6 +81,10 @@ public final class MilpSelector implements Selector {
   private final PlanSpace space;
   private final String solverId;
   private final Duration timeLimit;
+  /** Set by {@link #stop}; every phase of {@link #solve} looks at it. */
+  private final AtomicBoolean stopped = new AtomicBoolean();
+  /** The solvers searching now, interrupted by {@link #stop}. */
+  private final Set<MPSolver> solving = ConcurrentHashMap.newKeySet();
 
   /**
    * @param solverId an MPSolver backend: "SCIP", "CBC" or "CP_SAT"
@@ -89,6 +95,25 @@ public final class MilpSelector implements Selector {
     this.space = space;
     this.solverId = solverId;
     this.timeLimit = timeLimit;
+  }
+
+  /**
+   * Stops {@link #solve}, from another thread: the solver searching now is interrupted
+   * ({@code MPSolver.interruptSolve}, which CP-SAT, SCIP and CBC honour within moments), the
+   * Lagrangian bounds stop at their next step, no part or round starts, and {@code solve}
+   * throws a {@link PlanningException}. For a statement stopped while the sketch planner
+   * searches, so that its search stops burning CPU for nobody.
+   */
+  public void stop() {
+    stopped.set(true);
+    solving.forEach(MPSolver::interruptSolve);
+  }
+
+  /** Throws if {@link #stop} was called. */
+  private void checkStopped() {
+    if (stopped.get()) {
+      throw new PlanningException("the plan search was stopped");
+    }
   }
 
   /**
@@ -111,8 +136,11 @@ public final class MilpSelector implements Selector {
     final List<List<PhysicalCandidate>> parts = Components.of(space, !space.workload().budgets().isEmpty());
     final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
     final long split = System.nanoTime();
-    final List<Plan> known = inParallel(parts.size(),
-        k -> TreePlans.improved(space, feasible, queriesOf(parts.get(k))));
+    final List<Plan> known = inParallel(parts.size(), k -> {
+      checkStopped();
+      return TreePlans.improved(space, feasible, queriesOf(parts.get(k)));
+    });
+    checkStopped();
     final double[] bound = new double[n];
     Arrays.fill(bound, Double.POSITIVE_INFINITY);
     for (int k = 0; k < parts.size(); k++) {
@@ -148,6 +176,7 @@ public final class MilpSelector implements Selector {
     final AtomicInteger built = new AtomicInteger();
     final int threads = Math.min(THREADS, parts.size());
     final List<LagrangianBound> lagranges = inParallel(parts.size(), k -> {
+      checkStopped();
       final int waiting = parts.size() - started.getAndIncrement();
       final long begin = System.nanoTime();
       if (known.get(k) == null || begin + building.get() / Math.max(1, built.get()) >= end) {
@@ -157,7 +186,7 @@ public final class MilpSelector implements Selector {
       final LagrangianBound lagrange = new LagrangianBound(space, members.get(k), inputs);
       building.addAndGet(System.nanoTime() - begin);
       built.incrementAndGet();
-      lagrange.improve(known.get(k).cost(), Math.min(until, end));
+      lagrange.improve(known.get(k).cost(), Math.min(until, end), stopped);
       return lagrange;
     });
     int open = 0;
@@ -175,6 +204,7 @@ public final class MilpSelector implements Selector {
     int variables = 0;
     int constraints = 0;
     for (int k = 0; k < parts.size(); k++) {
+      checkStopped();
       final Plan part;
       if (known.get(k) != null && lagranges.get(k) == null) {
         part = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0, "FEASIBLE", 0, 0, 0);
@@ -277,6 +307,7 @@ public final class MilpSelector implements Selector {
     int variables = 0;
     int constraints = 0;
     while (true) {
+      checkStopped();
       final long left = deadline - System.nanoTime();
       final String status = lower >= best.cost() * (1 - LagrangianBound.TOLERANCE) ? "OPTIMAL"
           : left < MIN_SEARCH.toNanos() ? "FEASIBLE" : null;
@@ -320,7 +351,7 @@ public final class MilpSelector implements Selector {
       if (found.cost() < best.cost() * (1 - LagrangianBound.TOLERANCE)) {
         best = found;
         lower = Math.max(lower, lagrange.improve(best.cost(),
-            System.nanoTime() + (deadline - System.nanoTime()) / 4));
+            System.nanoTime() + (deadline - System.nanoTime()) / 4, stopped));
       }
     }
   }
@@ -385,7 +416,17 @@ public final class MilpSelector implements Selector {
       final MPSolverParameters params = new MPSolverParameters();
       params.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, 0.0);
       final long start = System.nanoTime();
-      final MPSolver.ResultStatus status = solver.solve(params);
+      // stop() sets the flag before it interrupts the solvers it sees: a solver added after
+      // that sees the flag here
+      solving.add(solver);
+      final MPSolver.ResultStatus status;
+      try {
+        checkStopped();
+        status = solver.solve(params);
+      } finally {
+        solving.remove(solver);
+      }
+      checkStopped();
       final long millis = (System.nanoTime() - start) / 1_000_000;
       LOG.log(System.Logger.Level.DEBUG, "{0}: {1} variables, {2} constraints, {3} in {4} ms, objective {5}, bound {6}",
           solverId, solver.numVariables(), solver.numConstraints(), status, millis,

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,7 +46,7 @@ class LagrangianBoundTest {
       // The whole space as one part (the bound ignores budgets, so it is one with them too).
       final List<PhysicalCandidate> members = Components.of(space, true).get(0);
       final LagrangianBound lagrange = new LagrangianBound(space, members, space.feasibleInputs());
-      final double bound = lagrange.improve(optimum.cost(), Long.MAX_VALUE);
+      final double bound = lagrange.improve(optimum.cost(), Long.MAX_VALUE, new AtomicBoolean());
       assertTrue(bound <= optimum.cost() * (1 + 1e-9), bound + " > " + optimum.cost() + "\n" + text);
       final LagrangianBound.Kept kept = lagrange.alive(optimum.cost());
       final boolean[] alive = kept.candidates();
@@ -89,7 +90,7 @@ class LagrangianBoundTest {
     assertEquals(plan.cost(), plan.bound(), 0);
     final List<PhysicalCandidate> members = Components.of(space, true).get(0);
     final LagrangianBound lagrange = new LagrangianBound(space, members, space.feasibleInputs());
-    final double bound = lagrange.improve(plan.cost(), Long.MAX_VALUE);
+    final double bound = lagrange.improve(plan.cost(), Long.MAX_VALUE, new AtomicBoolean());
     assertTrue(bound <= plan.cost() * (1 + 1e-9), bound + " > " + plan.cost());
     assertTrue(bound >= plan.cost() * (1 - 1e-4), bound + " below " + plan.cost());
   }

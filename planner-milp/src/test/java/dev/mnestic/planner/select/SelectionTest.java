@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -286,7 +287,7 @@ class SelectionTest {
     double optimum = new ReferenceEnumerator(alone).solve().cost();
     final LagrangianBound lagrange = new LagrangianBound(alone, Components.of(alone, false).get(0),
         alone.feasibleInputs());
-    assertTrue(lagrange.improve(optimum, Long.MAX_VALUE) < optimum * 0.99, "the bound alone proves it");
+    assertTrue(lagrange.improve(optimum, Long.MAX_VALUE, new AtomicBoolean()) < optimum * 0.99, "the bound alone proves it");
     final StringBuilder text = new StringBuilder(hard);
     for (int m = 1; m < 20; m++) {
       final String one = "metric m" + m + " from t" + m + "(ts, v) rate 100/s raw 10m\n"

@@ -1,6 +1,7 @@
 package dev.mnestic.sql.validate;
 
 import dev.mnestic.rel.Skyline;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlSkylineSelect;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -55,6 +56,10 @@ import static org.apache.calcite.util.Static.RESOURCE;
  * after SELECT DISTINCT only select items. Besides: a MIN or MAX item needs
  * a type whose values are ordered, and a block that does not aggregate has
  * no aggregates in SKYLINE OF. Errors name the item's line and column.
+ *
+ * <p>Validation stops with its statement ({@link RunningStatement}): the validator looks at the
+ * statement's flag at each rewrite, call, namespace, type derivation and type inference, so
+ * a huge statement stops at its timeout or cancel while it is validated.
  */
 public class MnesticSqlValidator extends CalciteSqlValidator {
   public MnesticSqlValidator(SqlOperatorTable opTab, CalciteCatalogReader catalogReader,
@@ -67,6 +72,7 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
    * converter: EXISTS of an expression (not a query).
    */
   @Override public void validateCall(SqlCall call, SqlValidatorScope scope) {
+    RunningStatement.checkCurrent();
     if (call.getKind() == SqlKind.EXISTS && call.operandCount() == 1
         && !call.operand(0).isA(SqlKind.QUERY)) {
       throw newValidationError(call.operand(0), StatementErrors.RESOURCE.existsNeedsQuery());
@@ -122,6 +128,7 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
   }
 
   @Override protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+    RunningStatement.checkCurrent();
     if (node instanceof SqlCall call) {
       checkWindowIntervals(call);
     }
@@ -233,6 +240,23 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
           RESOURCE.illegalLiteral(literal.getTypeName().getName(), text,
               "no such day in the proleptic Gregorian calendar, whose days SQL dates count"));
     }
+  }
+
+  @Override protected void validateNamespace(SqlValidatorNamespace namespace,
+      RelDataType targetRowType) {
+    RunningStatement.checkCurrent();
+    super.validateNamespace(namespace, targetRowType);
+  }
+
+  @Override public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+    RunningStatement.checkCurrent();
+    return super.deriveType(scope, expr);
+  }
+
+  @Override protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope,
+      SqlNode node) {
+    RunningStatement.checkCurrent();
+    super.inferUnknownTypes(inferredType, scope, node);
   }
 
   @Override protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
