@@ -603,6 +603,10 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     if (matches(schemaPattern, Dashboard.SCHEMA)) {
       final Dashboard dashboard = dashboard();
       final JavaTypeFactory typeFactory = ((CalciteConnection) connection).getTypeFactory();
+      final Map<String, Object[]> types = new HashMap<>();
+      for (Object[] type : StoreCatalog.typeInfo(session())) {
+        types.put((String) type[0], type);
+      }
       for (String name : standingNames(tableNamePattern)) {
         final RelDataType rowType;
         try {
@@ -612,7 +616,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         }
         for (RelDataTypeField field : rowType.getFieldList()) {
           if (matches(columnNamePattern, field.getName())) {
-            rows.add(standingColumn(columns, name, field, typeFactory));
+            rows.add(standingColumn(columns, name, field, typeFactory, types));
           }
         }
       }
@@ -620,9 +624,13 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     return rows(columns.names(), columns.types(), rows);
   }
 
-  /** A {@code getColumns} row, laid out as {@code layout}'s, of a standing query's column. */
+  /**
+   * A {@code getColumns} row, laid out as {@code layout}'s, of a standing query's column,
+   * described as the store describes a column of its type ({@code types}: the store's
+   * {@code getTypeInfo} rows by name; an INTEGER is 32 bits, radix 2).
+   */
   private static Object[] standingColumn(StoreCatalog.Rows layout, String table,
-      RelDataTypeField field, JavaTypeFactory typeFactory) {
+      RelDataTypeField field, JavaTypeFactory typeFactory, Map<String, Object[]> types) {
     final RelDataType type = field.getType();
     final SqlTypeName name = type.getSqlTypeName();
     final RelDataType component = type.getComponentType();
@@ -632,6 +640,14 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     if (SqlTypeName.CHAR_TYPES.contains(name) || SqlTypeName.BINARY_TYPES.contains(name)) {
       size = type.getPrecision() > 0 ? type.getPrecision()
           : typeFactory.getTypeSystem().getMaxPrecision(name);
+    } else if (SqlTypeName.NUMERIC_TYPES.contains(name) && name != SqlTypeName.DECIMAL
+        && types.containsKey(name.getName())) {
+      final Object[] stored = types.get(name.getName());
+      size = ((Number) stored[2]).intValue(); // PRECISION
+      radix = ((Number) stored[17]).intValue(); // NUM_PREC_RADIX
+      if (SqlTypeName.INT_TYPES.contains(name)) {
+        digits = 0;
+      }
     } else if (SqlTypeName.NUMERIC_TYPES.contains(name)) {
       size = type.getPrecision();
       if (name.allowsScale()) {

@@ -1,0 +1,139 @@
+package dev.mnestic.server;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import schemacrawler.schema.Catalog;
+import schemacrawler.schema.Column;
+import schemacrawler.schema.Index;
+import schemacrawler.schema.Routine;
+import schemacrawler.schema.Schema;
+import schemacrawler.schema.Table;
+import schemacrawler.schemacrawler.LimitOptionsBuilder;
+import schemacrawler.schemacrawler.LoadOptionsBuilder;
+import schemacrawler.schemacrawler.SchemaCrawlerOptions;
+import schemacrawler.schemacrawler.SchemaCrawlerOptionsBuilder;
+import schemacrawler.schemacrawler.SchemaInfoLevelBuilder;
+import schemacrawler.tools.utility.SchemaCrawlerUtility;
+import us.fatehi.utility.datasource.DatabaseConnectionSources;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * SchemaCrawler, a real SQL tool nobody on this project wrote, crawls a store through its API
+ * at its most detailed level, over the embedded driver and through a thin client of a real
+ * server: the catalog it builds has the store's tables and standing queries, their columns
+ * with types, the primary keys and the UNIQUE indexes; and no routine in any schema, as
+ * mnestic has none there (its SQL functions are in no schema).
+ */
+class SchemaCrawlerTest {
+  private static final String DB = "mem:schemacrawler-test";
+  private static MnesticServer server;
+
+  @BeforeAll static void start() throws Exception {
+    server = MnesticServer.newBuilder().port(0).db(DB).build();
+    server.start();
+    try (Connection c = DriverManager.getConnection("jdbc:mnestic:db=" + DB);
+         Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE dept (id INT PRIMARY KEY, name VARCHAR(30) NOT NULL UNIQUE)");
+      s.execute("CREATE TABLE emp (id INT, dept INT NOT NULL, name VARCHAR(40),"
+          + " salary DECIMAL(10, 2), bonus DOUBLE, hired TIMESTAMP NOT NULL,"
+          + " PRIMARY KEY (dept, id))");
+      s.execute("CREATE STANDING QUERY pay AS SELECT TUMBLE_START(hired, INTERVAL '1' MINUTE)"
+          + " AS w, APPROX_QUANTILE(salary, 0.5) AS median FROM emp"
+          + " GROUP BY TUMBLE(hired, INTERVAL '1' MINUTE) WITHIN RELATIVE ERROR 0.01");
+    }
+  }
+
+  @AfterAll static void stop() throws Exception {
+    server.close();
+  }
+
+  private static Connection connect(String how) throws SQLException {
+    return how.equals("server") ? ThinClient.connect(server)
+        : DriverManager.getConnection("jdbc:mnestic:db=" + DB);
+  }
+
+  private static Catalog crawl(Connection c) throws Exception {
+    final SchemaCrawlerOptions options = SchemaCrawlerOptionsBuilder.newSchemaCrawlerOptions()
+        .withLimitOptions(LimitOptionsBuilder.builder().includeAllRoutines().toOptions())
+        .withLoadOptions(LoadOptionsBuilder.builder()
+            .withSchemaInfoLevel(SchemaInfoLevelBuilder.maximum()).toOptions());
+    return SchemaCrawlerUtility.getCatalog(DatabaseConnectionSources.fromConnection(c), options);
+  }
+
+  @ParameterizedTest @ValueSource(strings = {"embedded", "server"})
+  void crawledCatalog(String how) throws Exception {
+    try (Connection c = connect(how)) {
+      final Catalog catalog = crawl(c);
+      final Map<String, Table> tables = new TreeMap<>();
+      for (Table table : catalog.getTables()) {
+        tables.put(table.getSchema().getName() + "." + table.getName(), table);
+      }
+      assertEquals(List.of("PUBLIC.dept", "PUBLIC.emp", "STANDING.pay"),
+          new ArrayList<>(tables.keySet()));
+      assertEquals("VIEW", tables.get("STANDING.pay").getTableType().getTableType()
+          .toUpperCase());
+
+      assertEquals(List.of("id INTEGER false", "dept INTEGER false", "name VARCHAR(40) true",
+          "salary DECIMAL(10, 2) true", "bonus DOUBLE(64, 0) true", "hired TIMESTAMP false"),
+          columns(tables.get("PUBLIC.emp")));
+      // A standing query's DOUBLE is described as the store describes its own.
+      assertEquals(List.of("w TIMESTAMP false", "median DOUBLE(64, 0) true"),
+          columns(tables.get("STANDING.pay")));
+
+      final Table emp = tables.get("PUBLIC.emp");
+      assertEquals(List.of("dept", "id"), emp.getPrimaryKey().getConstrainedColumns().stream()
+          .map(Column::getName).toList());
+      final Table dept = tables.get("PUBLIC.dept");
+      assertEquals(List.of("id"), dept.getPrimaryKey().getConstrainedColumns().stream()
+          .map(Column::getName).toList());
+      final List<String> indexes = new ArrayList<>();
+      for (Index index : dept.getIndexes()) {
+        indexes.add(index.getColumns().stream().map(Column::getName).toList() + " unique "
+            + index.isUnique());
+      }
+      indexes.sort(String::compareTo);
+      assertEquals(List.of("[id] unique true", "[name] unique true"), indexes);
+
+      // mnestic's routines are its SQL functions, built in and in no schema (callable from
+      // any): getFunctions lists them with FUNCTION_SCHEM null, as JDBC allows, and
+      // SchemaCrawler, which files a routine under its schema, keeps none of them. Its own
+      // query for them still answers them all (DatabaseMetaDataTest checks the list).
+      assertEquals(List.of(), catalog.getRoutines().stream().map(Routine::getName).toList());
+      final List<String> functions = new ArrayList<>();
+      try (var rs = c.getMetaData().getFunctions(null, null, "PARETO%")) {
+        while (rs.next()) {
+          functions.add(rs.getString("FUNCTION_SCHEM") + " " + rs.getString("FUNCTION_NAME"));
+        }
+      }
+      assertEquals(List.of("null PARETO_MAX", "null PARETO_MIN"), functions);
+      final List<String> schemas = new ArrayList<>();
+      for (Schema schema : catalog.getSchemas()) {
+        schemas.add(schema.getFullName());
+      }
+      assertTrue(schemas.containsAll(List.of("PUBLIC", "STANDING")), schemas.toString());
+    }
+  }
+
+  /** Each column as "name type nullable", its type with the size SchemaCrawler shows. */
+  private static List<String> columns(Table table) {
+    final List<String> columns = new ArrayList<>();
+    for (Column column : table.getColumns()) {
+      columns.add(column.getName() + " " + column.getColumnDataType().getName()
+          + column.getWidth() + " " + column.isNullable());
+    }
+    return columns;
+  }
+}
