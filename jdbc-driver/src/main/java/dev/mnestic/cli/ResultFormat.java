@@ -18,24 +18,35 @@ enum ResultFormat {
   /**
    * A header line of column labels, then a line per row. Every column but the
    * last is padded with spaces to its widest cell (header included) plus 4;
-   * the last is not padded. NULL is {@code null}. A cell's text is written as
-   * it is, line breaks included.
+   * the last is not padded. Widths are as a terminal shows the text: East
+   * Asian wide and fullwidth characters (such as {@code 部門}) take two
+   * columns, combining marks none. NULL is {@code NULL}; a string that is
+   * {@code NULL} is written {@code 'NULL'}, so the two stay apart. A cell's
+   * line breaks and tabs are escaped ({@code \n}, {@code \r}, {@code \t}), other
+   * control characters as a backslash, {@code u} and four hex digits, and a
+   * backslash is doubled, so every row is one line.
    *
    * <pre>
    * name    id    importance
    * Maya    m1    0.6
+   * 部門    m2    NULL
    * </pre>
    */
   TABLE("\n") {
     @Override void write(ResultSet rs, PrintStream out) throws SQLException {
       final int n = rs.getMetaData().getColumnCount();
       final List<String[]> lines = new ArrayList<>();
-      lines.add(labels(rs));
+      final String[] labels = labels(rs);
+      for (int i = 0; i < n; i++) {
+        labels[i] = escaped(labels[i]);
+      }
+      lines.add(labels);
       while (rs.next()) {
         final String[] cells = new String[n];
         for (int i = 0; i < n; i++) {
           final Object value = rs.getObject(i + 1);
-          cells[i] = value == null ? "null" : Values.text(value);
+          final String text = value == null ? null : Values.text(value);
+          cells[i] = text == null ? "NULL" : text.equals("NULL") ? "'NULL'" : escaped(text);
         }
         lines.add(cells);
       }
@@ -56,10 +67,6 @@ enum ResultFormat {
         b.append('\n');
       }
       out.print(b);
-    }
-
-    private int width(String cell) {
-      return cell.codePointCount(0, cell.length());
     }
   },
 
@@ -158,6 +165,61 @@ enum ResultFormat {
       }
     }
     throw new UsageException("unknown format '" + name + "'; use table, json or csv");
+  }
+
+  /** {@code text} with control characters escaped and backslashes doubled. */
+  static String escaped(String text) {
+    final StringBuilder b = new StringBuilder(text.length());
+    text.codePoints().forEach(c -> {
+      switch (c) {
+        case '\\' -> b.append("\\\\");
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (Character.isISOControl(c)) {
+            b.append(String.format("\\u%04x", c));
+          } else {
+            b.appendCodePoint(c);
+          }
+        }
+      }
+    });
+    return b.toString();
+  }
+
+  /**
+   * The columns a terminal gives {@code text} (without control characters): two for an East
+   * Asian wide or fullwidth character (Unicode's East_Asian_Width W and F, which Java does
+   * not expose: their blocks), none for a combining mark or a zero-width format character,
+   * one for any other.
+   */
+  static int width(String text) {
+    return text.codePoints().map(c -> {
+      final int type = Character.getType(c);
+      if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK
+          || type == Character.FORMAT) {
+        return 0;
+      }
+      return isWide(c) ? 2 : 1;
+    }).sum();
+  }
+
+  private static boolean isWide(int c) {
+    return c >= 0x1100 && c <= 0x115F // Hangul Jamo initials
+        || c >= 0x2E80 && c <= 0x303E // CJK radicals, punctuation
+        || c >= 0x3041 && c <= 0x33FF // kana, CJK compatibility
+        || c >= 0x3400 && c <= 0x4DBF // CJK extension A
+        || c >= 0x4E00 && c <= 0x9FFF // CJK unified ideographs
+        || c >= 0xA000 && c <= 0xA4CF // Yi
+        || c >= 0xAC00 && c <= 0xD7A3 // Hangul syllables
+        || c >= 0xF900 && c <= 0xFAFF // CJK compatibility ideographs
+        || c >= 0xFE30 && c <= 0xFE4F // CJK compatibility forms
+        || c >= 0xFF00 && c <= 0xFF60 // fullwidth forms
+        || c >= 0xFFE0 && c <= 0xFFE6
+        || c >= 0x1F300 && c <= 0x1F64F // pictographs, emoticons
+        || c >= 0x1F900 && c <= 0x1F9FF
+        || c >= 0x20000 && c <= 0x3FFFD; // CJK extensions B and later
   }
 
   private static String[] labels(ResultSet rs) throws SQLException {

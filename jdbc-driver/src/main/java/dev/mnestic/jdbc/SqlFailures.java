@@ -51,8 +51,9 @@ import java.util.stream.Collectors;
  *       name no Java exception);
  *   <li>a plan Calcite cannot implement: 0A000; a parameter not set: 07002;
  *   <li>out of memory: 53200; stack exhausted: 54001;
- *   <li>anything else, an internal error: XX000, with the exception's class
- *       and the first line of its message (never generated code).
+ *   <li>anything else, an internal error: XX000, with the first line of the
+ *       exception's message (never generated code), and its class only when
+ *       it has no message or {@value #DEBUG_PROPERTY} is set.
  * </ul>
  * The vendor code is that of the SQLException that gave the SQLSTATE (the
  * store's, such as HSQLDB's -104 for a unique constraint), else 0.
@@ -60,6 +61,14 @@ import java.util.stream.Collectors;
 final class SqlFailures {
   /** Longest message passed on; past it the message is cut. */
   static final int MAX_MESSAGE = 4_000;
+
+  /**
+   * The system property that, set to true, has an internal error's message name its Java
+   * exception (for a bug report); otherwise no message names one.
+   */
+  static final String DEBUG_PROPERTY = "mnestic.debug";
+
+  private static final boolean DEBUG = Boolean.getBoolean(DEBUG_PROPERTY);
 
   /** Internal error: a failure mnestic did not expect. */
   static final String INTERNAL = "XX000";
@@ -352,8 +361,12 @@ final class SqlFailures {
   }
 
   private static String internal(Throwable root) {
-    return "internal error: " + root.getClass().getSimpleName()
-        + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
+    if (root.getMessage() == null || DEBUG) {
+      return "internal error: " + root.getClass().getName()
+          + (root.getMessage() == null ? "" : ": " + firstLine(root.getMessage()));
+    }
+    return "internal error: " + firstLine(root.getMessage())
+        + " (a bug of mnestic; -D" + DEBUG_PROPERTY + "=true names its Java exception)";
   }
 
   private static String tooComplex(Throwable t) {

@@ -51,18 +51,31 @@ class ResultFormatTest {
 
   @Test void table() throws SQLException {
     assertEquals("i    d      s      n\n"
-        + "1    0.9    a,b    null\n", format(ResultFormat.TABLE, SIMPLE));
+        + "1    0.9    a,b    NULL\n", format(ResultFormat.TABLE, SIMPLE));
     assertEquals("a       b      c                      r      dc\n"
         + "2.35    1.0    0.30000000000000004    1.5    1.50\n",
         format(ResultFormat.TABLE, DOUBLES));
-    // A line break inside a cell is written as it is; the empty cell is 5 spaces.
-    assertEquals("q           a       nl           e    arr\n"
-        + "say \"hi\"    it's    two\nlines    " + "     " + "[1,2]\n",
+    // A line break inside a cell is escaped; the empty cell is 5 spaces.
+    assertEquals("q           a       nl            e    arr\n"
+        + "say \"hi\"    it's    two\\nlines    " + "     " + "[1,2]\n",
         format(ResultFormat.TABLE, STRINGS));
     assertEquals("b       d             ts                     t           strs         "
         + "nested              big\n"
         + "true    2025-07-01    2025-07-01 00:00:00    12:34:56    [\"x\",\"y\"]    "
         + "[[\"2025-01-02\"]]    7\n", format(ResultFormat.TABLE, TYPES));
+  }
+
+  /**
+   * Test case for #14 (point 7): NULL is not the string 'NULL' nor 'null'; wide characters take
+   * two columns, combining marks none; control characters and backslashes are escaped.
+   */
+  @Test void tableShowsNullAlignsWideTextEscapes() throws SQLException {
+    assertEquals("a        b         c\n"
+        + "NULL     'NULL'    null\n"
+        + "部門x    e\u0301         a\\tb\\\\\n"
+        + "x        ab        \\u001b\n",
+        format(ResultFormat.TABLE, "SELECT * FROM (VALUES (CAST(NULL AS VARCHAR(9)), 'NULL',"
+            + " 'null'), ('部門x', 'e\u0301', 'a\tb\\'), ('x', 'ab', '\u001b')) AS t(a, b, c)"));
   }
 
   @Test void tableWithoutRows() throws SQLException {
