@@ -125,6 +125,11 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     super(null);
   }
 
+  /** mnestic's version ({@code mnestic --version}), as the driver and the server report it. */
+  public static String version() {
+    return MnesticVersion.VERSION;
+  }
+
   @Override public CalcitePrepare createPrepare() {
     return new MnesticPrepare();
   }
