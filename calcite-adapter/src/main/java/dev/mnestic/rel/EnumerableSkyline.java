@@ -52,7 +52,7 @@ public final class EnumerableSkyline extends Skyline implements EnumerableRel {
   @Override public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
         .itemIf("prefilter", "less", prefilter())
-        .item("algorithm", algorithm())
+        .item("algorithm", algorithm().toString())
         .itemIf("partitions", "hash", orderedDimensionCount() < dimensions.size());
   }
 

@@ -88,7 +88,8 @@ public abstract class Skyline extends SingleRel {
 
   @Override public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
-        .item("dimensions", dimensions)
+        // as text ("$1 MIN"): EXPLAIN PLAN AS JSON writes only values Calcite's RelJson knows
+        .item("dimensions", dimensions.stream().map(Dimension::toString).toList())
         .itemIf("distinct", true, distinct);
   }
 

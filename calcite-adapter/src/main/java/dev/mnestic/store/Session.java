@@ -17,6 +17,8 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
@@ -72,9 +74,12 @@ public final class Session implements DataSource, AutoCloseable {
       } catch (SQLException e) {
         final boolean locked = e.getMessage() != null
             && e.getMessage().contains("lock acquisition failure");
-        if (!locked || System.nanoTime() > giveUp) {
+        if (!locked) {
           throw new SQLException("cannot open " + location + ": " + e.getMessage(),
               e.getSQLState(), e);
+        }
+        if (System.nanoTime() > giveUp) {
+          throw inUse(location, e);
         }
         try {
           Thread.sleep(250);
@@ -86,6 +91,24 @@ public final class Session implements DataSource, AutoCloseable {
     }
     c.setAutoCommit(true);
     return new Session(location, c);
+  }
+
+  /**
+   * The failure to open {@code location} while another live process holds it, from HSQLDB's
+   * {@code locked} (whose message is a dump of its lock file's state): the store, its lock file
+   * and when the holder last wrote it. Not chained to {@code locked}, so a caller showing the
+   * deepest SQLException's message (the CLI) shows this one.
+   */
+  private static SQLException inUse(StoreLocation location, SQLException locked) {
+    final Matcher file = Pattern.compile("\\[file =([^,]+),").matcher(locked.getMessage());
+    final Matcher heartbeat = Pattern.compile("read: (\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d)")
+        .matcher(locked.getMessage());
+    return new SQLException(location + " is in use by another process"
+        + (file.find() ? ": its lock file " + file.group(1) + " was last written" : "")
+        + (heartbeat.find() ? " at " + heartbeat.group(1) : "")
+        + " by the process holding the store (a mnestic serve, sql or run, or a program or tool"
+        + " with the embedded driver), which rewrites it every 10 s while it runs; stop that"
+        + " process, or connect through its server (mnestic serve)", "08001");
   }
 
   /**

@@ -13,7 +13,7 @@ import java.sql.Statement;
  * creates a table, loads it in one transaction with a batched prepared
  * statement, and asks which memories matter most per kind.
  *
- * <p>Run: {@code java -cp jdbc-driver/target/mnestic-jdbc-driver-*-all.jar:examples/target/classes
+ * <p>Run: {@code java -cp jdbc-driver/target/mnestic-jdbc-driver-0.1.0-SNAPSHOT-all.jar:examples/target/classes
  * dev.mnestic.examples.JdbcExample [JDBC-URL]}; the URL defaults to an
  * in-memory store, and may be a remote one
  * ({@code jdbc:avatica:remote:url=http://127.0.0.1:8765;serialization=protobuf}).

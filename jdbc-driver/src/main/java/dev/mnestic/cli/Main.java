@@ -1,5 +1,8 @@
 package dev.mnestic.cli;
 
+import dev.mnestic.jdbc.Driver;
+import dev.mnestic.planner.view.PlanCommand;
+
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -10,8 +13,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The {@code mnestic} command line: {@code mnestic sql ...} and
- * {@code mnestic serve ...}; see {@link #USAGE}.
+ * The {@code mnestic} command line: {@code mnestic sql ...}, {@code run},
+ * {@code import}, {@code serve} and {@code plan}; see {@link #USAGE}.
  *
  * <p>Exit status: 0 on success, 1 when a statement or the server fails (the
  * message on standard error), 2 for a command line that cannot run (the
@@ -27,9 +30,11 @@ public final class Main {
         run      Run a CozoScript (Datalog) script and print its rows
         import   Load CozoDB relation-JSON into stored relations
         serve    Serve a store to JDBC clients over HTTP
+        plan     Plan a workload file of standing quantile queries and print the chosen plan
 
       Options:
-        -h, --help    Show this help; 'mnestic COMMAND --help' shows a command's options
+        -h, --help     Show this help; 'mnestic COMMAND --help' shows a command's options
+        -V, --version  Show mnestic's version
       """;
 
   private Main() {
@@ -66,6 +71,9 @@ public final class Main {
       case "-h", "--help":
         out.print(USAGE);
         return 0;
+      case "-V", "--version":
+        out.print("mnestic " + Driver.version() + "\n");
+        return 0;
       case "sql":
         return CommandLine.wantsHelp(rest) ? help(out, SqlCommand.USAGE)
             : SqlCommand.run(rest, in, out, err);
@@ -78,6 +86,8 @@ public final class Main {
       case "serve":
         return CommandLine.wantsHelp(rest) ? help(out, ServeCommand.USAGE)
             : ServeCommand.run(rest, out, err);
+      case "plan":
+        return PlanCommand.run(rest.toArray(new String[0]), out, err);
       default:
         throw new UsageException("unknown command '" + command + "'");
       }

@@ -1,5 +1,6 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.remote.RemoteDriver;
 import dev.mnestic.standing.Dashboard;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreLocation;
@@ -53,7 +54,10 @@ import java.util.TreeSet;
  *       Calcite's LENIENT (so {@code %}, {@code LIMIT}, GROUP BY aliases work);
  *   <li>{@code user} and {@code password}, ignored.
  * </ul>
- * Any other property (Calcite's {@code model}, {@code schemaFactory},
+ * {@code jdbc:mnestic:remote:url=http://HOST:PORT...} connects to a server instead, through
+ * {@link RemoteDriver}.
+ *
+ * <p>Any other property (Calcite's {@code model}, {@code schemaFactory},
  * {@code fun}, ...: ways to load code or open files outside the store) is
  * refused with SQLSTATE 08001.
  *
@@ -116,6 +120,9 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
   private static final Set<String> MNESTIC = Set.of(
       DB, LANG, PROGRESS, STATEMENT_TIMEOUT, STATEMENT_MEMORY);
 
+  /** {@code jdbc:mnestic:remote:} URLs, which this driver hands to the thin client. */
+  private static final RemoteDriver REMOTE = new RemoteDriver();
+
   static {
     MnesticConnectionFactory.failures = SqlFailures::of;
     new Driver().register();
@@ -123,6 +130,11 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
 
   public Driver() {
     super(null);
+  }
+
+  /** mnestic's version ({@code mnestic --version}), as the driver and the server report it. */
+  public static String version() {
+    return MnesticVersion.VERSION;
   }
 
   @Override public CalcitePrepare createPrepare() {
@@ -143,11 +155,20 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
   }
 
   @Override public Connection connect(String url, Properties info) throws SQLException {
+    if (REMOTE.acceptsURL(url)) {
+      return REMOTE.connect(url, info);
+    }
     if (!acceptsURL(url)) {
       return null;
     }
-    final Properties given =
-        ConnectStringParser.parse(url.substring(CONNECT_STRING_PREFIX.length()), info);
+    // "jdbc:mnestic:;lang=datalog", as HSQLDB's URLs put ';' before their keys, means the same
+    final String keys = url.substring(CONNECT_STRING_PREFIX.length()).replaceFirst("^;", "");
+    final Properties given;
+    try {
+      given = ConnectStringParser.parse(keys, info);
+    } catch (SQLException e) {
+      throw new SQLException("bad URL " + url + ": " + e.getMessage(), "08001", e);
+    }
     checkAllowed(given);
     final Properties withDefaults = new Properties();
     withDefaults.putAll(CALCITE_DEFAULTS);
@@ -175,6 +196,14 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     }
     for (String name : given.stringPropertyNames()) {
       final String value = given.getProperty(name);
+      if (name.equals(LANG) && !value.equalsIgnoreCase("sql") && !value.equalsIgnoreCase(DATALOG)) {
+        throw new SQLException("connection property lang must be sql or datalog, was '" + value
+            + "'", "08001");
+      }
+      if (name.equals(DB) && value.isEmpty()) {
+        throw new SQLException("connection property db needs a value: a directory or mem:NAME"
+            + " (leave it out for a private in-memory store)", "08001");
+      }
       if (MNESTIC.contains(name) || IGNORED.contains(name) || PLAIN_CALCITE.contains(name)) {
         continue;
       }

@@ -319,13 +319,62 @@ public final class Dashboard extends AbstractSchema {
       if (broken.containsKey(name)) {
         throw broken.get(name);
       }
-      final Map<String, List<Object[]>> answers = planFor(standing).run(root, builds, cancel);
+      final Map<String, List<Object[]>> answers = evaluate(standing, name, cancel);
       unread.clear();
       unread.putAll(answers);
       evaluations++;
       rows = unread.remove(name);
     }
     return rows;
+  }
+
+  /**
+   * Every query of {@code standing}'s rows, from one evaluation of their shared plan; should that
+   * fail (one query's filter failing on the store's rows fails the pass of its metric, and
+   * planning measures every metric), from an evaluation of each query alone, so one failing
+   * query never keeps the others from answering. Throws the failure of {@code name}'s query,
+   * naming it, if that one fails alone; a stop ({@code cancel}) is thrown as it is.
+   */
+  private Map<String, List<Object[]>> evaluate(List<StandingQuery> standing, String name,
+      AtomicBoolean cancel) {
+    try {
+      return planFor(standing).run(root, builds, cancel);
+    } catch (RuntimeException e) {
+      if (standing.size() == 1 || cancel != null && cancel.get()) {
+        throw e;
+      }
+      planned = null;
+      final Map<String, List<Object[]>> answers = new HashMap<>();
+      RuntimeException own = null;
+      for (StandingQuery q : standing) {
+        try {
+          answers.putAll(plan(List.of(q), root).run(root, builds, cancel));
+        } catch (RuntimeException alone) {
+          if (cancel != null && cancel.get()) {
+            throw alone;
+          }
+          if (q.name().equals(name)) {
+            own = alone;
+          }
+        }
+      }
+      if (own != null) {
+        throw new IllegalStateException("standing query " + name + " cannot be read: "
+            + deepestMessage(own), own);
+      }
+      return answers;
+    }
+  }
+
+  /** The message of the deepest cause of {@code e} that has one (the store's, if it failed). */
+  private static String deepestMessage(Throwable e) {
+    String message = e.getMessage();
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      if (t.getMessage() != null) {
+        message = t.getMessage();
+      }
+    }
+    return message;
   }
 
   /**

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -176,6 +177,18 @@ class MainTest {
     assertOk(SqlCommand.USAGE, run("sql", "--format", "json", "-h"));
     assertOk(ServeCommand.USAGE, run("serve", "--help"));
     assertTrue(SqlCommand.USAGE.startsWith("Usage: mnestic sql"));
+    // Every command Main runs is listed, and answers its own --help.
+    for (String command : List.of("sql", "run", "import", "serve", "plan")) {
+      assertTrue(Main.USAGE.contains("\n  " + command + " "), command);
+      final Run help = run(command, "--help");
+      assertEquals(0, help.status(), command);
+      assertTrue(help.out().toLowerCase().startsWith("usage: mnestic " + command), help.out());
+    }
+  }
+
+  @Test void version() {
+    assertOk("mnestic 0.1.0\n", run("--version"));
+    assertOk("mnestic 0.1.0\n", run("-V"));
   }
 
   @Test void runsADatalogScriptOverTheStore(@TempDir Path dir) throws Exception {

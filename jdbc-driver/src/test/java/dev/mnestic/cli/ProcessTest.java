@@ -20,6 +20,7 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -108,6 +109,34 @@ class ProcessTest {
       }
       credentials.setProperty("avatica_password", "wrong");
       assertThrows(RuntimeException.class, () -> query(url, credentials));
+    } finally {
+      server.destroy();
+      server.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * A store another process holds: the second process says which store, its lock file and when
+   * the holder last wrote it, not HSQLDB's dump of the lock file's state.
+   */
+  @Test void aStoreInUseSaysSo() throws Exception {
+    final Path store = dir.resolve("store");
+    final Process server = mnestic("serve", "--port", "0", "--db", store.toString())
+        .redirectError(dir.resolve("serve-err.txt").toFile()).start();
+    try {
+      final BufferedReader out = new BufferedReader(
+          new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+      assertTrue(CompletableFuture.supplyAsync(() -> readLine(out))
+          .get(TIMEOUT_SECONDS, TimeUnit.SECONDS) != null, "serve printed no URL");
+      final Run held = run("sql", "--db", store.toString(), "SELECT 1");
+      assertEquals(1, held.status());
+      assertTrue(held.err().matches("Error: file store " + Pattern.quote(store.toString())
+          + " is in use by another process: its lock file " + Pattern.quote(
+              store.resolve("store.lck").toString()) + " was last written at"
+          + " \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d by the process holding the store \\(a mnestic"
+          + " serve, sql or run, or a program or tool with the embedded driver\\), which rewrites"
+          + " it every 10 s while it runs; stop that process, or connect through its server"
+          + " \\(mnestic serve\\)\n"), held.err());
     } finally {
       server.destroy();
       server.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);

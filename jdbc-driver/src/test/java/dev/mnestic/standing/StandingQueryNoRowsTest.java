@@ -131,6 +131,25 @@ class StandingQueryNoRowsTest {
   }
 
   /**
+   * A standing query whose filter fails on the store's rows (a string column compared with a
+   * number: the store cannot cast 'api') fails alone, naming itself; the unfiltered query of the
+   * same table, which shared its plan, answers.
+   */
+  @Test void aFilterFailingOnTheRowsFailsAlone() throws SQLException {
+    try (Connection c = open(); Statement s = c.createStatement()) {
+      minute(s, 0, "api", false);
+      s.execute(P95);
+      s.execute("CREATE STANDING QUERY b AS SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) AS w,"
+          + " APPROX_QUANTILE(latency, 0.5) AS p50 FROM requests WHERE service > 5"
+          + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RANK ERROR 0.01");
+      assertEquals(1, rows(s, "p95").size());
+      final SQLException e = assertThrows(SQLException.class, () -> rows(s, "b"));
+      assertTrue(e.getMessage().contains("standing query b cannot be read: "), e.getMessage());
+      assertEquals(1, rows(s, "p95").size());
+    }
+  }
+
+  /**
    * A standing query that cannot be read (its table dropped) fails alone, with a message naming
    * it; one over an empty table beside it answers with no rows.
    */
