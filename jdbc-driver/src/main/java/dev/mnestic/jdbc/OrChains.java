@@ -27,7 +27,7 @@ import java.util.Map;
  * Java method in time about quadratic in its length and fails past about a thousand terms
  * (code too large), while it turns an IN list into a join with its values, which
  * {@code EnumerableStashedValues} keeps as data: a chain of 10,000 equalities runs, most of its
- * time (5-8 s on a loaded 2-core machine) spent in Calcite's parser, before this rewriting.
+ * time (5-14 s on a loaded 2-core machine) spent in Calcite's parser, before this rewriting.
  */
 final class OrChains {
   /**

@@ -45,7 +45,7 @@ final class StatementShape {
   /**
    * Most operators (symbols such as {@code +} or {@code <=}, and OR, AND, NOT, LIKE, IS) one
    * expression may hold between its parentheses and commas: a chain of 10,000 equalities joined
-   * by OR (19,999 operators) passes; Calcite parses it in 5-8 s on a loaded 2-core machine.
+   * by OR (19,999 operators) passes; Calcite parses it in 5-14 s on a loaded 2-core machine.
    */
   static final int MAX_CHAIN = 20_000;
 
@@ -56,7 +56,7 @@ final class StatementShape {
    * Most operators (calls of operators and functions, CASE arms) and select items a parsed
    * statement may hold; an IN list counts as one operator whatever its length, rows of VALUES,
    * NOT and signs of literals as none (they are data or fold away). On a loaded 2-core machine
-   * a statement of 500 takes 1-6 s to prepare.
+   * a statement of 500 takes 3-10 s to prepare.
    */
   static final int MAX_OPERATORS = 500;
 
