@@ -249,12 +249,10 @@ final class ClientMeta extends JdbcMetaSubclassing {
       if (statement != null) {
         running.put(statement, new Run(h.connectionId, h.id, Thread.currentThread()));
         if (stopping) {
-          statement.cancel();
+          cancel(statement);
         }
       }
       return work.run();
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
     } catch (NoSuchStatementException | MissingResultsException e) {
       throw (E) e;
     } finally {
