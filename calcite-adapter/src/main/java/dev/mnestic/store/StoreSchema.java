@@ -51,6 +51,10 @@ final class StoreSchema extends JdbcSchema {
       }
 
       @Override public Named<Table> getIgnoreCase(String name) {
+        final Table exact = get(name); // one look at the store when the case matches
+        if (exact != null) {
+          return new Named<>(name, exact);
+        }
         return StoreCatalog.findTable(session, name)
             .map(stored -> {
               final Table table = get(stored);

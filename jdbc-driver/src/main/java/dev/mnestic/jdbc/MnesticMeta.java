@@ -50,8 +50,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Calcite's metadata and connection handling, with transactions, primary
- * keys and type information taken from the store.
+ * Calcite's connection handling, with transactions taken from the store, and the
+ * connection's metadata: the store's tables, columns, keys, indexes and types read from the
+ * store at each call (so DDL of any connection, or of HSQLDB itself, shows at once), the
+ * standing queries from the store's catalog, and the SQL functions a statement may call.
  */
 final class MnesticMeta extends CalciteMetaSubclassing {
   private static final List<String> PRIMARY_KEY_COLUMNS = List.of(
@@ -478,10 +480,10 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     return dashboard;
   }
 
-  /** Names of the standing queries matching {@code pattern}, in order. */
-  private List<String> standingNames(Pat pattern) {
+  /** Names of {@code dashboard}'s standing queries matching {@code pattern}, in order. */
+  private static List<String> standingNames(Dashboard dashboard, Pat pattern) {
     final List<String> names = new ArrayList<>();
-    for (String name : dashboard().tables().getNames(LikePattern.any())) {
+    for (String name : dashboard.tables().getNames(LikePattern.any())) {
       if (matches(pattern, name)) {
         names.add(name);
       }
@@ -530,7 +532,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       }
     }
     if (matches(schemaPattern, Dashboard.SCHEMA) && (typeList == null || typeList.contains(VIEW))) {
-      for (String name : standingNames(tableNamePattern)) {
+      for (String name : standingNames(dashboard(), tableNamePattern)) {
         rows.add(new Object[] {null, Dashboard.SCHEMA, name, VIEW, null, null, null, null, null,
             null});
       }
@@ -607,7 +609,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       for (Object[] type : StoreCatalog.typeInfo(session())) {
         types.put((String) type[0], type);
       }
-      for (String name : standingNames(tableNamePattern)) {
+      for (String name : standingNames(dashboard, tableNamePattern)) {
         final RelDataType rowType;
         try {
           rowType = dashboard.tables().get(name).getRowType(typeFactory);

@@ -124,7 +124,9 @@ class DatabaseMetaDataTest {
       c.setReadOnly(true);
       assertTrue(c.getMetaData().isReadOnly());
       for (String write : List.of("INSERT INTO t VALUES (2)", "UPDATE t SET id = 3",
-          "DELETE FROM t", "CREATE TABLE u (a INT)", "DROP TABLE t")) {
+          "DELETE FROM t", "MERGE INTO t USING (VALUES (5)) AS v (id) ON t.id = v.id"
+              + " WHEN NOT MATCHED THEN INSERT (id) VALUES (v.id)",
+          "CREATE TABLE u (a INT)", "DROP TABLE t")) {
         final SQLException e = assertThrows(SQLException.class, () -> s.execute(write), write);
         assertEquals("25006", e.getSQLState(), write + ": " + e.getMessage());
       }
@@ -159,6 +161,25 @@ class DatabaseMetaDataTest {
       }
       assertFalse(md.supportsTransactionIsolationLevel(Connection.TRANSACTION_NONE));
       assertTrue(md.supportsTransactionIsolationLevel(Connection.TRANSACTION_SERIALIZABLE));
+    }
+  }
+
+  /** CREATE TABLE commits the open transaction, as dataDefinitionCausesTransactionCommit says. */
+  @ParameterizedTest @ValueSource(strings = {"embedded", "server"})
+  void ddlCommitsAsTheFlagSays(String how) throws SQLException {
+    try (Connection c = connect(how); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE kept (id INT)");
+      c.setAutoCommit(false);
+      s.execute("INSERT INTO kept VALUES (1)");
+      s.execute("CREATE TABLE other (id INT)");
+      c.rollback();
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM kept")) {
+        assertTrue(rs.next());
+        assertEquals(c.getMetaData().dataDefinitionCausesTransactionCommit() ? 1 : 0,
+            rs.getInt(1));
+      }
+      assertTrue(c.getMetaData().dataDefinitionCausesTransactionCommit());
+      c.setAutoCommit(true);
     }
   }
 
