@@ -1,6 +1,7 @@
 package dev.mnestic.datalog;
 
 import dev.mnestic.datalog.parse.Parser;
+import dev.mnestic.runtime.RunningStatement;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,6 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -57,10 +59,18 @@ class SizeTest {
   }
 
   @Test void aChainOfUnificationsAndOfJoins() throws SQLException {
-    final int n = 100;
-    // each unification reads the one before it
-    assertEquals(List.of(List.of((long) n)), rows("?[y] := x0 = 0, "
-        + join(n, i -> "x" + (i + 1) + " = x" + i + " + 1", ", ") + ", y = x" + n));
+    final int n = Parser.MAX_BODY_ATOMS - 2;
+    // each unification reads the one before it; in a statement, as the JDBC driver runs
+    // scripts, its program compiles on another thread (RunningStatement.await), whose stack
+    // once overflowed at this size
+    try (RunningStatement s = RunningStatement.start(new AtomicBoolean(), 0, 0).enter()) {
+      try {
+        assertEquals(List.of(List.of((long) n)), rows("?[y] := x0 = 0, "
+            + join(n, i -> "x" + (i + 1) + " = x" + i + " + 1", ", ") + ", y = x" + n));
+      } finally {
+        s.exit();
+      }
+    }
     // a path of 20 edges through the edges i -> i + 1 of 0..40: it starts at 0..20
     final int joins = 20;
     final List<List<Object>> starts = new ArrayList<>();
