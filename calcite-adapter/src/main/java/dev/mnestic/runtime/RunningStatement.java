@@ -99,9 +99,12 @@ public final class RunningStatement implements AutoCloseable {
 
   static final int AWAIT_POLL_MILLIS = 10;
 
-  /** Where {@link #await} runs work. */
+  /**
+   * Where {@link #await} runs work; Janino recurses once per level of the code it compiles,
+   * so the threads have {@link DeepStack}'s stack.
+   */
   private static final ExecutorService WORKERS = Executors.newCachedThreadPool(r -> {
-    final Thread t = new Thread(r, "mnestic-statement-work");
+    final Thread t = new Thread(null, r, "mnestic-statement-work", DeepStack.STACK_BYTES);
     t.setDaemon(true);
     return t;
   });

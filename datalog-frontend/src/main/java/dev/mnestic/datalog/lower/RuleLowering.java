@@ -29,6 +29,8 @@ import org.apache.calcite.util.Holder;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -70,6 +72,13 @@ final class RuleLowering {
   /** Whether the rule being lowered keeps every binding, for its place in the evaluation order. */
   private boolean ordered;
   private int hiddenCount;
+  /**
+   * Unifications and filters not yet applied, each reading only the current columns: new
+   * columns by variable, and conditions. Consecutive ones become one Project and one Filter;
+   * stacked ones cost the planner time quadratic in their count.
+   */
+  private final Map<String, RexNode> computed = new LinkedHashMap<>();
+  private final List<RexNode> conditions = new ArrayList<>();
 
   /** Where relations come from. */
   interface Tables {
@@ -109,25 +118,34 @@ final class RuleLowering {
     b.values(new String[] {UNIT}, true);
     vars.add(UNIT);
     final List<Atom> todo = new ArrayList<>(rule.body());
+    // each atom's variables, computed once: a long body rescans the atoms left at every step
+    final Map<Atom, Set<String>> reads = new IdentityHashMap<>();
+    int positives = 0;
+    for (Atom a : todo) {
+      reads.put(a, reads(a));
+      positives += isRelation(a) ? 1 : 0;
+    }
+    final Set<String> bound = new HashSet<>(vars);
     while (!todo.isEmpty()) {
-      final boolean positivesLeft = todo.stream().anyMatch(RuleLowering::isRelation);
-      Atom next = null;
-      for (Iterator<Atom> it = todo.iterator(); it.hasNext();) {
-        final Atom a = it.next();
-        if (applicable(a, vars, positivesLeft)) {
-          next = a;
-          it.remove();
-          break;
-        }
-      }
+      final Atom next = next(todo, reads, bound, positives > 0);
       if (next == null) {
         final Atom stuck = todo.get(0);
         throw new DatalogException("eval::unbound_variable",
             "Atom contains unbound variable, or rule contains no variable at all",
             stuck.pos().line(), stuck.pos().column());
       }
+      positives -= isRelation(next) ? 1 : 0;
+      if (batched(next, vars)) {
+        bound.addAll(computed.keySet());
+        continue;
+      }
+      flush(vars);
+      final int before = vars.size();
       apply(next, vars);
+      // columns are only ever added after the ones there
+      bound.addAll(vars.subList(before, vars.size()));
     }
+    flush(vars);
     final List<RexNode> head = new ArrayList<>();
     final List<String> names = new ArrayList<>();
     for (Rule.HeadArg h : rule.head()) {
@@ -254,23 +272,85 @@ final class RuleLowering {
     return a instanceof Atom.RuleApply || a instanceof Atom.StoredApply;
   }
 
-  private boolean applicable(Atom a, List<String> vars, boolean positivesLeft) {
-    if (isRelation(a)) {
-      return true;
+  /**
+   * Removes and returns the first atom of {@code todo} applicable once {@code bound} are
+   * bound (null for none).
+   */
+  private static Atom next(List<Atom> todo, Map<Atom, Set<String>> reads, Set<String> bound,
+      boolean positivesLeft) {
+    for (Iterator<Atom> it = todo.iterator(); it.hasNext();) {
+      final Atom a = it.next();
+      final boolean applicable = isRelation(a) || (a instanceof Atom.Negation
+          ? !positivesLeft : bound.containsAll(reads.get(a)));
+      if (applicable) {
+        it.remove();
+        return a;
+      }
     }
+    return null;
+  }
+
+  /**
+   * The variables an atom must find bound to be applied: a unification's, membership's or
+   * filter's expression's; none for a relation or a negation.
+   */
+  private static Set<String> reads(Atom a) {
     if (a instanceof Atom.Unify) {
-      return bound(variables(((Atom.Unify) a).value()), vars);
+      return variables(((Atom.Unify) a).value());
     }
     if (a instanceof Atom.Member) {
-      return bound(variables(((Atom.Member) a).list()), vars);
+      return variables(((Atom.Member) a).list());
     }
     if (a instanceof Atom.Filter) {
-      return bound(variables(((Atom.Filter) a).condition()), vars);
+      return variables(((Atom.Filter) a).condition());
     }
-    if (a instanceof Atom.Negation) {
-      return !positivesLeft;
+    if (isRelation(a) || a instanceof Atom.Negation) {
+      return Set.of();
     }
     throw new IllegalStateException("not in normal form: " + a);
+  }
+
+  /**
+   * Adds a unification or filter that reads only the current columns {@code vars} to the
+   * pending ones (a new column of {@code computed}, or a condition); false if {@code a} is
+   * another atom or reads (or binds again) a pending column.
+   */
+  private boolean batched(Atom a, List<String> vars) {
+    final Expr read = a instanceof Atom.Unify ? ((Atom.Unify) a).value()
+        : a instanceof Atom.Filter ? ((Atom.Filter) a).condition() : null;
+    if (read == null || variables(read).stream().anyMatch(computed::containsKey)) {
+      return false;
+    }
+    if (a instanceof Atom.Filter) {
+      conditions.add(b.call(Operators.TEST, rex(read, vars)));
+      return true;
+    }
+    final String v = ((Atom.Unify) a).var().name();
+    if (computed.containsKey(v)) {
+      return false;
+    }
+    final int i = vars.indexOf(v);
+    if (i >= 0) {
+      conditions.add(b.call(Operators.SAME, b.field(i), rex(read, vars)));
+    } else {
+      computed.put(v, rex(read, vars));
+    }
+    return true;
+  }
+
+  /** Applies the pending new columns (one Project) and conditions (one Filter). */
+  private void flush(List<String> vars) {
+    if (!computed.isEmpty()) {
+      final List<RexNode> columns = new ArrayList<>(fields(0, vars.size()));
+      columns.addAll(computed.values());
+      vars.addAll(computed.keySet());
+      b.project(columns, vars, true);
+    }
+    if (!conditions.isEmpty()) {
+      b.filter(conditions);
+    }
+    computed.clear();
+    conditions.clear();
   }
 
   private static boolean bound(Set<String> needed, List<String> vars) {

@@ -46,6 +46,19 @@ public final class Parser {
    * and column type is a level.
    */
   public static final int MAX_NESTING = 3_000;
+  /**
+   * Sizes past which a script is refused ({@code parser::too_large}) before anything runs:
+   * each query is planned and compiled as Calcite plans whose cost grows faster than their
+   * size (docs/reliability.md, section 5, has the times at these limits). Atoms of one rule
+   * body, counted inside groups, disjunctions and negations:
+   */
+  public static final int MAX_BODY_ATOMS = 500;
+  /** Relations (rule and stored relation applications) of one rule body, each a join. */
+  public static final int MAX_BODY_RELATIONS = 50;
+  /** Rules of one query, a body with disjunctions counting a rule per conjunction it expands to. */
+  public static final int MAX_RULES = 200;
+  /** Query blocks ({@code {...}}) of one script. */
+  public static final int MAX_BLOCKS = 100;
 
   private final String source;
   private final List<Token> tokens;
@@ -96,6 +109,10 @@ public final class Parser {
     final List<Script.Query> queries = new ArrayList<>();
     if (peek().is("{")) {
       while (peek().is("{")) {
+        if (queries.size() == MAX_BLOCKS) {
+          throw tooLarge(peek().pos(), "the script chains more than " + MAX_BLOCKS
+              + " query blocks here", "run the blocks as several scripts");
+        }
         next();
         queries.add(query("}"));
         expect("}");
@@ -145,11 +162,19 @@ public final class Parser {
     final Pos pos = peek().pos();
     final List<Rule> rules = new ArrayList<>();
     final OptionsBuilder options = new OptionsBuilder();
+    long expanded = 0;
     while (peek().kind() != Token.Kind.EOF && !(closer != null && peek().is(closer))) {
       if (peek().is(":")) {
         option(options);
       } else {
-        rules.add(rule());
+        final Rule rule = rule();
+        expanded += checkBody(rule);
+        if (expanded > MAX_RULES) {
+          throw tooLarge(rule.pos(), "the query holds more than " + MAX_RULES + " rules here",
+              "a body counts one rule per conjunction its disjunctions expand to; split the"
+                  + " query into blocks that store their results");
+        }
+        rules.add(rule);
       }
       accept(";");
     }
@@ -199,6 +224,72 @@ public final class Parser {
           "fixed rules ('<~') are not supported", def.pos().line(), def.pos().column());
     }
     throw unexpected("':=', '<-' or '<~' after the rule head");
+  }
+
+  /**
+   * Checks a rule's body against {@link #MAX_BODY_ATOMS} and {@link #MAX_BODY_RELATIONS};
+   * returns how many conjunctions it expands to (1 with no disjunction), refusing it at the
+   * atom where that passes {@link #MAX_RULES}.
+   */
+  private static long checkBody(Rule rule) {
+    final long conjunctions = conjunctions(rule.body(), 1);
+    final int[] counts = new int[2];
+    for (Atom a : rule.body()) {
+      count(a, counts);
+    }
+    return conjunctions;
+  }
+
+  /** Counts {@code a}'s atoms into {@code counts[0]} and its relations into {@code counts[1]}. */
+  private static void count(Atom a, int[] counts) {
+    if (a instanceof Atom.Conjunction c) {
+      c.atoms().forEach(inner -> count(inner, counts));
+      return;
+    }
+    if (a instanceof Atom.Disjunction d) {
+      d.disjuncts().forEach(disjunct -> disjunct.forEach(inner -> count(inner, counts)));
+      return;
+    }
+    if (++counts[0] > MAX_BODY_ATOMS) {
+      throw tooLarge(a.pos(), "the rule body holds more than " + MAX_BODY_ATOMS + " atoms here",
+          "split the rule into rules of a few hundred atoms each");
+    }
+    final Atom relation = a instanceof Atom.Negation n ? n.atom() : a;
+    if ((relation instanceof Atom.RuleApply || relation instanceof Atom.StoredApply)
+        && ++counts[1] > MAX_BODY_RELATIONS) {
+      throw tooLarge(a.pos(), "the rule body joins more than " + MAX_BODY_RELATIONS
+          + " relations here", "split the rule into rules joining fewer relations each");
+    }
+  }
+
+  /**
+   * How many conjunctions {@code atoms} expand to, {@code factor} times; refused at the
+   * disjunct where {@code factor} times that passes {@link #MAX_RULES}.
+   */
+  private static long conjunctions(List<Atom> atoms, long factor) {
+    long product = factor;
+    for (Atom a : atoms) {
+      if (a instanceof Atom.Conjunction c) {
+        product = conjunctions(c.atoms(), product);
+      } else if (a instanceof Atom.Disjunction d) {
+        long sum = 0;
+        for (List<Atom> disjunct : d.disjuncts()) {
+          // each disjunct alone first: the product with what came before can only grow
+          sum += conjunctions(disjunct, product) / product;
+          if (sum * product > MAX_RULES) {
+            throw tooLarge(disjunct.get(0).pos(), "the rule body expands to more than "
+                + MAX_RULES + " conjunctions (one rule each) through its disjunctions here",
+                "split the rule into rules of fewer alternatives each");
+          }
+        }
+        product *= sum;
+      }
+    }
+    return product;
+  }
+
+  private static DatalogException tooLarge(Pos pos, String message, String help) {
+    return new DatalogException("parser::too_large", message, pos.line(), pos.column(), help);
   }
 
   private Rule.HeadArg headArg() {
