@@ -96,9 +96,18 @@ From line 1, column 8 to line 1, column 29: PARETO_MIN takes one point, an ARRAY
 SELECT PARETO_MAX(ARRAY[text]) FROM memory;
 From line 1, column 8 to line 1, column 30: PARETO_MAX takes one point, an ARRAY of numbers; got VARCHAR ARRAY NOT NULL
 !error
-SELECT PARETO_MIN(ARRAY[importance, CASE WHEN id = 'm3' THEN NULL ELSE 1 END]) FROM memory;
-PARETO_MIN: a point's components must be numbers, not NULL; got [0.7, null]
-!error
 SELECT PARETO_MIN(CASE WHEN id = 'm3' THEN ARRAY[importance] ELSE ARRAY[importance, 1] END) FROM memory;
 PARETO_MIN: points of one group must have the same number of components
 !error
+
+# A point with a NULL component is skipped, as SQL's aggregates skip NULLs (m7's, the least
+# important); a group of only such points gives NULL.
+SELECT PARETO_MIN(ARRAY[importance, CASE WHEN id = 'm7' THEN NULL ELSE 1 END]) AS f FROM memory;
+f
+[[0.5, 1]]
+!ok
+SELECT PARETO_MIN(ARRAY[importance, CASE WHEN id = 'm7' THEN NULL ELSE 1 END]) AS f FROM memory
+WHERE id = 'm7';
+f
+null
+!ok

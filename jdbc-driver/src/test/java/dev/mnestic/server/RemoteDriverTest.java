@@ -77,6 +77,10 @@ class RemoteDriverTest {
     try (Connection c = DriverManager.getConnection(url, p)) {
       assertEquals(3, answer(c, "?[x] := x = 1 + 2"));
     }
+    // in the URL too (Avatica's own client would not send it)
+    try (Connection c = DriverManager.getConnection(url + ";lang=datalog", login("ana", "s3;cret"))) {
+      assertEquals(5, answer(c, "?[x] := x = 2 + 3"));
+    }
     final SQLException e = assertThrows(SQLException.class,
         () -> DriverManager.getConnection(url + ";lang=cobol", login("ana", "s3;cret")));
     assertEquals("08001", e.getSQLState(), e.getMessage());
