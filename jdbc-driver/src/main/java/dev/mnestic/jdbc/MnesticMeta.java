@@ -2,6 +2,7 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.Engine;
+import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.fun.MnesticOperatorTable;
 import dev.mnestic.standing.Dashboard;

@@ -1,7 +1,7 @@
 package dev.mnestic.server;
 
 import dev.mnestic.jdbc.Driver;
-import dev.mnestic.jdbc.MnesticDatabaseMetaData;
+import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.runtime.RunningStatement;
 
 import org.apache.calcite.avatica.AvaticaSeverity;

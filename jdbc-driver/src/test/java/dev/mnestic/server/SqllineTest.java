@@ -85,10 +85,10 @@ class SqllineTest {
     try (MnesticServer server = MnesticServer.newBuilder().port(0).credentials("ana", "secret")
         .build()) {
       server.start();
-      // !columns with no pattern: "!columns emp" comes back empty while the server tells the
-      // client it stores upper-case names (sqlline then asks for EMP), issue 14 point 1
+      // "!columns emp" finds emp: the thin client tells sqlline names keep their case
       assertSession(run(RemoteDriver.class.getName(),
-          RemoteDriver.PREFIX + "url=http://127.0.0.1:" + server.port(), "ana", "secret", ""));
+          RemoteDriver.PREFIX + "url=http://127.0.0.1:" + server.port(), "ana", "secret",
+          "emp"));
     }
   }
 }

@@ -3,7 +3,6 @@ package dev.mnestic.server;
 import dev.mnestic.jdbc.Driver;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
-import org.apache.calcite.avatica.MnesticRemoteFactory;
 import org.apache.calcite.avatica.remote.ProtobufTranslation;
 import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
 import org.apache.calcite.avatica.remote.Service;
@@ -171,11 +170,11 @@ class StatementLimitsTest {
     }
   }
 
-  /** A Datalog connection of mnestic's thin client ({@link MnesticRemoteFactory}). */
+  /** A Datalog connection of mnestic's thin client ({@code jdbc:mnestic:remote:}). */
   private static Connection mnesticClient(MnesticServer server) throws SQLException {
     final Properties info = new Properties();
     info.setProperty(Driver.LANG, Driver.DATALOG);
-    return new MnesticRemoteFactory.Driver().connect(server.jdbcUrl(), info);
+    return ThinClient.connect(server, info);
   }
 
   /**

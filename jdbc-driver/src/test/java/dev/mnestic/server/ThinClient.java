@@ -1,23 +1,24 @@
 package dev.mnestic.server;
 
-import org.apache.calcite.avatica.MnesticThinClientFactory;
+import dev.mnestic.remote.RemoteDriver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
 
-/**
- * Avatica's thin client with mnestic's metadata ({@link MnesticThinClientFactory}), as a
- * mnestic thin-client driver is built; not registered, so {@code jdbc:avatica:remote:} stays
- * Avatica's own in the other tests.
- */
-final class ThinClient extends org.apache.calcite.avatica.remote.Driver {
-  @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
-    return MnesticThinClientFactory.class.getName();
+/** mnestic's thin client ({@link RemoteDriver}) connecting to a server the test started. */
+final class ThinClient {
+  private ThinClient() {
   }
 
   /** A thin-client connection to {@code server}. */
   static Connection connect(MnesticServer server) throws SQLException {
-    return new ThinClient().connect(server.jdbcUrl(), new Properties());
+    return connect(server, new Properties());
+  }
+
+  /** A thin-client connection to {@code server} with the connection properties {@code info}. */
+  static Connection connect(MnesticServer server, Properties info) throws SQLException {
+    return new RemoteDriver().connect(
+        server.jdbcUrl().replace("jdbc:avatica:remote:", RemoteDriver.PREFIX), info);
   }
 }

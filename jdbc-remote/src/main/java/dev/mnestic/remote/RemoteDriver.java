@@ -1,6 +1,7 @@
 package dev.mnestic.remote;
 
 import org.apache.calcite.avatica.ConnectStringParser;
+import org.apache.calcite.avatica.MnesticRemoteFactory;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -18,7 +19,8 @@ import java.util.logging.Logger;
 
 /**
  * The thin client of {@code mnestic serve}, {@code jdbc:mnestic:remote:}: Avatica's remote
- * driver with the settings the server needs made for the caller, and every bad URL refused with
+ * driver with mnestic's objects ({@link MnesticRemoteFactory}: true metadata, a cancel and a
+ * query timeout that reach the server), the settings the server needs made for the caller, and every bad URL refused with
  * an {@link SQLException} (SQLSTATE 08001) naming what was wrong.
  *
  * <p>URL: {@code jdbc:mnestic:remote:url=http://HOST:PORT[;key=value]...} (the URL
@@ -59,8 +61,8 @@ public final class RemoteDriver implements Driver {
     }
   }
 
-  private final org.apache.calcite.avatica.remote.Driver avatica =
-      new org.apache.calcite.avatica.remote.Driver();
+  /** Avatica's remote driver with mnestic's metadata, cancel and query timeout. */
+  private final MnesticRemoteFactory.Driver avatica = new MnesticRemoteFactory.Driver();
 
   @Override public boolean acceptsURL(String url) {
     return url != null && url.startsWith(PREFIX);

@@ -1,7 +1,7 @@
 package org.apache.calcite.jdbc;
 
 import dev.mnestic.jdbc.ColumnLengths;
-import dev.mnestic.jdbc.MnesticDatabaseMetaData;
+import dev.mnestic.remote.MnesticDatabaseMetaData;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaConnection;

@@ -1,6 +1,9 @@
 package org.apache.calcite.avatica;
 
+import dev.mnestic.remote.MnesticDatabaseMetaData;
+
 import org.apache.calcite.avatica.remote.AvaticaHttpClient;
+import org.apache.calcite.avatica.remote.MetaDataOperation;
 import org.apache.calcite.avatica.remote.ProtobufTranslation;
 import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
 import org.apache.calcite.avatica.remote.Service;
@@ -17,27 +20,32 @@ import java.sql.ResultSet;
 import java.sql.RowId;
 import java.sql.SQLException;
 import java.sql.SQLXML;
+import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Avatica's JDBC 4.1 objects for the thin client of {@code mnestic serve}, with statements
- * whose {@code cancel()} and query timeout reach the server (Avatica's protocol carries
- * neither: Avatica's {@code cancel()} only sets a flag on the client, after waiting for the
- * statement's lock, which an execution holds for its whole request; its query timeout is
- * never used).
+ * Avatica's JDBC 4.1 objects for the thin client of {@code mnestic serve}
+ * ({@code dev.mnestic.remote.RemoteDriver}), telling the truth where Avatica's own do not:
  * <ul>
- *   <li>{@code cancel()} sets the flag without the lock and asks the server to cancel the
+ *   <li>its {@code DatabaseMetaData} is mnestic's ({@link MnesticDatabaseMetaData}; Avatica's
+ *       tells of a read-only engine named "Avatica" that upper-cases names, whatever the server
+ *       is), and an isolation level the store does not provide is refused here (the protocol
+ *       would carry {@code TRANSACTION_NONE}, 0, to the server as no level at all);
+ *   <li>{@code cancel()} sets the flag without the statement's lock (Avatica's waits for it,
+ *       which an execution holds for its whole request) and asks the server to cancel the
  *       statement's work ({@value #CANCEL}): the execution fails with 57014. It returns once
  *       the server answered, a round trip; while the statement's execution has not reached
  *       the server yet, it asks again every {@value #RETRY_MILLIS} ms, at most
  *       {@value #TRIES} times;
  *   <li>{@code setQueryTimeout(n)}: n seconds into an execution the client asks the server
- *       to stop it for its timeout ({@value #TIMEOUT}): it fails with HYT00.
+ *       to stop it for its timeout ({@value #TIMEOUT}): it fails with HYT00 (Avatica's
+ *       protocol carries no timeout).
  * </ul>
- * The requests go to the server's URL with that path, as Avatica's client sends its own
+ * The stop requests go to the server's URL with that path, as Avatica's client sends its own
  * (authentication, TLS), each holding a close-statement request that names the statement;
  * the server answers {@value #STOPPED} or {@value #IDLE}. In Avatica's package because its
  * JDBC 4.1 factory is package-private.
@@ -66,6 +74,49 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
   public static class Driver extends org.apache.calcite.avatica.remote.Driver {
     @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
       return MnesticRemoteFactory.class.getName();
+    }
+  }
+
+  @Override public AvaticaConnection newConnection(UnregisteredDriver driver,
+      AvaticaFactory factory, String url, Properties info) {
+    return new ThinConnection(driver, factory, url, info);
+  }
+
+  @Override public AvaticaSpecificDatabaseMetaData newDatabaseMetaData(
+      AvaticaConnection connection) {
+    return new MnesticDatabaseMetaData(connection);
+  }
+
+  /**
+   * Avatica's connection, refusing an isolation level the store does not provide, and
+   * reaching the server's metadata calls Avatica's protocol has no request for.
+   */
+  public static final class ThinConnection extends AvaticaConnection {
+    ThinConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
+        Properties info) {
+      super(driver, factory, url, info);
+    }
+
+    @Override public void setTransactionIsolation(int level) throws SQLException {
+      if (!MnesticDatabaseMetaData.isProvided(level)) {
+        throw MnesticDatabaseMetaData.notProvided(level);
+      }
+      super.setTransactionIsolation(level);
+    }
+
+    /**
+     * The result of the server connection's {@code DatabaseMetaData} call {@code call} (one of
+     * {@link MnesticDatabaseMetaData#SERVER_CALLS}) with a schema, a name and an optional
+     * further argument, sent as a {@code getTables} request whose first table type names the
+     * call, which mnestic's server answers so.
+     */
+    public ResultSet serverMetadata(String call, String schema, String name, String argument)
+        throws SQLException {
+      final List<String> types = argument == null ? List.of(call) : List.of(call, argument);
+      return createResultSet(meta.getTables(handle, null, Meta.Pat.of(schema),
+              Meta.Pat.of(name), types),
+          new QueryState(MetaDataOperation.GET_TABLES, null, schema, name,
+              types.toArray(new String[0])));
     }
   }
 

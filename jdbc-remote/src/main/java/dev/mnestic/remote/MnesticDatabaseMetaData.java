@@ -1,9 +1,9 @@
-package dev.mnestic.jdbc;
+package dev.mnestic.remote;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
 import org.apache.calcite.avatica.Meta.DatabaseProperty;
-import org.apache.calcite.avatica.MnesticThinClientFactory;
+import org.apache.calcite.avatica.MnesticRemoteFactory;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,7 +13,7 @@ import java.util.Properties;
 
 /**
  * What mnestic is, for a connection of the embedded driver and for a thin client of
- * {@code mnestic serve} alike (Avatica's own answers describe neither): every value either
+ * {@code mnestic serve} alike (here, beside the thin client, which needs nothing else) (Avatica's own answers describe neither): every value either
  * comes from the connection (read-only), from the engine's {@code DatabaseProperty} values
  * (product, version, functions; the server sends the embedded connection's), or is how the
  * engine works whichever way it is reached:
@@ -49,8 +49,8 @@ public class MnesticDatabaseMetaData extends AvaticaDatabaseMetaData {
   public static final List<String> SERVER_CALLS = List.of(PRIMARY_KEYS, INDEX_INFO, FUNCTIONS);
 
   /** The thin client's connection, or null for an embedded one (whose Meta answers all). */
-  private MnesticThinClientFactory.ThinConnection thin() {
-    return connection instanceof MnesticThinClientFactory.ThinConnection thin ? thin : null;
+  private MnesticRemoteFactory.ThinConnection thin() {
+    return connection instanceof MnesticRemoteFactory.ThinConnection thin ? thin : null;
   }
 
   @Override public ResultSet getPrimaryKeys(String catalog, String schema, String table)
