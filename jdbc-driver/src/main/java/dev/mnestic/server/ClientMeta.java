@@ -6,8 +6,10 @@ import dev.mnestic.runtime.RunningStatement;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.SqlType;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.jdbc.JdbcMetaSubclassing;
 import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
@@ -19,6 +21,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -194,13 +197,60 @@ final class ClientMeta extends JdbcMetaSubclassing {
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
-    return running(h, () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame,
-        callback));
+    return nestedArrays(running(h, () -> super.prepareAndExecute(h, sql, maxRowCount,
+        maxRowsInFirstFrame, callback)));
   }
 
   @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
-    return running(h, () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
+    return nestedArrays(running(h, () -> super.execute(h, parameterValues,
+        maxRowsInFirstFrame)));
+  }
+
+  /**
+   * {@code result} with the columns of arrays of arrays (such as a PARETO_MIN result) typed as
+   * a thin client can read them. Avatica's server types an array's elements by the first
+   * array's {@code getBaseType()}, a scalar type, which for an array of arrays is ARRAY, and the
+   * thin client then failed ("ScalarType cannot be cast to ArrayType"); the elements are typed
+   * as arrays, by the type name, down to the innermost ones (Java objects).
+   */
+  private static ExecuteResult nestedArrays(ExecuteResult result) {
+    for (MetaResultSet rs : result.resultSets) {
+      final List<ColumnMetaData> columns = rs.signature != null ? rs.signature.columns : null;
+      for (int i = 0; columns != null && i < columns.size(); i++) {
+        final ColumnMetaData c = columns.get(i);
+        if (c.type instanceof ColumnMetaData.ArrayType array
+            && array.getComponent().id == Types.ARRAY
+            && !(array.getComponent() instanceof ColumnMetaData.ArrayType)) {
+          columns.set(i, new ColumnMetaData(c.ordinal, c.autoIncrement, c.caseSensitive,
+              c.searchable, c.currency, c.nullable, c.signed, c.displaySize, c.label,
+              c.columnName, c.schemaName, c.precision, c.scale, c.tableName, c.catalogName,
+              typeNamed(c.type.name), c.readOnly, c.writable, c.definitelyWritable,
+              c.columnClassName));
+        }
+      }
+    }
+    return result;
+  }
+
+  /**
+   * The type whose SQL name is {@code name}: an array for each trailing " ARRAY", else the
+   * scalar type it names (as Avatica's server types a flat array's elements), else a Java
+   * object.
+   */
+  private static ColumnMetaData.AvaticaType typeNamed(String name) {
+    if (name.endsWith(" ARRAY")) {
+      return ColumnMetaData.array(
+          typeNamed(name.substring(0, name.length() - " ARRAY".length())), name,
+          ColumnMetaData.Rep.ARRAY);
+    }
+    final String base = name.replaceFirst("\\(.*", "").trim();
+    for (SqlType type : SqlType.values()) {
+      if (type.name().equals(base)) {
+        return ColumnMetaData.scalar(type.id, name, ColumnMetaData.Rep.serialRepOf(type));
+      }
+    }
+    return ColumnMetaData.scalar(Types.JAVA_OBJECT, name, ColumnMetaData.Rep.OBJECT);
   }
 
   @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)

@@ -18,10 +18,6 @@ import org.apache.calcite.avatica.util.ArrayFactoryImpl;
 
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
 import java.util.function.Function;
@@ -96,99 +92,6 @@ public class MnesticConnectionFactory extends CalciteFactory {
     @Override public java.sql.ResultSet create(ColumnMetaData.AvaticaType elementType,
         Iterable<Object> elements) throws SQLException {
       return new ArrayFactoryImpl(timeZone).create(elementType, elements);
-    }
-
-    @Override public Object getObject(int columnIndex) throws SQLException {
-      final Object value = super.getObject(columnIndex);
-      return value instanceof java.sql.Array array ? new Array(array) : value;
-    }
-
-    @Override public Object getObject(String columnLabel) throws SQLException {
-      return getObject(findColumn(columnLabel));
-    }
-
-    @Override public java.sql.Array getArray(int columnIndex) throws SQLException {
-      final java.sql.Array array = super.getArray(columnIndex);
-      return array != null ? new Array(array) : null;
-    }
-
-    @Override public java.sql.Array getArray(String columnLabel) throws SQLException {
-      return getArray(findColumn(columnLabel));
-    }
-  }
-
-  /**
-   * Avatica's array, whose {@code getArray()} is an {@code Object[]} of the elements as
-   * {@code getObject} gives them (nested arrays as nested {@code Object[]}), as the server's
-   * thin client gives it. Avatica's casts the elements to the Java type Calcite computes with
-   * (an {@code int} for a DATE, a {@code long} for a TIMESTAMP), and so failed on arrays of
-   * dates and timestamps ("Timestamp cannot be cast to Long") and of arrays, and gave an
-   * {@code int[]} for an INTEGER ARRAY without NULLs but an {@code Object[]} for one with them.
-   */
-  private record Array(java.sql.Array avatica) implements java.sql.Array {
-    @Override public String getBaseTypeName() throws SQLException {
-      return avatica.getBaseTypeName();
-    }
-
-    @Override public int getBaseType() throws SQLException {
-      return avatica.getBaseType();
-    }
-
-    @Override public Object getArray() throws SQLException {
-      final List<Object> elements = new ArrayList<>();
-      try (java.sql.ResultSet rs = avatica.getResultSet()) {
-        while (rs.next()) {
-          final Object element = rs.getObject(2);
-          elements.add(element instanceof java.sql.Array nested
-              ? new Array(nested).getArray() : element);
-        }
-      }
-      return elements.toArray();
-    }
-
-    @Override public Object getArray(Map<String, Class<?>> map) throws SQLException {
-      return avatica.getArray(map);
-    }
-
-    @Override public Object getArray(long index, int count) throws SQLException {
-      final Object[] all = (Object[]) getArray();
-      if (index < 1 || count < 0 || index - 1 + count > all.length) {
-        throw new SQLException("array index " + index + " and count " + count
-            + " outside its " + all.length + " elements", "2202E");
-      }
-      return Arrays.copyOfRange(all, (int) index - 1, (int) index - 1 + count);
-    }
-
-    @Override public Object getArray(long index, int count, Map<String, Class<?>> map)
-        throws SQLException {
-      return avatica.getArray(index, count, map);
-    }
-
-    @Override public java.sql.ResultSet getResultSet() throws SQLException {
-      return avatica.getResultSet();
-    }
-
-    @Override public java.sql.ResultSet getResultSet(Map<String, Class<?>> map)
-        throws SQLException {
-      return avatica.getResultSet(map);
-    }
-
-    @Override public java.sql.ResultSet getResultSet(long index, int count)
-        throws SQLException {
-      return avatica.getResultSet(index, count);
-    }
-
-    @Override public java.sql.ResultSet getResultSet(long index, int count,
-        Map<String, Class<?>> map) throws SQLException {
-      return avatica.getResultSet(index, count, map);
-    }
-
-    @Override public void free() throws SQLException {
-      avatica.free();
-    }
-
-    @Override public String toString() {
-      return avatica.toString();
     }
   }
 
