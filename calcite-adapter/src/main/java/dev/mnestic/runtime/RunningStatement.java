@@ -75,9 +75,9 @@ import javax.management.openmbean.CompositeData;
  * budget, the one that allocated the most. When {@code live} passes
  * {@value #HEAP_FULL_PERCENT}% of the heap's maximum after a full collection (one is asked for
  * when a minor collection leaves that much: the old generation may hold garbage), the
- * statement that allocated the most is stopped whatever its budget. A collection that comes late lets a statement pass
- * its budget until it comes; an {@code OutOfMemoryError} in a statement is its 53200 too (its
- * rows are then garbage, so others keep running).
+ * statement that allocated the most is stopped whatever its budget. A collection that comes
+ * late lets a statement pass its budget until it comes; an {@code OutOfMemoryError} in a
+ * statement is its 53200 too (its rows are then garbage, so others keep running).
  */
 public final class RunningStatement implements AutoCloseable {
   /** Why a statement was stopped, with the SQLSTATE it fails with. */
@@ -303,7 +303,7 @@ public final class RunningStatement implements AutoCloseable {
           }
 
           @Override public boolean moveNext() {
-            // A volatile read: on x86 a plain load (docs/reliability.md, section 4).
+            // A volatile read: on x86 a plain load (bench/RESULTS.md, "Stop checks").
             if (flag.get()) {
               throw new StatementStoppedException(null);
             }
@@ -546,8 +546,8 @@ public final class RunningStatement implements AutoCloseable {
         biggest.stop(Cause.MEMORY, full && (biggest.memoryBudget == 0
                 || held <= biggest.memoryBudget)
             ? "statement stopped: the heap was nearly full (" + mb(used) + " of " + mb(max)
-                + " in use after a full collection) and it was the statement allocating the most ("
-                + mb(most) + " since it started)"
+                + " in use after a full collection) and it was the statement allocating the"
+                + " most (" + mb(most) + " since it started)"
             : "statement stopped: it held about " + mb(held) + " of heap, over its budget of "
                 + mb(biggest.memoryBudget) + " (statementMemory)");
       }
