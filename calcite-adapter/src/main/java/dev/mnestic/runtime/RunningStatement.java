@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,6 +36,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -65,15 +67,17 @@ import javax.management.openmbean.CompositeData;
  * statement's share is {@code live} now less {@code live} after the last collection before
  * it started: the heap that stayed in use since it started. That is exact for one statement
  * running alone; with several, each one's figure also holds what the others kept, so a
- * statement is over its budget only when its thread also allocated more than the budget since
- * it started (JVM's per-thread allocation counter; it cannot hold more than it allocated, but
- * work it hands to other threads, such as preparation on {@link DeepStack}, is not counted),
- * and the heap watch stops, of the statements over their budget, the one whose thread
- * allocated the most. When {@code live} passes
- * {@value #HEAP_FULL_PERCENT}% of the heap's maximum, the statement whose thread allocated
- * the most is stopped whatever its budget. A collection that comes late lets a statement pass
- * its budget until it comes; an {@code OutOfMemoryError} in a statement is its 53200 too (its
- * rows are then garbage, so others keep running).
+ * statement is over its budget only when it also allocated more than the budget since it
+ * started (JVM's per-thread allocation counter, summed over its thread and the threads that
+ * work for it meanwhile: preparation and scripts on {@link DeepStack}, compilation and searches
+ * by {@link #await}, but not the sketch planner's own pool nor a solver's native threads; it
+ * cannot hold more than it allocated), and the heap watch stops, of the statements over their
+ * budget, the one that allocated the most. When {@code live} passes
+ * {@value #HEAP_FULL_PERCENT}% of the heap's maximum after a full collection (one is asked for
+ * when a minor collection leaves that much: the old generation may hold garbage), the
+ * statement that allocated the most is stopped whatever its budget. A collection that comes
+ * late lets a statement pass its budget until it comes; an {@code OutOfMemoryError} in a
+ * statement is its 53200 too (its rows are then garbage, so others keep running).
  */
 public final class RunningStatement implements AutoCloseable {
   /** Why a statement was stopped, with the SQLSTATE it fails with. */
@@ -132,6 +136,10 @@ public final class RunningStatement implements AutoCloseable {
   private final Thread thread;
   private final long allocatedAtStart;
   private final ScheduledFuture<?> timer;
+  /** The threads working for it now ({@link #runAs}), with what each had allocated before. */
+  private final Map<Thread, Long> helpers = new ConcurrentHashMap<>();
+  /** Bytes the threads that worked for it allocated while they did. */
+  private final AtomicLong helped = new AtomicLong();
   /** What stopped it, for its message. */
   private volatile String detail = "";
   /** The statement current on this thread when this one was entered. */
@@ -188,9 +196,16 @@ public final class RunningStatement implements AutoCloseable {
   <T> T runAs(Callable<T> work) throws Exception {
     final RunningStatement before = CURRENT.get();
     CURRENT.set(this);
+    // what this thread allocates meanwhile is the statement's (once, if it nests)
+    final Thread helper = Thread.currentThread();
+    final boolean counted = helper != thread
+        && helpers.putIfAbsent(helper, THREADS.getThreadAllocatedBytes(helper.getId())) == null;
     try {
       return work.call();
     } finally {
+      if (counted) {
+        helped.addAndGet(THREADS.getThreadAllocatedBytes(helper.getId()) - helpers.remove(helper));
+      }
       CURRENT.set(before);
     }
   }
@@ -291,7 +306,7 @@ public final class RunningStatement implements AutoCloseable {
           }
 
           @Override public boolean moveNext() {
-            // A volatile read: on x86 a plain load (docs/reliability.md, section 4).
+            // A volatile read: on x86 a plain load (bench/RESULTS.md, "Stop checks").
             if (flag.get()) {
               throw new StatementStoppedException(null);
             }
@@ -430,9 +445,18 @@ public final class RunningStatement implements AutoCloseable {
     }
   }
 
-  /** Bytes its thread allocated since it started. */
+  /**
+   * Bytes allocated for it since it started: by its thread, and by the threads that worked for
+   * it ({@link #runAs}: preparation and scripts on {@link DeepStack}, compilation and searches
+   * by {@link #await}).
+   */
   private long allocated() {
-    return THREADS.getThreadAllocatedBytes(thread.getId()) - allocatedAtStart;
+    long bytes = THREADS.getThreadAllocatedBytes(thread.getId()) - allocatedAtStart + helped.get();
+    for (Map.Entry<Thread, Long> helper : helpers.entrySet()) {
+      bytes += Math.max(0, THREADS.getThreadAllocatedBytes(helper.getKey().getId())
+          - helper.getValue());
+    }
+    return bytes;
   }
 
   private static long heapUsed() {
@@ -449,6 +473,9 @@ public final class RunningStatement implements AutoCloseable {
 
   /** Reads the heap in use after each collection and stops a statement holding too much. */
   private static final class HeapWatch {
+    /** Whether a full collection was asked for and has not ended yet. */
+    private static final AtomicBoolean FULL_COLLECTION_ASKED = new AtomicBoolean();
+
     static void install() {
       final Set<String> heapPools = new HashSet<>();
       for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -461,26 +488,42 @@ public final class RunningStatement implements AutoCloseable {
           emitter.addNotificationListener((n, handback) -> {
             if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION
                 .equals(n.getType())) {
+              final GarbageCollectionNotificationInfo info =
+                  GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
               long used = 0;
-              for (Map.Entry<String, MemoryUsage> pool : GarbageCollectionNotificationInfo
-                  .from((CompositeData) n.getUserData()).getGcInfo().getMemoryUsageAfterGc()
-                  .entrySet()) {
+              for (Map.Entry<String, MemoryUsage> pool
+                  : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
                 if (heapPools.contains(pool.getKey())) {
                   used += pool.getValue().getUsed();
                 }
               }
-              collected(used);
+              collected(used, !info.getGcAction().contains("minor"));
             }
           }, null, null);
         }
       }
     }
 
-    /** After a collection that left {@code used} bytes of heap in use. */
-    static void collected(long used) {
+    /**
+     * After a collection that left {@code used} bytes of heap in use; a {@code whole} one
+     * collected the old generation too. A heap nearly full after a minor collection may be
+     * full of garbage in the old generation (the rows of a statement just stopped, say):
+     * a full collection is asked for, and only after a whole one is the heap full.
+     */
+    static void collected(long used, boolean whole) {
       live = used;
       final long max = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
-      final boolean full = max > 0 && used * 100 > max * HEAP_FULL_PERCENT;
+      final boolean nearlyFull = max > 0 && used * 100 > max * HEAP_FULL_PERCENT;
+      if (nearlyFull && !whole && FULL_COLLECTION_ASKED.compareAndSet(false, true)) {
+        TIMER.execute(() -> {
+          try {
+            System.gc();
+          } finally {
+            FULL_COLLECTION_ASKED.set(false);
+          }
+        });
+      }
+      final boolean full = nearlyFull && whole;
       final List<RunningStatement> over = new ArrayList<>();
       synchronized (RUNNING) {
         for (RunningStatement s : RUNNING.values()) {
@@ -506,8 +549,8 @@ public final class RunningStatement implements AutoCloseable {
         biggest.stop(Cause.MEMORY, full && (biggest.memoryBudget == 0
                 || held <= biggest.memoryBudget)
             ? "statement stopped: the heap was nearly full (" + mb(used) + " of " + mb(max)
-                + " in use after a collection) and it was the statement allocating the most ("
-                + mb(most) + " since it started)"
+                + " in use after a full collection) and it was the statement allocating the"
+                + " most (" + mb(most) + " since it started)"
             : "statement stopped: it held about " + mb(held) + " of heap, over its budget of "
                 + mb(biggest.memoryBudget) + " (statementMemory)");
       }

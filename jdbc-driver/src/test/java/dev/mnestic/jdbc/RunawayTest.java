@@ -280,6 +280,32 @@ class RunawayTest {
     }
   }
 
+  /**
+   * A script holding more than its statementMemory (a relation of 10^5 rows of 10 kB)
+   * fails with 53200: a script runs on a {@code DeepStack} thread, not the caller's, and what
+   * that thread allocates for it counts toward its budget.
+   */
+  @Test void datalogScriptOverItsMemoryFails() throws SQLException {
+    final Properties limits = new Properties();
+    limits.setProperty(Driver.LANG, Driver.DATALOG);
+    limits.setProperty(Driver.STATEMENT_MEMORY, String.valueOf(32L << 20));
+    try (Connection c = DriverManager.getConnection(URL, limits);
+         Statement s = c.createStatement()) {
+      final SQLException e = runaway(s, "r[a, t] := a in int_range(100000), t = to_string(a)"
+          + " ++ '" + "x".repeat(10_000) + "'\n?[count(a)] := r[a, t]");
+      assertEquals("53200", e.getSQLState(), messages(e));
+      assertTrue(e.getMessage().contains("statementMemory"), messages(e));
+      assertTrue(e.getMessage().contains("it held more heap than it may"), messages(e));
+      try (ResultSet rs = s.executeQuery("?[x] := x in int_range(3)")) {
+        int n = 0;
+        while (rs.next()) {
+          n++;
+        }
+        assertEquals(3, n);
+      }
+    }
+  }
+
   private static String messages(Throwable e) {
     final StringBuilder b = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) {

@@ -393,9 +393,14 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     return anyRow(names);
   }
 
+  /** The script stopped: its help says why, as its statement does (a :timeout is a timeout). */
   private static DatalogException killed() {
+    final RunningStatement running = RunningStatement.current();
+    final RunningStatement.Cause cause = running == null ? null : running.cause();
     return new DatalogException("eval::killed", "Running query is killed before completion",
-        0, 0, "it ran past its :timeout");
+        0, 0, cause == RunningStatement.Cause.CANCEL ? "it was cancelled"
+            : cause == RunningStatement.Cause.MEMORY ? "it held more heap than it may"
+            : "it ran past its :timeout");
   }
 
   /**
