@@ -91,6 +91,7 @@ class SqlStateTest {
     try (Connection mnestic = DriverManager.getConnection(
              "jdbc:mnestic:db=" + dir.resolve("store"));
          Connection remote = DriverManager.getConnection(server.jdbcUrl());
+         Connection thin = ThinClient.connect(server);
          Connection hsqldb = DriverManager.getConnection(hsqldbUrl())) {
       for (Case c : CASES) {
         final SQLException theirs = fails(hsqldb, c.sql, false);
@@ -111,14 +112,19 @@ class SqlStateTest {
             check(wrong, how + " vendor code", Integer.toString(theirs.getErrorCode()),
                 Integer.toString(embedded.getErrorCode()));
           }
-          final SQLException thin = fails(remote, c.sql, prepared);
-          check(wrong, how + " (remote)", embedded.getSQLState(), thin.getSQLState());
+          final SQLException stock = fails(remote, c.sql, prepared);
+          check(wrong, how + " (remote)", embedded.getSQLState(), stock.getSQLState());
           check(wrong, how + " (remote vendor code)", Integer.toString(embedded.getErrorCode()),
-              Integer.toString(thin.getErrorCode()));
-          if (!prepared && !thin.getMessage().contains(embedded.getMessage())) {
+              Integer.toString(stock.getErrorCode()));
+          if (!prepared && !stock.getMessage().contains(embedded.getMessage())) {
             // Avatica's thin client says only "while preparing SQL: ..." for a prepare.
-            wrong.add(how + " (remote): message " + thin.getMessage());
+            wrong.add(how + " (remote): message " + stock.getMessage());
           }
+          // mnestic's thin client fails as the server said: the same state, code and message.
+          final SQLException ours = fails(thin, c.sql, prepared);
+          check(wrong, how + " (jdbc:mnestic:remote:)", embedded.getSQLState() + " "
+              + embedded.getErrorCode() + " " + embedded.getMessage(), ours.getSQLState() + " "
+              + ours.getErrorCode() + " " + ours.getMessage());
         }
       }
     }

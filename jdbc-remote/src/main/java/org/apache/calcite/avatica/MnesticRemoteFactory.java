@@ -60,6 +60,8 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
   /** The server's answer when the statement runs nothing there. */
   public static final String IDLE = "idle";
   static final int TRIES = 10;
+  /** What Avatica's client puts before the message of a server's {@code ErrorResponse}. */
+  private static final String REMOTE_ERROR = "Remote driver error: ";
   static final long RETRY_MILLIS = 50;
 
   private static final ProtobufTranslation PROTOBUF = new ProtobufTranslationImpl();
@@ -88,13 +90,80 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
   }
 
   /**
-   * Avatica's connection, refusing an isolation level the store does not provide, and
-   * reaching the server's metadata calls Avatica's protocol has no request for.
+   * Avatica's connection, refusing an isolation level the store does not provide, reaching the
+   * server's metadata calls Avatica's protocol has no request for, and failing as the server
+   * said: with its message, SQLSTATE and vendor code (Avatica's put "while preparing SQL:
+   * ..." in place of the reason of a failed prepare, and prefix "Error -104 (23505) : Error
+   * while executing SQL ...: Remote driver error: " to the others).
    */
   public static final class ThinConnection extends AvaticaConnection {
     ThinConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
         Properties info) {
       super(driver, factory, url, info);
+    }
+
+    @Override public java.sql.PreparedStatement prepareStatement(String sql, int resultSetType,
+        int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+      checkOpen();
+      try {
+        final Meta.StatementHandle h = meta.prepare(handle, sql, -1);
+        return factory.newPreparedStatement(this, h, h.signature, resultSetType,
+            resultSetConcurrency, resultSetHoldability);
+      } catch (AvaticaClientRuntimeException e) {
+        throw fromServer(e);
+      } catch (RuntimeException e) {
+        throw HELPER.createException("while preparing SQL: " + sql, e);
+      }
+    }
+
+    @Override protected Meta.ExecuteResult prepareAndExecuteInternal(AvaticaStatement statement,
+        String sql, long maxRowCount) throws SQLException, NoSuchStatementException {
+      try {
+        return super.prepareAndExecuteInternal(statement, sql, maxRowCount);
+      } catch (AvaticaClientRuntimeException e) {
+        throw fromServer(e);
+      }
+    }
+
+    @Override protected ResultSet executeQueryInternal(AvaticaStatement statement,
+        Meta.Signature signature, Meta.Frame firstFrame, QueryState state, boolean isUpdate)
+        throws SQLException {
+      try {
+        return super.executeQueryInternal(statement, signature, firstFrame, state, isUpdate);
+      } catch (AvaticaSqlException e) {
+        throw fromServer(e);
+      }
+    }
+
+    @Override protected long[] executeBatchUpdateInternal(AvaticaPreparedStatement statement)
+        throws SQLException {
+      try {
+        return super.executeBatchUpdateInternal(statement);
+      } catch (AvaticaSqlException e) {
+        throw fromServer(e);
+      }
+    }
+
+    /** The server's failure {@code e} as the server stated it. */
+    private static SQLException fromServer(AvaticaClientRuntimeException e) {
+      return new SQLException(serverMessage(e.getMessage()), e.getSqlState(), e.getErrorCode(),
+          e);
+    }
+
+    /** The server's failure Avatica wrapped in {@code e}, as the server stated it. */
+    private static SQLException fromServer(AvaticaSqlException e) {
+      return e.getCause() instanceof AvaticaClientRuntimeException server ? fromServer(server)
+          : new SQLException(serverMessage(e.getErrorMessage()), e.getSQLState(),
+              e.getErrorCode(), e);
+    }
+
+    /**
+     * {@code message} without what Avatica's client puts before the server's message of an
+     * {@code ErrorResponse} ({@code Service.ErrorResponse.toException}).
+     */
+    private static String serverMessage(String message) {
+      final int at = message.indexOf(REMOTE_ERROR);
+      return at < 0 ? message : message.substring(at + REMOTE_ERROR.length());
     }
 
     @Override public void setTransactionIsolation(int level) throws SQLException {
