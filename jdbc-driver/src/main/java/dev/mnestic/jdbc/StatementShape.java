@@ -25,8 +25,8 @@ import java.util.Set;
  *       holds more than {@link #MAX_CHAIN} operators between its
  *       parentheses and commas;
  *   <li>once parsed (and its long OR chains of equalities are IN lists,
- *       {@link OrChains}): it holds at most {@link #MAX_OPERATORS} operators
- *       and select items.
+ *       {@link OrChains}): it holds at most {@link #MAX_OPERATORS} operators,
+ *       and each select list at most as many items.
  * </ul>
  * Parsing, validating and planning recurse once per level; a deeper
  * statement is refused here rather than when a stack runs out.
@@ -34,8 +34,8 @@ import java.util.Set;
  * and chains of operators as long, with room.) Calcite's parser takes time
  * quadratic in the operators of one expression, and its validation,
  * planning and compilation (the statement's expressions are one Java
- * method) about quadratic in the operators and select items of a
- * statement: past the limits a statement is refused at once rather than
+ * method) about quadratic in the operators of a statement and the items
+ * of a select list: past the limits a statement is refused at once rather than
  * after minutes or with "code too large".
  */
 final class StatementShape {
@@ -53,8 +53,8 @@ final class StatementShape {
   private static final Set<String> OPERATOR_WORDS = Set.of("OR", "AND", "NOT", "LIKE", "IS");
 
   /**
-   * Most operators (calls of operators and functions, CASE arms) and select items a parsed
-   * statement may hold; an IN list counts as one operator whatever its length, rows of VALUES,
+   * Most operators (calls of operators and functions, CASE arms) a parsed statement may hold,
+   * and most items one of its select lists may hold; an IN list counts as one operator whatever its length, rows of VALUES,
    * NOT and signs of literals as none (they are data or fold away). On a loaded 2-core machine
    * a statement of 500 takes 3-10 s to prepare.
    */
@@ -181,10 +181,12 @@ final class StatementShape {
 
   /**
    * Throws (SQLSTATE 54001) if the parsed {@code statement} holds more than
-   * {@link #MAX_OPERATORS} operators and select items, naming the line and column of the
-   * operand or item where the count passes the limit (counted in the statement's order).
+   * {@link #MAX_OPERATORS} operators or a select list of more items, naming the line and
+   * column of the operand or item where the count passes the limit (counted in the
+   * statement's order).
    */
   static void checkOperators(SqlNode statement) throws SQLException {
+    final boolean[] list = {false};
     final SqlNode past = new Object() {
       int count;
 
@@ -198,8 +200,12 @@ final class StatementShape {
             }
           }
         } else if (node instanceof SqlSelect select) {
+          // Validation is quadratic in one select list's items (each looks for aggregates in
+          // all), so each list has its own limit: 1,000 nested one-item subqueries are fine.
+          int items = 0;
           for (SqlNode item : select.getSelectList()) {
-            if (++count > MAX_OPERATORS) {
+            if (++items > MAX_OPERATORS) {
+              list[0] = true;
               return item;
             }
           }
@@ -242,9 +248,10 @@ final class StatementShape {
     if (past != null) {
       final SqlParserPos pos = past.getParserPosition();
       throw new SQLException("At line " + pos.getLineNum() + ", column " + pos.getColumnNum()
-          + ": statement holds more than the limit of " + MAX_OPERATORS
-          + " operators and select items (an OR of many equalities of one column with values"
-          + " is best written as an IN list)",
+          + (list[0] ? ": select list holds more than the limit of " + MAX_OPERATORS + " items"
+              : ": statement holds more than the limit of " + MAX_OPERATORS + " operators (an"
+                  + " OR of many equalities of one column with values is best written as an IN"
+                  + " list)"),
           SqlFailures.TOO_COMPLEX);
     }
   }

@@ -121,7 +121,8 @@ class OperatorChainTest {
         operators);
     refused("SELECT SUM(CASE " + chain(" ", i -> "WHEN a = " + i + " THEN " + i % 7)
         + " ELSE 0 END) FROM x", "WHEN|=", operators);
-    refused("SELECT " + chain(", ", i -> "b AS c" + i) + " FROM x", "b AS", operators);
+    refused("SELECT " + chain(", ", i -> "b AS c" + i) + " FROM x", "b AS", operators,
+        " items");
     // Past the parser's limit, before parsing: a 15,000-term OR, 100,000 equalities.
     refused("SELECT COUNT(*) FROM x WHERE " + chain(15_000, " OR ",
         i -> i % 2 == 0 ? "a + b > " + i : "b < -" + i), "OR|\\+|>|<", StatementShape.MAX_CHAIN);
@@ -141,11 +142,16 @@ class OperatorChainTest {
    * {@code limit} times.
    */
   private static void refused(String sql, String operator, int limit) {
+    refused(sql, operator, limit, " operators");
+  }
+
+  /** As {@link #refused(String, String, int)}, the limit being of {@code what}. */
+  private static void refused(String sql, String operator, int limit, String what) {
     final String text = "-- " + limit + "\n" + sql;
     final SQLException e = assertTimeoutPreemptively(Duration.ofSeconds(60),
         () -> assertThrows(SQLException.class, () -> row(text)));
     assertEquals(SqlFailures.TOO_COMPLEX, e.getSQLState(), e.getMessage());
-    assertTrue(e.getMessage().contains("limit of " + limit + " operators"), e.getMessage());
+    assertTrue(e.getMessage().contains("limit of " + limit + what), e.getMessage());
     final Matcher place = PLACE.matcher(e.getMessage());
     assertTrue(place.find(), e.getMessage());
     final String before = sql.substring(0, Integer.parseInt(place.group(1)) - 1);
