@@ -159,11 +159,24 @@ public final class StoreCatalog {
    * only the unique ones when {@code unique}.
    */
   public static Rows indexInfo(Session session, String table, boolean unique) {
-    try (ResultSet rs = session.getConnection().getMetaData()
-        .getIndexInfo(null, Session.SCHEMA, table, unique, true)) {
-      return rows(rs, 13);
+    return metaData(session, "the indexes of " + table, 13,
+        md -> md.getIndexInfo(null, Session.SCHEMA, table, unique, true));
+  }
+
+  /** A call of the store's own {@link DatabaseMetaData}. */
+  public interface MetaDataCall {
+    ResultSet on(DatabaseMetaData store) throws SQLException;
+  }
+
+  /**
+   * The first {@code columns} columns of the rows the store's own metadata call {@code call}
+   * answers ({@code what} it reads, for the failure's message).
+   */
+  public static Rows metaData(Session session, String what, int columns, MetaDataCall call) {
+    try (ResultSet rs = call.on(session.getConnection().getMetaData())) {
+      return rows(rs, columns);
     } catch (SQLException | ClassNotFoundException e) {
-      throw new IllegalStateException("cannot read the indexes of " + table, e);
+      throw new IllegalStateException("cannot read " + what, e);
     }
   }
 

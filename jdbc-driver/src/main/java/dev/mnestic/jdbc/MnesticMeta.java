@@ -588,6 +588,76 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   }
 
   /**
+   * The foreign keys of the store's table {@code table} (the primary keys they reference), as
+   * the store reports them, those made through HSQLDB's own driver included.
+   */
+  @Override public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    final String stored = storedTable(schema, table);
+    return store("the foreign keys of " + table, FOREIGN_KEY_COLUMNS, FOREIGN_KEY_CATALOGS,
+        md -> md.getImportedKeys(null, Session.SCHEMA, stored));
+  }
+
+  /** The foreign keys referencing the store's table {@code table}, as the store reports them. */
+  @Override public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    final String stored = storedTable(schema, table);
+    return store("the foreign keys referencing " + table, FOREIGN_KEY_COLUMNS,
+        FOREIGN_KEY_CATALOGS, md -> md.getExportedKeys(null, Session.SCHEMA, stored));
+  }
+
+  /**
+   * The foreign keys of the store's table {@code foreignTable} referencing its table
+   * {@code parentTable}, as the store reports them.
+   */
+  @Override public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog,
+      String parentSchema, String parentTable, String foreignCatalog, String foreignSchema,
+      String foreignTable) {
+    final String parent = storedTable(parentSchema, parentTable);
+    final String foreign = storedTable(foreignSchema, foreignTable);
+    return store("the foreign keys of " + foreignTable + " referencing " + parentTable,
+        FOREIGN_KEY_COLUMNS, FOREIGN_KEY_CATALOGS, md -> md.getCrossReference(null,
+            Session.SCHEMA, parent, null, Session.SCHEMA, foreign));
+  }
+
+  private static final int FOREIGN_KEY_COLUMNS = 14;
+  /** PKTABLE_CAT and FKTABLE_CAT. */
+  private static final List<Integer> FOREIGN_KEY_CATALOGS = List.of(0, 4);
+
+  /** The columns that identify a row of the store's table {@code table}, as the store says. */
+  @Override public MetaResultSet getBestRowIdentifier(ConnectionHandle ch, String catalog,
+      String schema, String table, int scope, boolean nullable) {
+    final String stored = storedTable(schema, table);
+    return store("the row identifier of " + table, 8, List.of(),
+        md -> md.getBestRowIdentifier(null, Session.SCHEMA, stored, scope, nullable));
+  }
+
+  /**
+   * The store's name of its table {@code table} in the schema {@code schema} (null: any), or
+   * "" (no table's: SQL has no empty name) when the store has none.
+   */
+  private String storedTable(String schema, String table) {
+    return table != null && (schema == null || schema.equalsIgnoreCase(Session.SCHEMA))
+        ? StoreCatalog.findTable(session(), table).orElse("") : "";
+  }
+
+  /**
+   * The first {@code columns} columns of the store's own metadata call {@code call}'s rows
+   * (reading {@code what}), with the columns {@code catalogs} null: the store's catalog is not
+   * Calcite's.
+   */
+  private MetaResultSet store(String what, int columns, List<Integer> catalogs,
+      StoreCatalog.MetaDataCall call) {
+    final StoreCatalog.Rows rows = StoreCatalog.metaData(session(), what, columns, call);
+    for (Object[] row : rows.rows()) {
+      for (int i : catalogs) {
+        row[i] = null;
+      }
+    }
+    return rows(rows.names(), rows.types(), rows.rows());
+  }
+
+  /**
    * Columns of the store's tables as the store declares them (VARCHAR(8) is
    * 8 long, defaults included), then those of the standing queries, with their
    * types' plain names ({@code TIMESTAMP}, {@code DOUBLE ARRAY}).

@@ -10,6 +10,8 @@ import dev.mnestic.sql.SqlStandingQuery;
 import dev.mnestic.standing.Dashboard;
 import dev.mnestic.standing.StandingQuery;
 import dev.mnestic.standing.StandingQueryException;
+import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.store.StoreRules;
 
 import org.apache.calcite.DataContext;
@@ -38,6 +40,7 @@ import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -51,6 +54,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -107,6 +111,9 @@ final class MnesticPrepare extends CalcitePrepareImpl {
   private static final Pattern STANDING = Pattern.compile(
       "(?is)\\bSTANDING\\s+QUERY\\b|\\bWITHIN\\s+(RANK|RELATIVE)\\b");
 
+  /** A statement that may be a DROP TABLE, which a standing query reading the table refuses. */
+  private static final Pattern DROP_TABLE = Pattern.compile("(?is)^\\s*DROP\\s+TABLE\\b");
+
   /**
    * Prepares a statement on a {@link DeepStack} thread, so that deep nesting and long chains of
    * operators do not overflow the caller's stack; SQL text past {@link StatementShape}'s limits
@@ -160,6 +167,10 @@ final class MnesticPrepare extends CalcitePrepareImpl {
         }
         return standing;
       }
+    }
+    if (query.sql != null && DROP_TABLE.matcher(query.sql).find()
+        && parseStatement(context, query.sql) instanceof SqlDropTable drop) {
+      refuseDependedOn(context, drop);
     }
     if (query.sql == null) {
       return super.prepareSql(context, query, elementType, maxRowCount);
@@ -265,6 +276,33 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     final String before = sql.substring(0, at);
     return new SqlParserPos(before.split("\n", -1).length,
         at - before.lastIndexOf('\n'));
+  }
+
+  /**
+   * Refuses {@code drop} with SQLSTATE 2BP01 (PostgreSQL's "dependent objects still exist") when
+   * standing queries read the table it drops: dropped, the table would leave them unreadable, as
+   * a view's table left PostgreSQL's.
+   */
+  private static void refuseDependedOn(Context context, SqlDropTable drop) {
+    final SqlIdentifier name = drop.name;
+    if (name.names.size() > 2 || name.names.size() == 2
+        && !name.names.get(0).equalsIgnoreCase(Session.SCHEMA)) {
+      return; // not the store's table: the DDL executor says so
+    }
+    final SchemaPlus root = context.getRootSchema().plus();
+    final Optional<String> table = StoreCatalog.findTable(Session.of(root),
+        name.names.get(name.names.size() - 1));
+    final List<String> dependents = table.isEmpty() ? List.of()
+        : Dashboard.of(root).readersOf(table.get());
+    if (!dependents.isEmpty()) {
+      throw SqlFailures.<RuntimeException>sneaky(new SQLException("At line "
+          + name.getParserPosition().getLineNum() + ", column "
+          + name.getParserPosition().getColumnNum() + ": cannot drop table " + table.get()
+          + " because standing " + (dependents.size() == 1 ? "query " : "queries ")
+          + String.join(", ", dependents) + " read" + (dependents.size() == 1 ? "s" : "")
+          + " it; drop " + (dependents.size() == 1 ? "it" : "them")
+          + " first (DROP STANDING QUERY name)", "2BP01"));
+    }
   }
 
   private static SqlNode parseStatement(Context context, String sql) {

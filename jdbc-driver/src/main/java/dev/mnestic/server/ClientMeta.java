@@ -17,8 +17,10 @@ import org.apache.calcite.avatica.remote.Service.ErrorResponse;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalciteConnection;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
@@ -146,27 +148,23 @@ final class ClientMeta extends JdbcMetaSubclassing {
   }
 
   /**
-   * The tables, or, when the first table type names one of
-   * {@link MnesticDatabaseMetaData#SERVER_CALLS}, that call of the connection's metadata: a
-   * mnestic thin client asks so for what Avatica's protocol has no request for.
+   * The tables, or, when the table types are a request of
+   * {@link MnesticDatabaseMetaData#request}, that call of the connection's metadata (one of
+   * {@link MnesticDatabaseMetaData#SERVER_CALLS}): a mnestic thin client asks so for what
+   * Avatica's protocol has no request for.
    */
   @Override public MetaResultSet getTables(ConnectionHandle ch, String catalog,
       Pat schemaPattern, Pat tableNamePattern, List<String> typeList) {
-    final String call = typeList != null && !typeList.isEmpty() ? typeList.get(0) : null;
-    if (call == null || !MnesticDatabaseMetaData.SERVER_CALLS.contains(call)) {
+    final Method call = MnesticDatabaseMetaData.serverCall(typeList);
+    if (call == null) {
       return super.getTables(ch, catalog, schemaPattern, tableNamePattern, typeList);
     }
     try {
-      final DatabaseMetaData md = getConnection(ch.id).getMetaData();
-      final String schema = schemaPattern.s;
-      final String name = tableNamePattern.s;
-      return metaResultSet(ch, switch (call) {
-        case MnesticDatabaseMetaData.PRIMARY_KEYS -> md.getPrimaryKeys(catalog, schema, name);
-        case MnesticDatabaseMetaData.INDEX_INFO -> md.getIndexInfo(catalog, schema, name,
-            typeList.size() > 1 && Boolean.parseBoolean(typeList.get(1)), true);
-        default -> md.getFunctions(catalog, schema, name);
-      });
-    } catch (SQLException e) {
+      return metaResultSet(ch, (ResultSet) call.invoke(getConnection(ch.id).getMetaData(),
+          MnesticDatabaseMetaData.arguments(call, typeList)));
+    } catch (InvocationTargetException e) {
+      throw new IllegalStateException(e.getCause());
+    } catch (SQLException | IllegalAccessException e) {
       throw new IllegalStateException(e);
     }
   }

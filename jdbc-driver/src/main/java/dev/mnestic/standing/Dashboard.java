@@ -75,8 +75,10 @@ import java.util.stream.Collectors;
  * was already read from it, and otherwise starts a new evaluation. So a dashboard that reads each
  * of its queries once per refresh runs one pass per refresh. The plan is made at the first
  * evaluation (or {@link #explain}) after the standing queries or their tables change, from the
- * tables' rows then (ingest rate, value range). A standing query whose table was dropped (or
- * lost a column) fails when read, naming the place in its definition; the others still answer.
+ * tables' rows then (ingest rate, value range). mnestic's DROP TABLE refuses a table a standing
+ * query reads ({@link #readersOf}); one whose table was dropped all the same (by HSQLDB itself)
+ * or lost a column fails when read, naming the place in its definition; the others still
+ * answer.
  */
 public final class Dashboard extends AbstractSchema {
   public static final String SCHEMA = "STANDING";
@@ -238,6 +240,21 @@ public final class Dashboard extends AbstractSchema {
     } catch (StandingQueryException e) {
       throw new StandingQueryException(d, e);
     }
+  }
+
+  /**
+   * The names of the standing queries that read the store's table {@code table} (its stored
+   * name), in the order they were created; one that no longer lowers reads none.
+   */
+  public synchronized List<String> readersOf(String table) {
+    sync();
+    final List<String> readers = new ArrayList<>();
+    for (StandingQuery q : lowerAll(new HashMap<>())) {
+      if (q.table().equals(table)) {
+        readers.add(q.name());
+      }
+    }
+    return readers;
   }
 
   /** Every standing query that lowers now; {@code broken} receives why the others do not. */

@@ -366,6 +366,110 @@ class DatabaseMetaDataTest {
     }
   }
 
+  /**
+   * DROP TABLE of a table a standing query reads fails, as PostgreSQL's of a view's table
+   * (2BP01), naming the query; the table, its rows and the query stay, listed with their
+   * columns. Dropped the standing query, the table drops, and neither is listed.
+   */
+  @ParameterizedTest @ValueSource(strings = {"embedded", "server"})
+  void dropTableReadByStandingQueryRefused(String how) throws SQLException {
+    try (Connection c = connect(how); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE lat (ts TIMESTAMP NOT NULL, latency DOUBLE)");
+      s.execute("INSERT INTO lat VALUES (TIMESTAMP '2024-01-01 00:00:00', 1.5)");
+      s.execute("CREATE STANDING QUERY p50 AS SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) AS w,"
+          + " APPROX_QUANTILE(latency, 0.5) AS p FROM lat"
+          + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RELATIVE ERROR 0.01");
+      final SQLException e = assertThrows(SQLException.class,
+          () -> s.execute("DROP TABLE \"LAT\""));
+      assertEquals("2BP01", e.getSQLState());
+      assertTrue(e.getMessage().contains("cannot drop table lat because standing query p50"
+          + " reads it"), e.getMessage());
+      final DatabaseMetaData md = c.getMetaData();
+      assertEquals(List.of("TABLE PUBLIC.lat", "VIEW STANDING.p50"), tables(md));
+      assertEquals(List.of("w", "p"), column(md.getColumns(null, "STANDING", "p50", null),
+          "COLUMN_NAME"));
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM lat")) {
+        assertTrue(rs.next());
+        assertEquals(1, rs.getInt(1));
+      }
+      s.execute("DROP STANDING QUERY p50");
+      s.execute("DROP TABLE lat");
+      assertEquals(List.of(), tables(md));
+    }
+  }
+
+  /**
+   * Each call Avatica's protocol has no request for answers over the server as embedded (the
+   * server calls its embedded connection's): the same columns and rows; foreign keys made
+   * through HSQLDB's own driver among them.
+   */
+  @ParameterizedTest @ValueSource(strings = {"embedded", "server"})
+  void serverCallsAnswerAsEmbedded(String how) throws SQLException {
+    try (Connection store = hsqldb(); Statement h = store.createStatement()) {
+      h.execute("CREATE TABLE \"dept\" (\"id\" INT PRIMARY KEY)");
+      h.execute("CREATE TABLE \"emp\" (\"id\" INT PRIMARY KEY, \"dept\" INT REFERENCES"
+          + " \"dept\" (\"id\"))");
+    }
+    try (Connection c = connect(how); Connection e = connect("embedded")) {
+      final List<MetaDataCall> calls = List.of(
+          md -> md.getImportedKeys(null, null, "emp"),
+          md -> md.getExportedKeys(null, "PUBLIC", "DEPT"),
+          md -> md.getCrossReference(null, null, "dept", null, null, "emp"),
+          md -> md.getBestRowIdentifier(null, null, "emp", DatabaseMetaData.bestRowSession,
+              false),
+          md -> md.getVersionColumns(null, null, "emp"),
+          md -> md.getPseudoColumns(null, null, "%", "%"),
+          md -> md.getProcedures(null, null, "%"),
+          md -> md.getProcedureColumns(null, null, "%", "%"),
+          md -> md.getFunctionColumns(null, null, "%", "%"),
+          md -> md.getSuperTables(null, null, "%"),
+          md -> md.getSuperTypes(null, null, "%"),
+          md -> md.getUDTs(null, null, "%", new int[] {java.sql.Types.STRUCT}),
+          md -> md.getAttributes(null, null, "%", "%"),
+          md -> md.getTablePrivileges(null, null, "%"),
+          md -> md.getColumnPrivileges(null, null, "emp", "%"),
+          DatabaseMetaData::getClientInfoProperties);
+      for (int i = 0; i < calls.size(); i++) {
+        assertEquals(answer(calls.get(i).on(e.getMetaData())),
+            answer(calls.get(i).on(c.getMetaData())), "call " + i);
+      }
+      assertEquals(List.of("dept"), column(c.getMetaData().getImportedKeys(null, null, "EMP"),
+          "PKTABLE_NAME"));
+      assertEquals(List.of("dept"), column(c.getMetaData().getExportedKeys(null, null, "dept"),
+          "FKCOLUMN_NAME"));
+    } finally {
+      // The referencing table first: the store refuses to drop a referenced one.
+      try (Connection store = hsqldb(); Statement h = store.createStatement()) {
+        h.execute("DROP TABLE \"emp\"");
+        h.execute("DROP TABLE \"dept\"");
+      }
+    }
+  }
+
+  private interface MetaDataCall {
+    ResultSet on(DatabaseMetaData md) throws SQLException;
+  }
+
+  /** The column labels and then the rows of {@code rs}. */
+  private static List<String> answer(ResultSet rs) throws SQLException {
+    final List<String> lines = new ArrayList<>();
+    try (rs) {
+      final List<String> labels = new ArrayList<>();
+      for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+        labels.add(rs.getMetaData().getColumnLabel(i));
+      }
+      lines.add(labels.toString());
+      while (rs.next()) {
+        final List<String> row = new ArrayList<>();
+        for (int i = 1; i <= labels.size(); i++) {
+          row.add(rs.getString(i));
+        }
+        lines.add(row.toString());
+      }
+    }
+    return lines;
+  }
+
   /** A string column reports its declared length; another string the longest there can be. */
   @ParameterizedTest @ValueSource(strings = {"embedded", "server"})
   void resultColumnLengths(String how) throws SQLException {

@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  */
 class HsqldbAgreementTest {
   private static final String DB = "mem:hsqldb-agreement-test";
-  private static final List<String> TABLES = List.of("plain", "Keyed", "multi_key", "multiXkey");
+  private static final List<String> TABLES = List.of("plain", "Keyed", "multi_key", "multiXkey",
+      "REFS");
   private static MnesticServer server;
 
   @BeforeAll static void start() throws Exception {
@@ -51,6 +52,12 @@ class HsqldbAgreementTest {
       s.execute("CREATE TABLE multi_key (a VARCHAR(8) NOT NULL, b INT NOT NULL, c INT,"
           + " d INT, PRIMARY KEY (b, a), UNIQUE (c, d))");
       s.execute("CREATE TABLE \"multiXkey\" (x INT PRIMARY KEY)");
+    }
+    // Foreign keys, which mnestic's SQL does not declare, made through HSQLDB's own driver.
+    try (Connection h = hsqldb(); Statement s = h.createStatement()) {
+      s.execute("CREATE TABLE refs (id INT PRIMARY KEY, keyed INT REFERENCES \"Keyed\" (\"id\"),"
+          + " b INT, a VARCHAR(8), CONSTRAINT refs_multi FOREIGN KEY (b, a)"
+          + " REFERENCES \"multi_key\" (\"b\", \"a\") ON DELETE CASCADE)");
     }
   }
 
@@ -156,6 +163,51 @@ class HsqldbAgreementTest {
               unique, true), INDEX_COLUMNS, CATALOG), table + " unique " + unique);
         }
       }
+    }
+  }
+
+  private static final List<String> FOREIGN_KEY_COLUMNS = List.of("PKTABLE_CAT",
+      "PKTABLE_SCHEM", "PKTABLE_NAME", "PKCOLUMN_NAME", "FKTABLE_CAT", "FKTABLE_SCHEM",
+      "FKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ", "UPDATE_RULE", "DELETE_RULE", "FK_NAME",
+      "PK_NAME", "DEFERRABILITY");
+  private static final List<String> ROW_ID_COLUMNS = List.of("SCOPE", "COLUMN_NAME",
+      "DATA_TYPE", "TYPE_NAME", "COLUMN_SIZE", "BUFFER_LENGTH", "DECIMAL_DIGITS",
+      "PSEUDO_COLUMN");
+
+  /**
+   * Foreign keys (made through HSQLDB's driver) and the columns identifying a row, as the store
+   * says, whichever way a table is named; the catalogs aside.
+   */
+  @ParameterizedTest @ValueSource(strings = {"embedded", "server"})
+  void foreignKeysAndRowIdentifiers(String how) throws SQLException {
+    final Set<String> catalogs = Set.of("PKTABLE_CAT", "FKTABLE_CAT");
+    try (Connection c = connect(how); Connection h = hsqldb()) {
+      final DatabaseMetaData m = c.getMetaData();
+      final DatabaseMetaData s = h.getMetaData();
+      final List<String> imported = rows(m.getImportedKeys(null, "PUBLIC", "refs"),
+          FOREIGN_KEY_COLUMNS, catalogs);
+      assertEquals(3, imported.size(), imported.toString());
+      for (String table : TABLES) {
+        assertEquals(rows(s.getImportedKeys(null, "PUBLIC", table), FOREIGN_KEY_COLUMNS,
+            catalogs), rows(m.getImportedKeys(null, "PUBLIC", table), FOREIGN_KEY_COLUMNS,
+            catalogs), table);
+        assertEquals(rows(s.getExportedKeys(null, "PUBLIC", table), FOREIGN_KEY_COLUMNS,
+            catalogs), rows(m.getExportedKeys(null, "PUBLIC", table), FOREIGN_KEY_COLUMNS,
+            catalogs), table);
+        assertEquals(rows(s.getCrossReference(null, "PUBLIC", table, null, "PUBLIC", "REFS"),
+            FOREIGN_KEY_COLUMNS, catalogs), rows(m.getCrossReference(null, "PUBLIC", table,
+            null, null, "refs"), FOREIGN_KEY_COLUMNS, catalogs), table);
+        for (int scope : new int[] {DatabaseMetaData.bestRowTemporary,
+            DatabaseMetaData.bestRowSession}) {
+          assertEquals(rows(s.getBestRowIdentifier(null, "PUBLIC", table, scope, true),
+              ROW_ID_COLUMNS, Set.of()), rows(m.getBestRowIdentifier(null, "PUBLIC", table,
+              scope, true), ROW_ID_COLUMNS, Set.of()), table + " scope " + scope);
+        }
+      }
+      assertEquals(imported, rows(m.getImportedKeys(null, null, "Refs"), FOREIGN_KEY_COLUMNS,
+          catalogs));
+      assertEquals(List.of(), rows(m.getImportedKeys(null, "STANDING", "refs"),
+          FOREIGN_KEY_COLUMNS, catalogs));
     }
   }
 

@@ -6,6 +6,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import schemacrawler.schema.Catalog;
 import schemacrawler.schema.Column;
+import schemacrawler.schema.ColumnReference;
+import schemacrawler.schema.ForeignKey;
 import schemacrawler.schema.Index;
 import schemacrawler.schema.Routine;
 import schemacrawler.schema.Schema;
@@ -34,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * SchemaCrawler, a real SQL tool nobody on this project wrote, crawls a store through its API
  * at its most detailed level, over the embedded driver and through a thin client of a real
  * server: the catalog it builds has the store's tables and standing queries, their columns
- * with types, the primary keys and the UNIQUE indexes; and no routine in any schema, as
+ * with types, the primary keys, the foreign keys (made through HSQLDB's own driver) and the
+ * UNIQUE indexes; and no routine in any schema, as
  * mnestic has none there (its SQL functions are in no schema).
  */
 class SchemaCrawlerTest {
@@ -53,6 +56,12 @@ class SchemaCrawlerTest {
       s.execute("CREATE STANDING QUERY pay AS SELECT TUMBLE_START(hired, INTERVAL '1' MINUTE)"
           + " AS w, APPROX_QUANTILE(salary, 0.5) AS median FROM emp"
           + " GROUP BY TUMBLE(hired, INTERVAL '1' MINUTE) WITHIN RELATIVE ERROR 0.01");
+    }
+    // A foreign key, which mnestic's SQL does not declare, made through HSQLDB's own driver.
+    try (Connection h = DriverManager.getConnection("jdbc:hsqldb:" + DB, "SA", "");
+         Statement s = h.createStatement()) {
+      s.execute("ALTER TABLE \"emp\" ADD CONSTRAINT emp_dept FOREIGN KEY (\"dept\")"
+          + " REFERENCES \"dept\" (\"id\")");
     }
   }
 
@@ -99,6 +108,16 @@ class SchemaCrawlerTest {
       final Table dept = tables.get("PUBLIC.dept");
       assertEquals(List.of("id"), dept.getPrimaryKey().getConstrainedColumns().stream()
           .map(Column::getName).toList());
+      final List<String> foreignKeys = new ArrayList<>();
+      for (ForeignKey key : emp.getImportedForeignKeys()) {
+        for (ColumnReference column : key.getColumnReferences()) {
+          foreignKeys.add(key.getName() + " " + column.getForeignKeyColumn().getFullName()
+              + " -> " + column.getPrimaryKeyColumn().getFullName());
+        }
+      }
+      assertEquals(List.of("EMP_DEPT PUBLIC.emp.dept -> PUBLIC.dept.id"), foreignKeys);
+      assertEquals(List.of("EMP_DEPT"), dept.getExportedForeignKeys().stream()
+          .map(ForeignKey::getName).toList());
       final List<String> indexes = new ArrayList<>();
       for (Index index : dept.getIndexes()) {
         indexes.add(index.getColumns().stream().map(Column::getName).toList() + " unique "

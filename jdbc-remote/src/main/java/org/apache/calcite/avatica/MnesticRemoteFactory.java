@@ -174,17 +174,14 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
     }
 
     /**
-     * The result of the server connection's {@code DatabaseMetaData} call {@code call} (one of
-     * {@link MnesticDatabaseMetaData#SERVER_CALLS}) with a schema, a name and an optional
-     * further argument, sent as a {@code getTables} request whose first table type names the
-     * call, which mnestic's server answers so.
+     * The server connection's answer to the {@code getTables} request with the table types
+     * {@code types}: a call of its {@code DatabaseMetaData} that Avatica's protocol has no
+     * request for ({@link MnesticDatabaseMetaData#request}).
      */
-    public ResultSet serverMetadata(String call, String schema, String name, String argument)
-        throws SQLException {
-      final List<String> types = argument == null ? List.of(call) : List.of(call, argument);
-      return createResultSet(meta.getTables(handle, null, Meta.Pat.of(schema),
-              Meta.Pat.of(name), types),
-          new QueryState(MetaDataOperation.GET_TABLES, null, schema, name,
+    public ResultSet serverMetadata(List<String> types) throws SQLException {
+      return createResultSet(meta.getTables(handle, null, Meta.Pat.of(null), Meta.Pat.of(null),
+              types),
+          new QueryState(MetaDataOperation.GET_TABLES, null, null, null,
               types.toArray(new String[0])));
     }
   }
