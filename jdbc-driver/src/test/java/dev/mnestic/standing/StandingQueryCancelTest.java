@@ -217,7 +217,9 @@ class StandingQueryCancelTest {
           throw new CompletionException(e);
         }
       });
-      // Cancel until the read ends: a cancel that lands before the statement runs is not lost.
+      // A cancel issued before the statement runs is kept and stops it before its pass (#14):
+      // let the pass start (it takes many seconds), then cancel until the read ends.
+      Thread.sleep(1_000);
       while (!read.isDone()) {
         s.cancel();
         Thread.sleep(50);
