@@ -44,7 +44,10 @@ import java.util.stream.Stream;
  * Medians of 3 runs after 1 warm-up, the two servers interleaved run by
  * run; only the statements (throughput) or the reopening (reopen) are timed.
  *
- * <p>Reproduce: {@code bench/run ServerBench [throughput|reopen]} (both by default).
+ * <p>Reproduce: {@code bench/run ServerBench [throughput|reopen] ['point read'|insert]} (all by
+ * default);
+ * {@code BENCH_SERVER_JAVA_OPTS} adds JVM options to mnestic's server, e.g. a recording:
+ * {@code -XX:StartFlightRecording=filename=bench/target/server-%p.jfr,settings=profile}.
  */
 public final class ServerBench {
   private static final int CLIENTS = 32;
@@ -69,7 +72,7 @@ public final class ServerBench {
       System.out.println("| 32 clients, " + STATEMENTS_EACH + " statements each | mnestic serve"
           + " (statements/s) | HSQLDB server (statements/s) | mnestic / HSQLDB |");
       System.out.println("|---|---|---|---|");
-      for (String workload : List.of("point read", "insert")) {
+      for (String workload : args.length > 1 ? List.of(args[1]) : List.of("point read", "insert")) {
         final double[][] rates = new double[2][RUNS];
         final long[] answers = new long[2];
         for (int round = 0; round < WARMUPS + RUNS; round++) {
@@ -138,11 +141,23 @@ public final class ServerBench {
       final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       final String classPath = System.getProperty("java.class.path");
       if (kind == Kind.MNESTIC) {
-        final Process p = new ProcessBuilder(java, "-Xmx2g", "-cp", classPath,
-            "dev.mnestic.cli.Main", "serve", "--port", "0", "--db", dir.resolve("db").toString())
+        final List<String> command = new ArrayList<>(List.of(java, "-Xmx2g"));
+        // e.g. a JFR recording of the server, written when it is stopped (close(), SIGTERM)
+        final String opts = System.getenv("BENCH_SERVER_JAVA_OPTS");
+        if (opts != null && !opts.isBlank()) {
+          command.addAll(Arrays.asList(opts.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", classPath, "dev.mnestic.cli.Main", "serve", "--port", "0",
+            "--db", dir.resolve("db").toString()));
+        final Process p = new ProcessBuilder(command)
             .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        final String url = new BufferedReader(
-            new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        final BufferedReader out = new BufferedReader(
+            new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String url = out.readLine();
+        // Past what the JVM prints first (e.g. that a recording started)
+        while (url != null && !url.startsWith("jdbc:")) {
+          url = out.readLine();
+        }
         if (url == null) {
           throw new IllegalStateException("mnestic serve printed no URL");
         }
@@ -191,8 +206,12 @@ public final class ServerBench {
       process.waitFor();
     }
 
+    /** Stops the server (SIGTERM, so that it writes a recording), SIGKILL past 10 s. */
     @Override public void close() throws Exception {
-      kill();
+      process.destroy();
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        kill();
+      }
       try (Stream<Path> files = Files.walk(dir)) {
         files.sorted((a, b) -> b.compareTo(a)).forEach(f -> f.toFile().delete());
       }

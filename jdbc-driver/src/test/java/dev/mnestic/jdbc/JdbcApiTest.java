@@ -1,5 +1,7 @@
 package dev.mnestic.jdbc;
 
+import org.apache.calcite.avatica.AvaticaConnection;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +18,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TimeZone;
 
 import static dev.mnestic.jdbc.Rows.query;
 import static dev.mnestic.jdbc.Rows.row;
@@ -44,6 +47,16 @@ class JdbcApiTest {
     final Driver driver = DriverManager.getDriver("jdbc:mnestic:");
     assertInstanceOf(dev.mnestic.jdbc.Driver.class, driver);
     assertEquals("mnestic", c.getMetaData().getDatabaseProductName());
+  }
+
+  @Test void timeZoneOfTheConnectionIsTheDefaultAndACopyEachCall() throws SQLException {
+    final AvaticaConnection avatica = c.unwrap(AvaticaConnection.class);
+    final TimeZone first = avatica.getTimeZone();
+    assertEquals(TimeZone.getDefault().getID(), first.getID());
+    final int offset = first.getRawOffset();
+    // each caller gets its own copy: changing one changes no later one
+    first.setRawOffset(offset + 3_600_000);
+    assertEquals(offset, avatica.getTimeZone().getRawOffset());
   }
 
   @Test void preparedStatementsAndBatches() throws SQLException {
