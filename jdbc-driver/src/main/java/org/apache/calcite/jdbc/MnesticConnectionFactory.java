@@ -15,6 +15,10 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
 import org.apache.calcite.avatica.util.ArrayFactoryImpl;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.sql.validate.SqlConformance;
+import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -122,11 +126,39 @@ public class MnesticConnectionFactory extends CalciteFactory {
     }
   }
 
+  /** {@code conformance} with checked arithmetic (see {@link Connection#config()}). */
+  private static final class CheckedConformance extends SqlDelegatingConformance {
+    CheckedConformance(SqlConformance conformance) {
+      super(conformance);
+    }
+
+    @Override public boolean checkedArithmetic() {
+      return true;
+    }
+  }
+
   /** Calcite's connection, whose preparation failures carry the SQLSTATE of their cause. */
   private static final class Connection extends CalciteConnectionImpl {
     Connection(Driver driver, AvaticaFactory factory, String url, Properties info,
         CalciteSchema rootSchema, JavaTypeFactory typeFactory) {
       super(driver, factory, url, info, rootSchema, typeFactory);
+    }
+
+    /**
+     * The connection's configuration, whose conformance has checked arithmetic: an exact
+     * numeric {@code +}, {@code -}, {@code *}, {@code /} or negation whose result does not
+     * fit its type ({@code CAST(2147483647 AS INT) + 1}) fails with SQLSTATE 22003, as in
+     * PostgreSQL (HSQLDB widens the result's type, so it fails only on storing the value),
+     * where Calcite's Java arithmetic wrapped silently. Calcite's preparation reads it from
+     * here (its conformance enums tie checked arithmetic to other dialects' rules). Datalog
+     * scripts do not prepare SQL, so their arithmetic keeps CozoDB's semantics.
+     */
+    @Override public CalciteConnectionConfig config() {
+      return new CalciteConnectionConfigImpl(info) {
+        @Override public SqlConformance conformance() {
+          return new CheckedConformance(super.conformance());
+        }
+      };
     }
 
     @Override public CalcitePreparedStatement prepareStatement(String sql, int resultSetType,
