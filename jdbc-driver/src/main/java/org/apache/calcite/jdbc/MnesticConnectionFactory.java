@@ -15,11 +15,13 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
 import org.apache.calcite.avatica.util.ArrayFactoryImpl;
+import org.apache.calcite.avatica.util.MnesticArray;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 
+import java.sql.Array;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -78,10 +80,11 @@ public class MnesticConnectionFactory extends CalciteFactory {
   }
 
   /**
-   * Calcite's result set, whose arrays' {@code Array.getResultSet()} has the two columns JDBC
-   * specifies: the index (from 1) and the element. Calcite's has only the element, so
-   * Avatica's server, which reads column 2, failed to send any array ("invalid column ordinal:
-   * 2"; a nested one: "cannot convert to long").
+   * Calcite's result set, whose arrays are {@link MnesticArray}s (their {@code getArray()}
+   * gives the objects the thin client gives), and whose arrays' {@code Array.getResultSet()}
+   * has the two columns JDBC specifies: the index (from 1) and the element. Calcite's has only
+   * the element, so Avatica's server, which reads column 2, failed to send any array ("invalid
+   * column ordinal: 2"; a nested one: "cannot convert to long").
    */
   private static final class ResultSet extends CalciteResultSet {
     private final TimeZone timeZone;
@@ -91,6 +94,25 @@ public class MnesticConnectionFactory extends CalciteFactory {
         throws SQLException {
       super(statement, signature, metaData, timeZone, firstFrame);
       this.timeZone = timeZone;
+    }
+
+    @Override public Object getObject(int columnIndex) throws SQLException {
+      final Object o = super.getObject(columnIndex);
+      return o instanceof Array ? MnesticArray.of(accessorList.get(columnIndex - 1)) : o;
+    }
+
+    /** By {@link #getObject(int)}: Avatica's gives an array column's value as a List. */
+    @Override public Object getObject(String columnLabel) throws SQLException {
+      return getObject(findColumn(columnLabel));
+    }
+
+    @Override public Array getArray(int columnIndex) throws SQLException {
+      return super.getArray(columnIndex) == null ? null
+          : (Array) MnesticArray.of(accessorList.get(columnIndex - 1));
+    }
+
+    @Override public Array getArray(String columnLabel) throws SQLException {
+      return getArray(findColumn(columnLabel));
     }
 
     @Override public java.sql.ResultSet create(ColumnMetaData.AvaticaType elementType,
