@@ -51,7 +51,8 @@ import java.util.TreeSet;
  *       identifiers match case-insensitively and keep the case they were
  *       written in; the parser is mnestic's dialect; string literals of
  *       different lengths in one column make a VARCHAR; SQL conformance is
- *       Calcite's LENIENT (so {@code %}, {@code LIMIT}, GROUP BY aliases work);
+ *       Calcite's LENIENT (so {@code %}, {@code LIMIT}, GROUP BY aliases work), with
+ *       checked arithmetic (an INTEGER or BIGINT result out of range fails with 22003);
  *   <li>{@code user} and {@code password}, ignored.
  * </ul>
  * {@code jdbc:mnestic:remote:url=http://HOST:PORT...} connects to a server instead, through

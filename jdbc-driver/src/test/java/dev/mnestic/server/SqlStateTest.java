@@ -54,6 +54,8 @@ class SqlStateTest {
       new Case("INSERT INTO \"c\" VALUES (1, 99)", "23503", "foreign key", 5, true),
       new Case("SELECT 1 / 0 FROM \"t\"", "22012", "division by zero", 5),
       new Case("SELECT \"id\" / 0 FROM \"t\"", "22012", "division by zero", 5),
+      new Case("INSERT INTO \"t\" VALUES (2147483647 + 1, 'z', 9)", "22003", "out of range", 5),
+      new Case("UPDATE \"t\" SET \"u\" = \"id\" + 2147483647", "22003", "out of range", 5),
       new Case("SELECT CAST('x' AS INT) FROM \"t\"", "22018", "invalid number", 5),
       new Case("SELECT CAST('2020-13-45' AS DATE) FROM \"t\"", "22007", "2020-13-45", 5),
       new Case("SELEC 1", "42601", "at line 1, column 1", 2),
@@ -129,6 +131,37 @@ class SqlStateTest {
       }
     }
     assertEquals(List.of(), wrong);
+  }
+
+  /**
+   * INTEGER arithmetic past INTEGER's range fails with 22003, as in PostgreSQL, embedded and
+   * through the server; Calcite's Java arithmetic wrapped around silently. (HSQLDB gives an
+   * INTEGER sum as a BIGINT and a BIGINT one as a DECIMAL, so it fails only when storing the
+   * value, which {@link #CASES} compare.)
+   */
+  @Test void integerOverflowIsOutOfRange() throws Exception {
+    for (String url : List.of("jdbc:mnestic:db=" + dir.resolve("store"), server.jdbcUrl())) {
+      try (Connection c = DriverManager.getConnection(url)) {
+        for (String sql : List.of("SELECT CAST(2147483647 AS INT) + 1 FROM \"t\"",
+            "SELECT \"id\" + 2147483647 FROM \"t\"", "SELECT \"u\" * -2147483647 * 2 FROM \"t\"",
+            "SELECT -CAST(-2147483648 AS INT) FROM \"t\"")) {
+          for (boolean prepared : new boolean[] {false, true}) {
+            final SQLException e = fails(c, sql, prepared);
+            assertEquals("22003", e.getSQLState(), url + " " + sql + ": " + e.getMessage());
+            assertTrue(e.getMessage().contains("out of range"), e.getMessage());
+          }
+        }
+        // In range, the same arithmetic answers.
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT \"id\" + 2147483646, -\"u\" * 2147483647,"
+                 + " SUM(CAST(2147483647 AS BIGINT) + \"id\") FROM \"t\" GROUP BY \"id\", \"u\"")) {
+          assertTrue(rs.next());
+          assertEquals(2147483647, rs.getInt(1));
+          assertEquals(-2147483647, rs.getInt(2));
+          assertEquals(2147483648L, rs.getLong(3));
+        }
+      }
+    }
   }
 
   /** Script errors get a state by their CozoDB code, which their message keeps. */

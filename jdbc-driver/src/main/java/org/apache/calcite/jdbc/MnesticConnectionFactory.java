@@ -15,7 +15,13 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
 import org.apache.calcite.avatica.util.ArrayFactoryImpl;
+import org.apache.calcite.avatica.util.MnesticArray;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.sql.validate.SqlConformance;
+import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 
+import java.sql.Array;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -74,10 +80,11 @@ public class MnesticConnectionFactory extends CalciteFactory {
   }
 
   /**
-   * Calcite's result set, whose arrays' {@code Array.getResultSet()} has the two columns JDBC
-   * specifies: the index (from 1) and the element. Calcite's has only the element, so
-   * Avatica's server, which reads column 2, failed to send any array ("invalid column ordinal:
-   * 2"; a nested one: "cannot convert to long").
+   * Calcite's result set, whose arrays are {@link MnesticArray}s (their {@code getArray()}
+   * gives the objects the thin client gives), and whose arrays' {@code Array.getResultSet()}
+   * has the two columns JDBC specifies: the index (from 1) and the element. Calcite's has only
+   * the element, so Avatica's server, which reads column 2, failed to send any array ("invalid
+   * column ordinal: 2"; a nested one: "cannot convert to long").
    */
   private static final class ResultSet extends CalciteResultSet {
     private final TimeZone timeZone;
@@ -87,6 +94,25 @@ public class MnesticConnectionFactory extends CalciteFactory {
         throws SQLException {
       super(statement, signature, metaData, timeZone, firstFrame);
       this.timeZone = timeZone;
+    }
+
+    @Override public Object getObject(int columnIndex) throws SQLException {
+      final Object o = super.getObject(columnIndex);
+      return o instanceof Array ? MnesticArray.of(accessorList.get(columnIndex - 1)) : o;
+    }
+
+    /** By {@link #getObject(int)}: Avatica's gives an array column's value as a List. */
+    @Override public Object getObject(String columnLabel) throws SQLException {
+      return getObject(findColumn(columnLabel));
+    }
+
+    @Override public Array getArray(int columnIndex) throws SQLException {
+      return super.getArray(columnIndex) == null ? null
+          : (Array) MnesticArray.of(accessorList.get(columnIndex - 1));
+    }
+
+    @Override public Array getArray(String columnLabel) throws SQLException {
+      return getArray(findColumn(columnLabel));
     }
 
     @Override public java.sql.ResultSet create(ColumnMetaData.AvaticaType elementType,
@@ -122,6 +148,17 @@ public class MnesticConnectionFactory extends CalciteFactory {
     }
   }
 
+  /** {@code conformance} with checked arithmetic (see {@link Connection#config()}). */
+  private static final class CheckedConformance extends SqlDelegatingConformance {
+    CheckedConformance(SqlConformance conformance) {
+      super(conformance);
+    }
+
+    @Override public boolean checkedArithmetic() {
+      return true;
+    }
+  }
+
   /** Calcite's connection, whose preparation failures carry the SQLSTATE of their cause. */
   private static final class Connection extends CalciteConnectionImpl {
     /** The zone of the {@code timeZone} property as last looked up, or null. */
@@ -133,10 +170,28 @@ public class MnesticConnectionFactory extends CalciteFactory {
     }
 
     /**
+     * The connection's configuration, whose conformance has checked arithmetic: an exact
+     * numeric {@code +}, {@code -}, {@code *}, {@code /} or negation whose result does not
+     * fit its type ({@code CAST(2147483647 AS INT) + 1}) fails with SQLSTATE 22003, as in
+     * PostgreSQL (HSQLDB widens the result's type, so it fails only on storing the value),
+     * where Calcite's Java arithmetic wrapped silently. Calcite's preparation reads it from
+     * here (its conformance enums tie checked arithmetic to other dialects' rules). Datalog
+     * scripts do not prepare SQL, so their arithmetic keeps CozoDB's semantics.
+     */
+    @Override public CalciteConnectionConfig config() {
+      return new CalciteConnectionConfigImpl(info) {
+        @Override public SqlConformance conformance() {
+          return new CheckedConformance(super.conformance());
+        }
+      };
+    }
+
+    /**
      * The zone the connection's {@code timeZone} setting names (Avatica's default: the JVM's
-     * zone), as Avatica's: a copy each call, which its caller may change. Looked up once per name: every execution asks
-     * for it, and {@code TimeZone.getTimeZone(String)} is synchronized on the class: under
-     * the server bench's 32 clients of point reads, executions waited on it 2.7-4.7 s in all.
+     * zone), as Avatica's: a copy each call, which its caller may change. Looked up once per
+     * name: every execution asks for it, and {@code TimeZone.getTimeZone(String)} is
+     * synchronized on the class: under the server bench's 32 clients of point reads,
+     * executions waited on it 2.7-4.7 s in all.
      */
     @Override public TimeZone getTimeZone() {
       final String name = config().timeZone();

@@ -7,6 +7,7 @@ import org.apache.calcite.avatica.remote.MetaDataOperation;
 import org.apache.calcite.avatica.remote.ProtobufTranslation;
 import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
 import org.apache.calcite.avatica.remote.Service;
+import org.apache.calcite.avatica.util.MnesticArray;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,13 +16,18 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.sql.Array;
 import java.sql.NClob;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.RowId;
 import java.sql.SQLException;
 import java.sql.SQLXML;
+import java.sql.Types;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
+import java.util.TimeZone;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -41,6 +47,7 @@ import java.util.concurrent.TimeUnit;
  *       the server answered, a round trip; while the statement's execution has not reached
  *       the server yet, it asks again every {@value #RETRY_MILLIS} ms, at most
  *       {@value #TRIES} times;
+ *   <li>{@code getString} of a binary value gives its hexadecimal digits ({@link ThinResultSet});
  *   <li>{@code setQueryTimeout(n)}: n seconds into an execution the client asks the server
  *       to stop it for its timeout ({@value #TIMEOUT}): it fails with HYT00 (Avatica's
  *       protocol carries no timeout).
@@ -87,6 +94,58 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
   @Override public AvaticaSpecificDatabaseMetaData newDatabaseMetaData(
       AvaticaConnection connection) {
     return new MnesticDatabaseMetaData(connection);
+  }
+
+  @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
+      Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+    return new ThinResultSet(statement, state, signature,
+        newResultSetMetaData(statement, signature), timeZone, firstFrame);
+  }
+
+  /**
+   * Avatica's result set, whose arrays are {@link MnesticArray}s, as the embedded driver's, and
+   * whose {@code getString} of a BINARY or VARBINARY value is its bytes in hexadecimal, as the
+   * embedded driver's and HSQLDB's own driver's are (Avatica's decodes the bytes as UTF-8
+   * text, which garbles any that are no text).
+   */
+  private static final class ThinResultSet extends AvaticaResultSet {
+    ThinResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
+        ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame)
+        throws SQLException {
+      super(statement, state, signature, metaData, timeZone, firstFrame);
+    }
+
+    @Override public Object getObject(int columnIndex) throws SQLException {
+      final Object o = super.getObject(columnIndex);
+      return o instanceof Array ? MnesticArray.of(accessorList.get(columnIndex - 1)) : o;
+    }
+
+    /** By {@link #getObject(int)}: Avatica's gives an array column's value as a List. */
+    @Override public Object getObject(String columnLabel) throws SQLException {
+      return getObject(findColumn(columnLabel));
+    }
+
+    @Override public Array getArray(int columnIndex) throws SQLException {
+      return super.getArray(columnIndex) == null ? null
+          : (Array) MnesticArray.of(accessorList.get(columnIndex - 1));
+    }
+
+    @Override public Array getArray(String columnLabel) throws SQLException {
+      return getArray(findColumn(columnLabel));
+    }
+
+    @Override public String getString(int columnIndex) throws SQLException {
+      final int type = getMetaData().getColumnType(columnIndex);
+      if (type != Types.BINARY && type != Types.VARBINARY) {
+        return super.getString(columnIndex);
+      }
+      final byte[] bytes = getBytes(columnIndex);
+      return bytes == null ? null : HexFormat.of().formatHex(bytes);
+    }
+
+    @Override public String getString(String columnLabel) throws SQLException {
+      return getString(findColumn(columnLabel));
+    }
   }
 
   /**
