@@ -7,14 +7,32 @@ import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.plan.Contexts;
+import org.apache.calcite.plan.RelOptCostImpl;
+import org.apache.calcite.plan.RelOptLattice;
+import org.apache.calcite.plan.RelOptMaterialization;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRules;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import org.apache.calcite.util.CancelFlag;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,10 +52,75 @@ public final class Plans {
   private Plans() {
   }
 
-  /** The Enumerable plan Calcite chooses for {@code logical}. */
+  /** The Enumerable plan Calcite chooses for {@code logical} ({@link #standard()}). */
   public static EnumerableRel optimize(RelNode logical) {
-    return (EnumerableRel) Programs.standard().run(logical.getCluster().getPlanner(), logical,
+    return (EnumerableRel) standard().run(logical.getCluster().getPlanner(), logical,
         logical.getTraitSet().replace(EnumerableConvention.INSTANCE), List.of(), List.of());
+  }
+
+  /**
+   * Calcite's standard program ({@code Programs.standard()}: sub-queries, decorrelation,
+   * measures, field trimming, the given planner, calcs), its sub-query and calc steps run by
+   * {@link #hep} planners, which stop with the running statement (Calcite's get no cancel flag).
+   */
+  public static Program standard() {
+    // Calcite's calc step: each rule to its fixpoint in turn
+    final HepProgramBuilder calcs = HepProgram.builder();
+    RelOptRules.CALC_RULES.forEach(calcs::addRuleInstance);
+    return Programs.sequence(subQueries(), Programs.decorrelate(),
+        Programs.measure(DefaultRelMetadataProvider.INSTANCE), Programs.trim(), Plans::volcano,
+        hep(calcs.build()));
+  }
+
+  /**
+   * Calcite's {@code Programs.subQuery}: sub-queries as correlates (as mark correlates when
+   * the connection enables top-down general decorrelation), in a {@link #hep} planner.
+   */
+  public static Program subQueries() {
+    final Program correlates = hep(HepProgram.builder().addRuleCollection(List.of(
+        CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+        CoreRules.JOIN_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE)).build());
+    final Program marks = hep(HepProgram.builder().addRuleCollection(List.of(
+        CoreRules.FILTER_SUB_QUERY_TO_MARK_CORRELATE,
+        CoreRules.PROJECT_SUB_QUERY_TO_MARK_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE,
+        CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE)).build());
+    return (planner, rel, traits, materializations, lattices) ->
+        (planner.getContext().maybeUnwrap(CalciteConnectionConfig.class)
+            .orElse(CalciteConnectionConfig.DEFAULT).topDownGeneralDecorrelationEnabled()
+            ? marks : correlates).run(planner, rel, traits, materializations, lattices);
+  }
+
+  /**
+   * Runs {@code program} as Calcite's {@code Programs.of(program, true,
+   * DefaultRelMetadataProvider.INSTANCE)} does, in a Hep planner that checks the running
+   * statement's cancel flag at each rule it fires: a statement stopped while it runs stops.
+   */
+  public static Program hep(HepProgram program) {
+    return (planner, rel, traits, materializations, lattices) -> {
+      final RunningStatement running = RunningStatement.current();
+      final HepPlanner hep = new HepPlanner(program,
+          running == null ? null : Contexts.of(new CancelFlag(running.flag())), true, null,
+          RelOptCostImpl.FACTORY);
+      final List<RelMetadataProvider> providers =
+          new ArrayList<>(List.of(DefaultRelMetadataProvider.INSTANCE));
+      hep.registerMetadataProviders(providers);
+      materializations.forEach(hep::addMaterialization);
+      lattices.forEach(hep::addLattice);
+      rel.getCluster().setMetadataProvider(ChainedRelMetadataProvider.of(providers));
+      hep.setRoot(rel);
+      return hep.findBestExp();
+    };
+  }
+
+  /** The step of Calcite's standard program that runs {@code planner} (Volcano) itself. */
+  private static RelNode volcano(RelOptPlanner planner, RelNode rel, RelTraitSet traits,
+      List<RelOptMaterialization> materializations, List<RelOptLattice> lattices) {
+    materializations.forEach(planner::addMaterialization);
+    lattices.forEach(planner::addLattice);
+    planner.setRoot(rel);
+    final RelNode root = rel.getTraitSet().equals(traits) ? rel : planner.changeTraits(rel, traits);
+    planner.setRoot(root);
+    return planner.chooseDelegate().findBestExp();
   }
 
   /** The chosen plan as text, one operator a line. */

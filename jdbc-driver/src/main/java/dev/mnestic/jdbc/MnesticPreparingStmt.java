@@ -1,6 +1,7 @@
 package dev.mnestic.jdbc;
 
 import dev.mnestic.rel.EnumerableStopCheck;
+import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.rules.SkylineRules;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.fun.MnesticOperatorTable;
@@ -18,7 +19,6 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
@@ -81,29 +81,17 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
   }
 
   /**
-   * Calcite's program after the skyline rules, which run once sub-queries
-   * are joins (so they see every skyline), and a field trimming that knows
-   * skylines (so a skyline moved down reads only the fields it needs).
+   * Calcite's program ({@link Plans#standard()}, whose Hep planners stop with the statement)
+   * after the skyline rules, which run once sub-queries are joins (so they see every skyline),
+   * and a field trimming that knows skylines (so a skyline moved down reads only the fields it
+   * needs).
    */
   @Override protected Program getProgram() {
-    return Programs.sequence(checked(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE)),
-        checked(Programs.decorrelate()), checked(SkylineRules.program()),
-        checked((planner, rel, traits, materializations, lattices) ->
+    return Programs.sequence(Plans.subQueries(), Programs.decorrelate(), SkylineRules.program(),
+        (planner, rel, traits, materializations, lattices) ->
             new MnesticRelFieldTrimmer(null,
-                RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel)),
-        super.getProgram());
-  }
-
-  /**
-   * {@code step} after a look at the running statement's flag: its Hep planners get no cancel
-   * flag (Calcite's {@code Programs} build them without a context), so a statement stopped
-   * meanwhile stops between the steps.
-   */
-  private static Program checked(Program step) {
-    return (planner, rel, traits, materializations, lattices) -> {
-      RunningStatement.checkCurrent();
-      return step.run(planner, rel, traits, materializations, lattices);
-    };
+                RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel),
+        Plans.standard());
   }
 
   /**

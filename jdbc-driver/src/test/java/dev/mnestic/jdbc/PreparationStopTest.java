@@ -1,5 +1,7 @@
 package dev.mnestic.jdbc;
 
+import org.apache.calcite.plan.hep.HepPlanner;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -9,9 +11,13 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,6 +102,69 @@ class PreparationStopTest {
     timesOut("SELECT CHAR_LENGTH('" + "x".repeat(10_000_000) + "') FROM t");
   }
 
+  /**
+   * Cancelled while a Hep planner fires its rules (Calcite's calc step, after Volcano, over 240
+   * rows of VALUES, each an expression, which fires rules per row): 57014 at once, and the
+   * preparing thread leaves the planner within a second, not at the end of its step (before,
+   * Calcite's Hep planners had no cancel flag; {@code rel.PlansStopTest} shows where they stop).
+   */
+  @Test void stopsInsideAHepPlanner() throws Exception {
+    final StringBuilder sql = new StringBuilder("SELECT SUM(x) FROM (VALUES ");
+    for (int i = 0; i < 240; i++) {
+      sql.append(i == 0 ? "" : ",").append('(').append(i).append(" + ").append(i % 7)
+          .append(" * 2)");
+    }
+    sql.append(") AS v(x)");
+    try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
+      final long[] cancelled = {0};
+      final Thread[] preparing = {null};
+      final Thread watch = new Thread(() -> {
+        // Cancels once the preparing thread (a DeepStack thread) is seen firing a Hep rule.
+        while (preparing[0] == null && !Thread.currentThread().isInterrupted()) {
+          for (Map.Entry<Thread, StackTraceElement[]> t : Thread.getAllStackTraces().entrySet()) {
+            if (preparing[0] == null && firesHepRule(t.getValue())) {
+              try {
+                s.cancel();
+              } catch (SQLException e) {
+                throw new AssertionError(e);
+              }
+              cancelled[0] = System.nanoTime();
+              preparing[0] = t.getKey();
+            }
+          }
+          Thread.onSpinWait();
+        }
+      });
+      watch.start();
+      final SQLException e;
+      try {
+        e = stops(s, sql.toString());
+      } finally {
+        watch.interrupt();
+        watch.join();
+      }
+      assertEquals("57014", e.getSQLState(), e.toString());
+      assertNotNull(preparing[0], "stopped before a Hep planner fired a rule: " + e);
+      while (inHepPlanner(preparing[0].getStackTrace())
+          && System.nanoTime() - cancelled[0] < 1_000_000_000L) {
+        Thread.sleep(1);
+      }
+      assertFalse(inHepPlanner(preparing[0].getStackTrace()),
+          "still in the Hep planner a second after cancel()");
+      stillWorks(s);
+    }
+  }
+
+  private static boolean firesHepRule(StackTraceElement[] stack) {
+    return Arrays.stream(stack).anyMatch(f -> f.getClassName().equals(HepPlanner.class.getName())
+        && f.getMethodName().equals("applyRule"));
+  }
+
+  private static boolean inHepPlanner(StackTraceElement[] stack) {
+    return Arrays.stream(stack).anyMatch(f ->
+        f.getClassName().equals(HepPlanner.class.getName()));
+  }
+
   /** Runs {@code sql} with a 1 s timeout: HYT00 within the bound; the connection works on. */
   private static void timesOut(String sql) throws SQLException {
     try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
@@ -120,7 +189,9 @@ class PreparationStopTest {
     return e;
   }
 
+  /** The statement answers a small query (with no timeout: a loaded machine may be slow). */
   private static void stillWorks(Statement s) throws SQLException {
+    s.setQueryTimeout(0);
     try (ResultSet rs = s.executeQuery("SELECT SUM(x) FROM t")) {
       assertTrue(rs.next());
       assertEquals(6, rs.getLong(1));

@@ -1,11 +1,11 @@
 package dev.mnestic.rel.rules;
 
+import dev.mnestic.rel.Plans;
+
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.tools.Program;
-import org.apache.calcite.tools.Programs;
 
 import java.util.List;
 
@@ -58,6 +58,6 @@ public final class SkylineRules {
             ALL_DIFF))
         .addRuleCollection(List.of(TO_WINDOW_FILTER))
         .build();
-    return Programs.of(program, true, DefaultRelMetadataProvider.INSTANCE);
+    return Plans.hep(program);
   }
 }
