@@ -231,8 +231,10 @@ public final class Engine {
     }
     if (outcome instanceof AssertionError e) {
       // a broken invariant of mnestic or Calcite (under -ea): the script fails, not the caller
+      // (its message only: a user sees no Java exception's name; the cause keeps it)
       final DatalogException failure = new DatalogException("mnestic::internal",
-          "internal error: " + e, 0, 0, "this is a bug of mnestic; please report the script");
+          "internal error: " + (e.getMessage() == null ? "a broken invariant" : e.getMessage()),
+          0, 0, "this is a bug of mnestic; please report the script");
       failure.initCause(e);
       throw failure;
     }
