@@ -28,6 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,8 +45,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SchemaCrawlerTest {
   private static final String DB = "mem:schemacrawler-test";
   private static MnesticServer server;
+  /** SchemaCrawler's loggers, held so their level stays (it logs each crawl step as INFO). */
+  private static final List<Logger> QUIET =
+      List.of(Logger.getLogger("schemacrawler"), Logger.getLogger("us.fatehi"));
 
   @BeforeAll static void start() throws Exception {
+    QUIET.forEach(logger -> logger.setLevel(Level.WARNING));
     server = MnesticServer.newBuilder().port(0).db(DB).build();
     server.start();
     try (Connection c = DriverManager.getConnection("jdbc:mnestic:db=" + DB);
