@@ -186,9 +186,10 @@ final class StatementShape {
    * statement's order).
    */
   static void checkOperators(SqlNode statement) throws SQLException {
-    final boolean[] list = {false};
-    final SqlNode past = new Object() {
+    final var counter = new Object() {
       int count;
+      /** Whether the limit passed is a select list's. */
+      boolean longList;
 
       /** The operand where the count passes the limit under {@code node}, or null. */
       SqlNode visit(SqlNode node) {
@@ -205,7 +206,7 @@ final class StatementShape {
           int items = 0;
           for (SqlNode item : select.getSelectList()) {
             if (++items > MAX_OPERATORS) {
-              list[0] = true;
+              longList = true;
               return item;
             }
           }
@@ -244,11 +245,13 @@ final class StatementShape {
         }
         return null;
       }
-    }.visit(statement);
+    };
+    final SqlNode past = counter.visit(statement);
     if (past != null) {
       final SqlParserPos pos = past.getParserPosition();
       throw new SQLException("At line " + pos.getLineNum() + ", column " + pos.getColumnNum()
-          + (list[0] ? ": select list holds more than the limit of " + MAX_OPERATORS + " items"
+          + (counter.longList
+              ? ": select list holds more than the limit of " + MAX_OPERATORS + " items"
               : ": statement holds more than the limit of " + MAX_OPERATORS + " operators (an"
                   + " OR of many equalities of one column with values is best written as an IN"
                   + " list)"),
