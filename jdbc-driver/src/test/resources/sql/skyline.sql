@@ -239,7 +239,7 @@ hazel
 ivy
 !ok
 
-# The skyline rules (skyline-rules, SkylineRules), seen through EXPLAIN.
+# The skyline rules (sql-dialect, SkylineRules), seen through EXPLAIN.
 # One MIN/MAX item, no DISTINCT: a filter on a window MIN.
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN;
 EnumerableCalc(expr#0..6=[{inputs}], expr#7=[IS NULL($t3)], expr#8=[=($t3, $t6)], expr#9=[OR($t7, $t8)], name=[$t1], $condition=[$t9])

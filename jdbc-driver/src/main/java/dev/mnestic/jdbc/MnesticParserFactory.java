@@ -14,7 +14,7 @@ import java.io.Reader;
 
 /**
  * The parser every mnestic connection uses: mnestic's SQL dialect
- * (skyline-rules), whose DDL runs against the store.
+ * (sql-dialect), whose DDL runs against the store.
  */
 public final class MnesticParserFactory implements SqlParserImplFactory {
   /** Named by the {@code parserFactory} connection property. */

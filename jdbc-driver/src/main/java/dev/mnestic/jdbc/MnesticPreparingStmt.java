@@ -35,7 +35,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Calcite's preparation of one statement, with mnestic's validator,
- * SQL-to-relational converter and skyline rules (skyline-rules).
+ * SQL-to-relational converter and skyline rules (sql-dialect).
  */
 final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt {
   private final RelOptCluster cluster;
