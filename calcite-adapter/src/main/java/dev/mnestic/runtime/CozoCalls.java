@@ -2,6 +2,7 @@ package dev.mnestic.runtime;
 
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.Json;
+import dev.mnestic.value.StopCheck;
 import dev.mnestic.value.StoredJson;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
@@ -21,36 +22,39 @@ import java.util.UUID;
  * over values of CozoDB's model ({@link Values}).
  */
 public final class CozoCalls {
+  /** The stop check of a CozoDB function: the statement running on this thread ({@link RunningStatement}). */
+  public static final StopCheck STOP = RunningStatement::checkCurrent;
+
   private CozoCalls() {
   }
 
   public static Object call0(String f) {
-    return Functions.apply(f, Arrays.asList());
+    return Functions.apply(f, Arrays.asList(), STOP);
   }
 
   public static Object call1(String f, Object a) {
-    return Functions.apply(f, Arrays.asList(a));
+    return Functions.apply(f, Arrays.asList(a), STOP);
   }
 
   public static Object call2(String f, Object a, Object b) {
-    return Functions.apply(f, Arrays.asList(a, b));
+    return Functions.apply(f, Arrays.asList(a, b), STOP);
   }
 
   public static Object call3(String f, Object a, Object b, Object c) {
-    return Functions.apply(f, Arrays.asList(a, b, c));
+    return Functions.apply(f, Arrays.asList(a, b, c), STOP);
   }
 
   public static Object call4(String f, Object a, Object b, Object c, Object d) {
-    return Functions.apply(f, Arrays.asList(a, b, c, d));
+    return Functions.apply(f, Arrays.asList(a, b, c, d), STOP);
   }
 
   public static Object call5(String f, Object a, Object b, Object c, Object d, Object e) {
-    return Functions.apply(f, Arrays.asList(a, b, c, d, e));
+    return Functions.apply(f, Arrays.asList(a, b, c, d, e), STOP);
   }
 
   public static Object call6(String f, Object a, Object b, Object c, Object d, Object e,
       Object g) {
-    return Functions.apply(f, Arrays.asList(a, b, c, d, e, g));
+    return Functions.apply(f, Arrays.asList(a, b, c, d, e, g), STOP);
   }
 
   /** The most arguments {@code callN} takes. */
@@ -96,6 +100,9 @@ public final class CozoCalls {
   public static Object value(Object sql) {
     if (sql instanceof BigDecimal) {
       return ((BigDecimal) sql).doubleValue();
+    }
+    if (sql instanceof ByteString) {
+      return Values.of(((ByteString) sql).getBytes());
     }
     return Values.of(sql);
   }

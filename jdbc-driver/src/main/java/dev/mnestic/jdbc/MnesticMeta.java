@@ -19,6 +19,7 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaSubclassing;
 import org.apache.calcite.rel.type.RelDataType;
@@ -455,7 +456,9 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         throw SqlFailures.<RuntimeException>sneaky(new SQLException("parameter " + (i + 1)
             + " ($" + prepared.parameters.get(i).name + ") is not set", "07002"));
       }
-      params.put(prepared.parameters.get(i).name, Values.of(value.toLocal()));
+      final Object local = value.toLocal();
+      params.put(prepared.parameters.get(i).name,
+          Values.of(local instanceof ByteString ? ((ByteString) local).getBytes() : local));
     }
     final DatalogSignature signature = runDatalog(prepared.script, params, running);
     return new ExecuteResult(

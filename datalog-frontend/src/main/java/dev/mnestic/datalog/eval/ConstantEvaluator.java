@@ -3,6 +3,7 @@ package dev.mnestic.datalog.eval;
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
+import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
@@ -152,7 +153,7 @@ public final class ConstantEvaluator {
       return UNEVALUATED;
     }
     try {
-      return Functions.apply(a.function(), args);
+      return Functions.apply(a.function(), args, CozoCalls.STOP);
     } catch (ValueException x) {
       throw error(x, a.pos());
     }

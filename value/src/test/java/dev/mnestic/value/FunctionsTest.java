@@ -18,17 +18,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class FunctionsTest {
   @Test void dispatchChecksNameAndArity() {
-    assertEquals(3L, Functions.apply("add", List.of(1L, 2L)));
-    ValueException e = assertThrows(ValueException.class, () -> Functions.apply("foo", List.of()));
+    assertEquals(3L, Functions.apply("add", List.of(1L, 2L), StopCheck.NEVER));
+    ValueException e = assertThrows(ValueException.class,
+        () -> Functions.apply("foo", List.of(), StopCheck.NEVER));
     assertEquals(Functions.NO_IMPLEMENTATION, e.code());
     assertEquals("No implementation found for op `foo`", e.getMessage());
-    e = assertThrows(ValueException.class, () -> Functions.apply("regex_matches", List.of("a", "a")));
+    e = assertThrows(ValueException.class,
+        () -> Functions.apply("regex_matches", List.of("a", "a"), StopCheck.NEVER));
     assertEquals(Functions.UNSUPPORTED_FUNCTION, e.code());
-    e = assertThrows(ValueException.class, () -> Functions.apply("sub", List.of(1L)));
+    e = assertThrows(ValueException.class, () -> Functions.apply("sub", List.of(1L), StopCheck.NEVER));
     assertEquals(Functions.WRONG_ARITY, e.code());
     assertEquals("Wrong number of arguments for function 'sub'", e.getMessage());
     assertEquals("Need exactly 2 argument(s)", e.help());
-    e = assertThrows(ValueException.class, () -> Functions.apply("concat", List.of()));
+    e = assertThrows(ValueException.class,
+        () -> Functions.apply("concat", List.of(), StopCheck.NEVER));
     assertEquals("Need at least 1 argument(s)", e.help());
     for (String name : Functions.names()) {
       assertFalse(Functions.UNSUPPORTED.contains(name), name);
@@ -78,8 +81,22 @@ class FunctionsTest {
         () -> Functions.slice(List.of(1L, 2L, 3L), 2L, 1L));
     assertEquals("slice index starts at 2 but ends at 1", e.help());
     // CozoDB never returns
-    assertThrows(ValueException.class, () -> Functions.int_range(0L, 10L, 0L));
-    assertEquals(List.of(Long.MAX_VALUE - 1), Functions.int_range(Long.MAX_VALUE - 1, Long.MAX_VALUE, 5L));
+    assertThrows(ValueException.class, () -> Functions.int_range(StopCheck.NEVER, 0L, 10L, 0L));
+    assertEquals(List.of(Long.MAX_VALUE - 1),
+        Functions.int_range(StopCheck.NEVER, Long.MAX_VALUE - 1, Long.MAX_VALUE, 5L));
+  }
+
+  /** {@code int_range} checks the stop it is given every 4,096 values, and stops when told. */
+  @Test void intRangeStopsWhenItsStopCheckThrows() {
+    final int[] checks = {0};
+    final StopCheck counting = () -> checks[0]++;
+    assertEquals(10_000, ((List<?>) Functions.apply("int_range", List.of(10_000L), counting)).size());
+    assertEquals(2, checks[0]);
+    final IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> Functions.apply("int_range", List.of(Long.MAX_VALUE), () -> {
+          throw new IllegalStateException("stopped");
+        }));
+    assertEquals("stopped", e.getMessage());
   }
 
   /** {@link Log2} is exact at powers of two and within an ulp of the true value elsewhere. */

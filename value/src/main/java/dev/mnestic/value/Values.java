@@ -1,7 +1,5 @@
 package dev.mnestic.value;
 
-import org.apache.calcite.avatica.util.ByteString;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -186,8 +184,9 @@ public final class Values {
   /**
    * Converts a Java object into a value: {@link Integer}, {@link Short} and
    * {@link Byte} become Int, {@link Float} becomes Float, {@code byte[]}
-   * and Calcite's {@link ByteString} become Bytes, collections and
-   * {@code Object[]} become unmodifiable lists (recursively).
+   * becomes Bytes, collections and {@code Object[]} become unmodifiable
+   * lists (recursively). Callers holding Calcite's {@code ByteString} pass
+   * its bytes.
    */
   public static Object of(Object o) {
     if (o == null || o instanceof Boolean || o instanceof Long || o instanceof Double
@@ -197,9 +196,6 @@ public final class Values {
     }
     if (o instanceof byte[]) {
       return Bytes.of((byte[]) o);
-    }
-    if (o instanceof ByteString) {
-      return Bytes.of(((ByteString) o).getBytes());
     }
     if (o instanceof Integer || o instanceof Short || o instanceof Byte) {
       return ((Number) o).longValue();

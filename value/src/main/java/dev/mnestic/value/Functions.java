@@ -1,7 +1,5 @@
 package dev.mnestic.value;
 
-import dev.mnestic.runtime.RunningStatement;
-
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -80,9 +78,15 @@ public final class Functions {
   private record Def(int minArity, boolean vararg, Impl impl) {
   }
 
-  /** A function body over its (already counted) arguments. */
+  /** A function body over its (already counted) arguments, stopped through {@code stop}. */
   @FunctionalInterface
   private interface Impl {
+    Object apply(List<Object> a, StopCheck stop);
+  }
+
+  /** A function body that makes nothing large enough to need a stop check. */
+  @FunctionalInterface
+  private interface PlainImpl {
     Object apply(List<Object> a);
   }
 
@@ -186,7 +190,7 @@ public final class Functions {
     def("chunks", 2, a -> chunks(a.get(0), a.get(1)));
     def("chunks_exact", 2, a -> chunks_exact(a.get(0), a.get(1)));
     def("windows", 2, a -> windows(a.get(0), a.get(1)));
-    def("int_range", 1, true, Functions::int_range);
+    DEFS.put("int_range", new Def(1, true, (a, stop) -> int_range(stop, a.toArray())));
     def("union", 1, true, Functions::union);
     def("intersection", 1, true, Functions::intersection);
     def("difference", 2, true, Functions::difference);
@@ -218,12 +222,12 @@ public final class Functions {
   private Functions() {
   }
 
-  private static void def(String name, int arity, Impl impl) {
-    DEFS.put(name, new Def(arity, false, impl));
+  private static void def(String name, int arity, PlainImpl impl) {
+    DEFS.put(name, new Def(arity, false, (a, stop) -> impl.apply(a)));
   }
 
   private static void def(String name, int minArity, boolean vararg, VarImpl impl) {
-    DEFS.put(name, new Def(minArity, vararg, a -> impl.apply(a.toArray())));
+    DEFS.put(name, new Def(minArity, vararg, (a, stop) -> impl.apply(a.toArray())));
   }
 
   /** A vararg method reference. */
@@ -261,16 +265,17 @@ public final class Functions {
   }
 
   /**
-   * Applies the CozoDB function {@code name} to {@code args}.
+   * Applies the CozoDB function {@code name} to {@code args}; a function that builds a large
+   * value calls {@code stop} as it goes, so that the statement it runs for can stop it.
    *
    * @throws ValueException if there is no such function ({@value
    *     #NO_IMPLEMENTATION}; {@value #UNSUPPORTED_FUNCTION} for a CozoDB
    *     function mnestic lacks), the arity is wrong ({@value #WRONG_ARITY}),
    *     or the function fails on the arguments ({@value ValueException#EVAL_THROW})
    */
-  public static Object apply(String name, List<Object> args) {
+  public static Object apply(String name, List<Object> args, StopCheck stop) {
     checkArity(name, args.size());
-    return def(name).impl.apply(args);
+    return def(name).impl.apply(args, stop);
   }
 
   private static Def def(String name) {
@@ -1282,10 +1287,10 @@ public final class Functions {
    * {@code int_range(end)}, {@code int_range(start, end)},
    * {@code int_range(start, end, step)}: the Ints from start (0) up to but
    * excluding end; with a negative step, down to but excluding end.
-   * A step of 0 fails here (CozoDB does not terminate). The statement running on this thread
-   * ({@link RunningStatement}) stops it every 4,096 values.
+   * A step of 0 fails here (CozoDB does not terminate). {@code stop} is checked every 4,096
+   * values.
    */
-  public static List<Object> int_range(Object... args) {
+  public static List<Object> int_range(StopCheck stop, Object... args) {
     if (args.length > 3) {
       throw ValueException.eval("'int_range' requires 1 to 3 argument");
     }
@@ -1306,7 +1311,7 @@ public final class Functions {
     for (long i = start; step > 0 ? i < end : i > end; ) {
       // A range of 10^8 takes seconds and gigabytes: it stops with its statement.
       if ((out.size() & 4095) == 4095) {
-        RunningStatement.checkCurrent();
+        stop.check();
       }
       out.add(i);
       final long next = i + step;
