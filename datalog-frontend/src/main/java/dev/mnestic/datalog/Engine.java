@@ -51,14 +51,14 @@ public final class Engine {
    * point never settles, and stops with {@code mnestic::frontier_diverges}.
    */
   public static final int MAX_EPOCHS = 4096;
-  /** The aggregations registered on this engine (shared with the engines derived from it). */
+  /** The aggregations registered on this engine, sealed (kept by the engines derived from it). */
   private final HostAggregations host;
 
   /** Told of every round of every fixpoint (a benchmark counting tuples); null for none. */
   private final SemiNaive.Progress rounds;
 
   public Engine(Connection connection) {
-    this(connection, 0, null, null, new HostAggregations(), null);
+    this(connection, 0, null, null, HostAggregations.NONE, null);
   }
 
   private Engine(Connection connection, long deadline, AtomicBoolean cancelFlag,
@@ -81,9 +81,10 @@ public final class Engine {
   }
 
   /**
-   * Registers a bounded-meet aggregation ordered by {@code dominates}, for
-   * the scripts of this engine (and of the engines {@link #stoppedBy} and
-   * {@link #showingProgressOn} derive from it): per group, the values no
+   * This engine and a bounded-meet aggregation ordered by {@code dominates},
+   * for the scripts of the engine returned (and of the engines
+   * {@link #stoppedBy} and {@link #showingProgressOn} derive from it; this
+   * engine and every other one stay as they were): per group, the values no
    * other value of the group dominates, each a row, in value order; it may
    * run inside its own recursion, pruning dominated partial results, as
    * {@code pareto_min} does. {@code dominates.test(a, b)} gets CozoDB values
@@ -104,14 +105,15 @@ public final class Engine {
    * @throws IllegalArgumentException for a name that is not an identifier or
    *     is already an aggregation, or a {@code maxSurvivors} below 1
    */
-  public void registerBoundedMeetAggregate(String name, BiPredicate<Object, Object> dominates,
+  public Engine withBoundedMeetAggregate(String name, BiPredicate<Object, Object> dominates,
       int maxSurvivors) {
-    host.registerBoundedMeet(name, dominates, maxSurvivors);
+    return new Engine(connection, deadline, cancelFlag, progress,
+        host.withBoundedMeet(name, dominates, maxSurvivors), rounds);
   }
 
   /**
-   * Registers an aggregation by its combine, for the scripts of this engine
-   * (embedded only, as {@link #registerBoundedMeetAggregate}): {@code factory}
+   * This engine and an aggregation by its combine, for the scripts of the
+   * engine returned (embedded only, as {@link #withBoundedMeetAggregate}): {@code factory}
    * makes one group's {@link Aggregators.Aggregator}, which takes the
    * group's values ({@code add}, CozoDB values as Java objects) and gives the
    * aggregate ({@code result}). With {@code isMeet}, the aggregation must be
@@ -123,9 +125,10 @@ public final class Engine {
    * @throws IllegalArgumentException for a name that is not an identifier or
    *     is already an aggregation
    */
-  public void registerAggregate(String name, boolean isMeet,
+  public Engine withAggregate(String name, boolean isMeet,
       Supplier<? extends Aggregators.Aggregator> factory) {
-    host.register(name, isMeet, factory);
+    return new Engine(connection, deadline, cancelFlag, progress,
+        host.with(name, isMeet, factory), rounds);
   }
 
   /**

@@ -49,7 +49,7 @@ class HostAggregationsTest {
   }
 
   @Test void epsilonDominanceMatchesItsDefinition() throws Exception {
-    engine.registerBoundedMeetAggregate("eps_frontier", HostAggregationsTest::epsilon, 1000);
+    engine = engine.withBoundedMeetAggregate("eps_frontier", HostAggregationsTest::epsilon, 1000);
     final Random random = new Random(5);
     final List<List<Object>> rows = new ArrayList<>();
     for (int i = 0; i < 120; i++) {
@@ -82,7 +82,7 @@ class HostAggregationsTest {
 
   @Test void boundedMeetRunsInRecursionAndOverflowIsAnError() throws Exception {
     // a registered 1-D minimum is the shortest distance, as min is
-    engine.registerBoundedMeetAggregate("shorter",
+    engine = engine.withBoundedMeetAggregate("shorter",
         (a, b) -> ((Number) a).doubleValue() < ((Number) b).doubleValue(), 1);
     final String edges = "e[a, b, w] <- [[1, 2, 4], [1, 3, 1], [3, 2, 1], [2, 4, 1], [4, 1, 1]]\n";
     final Engine.Result registered = run(edges
@@ -94,7 +94,7 @@ class HostAggregationsTest {
     assertEquals(builtIn.toJson(), registered.toJson());
     assertEquals("[[1,4],[2,2],[3,1],[4,3]]", Values.toJson(registered.rows()));
 
-    engine.registerBoundedMeetAggregate("two_at_most", (a, b) -> false, 2);
+    engine = engine.withBoundedMeetAggregate("two_at_most", (a, b) -> false, 2);
     final DatalogException overflow = assertThrows(DatalogException.class,
         () -> run("front[two_at_most(x)] := x in [1, 2, 3]\n?[x] := front[x]"));
     assertEquals("mnestic::aggregate_overflow", overflow.code());
@@ -105,12 +105,12 @@ class HostAggregationsTest {
   /** Tests run with assertions enabled, so the engine probes the order. */
   @Test void anOrderThatLiesFailsLoudly() throws Exception {
     assertTrue(dev.mnestic.value.Antichain.class.desiredAssertionStatus(), "run with -ea");
-    engine.registerBoundedMeetAggregate("reflexive", (a, b) -> true, 10);
+    engine = engine.withBoundedMeetAggregate("reflexive", (a, b) -> true, 10);
     final DatalogException reflexive = assertThrows(DatalogException.class,
         () -> run("?[reflexive(x)] := x in [1, 2]"));
     assertEquals("mnestic::aggregate_order", reflexive.code());
     assertTrue(reflexive.getMessage().contains("dominates itself"), reflexive.getMessage());
-    engine.registerBoundedMeetAggregate("symmetric", (a, b) -> !a.equals(b), 10);
+    engine = engine.withBoundedMeetAggregate("symmetric", (a, b) -> !a.equals(b), 10);
     final DatalogException symmetric = assertThrows(DatalogException.class,
         () -> run("?[symmetric(x)] := x in [1, 2]"));
     assertEquals("mnestic::aggregate_order", symmetric.code());
@@ -144,8 +144,8 @@ class HostAggregationsTest {
   }
 
   @Test void registeredCombinesRunAsMeetOrNormal() throws Exception {
-    engine.registerAggregate("viterbi", true, MaxProbability::new);
-    engine.registerAggregate("noisy_or", false, NoisyOr::new);
+    engine = engine.withAggregate("viterbi", true, MaxProbability::new);
+    engine = engine.withAggregate("noisy_or", false, NoisyOr::new);
     final String edges = "e[a, b, p] <- [[1, 2, 0.5], [1, 3, 0.9], [3, 2, 0.8], [2, 4, 0.5]]\n";
     final Engine.Result viterbi = run(edges
         + "r[to, viterbi(p)] := e[1, to, p]\n"
@@ -161,7 +161,7 @@ class HostAggregationsTest {
   }
 
   @Test void registrationsBelongToTheirEngine() throws Exception {
-    engine.registerAggregate("noisy_or", false, NoisyOr::new);
+    engine = engine.withAggregate("noisy_or", false, NoisyOr::new);
     final Engine other = new Engine(store.connection());
     final DatalogException notThere = assertThrows(DatalogException.class,
         () -> other.run("?[noisy_or(p)] := p in [0.5]", Map.of()));
@@ -169,17 +169,39 @@ class HostAggregationsTest {
     assertEquals("[[0.5]]", Values.toJson(engine.stoppedBy(0, null)
         .run("?[noisy_or(p)] := p in [0.5]", Map.of()).rows()));
     assertThrows(IllegalArgumentException.class,
-        () -> engine.registerAggregate("noisy_or", false, NoisyOr::new));
+        () -> engine.withAggregate("noisy_or", false, NoisyOr::new));
     assertThrows(IllegalArgumentException.class,
-        () -> engine.registerBoundedMeetAggregate("pareto_min", (a, b) -> false, 1));
+        () -> engine.withBoundedMeetAggregate("pareto_min", (a, b) -> false, 1));
     assertThrows(IllegalArgumentException.class,
-        () -> engine.registerAggregate("count", true, NoisyOr::new));
+        () -> engine.withAggregate("count", true, NoisyOr::new));
     assertThrows(IllegalArgumentException.class,
-        () -> engine.registerBoundedMeetAggregate("bad name", (a, b) -> false, 1));
+        () -> engine.withBoundedMeetAggregate("bad name", (a, b) -> false, 1));
     assertThrows(IllegalArgumentException.class,
-        () -> engine.registerBoundedMeetAggregate("none_kept", (a, b) -> false, 0));
+        () -> engine.withBoundedMeetAggregate("none_kept", (a, b) -> false, 0));
     final DatalogException args = assertThrows(DatalogException.class,
         () -> run("?[noisy_or(p, 2)] := p in [0.5]"));
     assertEquals("mnestic::aggregate_arguments", args.code());
+  }
+
+  /**
+   * Test case for issue 15: registrations are sealed per engine. Registering
+   * makes a new engine; the engine it came from, the engines derived from
+   * that one before, and engines that register the same name stay as they were.
+   */
+  @Test void registeringOnOneEngineLeavesEveryOtherAsItWas() throws Exception {
+    final Engine stopped = engine.stoppedBy(0, null);
+    final Engine noisyOr = engine.withAggregate("noisy_or", false, NoisyOr::new);
+    final String script = "?[noisy_or(p)] := p in [0.5, 0.75]";
+    for (Engine unchanged : List.of(engine, stopped)) {
+      final DatalogException notThere = assertThrows(DatalogException.class,
+          () -> unchanged.run(script, Map.of()));
+      assertEquals("parser::aggr_not_found", notThere.code());
+    }
+    assertEquals("[[0.875]]", Values.toJson(noisyOr.run(script, Map.of()).rows()));
+    assertEquals("[[0.875]]",
+        Values.toJson(noisyOr.stoppedBy(0, null).run(script, Map.of()).rows()));
+    final Engine maximum = engine.withAggregate("noisy_or", true, MaxProbability::new);
+    assertEquals("[[0.75]]", Values.toJson(maximum.run(script, Map.of()).rows()));
+    assertEquals("[[0.875]]", Values.toJson(noisyOr.run(script, Map.of()).rows()));
   }
 }

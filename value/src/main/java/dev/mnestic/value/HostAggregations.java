@@ -1,8 +1,8 @@
 package dev.mnestic.value;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 
@@ -12,11 +12,16 @@ import java.util.function.Supplier;
  * context under {@link #VARIABLE}. Registered names are plain identifiers
  * and never a built-in's or a reserved one's.
  *
+ * <p>Immutable: registering makes a new set of registrations and leaves
+ * this one as it was, so an engine's set is sealed when the engine is made,
+ * a script sees the same set from its start to its end, and no engine's
+ * registrations reach another's.
+ *
  * <ul>
  *   <li>A bounded-meet aggregation by its dominance
- *       ({@link #registerBoundedMeet}): per group the values no other value
+ *       ({@link #withBoundedMeet}): per group the values no other value
  *       dominates, an {@link Antichain} capped at {@code maxSurvivors}.</li>
- *   <li>An aggregation by its combine ({@link #register}): a factory of
+ *   <li>An aggregation by its combine ({@link #with}): a factory of
  *       one group's {@link Aggregators.Aggregator}. A meet one must be
  *       idempotent, commutative and associative (a provenance semiring's
  *       addition, say); it then merges as {@code meet(current, value)}, the
@@ -27,12 +32,19 @@ public final class HostAggregations {
   /** The context variable holding the registrations of the running script's engine. */
   public static final String VARIABLE = "mnesticHostAggregations";
   /** No registrations. */
-  public static final HostAggregations NONE = new HostAggregations();
+  public static final HostAggregations NONE = new HostAggregations(Map.of(), Map.of(), Map.of());
 
-  private final Map<String, BoundedMeet> boundedMeets = new ConcurrentHashMap<>();
-  private final Map<String, Supplier<? extends Aggregators.Aggregator>> normal =
-      new ConcurrentHashMap<>();
-  private final Map<String, Aggregators.Meet> meets = new ConcurrentHashMap<>();
+  private final Map<String, BoundedMeet> boundedMeets;
+  private final Map<String, Supplier<? extends Aggregators.Aggregator>> normal;
+  private final Map<String, Aggregators.Meet> meets;
+
+  private HostAggregations(Map<String, BoundedMeet> boundedMeets,
+      Map<String, Supplier<? extends Aggregators.Aggregator>> normal,
+      Map<String, Aggregators.Meet> meets) {
+    this.boundedMeets = Map.copyOf(boundedMeets);
+    this.normal = Map.copyOf(normal);
+    this.meets = Map.copyOf(meets);
+  }
 
   /** The registrations in a runtime context's variable, or {@link #NONE}. */
   public static HostAggregations of(Object variable) {
@@ -40,18 +52,19 @@ public final class HostAggregations {
   }
 
   /**
-   * Registers a bounded-meet aggregation: {@code dominates.test(a, b)} says
+   * These registrations and a bounded-meet aggregation: {@code dominates.test(a, b)} says
    * whether value {@code a} beats {@code b}, and must be a pure strict
    * partial order (irreflexive, transitive); more than {@code maxSurvivors}
    * survivors in a group is an error.
    */
-  public void registerBoundedMeet(String name, BiPredicate<Object, Object> dominates,
+  public HostAggregations withBoundedMeet(String name, BiPredicate<Object, Object> dominates,
       int maxSurvivors) {
     if (maxSurvivors <= 0) {
       throw new IllegalArgumentException("max_survivors must be positive, got " + maxSurvivors);
     }
     final Antichain.Order order = dominates::test;
     claim(name);
+    final Map<String, BoundedMeet> boundedMeets = new HashMap<>(this.boundedMeets);
     boundedMeets.put(name, new BoundedMeet() {
       @Override public String name() {
         return name;
@@ -61,13 +74,17 @@ public final class HostAggregations {
         return new Antichain(name, order, maxSurvivors);
       }
     });
+    return new HostAggregations(boundedMeets, normal, meets);
   }
 
-  /** Registers an aggregation by a factory of one group's aggregator; see the class comment. */
-  public void register(String name, boolean isMeet,
+  /** These registrations and an aggregation by a factory of one group's aggregator; see the class comment. */
+  public HostAggregations with(String name, boolean isMeet,
       Supplier<? extends Aggregators.Aggregator> factory) {
     claim(name);
+    final Map<String, Supplier<? extends Aggregators.Aggregator>> normal =
+        new HashMap<>(this.normal);
     normal.put(name, factory);
+    final Map<String, Aggregators.Meet> meets = new HashMap<>(this.meets);
     if (isMeet) {
       meets.put(name, new Aggregators.Meet() {
         @Override public Object emptyMeet() {
@@ -85,12 +102,11 @@ public final class HostAggregations {
         }
       });
     }
+    return new HostAggregations(boundedMeets, normal, meets);
   }
 
-  private synchronized void claim(String name) {
-    if (this == NONE) {
-      throw new IllegalStateException("NONE takes no registrations");
-    }
+  /** Checks that {@code name} may be registered here: an identifier, not yet an aggregation. */
+  private void claim(String name) {
     if (name == null || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
       throw new IllegalArgumentException("an aggregation's name is an identifier, got " + name);
     }
