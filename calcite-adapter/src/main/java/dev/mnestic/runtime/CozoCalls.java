@@ -1,5 +1,6 @@
 package dev.mnestic.runtime;
 
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.StopCheck;
@@ -65,7 +66,7 @@ public final class CozoCalls {
     if (v instanceof Boolean) {
       return (Boolean) v;
     }
-    throw new ValueException("eval::predicate_not_bool", "Predicate must have boolean return type",
+    throw new ValueException(ErrorCode.EVAL_PREDICATE_NOT_BOOL, "Predicate must have boolean return type",
         "got " + Values.display(v));
   }
 
@@ -77,7 +78,7 @@ public final class CozoCalls {
     if (v instanceof List) {
       return (List<?>) v;
     }
-    throw new ValueException("eval::invalid_spread_unif", "Invalid spread unification",
+    throw new ValueException(ErrorCode.EVAL_INVALID_SPREAD_UNIF, "Invalid spread unification",
         "Spread unification requires a list at the right");
   }
 

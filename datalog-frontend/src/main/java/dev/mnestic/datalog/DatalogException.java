@@ -1,5 +1,7 @@
 package dev.mnestic.datalog;
 
+import dev.mnestic.value.ErrorCode;
+
 /**
  * An error in a script, reported as CozoDB reports it: a code such as
  * {@code parser::pest} or {@code eval::unbound_symb_in_head} (null for the
@@ -7,12 +9,12 @@ package dev.mnestic.datalog;
  * where it is (1-based line and column; 0 when the error has no place).
  */
 public final class DatalogException extends RuntimeException {
-  private final String code;
+  private final ErrorCode code;
   private final int line;
   private final int column;
   private final String help;
 
-  public DatalogException(String code, String message, int line, int column, String help) {
+  public DatalogException(ErrorCode code, String message, int line, int column, String help) {
     super(message);
     this.code = code;
     this.line = line;
@@ -20,11 +22,17 @@ public final class DatalogException extends RuntimeException {
     this.help = help;
   }
 
-  public DatalogException(String code, String message, int line, int column) {
+  public DatalogException(ErrorCode code, String message, int line, int column) {
     this(code, message, line, column, null);
   }
 
+  /** The code as CozoDB shows it, such as {@code parser::pest}; null for none. */
   public String code() {
+    return code == null ? null : code.code();
+  }
+
+  /** {@link #code()} from the catalog; null for none. */
+  public ErrorCode errorCode() {
     return code;
   }
 
@@ -53,7 +61,7 @@ public final class DatalogException extends RuntimeException {
     }
     b.append(getMessage());
     if (code != null) {
-      b.append(" [").append(code).append(']');
+      b.append(" [").append(code.code()).append(']');
     }
     if (line > 0 && source != null) {
       final String[] lines = source.split("\n", -1);
@@ -90,7 +98,7 @@ public final class DatalogException extends RuntimeException {
   public String report(String source) {
     final StringBuilder b = new StringBuilder();
     if (code != null) {
-      b.append(code).append("\n\n");
+      b.append(code.code()).append("\n\n");
     }
     fill(b, "  × ", "    ", getMessage());
     final String[] lines = source == null ? new String[0] : source.split("\n", -1);

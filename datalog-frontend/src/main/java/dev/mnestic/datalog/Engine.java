@@ -10,6 +10,7 @@ import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.runtime.DeepStack;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.HostAggregations;
@@ -229,13 +230,13 @@ public final class Engine {
       }
     });
     if (outcome instanceof StackOverflowError) {
-      throw new DatalogException("mnestic::too_deep", "the script nests too deeply to be run",
+      throw new DatalogException(ErrorCode.MNESTIC_TOO_DEEP, "the script nests too deeply to be run",
           0, 0, "nest expressions and rules less deeply, or split long chains");
     }
     if (outcome instanceof AssertionError e) {
       // a broken invariant of mnestic or Calcite (under -ea): the script fails, not the caller
       // (its message only: a user sees no Java exception's name; the cause keeps it)
-      final DatalogException failure = new DatalogException("mnestic::internal",
+      final DatalogException failure = new DatalogException(ErrorCode.MNESTIC_INTERNAL,
           "internal error: " + (e.getMessage() == null ? "a broken invariant" : e.getMessage()),
           0, 0, "this is a bug of mnestic; please report the script");
       failure.initCause(e);
@@ -322,7 +323,7 @@ public final class Engine {
    */
   public void importRelations(String json) throws SQLException {
     if (!(parse(json) instanceof Map<?, ?> relations)) {
-      throw new DatalogException("import::bad_json",
+      throw new DatalogException(ErrorCode.IMPORT_BAD_JSON,
           "expected an object of relations: {\"rel\": {\"headers\": [...], \"rows\": [...]}}", 0, 0);
     }
     inTransaction(List.of(), Map.of(), stored -> {
@@ -335,7 +336,7 @@ public final class Engine {
         final List<List<Object>> rows = new ArrayList<>();
         for (Object row : body.get("rows") instanceof List<?> l ? l : List.of()) {
           if (!(row instanceof List<?> r)) {
-            throw new DatalogException("import::bad_json", "a row of " + rel.getKey()
+            throw new DatalogException(ErrorCode.IMPORT_BAD_JSON, "a row of " + rel.getKey()
                 + " is not an array: " + Json.of(Json.toValue(row)), 0, 0);
           }
           rows.add(Values.listOf(r.stream().map(Json::toValue).toList()));
@@ -359,7 +360,7 @@ public final class Engine {
     try {
       return Json.parse(json).tree();
     } catch (IllegalArgumentException e) {
-      throw new DatalogException("import::bad_json", "not valid JSON: " + e.getMessage(), 0, 0);
+      throw new DatalogException(ErrorCode.IMPORT_BAD_JSON, "not valid JSON: " + e.getMessage(), 0, 0);
     }
   }
 
@@ -398,7 +399,7 @@ public final class Engine {
   }
 
   private static DatalogException noEntry() {
-    return new DatalogException("parser::no_entry", "Program has no entry", 0, 0,
+    return new DatalogException(ErrorCode.PARSER_NO_ENTRY, "Program has no entry", 0, 0,
         "You need to have one rule named '?'");
   }
 
@@ -439,13 +440,13 @@ public final class Engine {
       shaped.add(Values.listOf(row.stream().map(Values::setsAsLists).toList()));
     }
     if (options.assertion() == Script.Assertion.NONE && !shaped.isEmpty()) {
-      throw new DatalogException("eval::assert_none_failure",
+      throw new DatalogException(ErrorCode.EVAL_ASSERT_NONE_FAILURE,
           "The query is asserted to return no result, but a tuple "
               + Values.display(shaped.get(0)) + " is found", query.pos().line(),
           query.pos().column());
     }
     if (options.assertion() == Script.Assertion.SOME && shaped.isEmpty()) {
-      throw new DatalogException("eval::assert_some_failure",
+      throw new DatalogException(ErrorCode.EVAL_ASSERT_SOME_FAILURE,
           "The query is asserted to return some results, but returned none",
           query.pos().line(), query.pos().column());
     }
@@ -477,7 +478,7 @@ public final class Engine {
     for (Script.Sort sort : options.order()) {
       final int i = headers.indexOf(sort.column());
       if (i < 0) {
-        throw new DatalogException("query::sort_key_not_found",
+        throw new DatalogException(ErrorCode.QUERY_SORT_KEY_NOT_FOUND,
             "Cannot find sort key '" + sort.column() + "' in the head",
             sort.pos().line(), sort.pos().column());
       }
@@ -504,7 +505,7 @@ public final class Engine {
     }
     final Object v = ConstantEvaluator.evaluate(options.timeout(), params);
     if (!(v instanceof Long || v instanceof Double) || ((Number) v).doubleValue() <= 0) {
-      throw new DatalogException("eval::throw", "Evaluation of expression failed",
+      throw new DatalogException(ErrorCode.EVAL_THROW, "Evaluation of expression failed",
           options.timeout().pos().line(), options.timeout().pos().column(),
           ":timeout takes a positive number of seconds");
     }
@@ -522,7 +523,7 @@ public final class Engine {
     }
     final Object v = ConstantEvaluator.evaluate(options.maxEpochs(), params);
     if (!(v instanceof Long) || (Long) v <= 0 || (Long) v > Integer.MAX_VALUE) {
-      throw new DatalogException("eval::throw", "Evaluation of expression failed",
+      throw new DatalogException(ErrorCode.EVAL_THROW, "Evaluation of expression failed",
           options.maxEpochs().pos().line(), options.maxEpochs().pos().column(),
           ":max_epochs takes a positive integer");
     }
@@ -532,7 +533,7 @@ public final class Engine {
   private static long count(dev.mnestic.datalog.ast.Expr e, Map<String, ?> params) {
     final Object v = ConstantEvaluator.evaluate(e, params);
     if (!(v instanceof Long) || (Long) v < 0) {
-      throw new DatalogException("eval::throw", "Evaluation of expression failed",
+      throw new DatalogException(ErrorCode.EVAL_THROW, "Evaluation of expression failed",
           e.pos().line(), e.pos().column(), ":limit and :offset take a non-negative integer");
     }
     return (Long) v;

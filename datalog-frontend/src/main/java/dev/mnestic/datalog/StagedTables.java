@@ -5,6 +5,7 @@ import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.value.ErrorCode;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -240,7 +241,7 @@ final class StagedTables {
         final Optional<String> now = StoreCatalog.findTable(session, e.getKey());
         if (now.isPresent() && now.get().equals(e.getKey())
             && !now.get().equals(replaced.get(e.getKey()))) {
-          throw new DatalogException("eval::stored_relation_conflict", "Stored relation "
+          throw new DatalogException(ErrorCode.EVAL_STORED_RELATION_CONFLICT, "Stored relation "
               + e.getKey() + " conflicts with an existing one", 0, 0,
               "another connection made it while the script ran");
         }

@@ -7,6 +7,7 @@ import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.store.WriteGuard;
 import dev.mnestic.value.ColType;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
@@ -92,7 +93,7 @@ final class StoredRelations {
       return ok();
     }
     final String table = staged.find(op.relation()).orElseThrow(() ->
-        error(op.pos(), "query::relation_not_found",
+        error(op.pos(), ErrorCode.QUERY_RELATION_NOT_FOUND,
             "Cannot find requested stored relation '" + op.relation() + "'"));
     if (headers.isEmpty()) {
       throw noEntry();
@@ -103,7 +104,7 @@ final class StoredRelations {
         || kind == Script.RelationOp.Kind.DELETE || kind == Script.RelationOp.Kind.UPDATE;
     for (StoredSchema.Column c : schema.keysFirst()) {
       if ((c.key() || !removeOrUpdate) && !inputs.containsKey(c) && !c.hasDefault()) {
-        throw error(op.pos(), "eval::required_col_not_provided",
+        throw error(op.pos(), ErrorCode.EVAL_REQUIRED_COL_NOT_PROVIDED,
             "required column " + c.name() + " not provided by input");
       }
     }
@@ -157,12 +158,12 @@ final class StoredRelations {
     for (Input in : inputs) {
       final StoredSchema.Column c = schema.column(in.name());
       if (c == null) {
-        throw error(op.pos(), "eval::required_col_not_found",
+        throw error(op.pos(), ErrorCode.EVAL_REQUIRED_COL_NOT_FOUND,
             "required column " + in.name() + " not found");
       }
       if ((!in.type().nullable() || in.type().kind() != ColType.Kind.ANY)
           && !in.type().equals(c.type())) {
-        throw error(op.pos(), "eval::col_type_mismatch", "requested column " + in.name()
+        throw error(op.pos(), ErrorCode.EVAL_COL_TYPE_MISMATCH, "requested column " + in.name()
             + " has typing " + c.type() + ", but the requested typing is " + in.type());
       }
       resolved.put(c, in);
@@ -184,7 +185,7 @@ final class StoredRelations {
       } else if (c.sqlDefault()) {
         sources.add(new Source(c, Source.SQL_DEFAULT));
       } else {
-        throw new DatalogException("eval::unable_to_make_extractor", executing(op),
+        throw new DatalogException(ErrorCode.EVAL_UNABLE_TO_MAKE_EXTRACTOR, executing(op),
             op.pos().line(), op.pos().column(), "cannot make extractor for column " + c.name());
       }
     }
@@ -196,7 +197,7 @@ final class StoredRelations {
   private void create(Script.RelationOp op, List<String> headers, List<List<Object>> rows)
       throws SQLException {
     if (op.schema() == null && headers.isEmpty()) {
-      throw error(op.pos(), "parser::no_entry_head", "Entry head not found");
+      throw error(op.pos(), ErrorCode.PARSER_NO_ENTRY_HEAD, "Entry head not found");
     }
     if (headers.isEmpty() && op.kind() == Script.RelationOp.Kind.REPLACE) {
       throw noEntry();
@@ -206,7 +207,7 @@ final class StoredRelations {
     final List<StoredSchema.Column> columns = new ArrayList<>(inputs.keySet());
     final Optional<String> existing = staged.find(op.relation());
     if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.CREATE) {
-      throw error(op.pos(), "eval::stored_relation_conflict",
+      throw error(op.pos(), ErrorCode.EVAL_STORED_RELATION_CONFLICT,
           "Stored relation " + op.relation() + " conflicts with an existing one");
     }
     // 2. the table: the hidden one made for this block, or (the same columns) the relation's own
@@ -217,7 +218,7 @@ final class StoredRelations {
     } else if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.REPLACE) {
       table = existing.get();
     } else {
-      throw error(op.pos(), "eval::stored_relation_conflict", "Stored relation "
+      throw error(op.pos(), ErrorCode.EVAL_STORED_RELATION_CONFLICT, "Stored relation "
           + op.relation() + " was changed by another connection while the script ran");
     }
     // 3. the rows, coerced and checked, then written in the script's transaction
@@ -241,13 +242,13 @@ final class StoredRelations {
   static Map<StoredSchema.Column, Input> declared(Script.RelationOp op, List<String> headers) {
     // the name first: StagedTables makes no table for a block whose name is refused
     if (op.relation().startsWith(StagedTables.PREFIX)) {
-      throw error(op.pos(), "mnestic::reserved_name", "Stored relation names beginning with '"
+      throw error(op.pos(), ErrorCode.MNESTIC_RESERVED_NAME, "Stored relation names beginning with '"
           + StagedTables.PREFIX + "' are the store's own");
     }
     if (op.relation().contains(".")) {
       // a table of the store's one schema, which SQL would read as schema.table
       // (MNESTIC.STANDING_QUERY would look like the standing-query catalog)
-      throw error(op.pos(), "eval::invalid_relation_name", "Stored relation name '"
+      throw error(op.pos(), ErrorCode.EVAL_INVALID_RELATION_NAME, "Stored relation name '"
           + op.relation() + "' has a '.': a new relation is named by one identifier");
     }
     final Map<StoredSchema.Column, Input> inputs = new LinkedHashMap<>();
@@ -259,7 +260,7 @@ final class StoredRelations {
     }
     for (Script.Column c : concat(keys, values)) {
       if (!names.add(c.name())) {
-        throw error(c.pos(), "parser::dup_name_in_cols",
+        throw error(c.pos(), ErrorCode.PARSER_DUP_NAME_IN_COLS,
             "Column " + c.name() + " is defined multiple times");
       }
       if (c.defaultValue() != null) {
@@ -273,7 +274,7 @@ final class StoredRelations {
       // no schema, or '{}': the head's columns, all keys of type Any?
       for (String h : headers) {
         if (!names.add(h)) {
-          throw error(op.pos(), "parser::dup_name_in_cols",
+          throw error(op.pos(), ErrorCode.PARSER_DUP_NAME_IN_COLS,
               "Column " + h + " is defined multiple times");
         }
         final StoredSchema.Column column = StoredSchema.declared(h, ColType.ANY, true, null, null);
@@ -369,13 +370,13 @@ final class StoredRelations {
               ? ConstantEvaluator.evaluate(c.defaultValue(), Map.of())
               : row.get(s.head()), nowMicros);
         } catch (ValueException | DatalogException e) {
-          final String code = e instanceof ValueException
-              ? ((ValueException) e).code() : ((DatalogException) e).code();
+          final ErrorCode code = e instanceof ValueException
+              ? ((ValueException) e).errorCode() : ((DatalogException) e).errorCode();
           throw new DatalogException(code, executing(op), op.pos().line(), op.pos().column(),
               "when processing tuple " + Values.display(row) + ": " + e.getMessage());
         }
         if (value == null && c.key() && c.codec() != StoredSchema.Codec.STORED_JSON) {
-          throw new DatalogException("mnestic::null_key", executing(op), op.pos().line(),
+          throw new DatalogException(ErrorCode.MNESTIC_NULL_KEY, executing(op), op.pos().line(),
               op.pos().column(), "key column " + c.name() + " of " + op.relation() + " is "
               + c.type() + ": the store's key cannot hold null (declare it Any? to allow null)");
         }
@@ -598,7 +599,7 @@ final class StoredRelations {
     }
 
     private DatalogException assertion(List<Object> tuple, String what) {
-      return new DatalogException("transact::assertion_failure", executing(op),
+      return new DatalogException(ErrorCode.TRANSACT_ASSERTION_FAILURE, executing(op),
           op.pos().line(), op.pos().column(), "Assertion failure for " + Values.display(tuple)
           + " of " + op.relation() + ": " + what);
     }
@@ -639,7 +640,7 @@ final class StoredRelations {
   /** {@code ::columns rel}: CozoDB's columns. */
   Engine.Result columns(String relation, Pos pos) {
     final String table = staged.find(relation).orElseThrow(() ->
-        error(pos, "query::relation_not_found", "Cannot find requested stored relation '" + relation + "'"));
+        error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '" + relation + "'"));
     final StoredSchema schema = StoredSchema.read(session, table);
     final List<List<Object>> rows = new ArrayList<>();
     long index = 0;
@@ -659,7 +660,7 @@ final class StoredRelations {
     final List<String> tables = new ArrayList<>();
     for (String relation : relations) {
       tables.add(staged.find(relation).orElseThrow(() ->
-          error(pos, "query::relation_not_found", "Cannot find requested stored relation '" + relation + "'")));
+          error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '" + relation + "'")));
     }
     for (String table : tables) {
       execute("DROP TABLE " + quote(table));
@@ -678,12 +679,12 @@ final class StoredRelations {
   }
 
   private static DatalogException noEntry() {
-    return new DatalogException("parser::no_entry", "Program has no entry", 0, 0,
+    return new DatalogException(ErrorCode.PARSER_NO_ENTRY, "Program has no entry", 0, 0,
         "You need to have one rule named '?'");
   }
 
   private static DatalogException noKeys(Script.RelationOp op) {
-    return error(op.pos(), "parser::relation_has_no_keys",
+    return error(op.pos(), ErrorCode.PARSER_RELATION_HAS_NO_KEYS,
         "Input relation '" + op.relation() + "' has no keys");
   }
 
@@ -697,7 +698,7 @@ final class StoredRelations {
     return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 
-  private static DatalogException error(Pos pos, String code, String message) {
+  private static DatalogException error(Pos pos, ErrorCode code, String message) {
     return new DatalogException(code, message, pos.line(), pos.column());
   }
 }

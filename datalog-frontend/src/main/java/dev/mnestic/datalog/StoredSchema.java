@@ -9,6 +9,7 @@ import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.Bytes;
 import dev.mnestic.value.ColType;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.StoredJson;
 import dev.mnestic.value.Values;
@@ -235,7 +236,7 @@ public final class StoredSchema {
         : v instanceof Double && Math.rint((Double) v) == (Double) v ? (Long) (long) (double) (Double) v
         : null;
     if (n == null || n < 0 || n > Integer.MAX_VALUE) {
-      throw new DatalogException("parser::bad_list_len_in_type",
+      throw new DatalogException(ErrorCode.PARSER_BAD_LIST_LEN_IN_TYPE,
           "Bad specification of list length in type: " + Values.display(n == null ? v : n),
           e.pos().line(), e.pos().column());
     }

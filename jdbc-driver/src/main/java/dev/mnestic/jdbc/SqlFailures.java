@@ -2,6 +2,7 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.standing.StandingQueryException;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
@@ -92,40 +93,39 @@ final class SqlFailures {
       Static.RESOURCE.columnNotNullable("\0").str());
 
   /**
-   * The SQLSTATE of a script's error by its CozoDB code: the code itself, else its prefix
-   * ({@code "parser::"}); codes not listed are 42000.
+   * The SQLSTATE of a script's error by its CozoDB code; codes not listed are 42601 for
+   * {@code parser::*}, 42000 for the others.
    */
-  static final Map<String, String> DATALOG_STATES = Map.ofEntries(
-      Map.entry("parser::", "42601"),
-      Map.entry("parser::param_not_found", "07002"),
-      Map.entry("parser::aggr_not_found", "42883"),
-      Map.entry("parser::too_deep", TOO_COMPLEX),
-      Map.entry("mnestic::too_deep", TOO_COMPLEX),
-      Map.entry("query::relation_not_found", "42S02"),
-      Map.entry("eval::rule_not_found", "42S02"),
-      Map.entry("eval::stored_relation_conflict", "42S01"),
-      Map.entry("query::sort_key_not_found", "42S22"),
-      Map.entry("eval::named_field_not_found", "42S22"),
-      Map.entry("eval::required_col_not_found", "42S22"),
-      Map.entry("eval::coercion_null", "23502"),
-      Map.entry("mnestic::null_key", "23502"),
-      Map.entry("eval::required_col_not_provided", "23502"),
-      Map.entry("eval::coercion_failed", "22000"),
-      Map.entry("eval::coercion_bad_list_len", "22000"),
-      Map.entry("eval::col_type_mismatch", "22000"),
-      Map.entry("eval::throw", "22000"),
-      Map.entry("import::bad_json", "22032"),
-      Map.entry("fixed_rule::arg_wrong", "22023"),
-      Map.entry("mnestic::aggregate_overflow", "22003"),
-      Map.entry("eval::assert_none_failure", "23000"),
-      Map.entry("eval::assert_some_failure", "23000"),
-      Map.entry("transact::assertion_failure", "23000"),
-      Map.entry("mnestic::unsupported", NOT_SUPPORTED),
-      Map.entry("mnestic::unsupported_function", NOT_SUPPORTED),
-      Map.entry("eval::no_implementation", NOT_SUPPORTED),
-      Map.entry("mnestic::no_fixpoint", "54000"),
-      Map.entry("mnestic::frontier_diverges", "54000"),
-      Map.entry("mnestic::internal", INTERNAL));
+  static final Map<ErrorCode, String> DATALOG_STATES = Map.ofEntries(
+      Map.entry(ErrorCode.PARSER_PARAM_NOT_FOUND, "07002"),
+      Map.entry(ErrorCode.PARSER_AGGR_NOT_FOUND, "42883"),
+      Map.entry(ErrorCode.PARSER_TOO_DEEP, TOO_COMPLEX),
+      Map.entry(ErrorCode.MNESTIC_TOO_DEEP, TOO_COMPLEX),
+      Map.entry(ErrorCode.QUERY_RELATION_NOT_FOUND, "42S02"),
+      Map.entry(ErrorCode.EVAL_RULE_NOT_FOUND, "42S02"),
+      Map.entry(ErrorCode.EVAL_STORED_RELATION_CONFLICT, "42S01"),
+      Map.entry(ErrorCode.QUERY_SORT_KEY_NOT_FOUND, "42S22"),
+      Map.entry(ErrorCode.EVAL_NAMED_FIELD_NOT_FOUND, "42S22"),
+      Map.entry(ErrorCode.EVAL_REQUIRED_COL_NOT_FOUND, "42S22"),
+      Map.entry(ErrorCode.EVAL_COERCION_NULL, "23502"),
+      Map.entry(ErrorCode.MNESTIC_NULL_KEY, "23502"),
+      Map.entry(ErrorCode.EVAL_REQUIRED_COL_NOT_PROVIDED, "23502"),
+      Map.entry(ErrorCode.EVAL_COERCION_FAILED, "22000"),
+      Map.entry(ErrorCode.EVAL_COERCION_BAD_LIST_LEN, "22000"),
+      Map.entry(ErrorCode.EVAL_COL_TYPE_MISMATCH, "22000"),
+      Map.entry(ErrorCode.EVAL_THROW, "22000"),
+      Map.entry(ErrorCode.IMPORT_BAD_JSON, "22032"),
+      Map.entry(ErrorCode.FIXED_RULE_ARG_WRONG, "22023"),
+      Map.entry(ErrorCode.MNESTIC_AGGREGATE_OVERFLOW, "22003"),
+      Map.entry(ErrorCode.EVAL_ASSERT_NONE_FAILURE, "23000"),
+      Map.entry(ErrorCode.EVAL_ASSERT_SOME_FAILURE, "23000"),
+      Map.entry(ErrorCode.TRANSACT_ASSERTION_FAILURE, "23000"),
+      Map.entry(ErrorCode.MNESTIC_UNSUPPORTED, NOT_SUPPORTED),
+      Map.entry(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION, NOT_SUPPORTED),
+      Map.entry(ErrorCode.EVAL_NO_IMPLEMENTATION, NOT_SUPPORTED),
+      Map.entry(ErrorCode.MNESTIC_NO_FIXPOINT, "54000"),
+      Map.entry(ErrorCode.MNESTIC_FRONTIER_DIVERGES, "54000"),
+      Map.entry(ErrorCode.MNESTIC_INTERNAL, INTERNAL));
 
   private static final Pattern POSITION = Pattern.compile("line \\d+, column \\d+");
 
@@ -217,7 +217,7 @@ final class SqlFailures {
       return "42000";
     }
     if (t instanceof DatalogException d) {
-      return datalogState(d.code());
+      return datalogState(d.errorCode());
     }
     if (t instanceof ValueException) {
       return "22000";
@@ -247,17 +247,11 @@ final class SqlFailures {
   }
 
   /** {@link #DATALOG_STATES}' state for a script error's code. */
-  static String datalogState(String code) {
+  static String datalogState(ErrorCode code) {
     if (code == null) {
       return "42000";
     }
-    final String exact = DATALOG_STATES.get(code);
-    if (exact != null) {
-      return exact;
-    }
-    final int colons = code.indexOf("::");
-    return colons < 0 ? "42000"
-        : DATALOG_STATES.getOrDefault(code.substring(0, colons + 2), "42000");
+    return DATALOG_STATES.getOrDefault(code, code.namespace().equals("parser") ? "42601" : "42000");
   }
 
   /**

@@ -16,16 +16,11 @@ import java.util.TreeSet;
  * aggregation prune inside recursion. With assertions enabled
  * ({@code -ea}), every value offered is checked not to dominate itself, and
  * every dominance found is checked not to hold both ways; a lie is an error
- * ({@value #NOT_STRICT}). More survivors than {@code maxSurvivors} in one
- * group is an error ({@value #OVERFLOW}), never a truncation: an antichain
+ * ({@code mnestic::aggregate_order}). More survivors than {@code maxSurvivors} in one
+ * group is an error ({@code mnestic::aggregate_overflow}), never a truncation: an antichain
  * has no canonical subset to cut it to.
  */
 public final class Antichain implements BoundedMeet.Survivors {
-  /** Code of the error for an order that is not strict. */
-  public static final String NOT_STRICT = "mnestic::aggregate_order";
-  /** Code of the error for more survivors than allowed. */
-  public static final String OVERFLOW = "mnestic::aggregate_overflow";
-
   private static final boolean PROBE = Antichain.class.desiredAssertionStatus();
 
   /** A strict partial order on the values an aggregation takes. */
@@ -72,7 +67,7 @@ public final class Antichain implements BoundedMeet.Survivors {
     }
     survivors.add(value);
     if (survivors.size() > maxSurvivors) {
-      throw new ValueException(OVERFLOW, "'" + name + "' has more than " + maxSurvivors
+      throw new ValueException(ErrorCode.MNESTIC_AGGREGATE_OVERFLOW, "'" + name + "' has more than " + maxSurvivors
           + " survivors in one group (its max_survivors); an antichain has no canonical subset"
           + " to truncate to", null);
     }
@@ -80,7 +75,7 @@ public final class Antichain implements BoundedMeet.Survivors {
   }
 
   private ValueException notStrict(String what, Object a, Object b) {
-    return new ValueException(NOT_STRICT, "the dominance of '" + name
+    return new ValueException(ErrorCode.MNESTIC_AGGREGATE_ORDER, "the dominance of '" + name
         + "' is not a strict partial order: " + what + " (" + Values.display(a) + ", "
         + Values.display(b) + ")", null);
   }

@@ -42,14 +42,11 @@ public interface BoundedMeet {
 
   /**
    * The error for an operand the aggregation cannot take, with the code
-   * {@value #BAD_OPERAND} that evaluation completes with the rule's name and
+   * {@code mnestic::aggregate_operand} that evaluation completes with the rule's name and
    * place.
    */
   static ValueException badOperand(String name, String expected, Object value) {
-    return new ValueException(BAD_OPERAND, "'" + name + "' takes " + expected + ", got "
-        + Values.display(value), null);
+    return new ValueException(ErrorCode.MNESTIC_AGGREGATE_OPERAND, "'" + name + "' takes "
+        + expected + ", got " + Values.display(value), null);
   }
-
-  /** The code of {@link #badOperand}. */
-  String BAD_OPERAND = "mnestic::aggregate_operand";
 }

@@ -99,7 +99,7 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
       if (nullable) {
         return null;
       }
-      throw new ValueException("eval::coercion_null",
+      throw new ValueException(ErrorCode.EVAL_COERCION_NULL,
           "encountered null value for non-null type " + this, null);
     }
     switch (kind) {
@@ -136,7 +136,7 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
       if (v instanceof String) {
         final Bytes decoded = Bytes.fromBase64((String) v);
         if (decoded == null) {
-          throw new ValueException("eval::coercion_bad_base_64",
+          throw new ValueException(ErrorCode.EVAL_COERCION_BAD_BASE_64,
               "cannot decode string as base64-encoded bytes: " + Values.display(v), null);
         }
         return decoded;
@@ -159,7 +159,7 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
       final List<?> items = (List<?>) v;
       final Integer expected = kind == Kind.TUPLE ? (Integer) elements.size() : length;
       if (expected != null && expected != items.size()) {
-        throw new ValueException("eval::coercion_bad_list_len", "bad list length: expected"
+        throw new ValueException(ErrorCode.EVAL_COERCION_BAD_LIST_LEN, "bad list length: expected"
             + " datatype " + this + ", got length " + items.size(), null);
       }
       final List<Object> coerced = new ArrayList<>(items.size());
@@ -238,12 +238,12 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
   }
 
   private static ValueException invalidValidity(Object v) {
-    return new ValueException("eval::invalid_validity",
+    return new ValueException(ErrorCode.EVAL_INVALID_VALIDITY,
         Values.display(v) + " cannot be coerced into validity", null);
   }
 
   private ValueException failed(Object v) {
-    return new ValueException("eval::coercion_failed", "data coercion failed: expected type "
+    return new ValueException(ErrorCode.EVAL_COERCION_FAILED, "data coercion failed: expected type "
         + this + ", got value " + Values.display(v), null);
   }
 }

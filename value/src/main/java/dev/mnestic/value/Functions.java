@@ -59,13 +59,6 @@ import java.util.regex.Pattern;
  * do.
  */
 public final class Functions {
-  /** Code of a call with the wrong number of arguments. */
-  public static final String WRONG_ARITY = "parser::func_wrong_num_args";
-  /** Code of a call to a function CozoDB does not have. */
-  public static final String NO_IMPLEMENTATION = "eval::no_implementation";
-  /** Code of a call to a CozoDB function that mnestic does not implement. */
-  public static final String UNSUPPORTED_FUNCTION = "mnestic::unsupported_function";
-
   /** CozoDB functions that are not implemented here. */
   public static final Set<String> UNSUPPORTED = Set.of(
       "set_json_path", "remove_json_path", "is_vec", "regex_matches", "regex_replace",
@@ -250,7 +243,7 @@ public final class Functions {
 
   /**
    * Checks that {@code name} takes {@code count} arguments, as CozoDB's
-   * parser does: code {@value #WRONG_ARITY}, message "Wrong number of
+   * parser does: code {@code parser::func_wrong_num_args}, message "Wrong number of
    * arguments for function 'sub'", help "Need exactly 2 argument(s)" or
    * "Need at least 1 argument(s)".
    *
@@ -259,7 +252,7 @@ public final class Functions {
   public static void checkArity(String name, int count) {
     final Def def = def(name);
     if (def.vararg ? count < def.minArity : count != def.minArity) {
-      throw new ValueException(WRONG_ARITY, "Wrong number of arguments for function '" + name + "'",
+      throw new ValueException(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS, "Wrong number of arguments for function '" + name + "'",
           "Need " + (def.vararg ? "at least " : "exactly ") + def.minArity + " argument(s)");
     }
   }
@@ -268,10 +261,10 @@ public final class Functions {
    * Applies the CozoDB function {@code name} to {@code args}; a function that builds a large
    * value calls {@code stop} as it goes, so that the statement it runs for can stop it.
    *
-   * @throws ValueException if there is no such function ({@value
-   *     #NO_IMPLEMENTATION}; {@value #UNSUPPORTED_FUNCTION} for a CozoDB
-   *     function mnestic lacks), the arity is wrong ({@value #WRONG_ARITY}),
-   *     or the function fails on the arguments ({@value ValueException#EVAL_THROW})
+   * @throws ValueException if there is no such function ({@code
+   *     eval::no_implementation}; {@code mnestic::unsupported_function} for a CozoDB
+   *     function mnestic lacks), the arity is wrong ({@code parser::func_wrong_num_args}),
+   *     or the function fails on the arguments ({@code eval::throw})
    */
   public static Object apply(String name, List<Object> args, StopCheck stop) {
     checkArity(name, args.size());
@@ -282,10 +275,10 @@ public final class Functions {
     final Def def = DEFS.get(name);
     if (def == null) {
       if (UNSUPPORTED.contains(name)) {
-        throw new ValueException(UNSUPPORTED_FUNCTION,
+        throw new ValueException(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION,
             "Function '" + name + "' of CozoDB is not supported by mnestic", null);
       }
-      throw new ValueException(NO_IMPLEMENTATION, "No implementation found for op `" + name + "`", null);
+      throw new ValueException(ErrorCode.EVAL_NO_IMPLEMENTATION, "No implementation found for op `" + name + "`", null);
     }
     return def;
   }

@@ -7,15 +7,13 @@ package dev.mnestic.value;
  * help ("addition requires numbers"); {@link #reason()} is that reason.
  */
 public final class ValueException extends RuntimeException {
-  /** Code of a function that failed on its arguments. */
-  public static final String EVAL_THROW = "eval::throw";
-  /** Message CozoDB gives with {@link #EVAL_THROW}. */
+  /** Message CozoDB gives with {@link ErrorCode#EVAL_THROW}. */
   public static final String EVAL_FAILED = "Evaluation of expression failed";
 
-  private final String code;
+  private final ErrorCode code;
   private final String help;
 
-  public ValueException(String code, String message, String help) {
+  public ValueException(ErrorCode code, String message, String help) {
     super(message);
     this.code = code;
     this.help = help;
@@ -31,11 +29,16 @@ public final class ValueException extends RuntimeException {
 
   /** A function failed on its arguments: {@code eval::throw} with {@code reason} as help. */
   static ValueException eval(String reason) {
-    return new ValueException(EVAL_THROW, EVAL_FAILED, reason);
+    return new ValueException(ErrorCode.EVAL_THROW, EVAL_FAILED, reason);
   }
 
   /** CozoDB's error code, such as {@code eval::throw}; null for an error CozoDB gives none. */
   public String code() {
+    return code == null ? null : code.code();
+  }
+
+  /** {@link #code()} from the catalog; null for an error CozoDB gives none. */
+  public ErrorCode errorCode() {
     return code;
   }
 
@@ -50,6 +53,6 @@ public final class ValueException extends RuntimeException {
   }
 
   @Override public String toString() {
-    return "ValueException[" + code + "]: " + getMessage() + (help == null ? "" : " (" + help + ")");
+    return "ValueException[" + code() + "]: " + getMessage() + (help == null ? "" : " (" + help + ")");
   }
 }

@@ -21,13 +21,13 @@ class FunctionsTest {
     assertEquals(3L, Functions.apply("add", List.of(1L, 2L), StopCheck.NEVER));
     ValueException e = assertThrows(ValueException.class,
         () -> Functions.apply("foo", List.of(), StopCheck.NEVER));
-    assertEquals(Functions.NO_IMPLEMENTATION, e.code());
+    assertEquals(ErrorCode.EVAL_NO_IMPLEMENTATION.code(), e.code());
     assertEquals("No implementation found for op `foo`", e.getMessage());
     e = assertThrows(ValueException.class,
         () -> Functions.apply("regex_matches", List.of("a", "a"), StopCheck.NEVER));
-    assertEquals(Functions.UNSUPPORTED_FUNCTION, e.code());
+    assertEquals(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION.code(), e.code());
     e = assertThrows(ValueException.class, () -> Functions.apply("sub", List.of(1L), StopCheck.NEVER));
-    assertEquals(Functions.WRONG_ARITY, e.code());
+    assertEquals(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS.code(), e.code());
     assertEquals("Wrong number of arguments for function 'sub'", e.getMessage());
     assertEquals("Need exactly 2 argument(s)", e.help());
     e = assertThrows(ValueException.class,
@@ -40,7 +40,7 @@ class FunctionsTest {
 
   @Test void failuresAreEvalThrow() {
     final ValueException e = assertThrows(ValueException.class, () -> Functions.add(1L, "a"));
-    assertEquals(ValueException.EVAL_THROW, e.code());
+    assertEquals(ErrorCode.EVAL_THROW.code(), e.code());
     assertEquals(ValueException.EVAL_FAILED, e.getMessage());
     assertEquals("addition requires numbers", e.help());
     assertEquals("addition requires numbers", e.reason());

@@ -3,6 +3,7 @@ package dev.mnestic.datalog.analysis;
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.value.ErrorCode;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ public final class Stratifier {
         }
         for (Map.Entry<String, Boolean> dep : e.getValue().entrySet()) {
           if (dep.getValue() && scc.contains(dep.getKey())) {
-            throw new DatalogException("eval::unstratifiable", "Query is unstratifiable", 0, 0,
+            throw new DatalogException(ErrorCode.EVAL_UNSTRATIFIABLE, "Query is unstratifiable", 0, 0,
                 "The rule '" + dep.getKey() + "' is in the strongly connected component "
                     + debugList(scc) + ",\nand is involved in at least one forbidden dependency \n"
                     + "(negation, non-meet aggregation, or algorithm-application).");
@@ -82,13 +83,13 @@ public final class Stratifier {
           forEachApplication(a, false, (apply, negated) -> {
             final List<Rule> target = byName.get(apply.rule());
             if (target == null) {
-              throw new DatalogException("eval::rule_not_found",
+              throw new DatalogException(ErrorCode.EVAL_RULE_NOT_FOUND,
                   "Requested rule " + apply.rule() + " not found",
                   apply.pos().line(), apply.pos().column());
             }
             final int arity = target.get(0).head().size();
             if (arity != apply.args().size()) {
-              throw new DatalogException("eval::rule_arity_mismatch",
+              throw new DatalogException(ErrorCode.EVAL_RULE_ARITY_MISMATCH,
                   "Arity mismatch for rule application " + apply.rule(),
                   apply.pos().line(), apply.pos().column(),
                   "Required arity: " + arity + ", number of arguments given: "

@@ -4,6 +4,7 @@ import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.runtime.CozoCalls;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
@@ -40,10 +41,6 @@ import java.util.Map;
  * operator, the operator's).
  */
 public final class ConstantEvaluator {
-  /** Code of an expression that is not constant. */
-  public static final String NOT_CONSTANT = "eval::not_constant";
-  /** Code of a {@code $param} that was not given. */
-  public static final String PARAM_NOT_FOUND = "parser::param_not_found";
 
   /** Marks a subexpression that did not fold to a constant. */
   private static final Object UNEVALUATED = new Object();
@@ -76,7 +73,7 @@ public final class ConstantEvaluator {
     final Object v = fold(e);
     if (v == UNEVALUATED) {
       final Pos pos = firstUnevaluated(e).pos();
-      throw new DatalogException(NOT_CONSTANT, "Expression contains unevaluated constant",
+      throw new DatalogException(ErrorCode.EVAL_NOT_CONSTANT, "Expression contains unevaluated constant",
           pos.line(), pos.column());
     }
     return v;
@@ -97,7 +94,7 @@ public final class ConstantEvaluator {
     if (e instanceof Expr.Param) {
       final Expr.Param p = (Expr.Param) e;
       if (!params.containsKey(p.name())) {
-        throw error(PARAM_NOT_FOUND, "Required parameter " + p.name() + " not found", null, p.pos());
+        throw error(ErrorCode.PARSER_PARAM_NOT_FOUND, "Required parameter " + p.name() + " not found", null, p.pos());
       }
     } else if (e instanceof Expr.ListExpr) {
       ((Expr.ListExpr) e).items().forEach(this::check);
@@ -108,12 +105,12 @@ public final class ConstantEvaluator {
       switch (a.function()) {
       case "if":
         if (n != 2 && n != 3) {
-          throw error("parser::bad_if", "wrong number of arguments to if: 2 or 3 required", null, a.pos());
+          throw error(ErrorCode.PARSER_BAD_IF, "wrong number of arguments to if: 2 or 3 required", null, a.pos());
         }
         break;
       case "cond":
         if (n == 0) {
-          throw error("parser::empty_cond", "'cond' cannot have empty body", null, a.pos());
+          throw error(ErrorCode.PARSER_EMPTY_COND, "'cond' cannot have empty body", null, a.pos());
         }
         break;
       default:
@@ -195,10 +192,10 @@ public final class ConstantEvaluator {
   }
 
   private static DatalogException error(ValueException x, Pos pos) {
-    return error(x.code(), x.getMessage(), x.help(), pos);
+    return error(x.errorCode(), x.getMessage(), x.help(), pos);
   }
 
-  private static DatalogException error(String code, String message, String help, Pos pos) {
+  private static DatalogException error(ErrorCode code, String message, String help, Pos pos) {
     return new DatalogException(code, message, pos.line(), pos.column(), help);
   }
 }

@@ -3,6 +3,7 @@ package dev.mnestic.datalog.eval;
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Values;
 
 import java.util.ArrayList;
@@ -39,19 +40,19 @@ public final class ConstantRules {
     }
     final Object data = ConstantEvaluator.evaluate(rule.constant(), params);
     if (!(data instanceof List)) {
-      throw error(rule, "fixed_rule::arg_wrong", "Wrong value for option 'data' of 'Constant'",
+      throw error(rule, ErrorCode.FIXED_RULE_ARG_WRONG, "Wrong value for option 'data' of 'Constant'",
           "a list of lists is required");
     }
     final List<List<Object>> rows = new ArrayList<>();
     for (Object row : (List<?>) data) {
       if (!(row instanceof List)) {
-        throw error(rule, "parser::bad_row_for_const", "Bad row for constant rule: " + Values.display(row),
+        throw error(rule, ErrorCode.PARSER_BAD_ROW_FOR_CONST, "Bad row for constant rule: " + Values.display(row),
             "The body of a constant rule should evaluate to a list of lists");
       }
       @SuppressWarnings("unchecked")
       final List<Object> tuple = (List<Object>) row;
       if (!rows.isEmpty() && rows.get(0).size() != tuple.size()) {
-        throw error(rule, "parser::const_data_arity_mismatch",
+        throw error(rule, ErrorCode.PARSER_CONST_DATA_ARITY_MISMATCH,
             "Constant head must have the same arity as the data given",
             "First row length: " + rows.get(0).size() + "; the mismatch: " + Values.display(tuple));
       }
@@ -62,16 +63,16 @@ public final class ConstantRules {
     if (!rows.isEmpty()) {
       arity = rows.get(0).size();
     } else if (headArity == 0) {
-      throw error(rule, "parser::empty_const_rule", "Constant rule does not have data",
+      throw error(rule, ErrorCode.PARSER_EMPTY_CONST_RULE, "Constant rule does not have data",
           "If you insist on using this empty rule, explicitly give its head");
     } else {
       arity = headArity;
     }
     if (arity == 0) {
-      throw error(rule, "parser::const_rule_empty_row", "Encountered empty row for constant rule", null);
+      throw error(rule, ErrorCode.PARSER_CONST_RULE_EMPTY_ROW, "Encountered empty row for constant rule", null);
     }
     if (headArity != 0 && arity != headArity) {
-      throw error(rule, "parser::fixed_rule_head_arity_mismatch", "Fixed rule head arity mismatch",
+      throw error(rule, ErrorCode.PARSER_FIXED_RULE_HEAD_ARITY_MISMATCH, "Fixed rule head arity mismatch",
           "Expected arity: " + arity + ", number of arguments given: " + headArity);
     }
     final TreeSet<List<Object>> set = new TreeSet<>(Values.ORDER::compare);
@@ -97,7 +98,7 @@ public final class ConstantRules {
     return new Rule(rule.name(), head, rule.kind(), rule.body(), rule.constant(), rule.pos());
   }
 
-  private static DatalogException error(Rule rule, String code, String message, String help) {
+  private static DatalogException error(Rule rule, ErrorCode code, String message, String help) {
     return new DatalogException(code, message, rule.pos().line(), rule.pos().column(), help);
   }
 }

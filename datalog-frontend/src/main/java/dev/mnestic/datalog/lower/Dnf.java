@@ -3,6 +3,7 @@ package dev.mnestic.datalog.lower;
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.value.ErrorCode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +61,7 @@ final class Dnf {
     if (atom instanceof Atom.Negation) {
       final Atom inner = ((Atom.Negation) atom).atom();
       if (inner instanceof Atom.Disjunction || inner instanceof Atom.Conjunction) {
-        throw new DatalogException("mnestic::unsupported",
+        throw new DatalogException(ErrorCode.MNESTIC_UNSUPPORTED,
             "negation of a conjunction or disjunction is not supported; negate single atoms",
             atom.pos().line(), atom.pos().column());
       }

@@ -8,6 +8,7 @@ import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.value.Aggregators;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.MinCostK;
@@ -130,7 +131,7 @@ final class RuleLowering {
       final Atom next = next(todo, reads, bound, positives > 0);
       if (next == null) {
         final Atom stuck = todo.get(0);
-        throw new DatalogException("eval::unbound_variable",
+        throw new DatalogException(ErrorCode.EVAL_UNBOUND_VARIABLE,
             "Atom contains unbound variable, or rule contains no variable at all",
             stuck.pos().line(), stuck.pos().column());
       }
@@ -151,7 +152,7 @@ final class RuleLowering {
     for (Rule.HeadArg h : rule.head()) {
       final int i = vars.indexOf(h.var().name());
       if (i < 0 || h.var().name().equals("_")) {
-        throw new DatalogException("eval::unbound_symb_in_head",
+        throw new DatalogException(ErrorCode.EVAL_UNBOUND_SYMB_IN_HEAD,
             "Symbol '" + h.var().name() + "' in rule head is unbound",
             h.pos().line(), h.pos().column(),
             "Note that symbols occurring only in negated positions are not considered bound");
@@ -183,7 +184,7 @@ final class RuleLowering {
     final List<String> aggregations = new ArrayList<>();
     for (Rule.HeadArg h : rule.head()) {
       if (h.isAggregated() && !host.isDefined(h.aggregation())) {
-        throw new DatalogException("parser::aggr_not_found",
+        throw new DatalogException(ErrorCode.PARSER_AGGR_NOT_FOUND,
             "Aggregation '" + h.aggregation() + "' not found", h.pos().line(), h.pos().column());
       }
       if (h.isAggregated() && host.isBoundedMeet(h.aggregation())) {
@@ -193,7 +194,7 @@ final class RuleLowering {
       if (h.isAggregated() && host.isRegistered(h.aggregation())) {
         if (!h.aggregationArgs().isEmpty()) {
           final Expr arg = h.aggregationArgs().get(0);
-          throw new DatalogException("mnestic::aggregate_arguments", "'" + h.aggregation()
+          throw new DatalogException(ErrorCode.MNESTIC_AGGREGATE_ARGUMENTS, "'" + h.aggregation()
               + "' is registered by the host and takes no arguments", arg.pos().line(),
               arg.pos().column());
         }
@@ -221,7 +222,7 @@ final class RuleLowering {
     final List<Rule.HeadArg> head = rule.head();
     if (head.get(head.size() - 1) != h
         || head.stream().filter(Rule.HeadArg::isAggregated).count() > 1) {
-      throw new DatalogException("mnestic::bounded_meet_head",
+      throw new DatalogException(ErrorCode.MNESTIC_BOUNDED_MEET_HEAD,
           "'" + h.aggregation() + "' must be the only aggregation of the head of rule '"
               + rule.name() + "', in its last position: each survivor of a group is a row",
           h.pos().line(), h.pos().column());
@@ -229,20 +230,20 @@ final class RuleLowering {
     final List<Expr> args = h.aggregationArgs();
     if (h.aggregation().equals(MinCostK.NAME)) {
       if (args.size() != 1) {
-        throw new DatalogException("mnestic::aggregate_arguments",
+        throw new DatalogException(ErrorCode.MNESTIC_AGGREGATE_ARGUMENTS,
             "'min_cost_k' takes one argument, how many derivations to keep: min_cost_k(pc, 3)",
             h.pos().line(), h.pos().column());
       }
       final long k = positive(MinCostK.NAME, args.get(0), params);
       if (k > Integer.MAX_VALUE) {
-        throw new DatalogException("mnestic::aggregate_arguments",
+        throw new DatalogException(ErrorCode.MNESTIC_AGGREGATE_ARGUMENTS,
             "'min_cost_k' keeps at most " + Integer.MAX_VALUE + ", got " + k,
             args.get(0).pos().line(), args.get(0).pos().column());
       }
       return Aggregators.spec(MinCostK.NAME, k);
     }
     if (!args.isEmpty()) {
-      throw new DatalogException("mnestic::aggregate_arguments",
+      throw new DatalogException(ErrorCode.MNESTIC_AGGREGATE_ARGUMENTS,
           "'" + h.aggregation() + "' takes no arguments: the direction is in its name, and"
               + " mixed objectives negate the components to maximise ([price, -quality])",
           args.get(0).pos().line(), args.get(0).pos().column());
@@ -413,7 +414,7 @@ final class RuleLowering {
   }
 
   private static DatalogException unsafeNegation(Atom a) {
-    return new DatalogException("eval::unsafe_negation",
+    return new DatalogException(ErrorCode.EVAL_UNSAFE_NEGATION,
         "Encountered unsafe negation, or empty rule definition", a.pos().line(), a.pos().column(),
         "Only rule applications that are partially bounded, or expressions / unifications that"
             + " are completely bounded, can be safely negated. You may also encounter this error"
@@ -442,11 +443,11 @@ final class RuleLowering {
     final Object list = ConstantEvaluator.evaluate(m.list(), params);
     final Pos pos = m.list().pos();
     if (!(list instanceof List) && i >= 0) {
-      throw new DatalogException(ValueException.EVAL_THROW, ValueException.EVAL_FAILED,
+      throw new DatalogException(ErrorCode.EVAL_THROW, ValueException.EVAL_FAILED,
           pos.line(), pos.column(), "right hand side of 'is_in' must be a list");
     }
     if (!(list instanceof List)) {
-      throw new DatalogException("eval::invalid_spread_unif", "Invalid spread unification",
+      throw new DatalogException(ErrorCode.EVAL_INVALID_SPREAD_UNIF, "Invalid spread unification",
           pos.line(), pos.column(), "Spread unification requires a list at the right");
     }
     final boolean indexed = ordered && i < 0;
@@ -534,7 +535,7 @@ final class RuleLowering {
         extra.add(rex(arg, vars));
         rightKeys.add(i);
       } else {
-        throw new DatalogException("eval::unbound_variable",
+        throw new DatalogException(ErrorCode.EVAL_UNBOUND_VARIABLE,
             "Atom contains unbound variable, or rule contains no variable at all",
             arg.pos().line(), arg.pos().column());
       }
@@ -599,7 +600,7 @@ final class RuleLowering {
       for (Atom.Binding binding : s.named()) {
         final int i = column(columns, binding.column());
         if (i < 0) {
-          throw new DatalogException("eval::named_field_not_found",
+          throw new DatalogException(ErrorCode.EVAL_NAMED_FIELD_NOT_FOUND,
               "stored relation " + s.relation() + " does not have field " + binding.column(),
               binding.pos().line(), binding.pos().column());
         }
@@ -607,7 +608,7 @@ final class RuleLowering {
       }
     } else {
       if (s.positional().size() != columns.size()) {
-        throw new DatalogException("eval::relation_arity_mismatch",
+        throw new DatalogException(ErrorCode.EVAL_RELATION_ARITY_MISMATCH,
             "Arity mismatch for stored relation " + s.relation(), s.pos().line(),
             s.pos().column(), "Required arity: " + columns.size()
                 + ", number of arguments given: " + s.positional().size());
@@ -657,7 +658,7 @@ final class RuleLowering {
     if (e instanceof Expr.Var) {
       final int i = vars.indexOf(((Expr.Var) e).name());
       if (i < 0) {
-        throw new DatalogException("eval::unbound_variable",
+        throw new DatalogException(ErrorCode.EVAL_UNBOUND_VARIABLE,
             "Atom contains unbound variable, or rule contains no variable at all",
             e.pos().line(), e.pos().column());
       }
@@ -685,7 +686,7 @@ final class RuleLowering {
     try {
       Functions.checkArity(apply.function(), args.size());
     } catch (ValueException ex) {
-      throw new DatalogException(ex.code(), ex.getMessage(), e.pos().line(), e.pos().column(),
+      throw new DatalogException(ex.errorCode(), ex.getMessage(), e.pos().line(), e.pos().column(),
           ex.help());
     }
     if (apply.function().equals("list")) {
@@ -695,7 +696,7 @@ final class RuleLowering {
       return associate(apply.function(), args);
     }
     if (args.size() > CozoCalls.MAX_ARITY) {
-      throw new DatalogException("mnestic::unsupported", "'" + apply.function()
+      throw new DatalogException(ErrorCode.MNESTIC_UNSUPPORTED, "'" + apply.function()
           + "' with more than " + CozoCalls.MAX_ARITY + " arguments is not supported yet",
           e.pos().line(), e.pos().column());
     }

@@ -16,6 +16,7 @@ import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.ValueException;
 
@@ -72,8 +73,6 @@ import java.util.function.Function;
 public final class Strata implements RuleLowering.Tables, AutoCloseable {
   /** Iterations after which a recursion that keeps changing is stopped. */
   static final int MAX_ITERATIONS = 1_000_000;
-  /** Codes of the failures of mnestic's aggregations, which name the rule. */
-  private static final String AGGREGATE_ERRORS = "mnestic::aggregate_";
 
   private static final ScheduledExecutorService ALARMS =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -397,7 +396,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
   private static DatalogException killed() {
     final RunningStatement running = RunningStatement.current();
     final RunningStatement.Cause cause = running == null ? null : running.cause();
-    return new DatalogException("eval::killed", "Running query is killed before completion",
+    return new DatalogException(ErrorCode.EVAL_KILLED, "Running query is killed before completion",
         0, 0, cause == RunningStatement.Cause.CANCEL ? "it was cancelled"
             : cause == RunningStatement.Cause.MEMORY ? "it held more heap than it may"
             : "it ran past its :timeout");
@@ -449,13 +448,14 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         }
         if (t instanceof ValueException) {
           final ValueException v = (ValueException) t;
-          if (v.code() != null && v.code().startsWith(AGGREGATE_ERRORS)) {
+          if (v.errorCode() != null && v.errorCode().isAggregateFailure()) {
             throw aggregateError(v);
           }
           // placed at the stratum's first rule: generated code does not tell which expression
           final Pos at = evaluating.isEmpty() || rulesByName.get(evaluating.get(0)) == null
               ? new Pos(0, 0) : rulesByName.get(evaluating.get(0)).get(0).pos();
-          throw new DatalogException(v.code(), v.getMessage(), at.line(), at.column(), v.help());
+          throw new DatalogException(v.errorCode(), v.getMessage(), at.line(), at.column(),
+              v.help());
         }
         if (t instanceof RunningStatement.StatementStoppedException
             || t.getMessage() != null && t.getMessage().contains("recursion cancelled")) {
@@ -463,14 +463,14 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         }
         if (t.getMessage() != null && t.getMessage().startsWith("recursion did not reach")
             && frontier != null) {
-          throw new DatalogException("mnestic::frontier_diverges", "rule '" + frontierRule
+          throw new DatalogException(ErrorCode.MNESTIC_FRONTIER_DIVERGES, "rule '" + frontierRule
               + "': its '" + frontier.aggregation() + "' survivors still changed after "
               + maxEpochs + " epochs", frontier.pos().line(), frontier.pos().column(),
               "a recursion whose every lap adds a point no other beats never settles: bound it"
                   + " (a hop limit, say), or raise :max_epochs (now " + maxEpochs + ")");
         }
         if (t.getMessage() != null && t.getMessage().startsWith("recursion did not reach")) {
-          throw new DatalogException("mnestic::no_fixpoint", t.getMessage(), 0, 0,
+          throw new DatalogException(ErrorCode.MNESTIC_NO_FIXPOINT, t.getMessage(), 0, 0,
               "a recursive rule keeps deriving new rows; bound it, or give the query a :timeout");
         }
       }
@@ -487,12 +487,12 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     for (String name : evaluating) {
       for (Rule.HeadArg h : rulesByName.get(name).get(0).head()) {
         if (h.isAggregated() && v.getMessage().contains("'" + h.aggregation() + "'")) {
-          return new DatalogException(v.code(), "rule '" + name + "': " + v.getMessage(),
+          return new DatalogException(v.errorCode(), "rule '" + name + "': " + v.getMessage(),
               h.pos().line(), h.pos().column(), v.help());
         }
       }
     }
-    return new DatalogException(v.code(), v.getMessage(), 0, 0, v.help());
+    return new DatalogException(v.errorCode(), v.getMessage(), 0, 0, v.help());
   }
 
   private void materialize(String rule, List<Object[]> rows, int arity) {
@@ -523,7 +523,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     final Optional<String> table = storedTables != null ? storedTables.apply(relation)
         : StoreCatalog.findTable(session, relation);
     if (table.isEmpty()) {
-      throw new DatalogException("query::relation_not_found",
+      throw new DatalogException(ErrorCode.QUERY_RELATION_NOT_FOUND,
           "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column());
     }
     // Asked of the store schema itself: Calcite's wrapper snapshots table

@@ -2,6 +2,7 @@ package dev.mnestic.datalog.parse;
 
 import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.ast.Pos;
+import dev.mnestic.value.ErrorCode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,7 @@ final class Lexer {
         int depth = 0;
         do {
           if (i >= src.length()) {
-            throw new DatalogException("parser::pest", "unterminated block comment",
+            throw new DatalogException(ErrorCode.PARSER_PEST, "unterminated block comment",
                 start.line(), start.column());
           }
           if (src.startsWith("/*", i)) {
@@ -277,6 +278,6 @@ final class Lexer {
   }
 
   static DatalogException error(Pos pos, String message) {
-    return new DatalogException("parser::pest", message, pos.line(), pos.column());
+    return new DatalogException(ErrorCode.PARSER_PEST, message, pos.line(), pos.column());
   }
 }

@@ -6,6 +6,7 @@ import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
+import dev.mnestic.value.ErrorCode;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -151,7 +152,7 @@ public final class Parser {
       expect("}");
       return new Script.SysOp(Script.SysOp.Kind.EXPLAIN, List.of(), q, pos);
     default:
-      throw new DatalogException("parser::pest", "unsupported system operation '::"
+      throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
           + op.text() + "'; expected relations, columns, remove or explain",
           op.pos().line(), op.pos().column());
     }
@@ -210,7 +211,7 @@ public final class Parser {
     final Token def = peek();
     if (accept(":=")) {
       if (head.isEmpty()) {
-        throw new DatalogException("parser::empty_horn_rule_head",
+        throw new DatalogException(ErrorCode.PARSER_EMPTY_HORN_RULE_HEAD,
             "Horn-clause rule cannot have empty rule head", name.pos().line(),
             name.pos().column());
       }
@@ -220,7 +221,7 @@ public final class Parser {
       return new Rule(ruleName, head, Rule.Kind.CONSTANT, List.of(), expr(), name.pos());
     }
     if (def.is("<~")) {
-      throw new DatalogException("parser::pest",
+      throw new DatalogException(ErrorCode.PARSER_PEST,
           "fixed rules ('<~') are not supported", def.pos().line(), def.pos().column());
     }
     throw unexpected("':=', '<-' or '<~' after the rule head");
@@ -289,7 +290,7 @@ public final class Parser {
   }
 
   private static DatalogException tooLarge(Pos pos, String message, String help) {
-    return new DatalogException("parser::too_large", message, pos.line(), pos.column(), help);
+    return new DatalogException(ErrorCode.PARSER_TOO_LARGE, message, pos.line(), pos.column(), help);
   }
 
   private Rule.HeadArg headArg() {
@@ -412,7 +413,7 @@ public final class Parser {
           return new Atom.Filter(e, t.pos());
         }
       } catch (DatalogException e) {
-        if ("parser::too_deep".equals(e.code())) {
+        if (e.errorCode() == ErrorCode.PARSER_TOO_DEEP) {
           throw e;
         }
         // not an expression: a grouped body
@@ -458,7 +459,7 @@ public final class Parser {
 
   private void rejectValidity() {
     if (peek().is("@")) {
-      throw new DatalogException("parser::pest", "time travel ('@') is not supported",
+      throw new DatalogException(ErrorCode.PARSER_PEST, "time travel ('@') is not supported",
           peek().pos().line(), peek().pos().column());
     }
   }
@@ -483,7 +484,7 @@ public final class Parser {
     final Token colon = expect(":");
     final Token name = expectIdent("an option name");
     if (name.start() != colon.end()) {
-      throw new DatalogException("parser::pest", "expected an option name right after ':'",
+      throw new DatalogException(ErrorCode.PARSER_PEST, "expected an option name right after ':'",
           colon.pos().line(), colon.pos().column());
     }
     switch (name.text()) {
@@ -523,7 +524,7 @@ public final class Parser {
       } else if (what.is("some")) {
         o.assertion = Script.Assertion.SOME;
       } else {
-        throw new DatalogException("parser::pest", "expected 'none' or 'some' after :assert",
+        throw new DatalogException(ErrorCode.PARSER_PEST, "expected 'none' or 'some' after :assert",
             what.pos().line(), what.pos().column());
       }
       return;
@@ -532,14 +533,14 @@ public final class Parser {
       try {
         kind = Script.RelationOp.Kind.valueOf(name.text().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new DatalogException("parser::pest", "unknown option ':" + name.text()
+        throw new DatalogException(ErrorCode.PARSER_PEST, "unknown option ':" + name.text()
             + "'; expected :limit, :offset, :order, :timeout, :max_epochs, :assert, :create,"
             + " :replace,"
             + " :put, :rm, :insert, :update, :delete, :ensure or :ensure_not",
             name.pos().line(), name.pos().column());
       }
       if (o.relationOp != null) {
-        throw new DatalogException("parser::pest", "a query block takes one relation operation",
+        throw new DatalogException(ErrorCode.PARSER_PEST, "a query block takes one relation operation",
             colon.pos().line(), colon.pos().column());
       }
       final Token rel = expectIdent("a relation name");
@@ -611,7 +612,7 @@ public final class Parser {
       final Token base = expectIdent("a column type");
       if (!List.of("Any", "Bool", "Int", "Float", "String", "Bytes", "Uuid", "Json",
           "Validity").contains(base.text())) {
-        throw new DatalogException("parser::pest", "unknown column type '" + base.text()
+        throw new DatalogException(ErrorCode.PARSER_PEST, "unknown column type '" + base.text()
             + "'; expected Any, Bool, Int, Float, String, Bytes, Uuid, Json, a [list] or a (tuple)",
             base.pos().line(), base.pos().column());
       }
@@ -711,7 +712,7 @@ public final class Parser {
   private void enter() {
     if (++depth > MAX_NESTING) {
       final Token t = peek();
-      throw new DatalogException("parser::too_deep", "the script nests deeper than "
+      throw new DatalogException(ErrorCode.PARSER_TOO_DEEP, "the script nests deeper than "
           + MAX_NESTING + " levels here", t.pos().line(), t.pos().column(),
           "nest parentheses, lists, calls and operators at most " + MAX_NESTING
           + " levels deep");
@@ -818,7 +819,7 @@ public final class Parser {
 
   private DatalogException unexpected(String expected) {
     final Token t = peek();
-    return new DatalogException("parser::pest",
+    return new DatalogException(ErrorCode.PARSER_PEST,
         "expected " + expected + ", found " + t.describe(), t.pos().line(), t.pos().column());
   }
 

@@ -4,6 +4,7 @@ import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.parse.Parser;
+import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Values;
 
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class ConstantEvaluatorTest {
 
   @Test void errorsNameTheirPlace() {
     DatalogException e = fails("?[a, b] <- [[1,\n    y]]", Map.of());
-    assertEquals(ConstantEvaluator.NOT_CONSTANT, e.code());
+    assertEquals(ErrorCode.EVAL_NOT_CONSTANT.code(), e.code());
     assertEquals("2:5", e.line() + ":" + e.column());
 
     e = fails("?[a] <- [[ 1 + 'a' ]]", Map.of());
@@ -48,20 +49,20 @@ class ConstantEvaluatorTest {
     assertEquals("1:12", e.line() + ":" + e.column());
 
     e = fails("?[a] <- [[ foo(1) ]]", Map.of());
-    assertEquals(ConstantEvaluator.NOT_CONSTANT, e.code());
+    assertEquals(ErrorCode.EVAL_NOT_CONSTANT.code(), e.code());
     assertEquals("1:12", e.line() + ":" + e.column());
 
     e = fails("?[a] <- [[ $missing ]]", Map.of("other", 1));
-    assertEquals(ConstantEvaluator.PARAM_NOT_FOUND, e.code());
+    assertEquals(ErrorCode.PARSER_PARAM_NOT_FOUND.code(), e.code());
     assertEquals("Required parameter missing not found", e.getMessage());
     assertEquals("1:12", e.line() + ":" + e.column());
   }
 
   /** CozoDB checks parameters and arities while parsing, before it evaluates anything. */
   @Test void parseTimeChecksComeFirst() {
-    assertEquals(ConstantEvaluator.PARAM_NOT_FOUND, fails("?[a] <- [[1 + 'a', $p]]", Map.of()).code());
+    assertEquals(ErrorCode.PARSER_PARAM_NOT_FOUND.code(), fails("?[a] <- [[1 + 'a', $p]]", Map.of()).code());
     assertEquals("eval::throw", fails("?[a] <- [[y, 1 + 'a']]", Map.of()).code());
-    assertEquals(ConstantEvaluator.NOT_CONSTANT, fails("?[a] <- [[if(1 + 'a', 1)]]", Map.of()).code());
+    assertEquals(ErrorCode.EVAL_NOT_CONSTANT.code(), fails("?[a] <- [[if(1 + 'a', 1)]]", Map.of()).code());
   }
 
   @Test void parametersBecomeValues() {

@@ -1,0 +1,141 @@
+package dev.mnestic.value;
+
+/**
+ * The codes of the errors a script meets, each once: CozoDB's own ({@code parser::},
+ * {@code eval::}, {@code query::}, {@code transact::}, {@code fixed_rule::}, spelled as
+ * CozoDB 0.7.6 spells them, so that tools matching CozoDB's codes match ours) and mnestic's
+ * ({@code mnestic::}, {@code import::}) for what CozoDB lacks or never reports. An error
+ * carries its code ({@link ValueException#errorCode}, the Datalog front end's
+ * {@code DatalogException}); its message and help are the thrower's.
+ */
+public enum ErrorCode {
+  // parser::, the script's text
+  PARSER_PEST("parser::pest", "the script does not parse (CozoDB's pest grammar rejects it)"),
+  PARSER_TOO_DEEP("parser::too_deep", "the script nests deeper than the parser's limit"),
+  PARSER_TOO_LARGE("parser::too_large",
+      "a rule body, query or script larger than the limits checked before anything runs"),
+  PARSER_EMPTY_HORN_RULE_HEAD("parser::empty_horn_rule_head", "a rule with an empty head"),
+  PARSER_NO_ENTRY("parser::no_entry", "a query without the entry rule '?'"),
+  PARSER_NO_ENTRY_HEAD("parser::no_entry_head",
+      "a relation operation whose entry rule's head is not found"),
+  PARSER_PARAM_NOT_FOUND("parser::param_not_found", "a $parameter that was given no value"),
+  PARSER_AGGR_NOT_FOUND("parser::aggr_not_found", "an aggregation that does not exist"),
+  PARSER_FUNC_WRONG_NUM_ARGS("parser::func_wrong_num_args",
+      "a function called with the wrong number of arguments"),
+  PARSER_BAD_IF("parser::bad_if", "'if' with other than 2 or 3 arguments"),
+  PARSER_EMPTY_COND("parser::empty_cond", "'cond' with no clauses"),
+  PARSER_BAD_LIST_LEN_IN_TYPE("parser::bad_list_len_in_type",
+      "a column type's list length that is no non-negative integer"),
+  PARSER_DUP_NAME_IN_COLS("parser::dup_name_in_cols", "a column named twice in a relation's spec"),
+  PARSER_RELATION_HAS_NO_KEYS("parser::relation_has_no_keys",
+      "a relation operation that needs key columns on a relation without"),
+  PARSER_EMPTY_CONST_RULE("parser::empty_const_rule", "a constant rule without data"),
+  PARSER_CONST_RULE_EMPTY_ROW("parser::const_rule_empty_row", "a constant rule with an empty row"),
+  PARSER_BAD_ROW_FOR_CONST("parser::bad_row_for_const", "a constant rule's row that is no list"),
+  PARSER_CONST_DATA_ARITY_MISMATCH("parser::const_data_arity_mismatch",
+      "constant rule rows of different lengths"),
+  PARSER_FIXED_RULE_HEAD_ARITY_MISMATCH("parser::fixed_rule_head_arity_mismatch",
+      "a constant rule whose head and rows differ in arity"),
+  FIXED_RULE_ARG_WRONG("fixed_rule::arg_wrong", "a wrong option value of a fixed rule"),
+
+  // eval::, checking and running a query
+  EVAL_THROW("eval::throw", "a function failed on its values (the help says why)"),
+  EVAL_NO_IMPLEMENTATION("eval::no_implementation", "a function that CozoDB does not have"),
+  EVAL_NOT_CONSTANT("eval::not_constant", "an expression that must be constant uses a variable"),
+  EVAL_PREDICATE_NOT_BOOL("eval::predicate_not_bool", "a filter whose value is not a Bool"),
+  EVAL_INVALID_SPREAD_UNIF("eval::invalid_spread_unif", "'x in v' where v is not a list"),
+  EVAL_UNBOUND_VARIABLE("eval::unbound_variable", "a variable used before anything binds it"),
+  EVAL_UNBOUND_SYMB_IN_HEAD("eval::unbound_symb_in_head",
+      "a head variable that the rule body does not bind"),
+  EVAL_UNSAFE_NEGATION("eval::unsafe_negation", "a negated atom with no variable bound elsewhere"),
+  EVAL_NAMED_FIELD_NOT_FOUND("eval::named_field_not_found",
+      "a stored relation's column, named in an atom, that does not exist"),
+  EVAL_RELATION_ARITY_MISMATCH("eval::relation_arity_mismatch",
+      "a stored relation applied to the wrong number of arguments"),
+  EVAL_RULE_ARITY_MISMATCH("eval::rule_arity_mismatch",
+      "a rule applied to the wrong number of arguments"),
+  EVAL_RULE_NOT_FOUND("eval::rule_not_found", "a rule that is not defined"),
+  EVAL_UNSTRATIFIABLE("eval::unstratifiable",
+      "recursion through negation or a non-meet aggregation"),
+  EVAL_KILLED("eval::killed", "the script was stopped (its :timeout, or a cancel)"),
+  EVAL_ASSERT_NONE_FAILURE("eval::assert_none_failure", ":assert none, and rows came"),
+  EVAL_ASSERT_SOME_FAILURE("eval::assert_some_failure", ":assert some, and no row came"),
+  EVAL_COERCION_NULL("eval::coercion_null", "null for a column that does not take null"),
+  EVAL_COERCION_FAILED("eval::coercion_failed", "a value that is not of its column's type"),
+  EVAL_COERCION_BAD_BASE_64("eval::coercion_bad_base_64",
+      "a string for a Bytes column that is no base64"),
+  EVAL_COERCION_BAD_LIST_LEN("eval::coercion_bad_list_len",
+      "a list of another length than its column's type"),
+  EVAL_INVALID_VALIDITY("eval::invalid_validity", "a value that cannot be made a Validity"),
+  EVAL_COL_TYPE_MISMATCH("eval::col_type_mismatch",
+      "a relation operation's column type that differs from the stored one"),
+  EVAL_REQUIRED_COL_NOT_FOUND("eval::required_col_not_found",
+      "a stored relation's column that the operation does not give"),
+  EVAL_REQUIRED_COL_NOT_PROVIDED("eval::required_col_not_provided",
+      "a column without default that the operation's rows do not give"),
+  EVAL_UNABLE_TO_MAKE_EXTRACTOR("eval::unable_to_make_extractor",
+      "a column the operation cannot read from its rows"),
+  EVAL_STORED_RELATION_CONFLICT("eval::stored_relation_conflict",
+      "a stored relation created where one exists, or changed by another"),
+  EVAL_INVALID_RELATION_NAME("eval::invalid_relation_name", "a stored relation name CozoDB rejects"),
+
+  // query::, transact::, the stored relations
+  QUERY_RELATION_NOT_FOUND("query::relation_not_found", "a stored relation that does not exist"),
+  QUERY_SORT_KEY_NOT_FOUND("query::sort_key_not_found",
+      ":order or :sort naming a column the result does not have"),
+  TRANSACT_ASSERTION_FAILURE("transact::assertion_failure",
+      ":ensure, :ensure_not, :insert, :update or :delete finding rows other than required"),
+
+  // import::, mnestic::, what mnestic adds
+  IMPORT_BAD_JSON("import::bad_json", "relations to import that are not the JSON expected"),
+  MNESTIC_UNSUPPORTED("mnestic::unsupported", "CozoScript that mnestic does not implement"),
+  MNESTIC_UNSUPPORTED_FUNCTION("mnestic::unsupported_function",
+      "a CozoDB function that mnestic does not implement"),
+  MNESTIC_TOO_DEEP("mnestic::too_deep", "a script nesting too deeply to be run"),
+  MNESTIC_RESERVED_NAME("mnestic::reserved_name",
+      "a stored relation name that mnestic keeps for itself"),
+  MNESTIC_NULL_KEY("mnestic::null_key", "null for a key column, which the store cannot hold"),
+  MNESTIC_AGGREGATE_ARGUMENTS("mnestic::aggregate_arguments",
+      "an aggregation given arguments it does not take"),
+  MNESTIC_AGGREGATE_OPERAND("mnestic::aggregate_operand",
+      "a bounded-meet aggregation given a value of the wrong shape"),
+  MNESTIC_AGGREGATE_ORDER("mnestic::aggregate_order",
+      "a registered dominance that is no strict partial order"),
+  MNESTIC_AGGREGATE_OVERFLOW("mnestic::aggregate_overflow",
+      "more survivors in a group than the bounded-meet aggregation allows"),
+  MNESTIC_BOUNDED_MEET_HEAD("mnestic::bounded_meet_head",
+      "a bounded-meet aggregation beside other aggregations in one head"),
+  MNESTIC_NO_FIXPOINT("mnestic::no_fixpoint", "a recursion that keeps deriving new rows"),
+  MNESTIC_FRONTIER_DIVERGES("mnestic::frontier_diverges",
+      "a recursion through a bounded-meet aggregation still changing after :max_epochs"),
+  MNESTIC_INTERNAL("mnestic::internal", "a failure inside mnestic (a bug)");
+
+  private final String code;
+  private final String meaning;
+
+  ErrorCode(String code, String meaning) {
+    this.code = code;
+    this.meaning = meaning;
+  }
+
+  /** The code as scripts' errors show it, such as {@code eval::throw}. */
+  public String code() {
+    return code;
+  }
+
+  /** What the error is, in a few words. */
+  public String meaning() {
+    return meaning;
+  }
+
+  /** The part before {@code ::}, such as {@code parser}. */
+  public String namespace() {
+    return code.substring(0, code.indexOf("::"));
+  }
+
+  /** Whether it is the failure of an aggregation on its values, which names the rule and head it is in. */
+  public boolean isAggregateFailure() {
+    return this == MNESTIC_AGGREGATE_ARGUMENTS || this == MNESTIC_AGGREGATE_OPERAND
+        || this == MNESTIC_AGGREGATE_ORDER || this == MNESTIC_AGGREGATE_OVERFLOW;
+  }
+}
