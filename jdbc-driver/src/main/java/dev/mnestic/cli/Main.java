@@ -1,7 +1,6 @@
 package dev.mnestic.cli;
 
 import dev.mnestic.jdbc.Driver;
-import dev.mnestic.planner.view.PlanCommand;
 
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
@@ -87,7 +86,7 @@ public final class Main {
         return CommandLine.wantsHelp(rest) ? help(out, ServeCommand.USAGE)
             : ServeCommand.run(rest, out, err);
       case "plan":
-        return PlanCommand.run(rest.toArray(new String[0]), out, err);
+        return Driver.standingQueries().plan(rest, out, err);
       default:
         throw new UsageException("unknown command '" + command + "'");
       }

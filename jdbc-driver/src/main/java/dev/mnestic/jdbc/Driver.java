@@ -1,7 +1,7 @@
 package dev.mnestic.jdbc;
 
 import dev.mnestic.remote.RemoteDriver;
-import dev.mnestic.standing.Dashboard;
+import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreLocation;
 import dev.mnestic.type.MnesticTypeSystem;
@@ -138,6 +138,14 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     return MnesticVersion.VERSION;
   }
 
+  /**
+   * The standing queries of the driver's connections, and {@code mnestic plan}: the standing
+   * jar's when it is on the class path, else ones that fail saying to add it.
+   */
+  public static StandingQueries standingQueries() {
+    return Standing.queries();
+  }
+
   @Override public CalcitePrepare createPrepare() {
     return new MnesticPrepare();
   }
@@ -245,7 +253,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         }
         final Session session = Session.open(location);
         session.attachTo(calciteConnection.getRootSchema());
-        Dashboard.attachTo(calciteConnection.getRootSchema(),
+        Standing.queries().attachTo(calciteConnection.getRootSchema(),
             MnesticParserFactory.parserConfig(calciteConnection.config()));
         connection.setSchema(Session.SCHEMA);
         calcite.onConnectionInit(connection);

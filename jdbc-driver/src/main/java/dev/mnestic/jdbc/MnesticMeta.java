@@ -4,8 +4,8 @@ import dev.mnestic.datalog.DatalogException;
 import dev.mnestic.datalog.Engine;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.runtime.RunningStatement;
+import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.sql.fun.MnesticOperatorTable;
-import dev.mnestic.standing.Dashboard;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.Values;
@@ -24,6 +24,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaSubclassing;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.lookup.LikePattern;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlFunction;
@@ -49,6 +50,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -477,17 +479,21 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     return pattern.s == null || LikePattern.matcher(pattern.s).apply(name);
   }
 
-  /** The standing queries as the store's catalog has them now (another connection's too). */
-  private Dashboard dashboard() {
-    final Dashboard dashboard = Dashboard.of(((CalciteConnection) connection).getRootSchema());
-    dashboard.sync();
-    return dashboard;
+  /**
+   * The schema of the standing queries as the store's catalog has them now (another
+   * connection's too); empty without standing queries on the class path.
+   */
+  private Optional<SchemaPlus> standing() {
+    final SchemaPlus root = ((CalciteConnection) connection).getRootSchema();
+    Standing.queries().sync(root);
+    return Optional.ofNullable(root.getSubSchema(StandingQueries.SCHEMA));
   }
 
-  /** Names of {@code dashboard}'s standing queries matching {@code pattern}, in order. */
-  private static List<String> standingNames(Dashboard dashboard, Pat pattern) {
+  /** Names of the standing queries in {@code standing} matching {@code pattern}, in order. */
+  private static List<String> standingNames(Optional<SchemaPlus> standing, Pat pattern) {
     final List<String> names = new ArrayList<>();
-    for (String name : dashboard.tables().getNames(LikePattern.any())) {
+    for (String name : standing.map(s -> s.tables().getNames(LikePattern.any()))
+        .orElse(Set.of())) {
       if (matches(pattern, name)) {
         names.add(name);
       }
@@ -498,12 +504,15 @@ final class MnesticMeta extends CalciteMetaSubclassing {
 
   /**
    * The schemas SQL reaches: {@value Session#SCHEMA}, the store's tables, and
-   * {@value Dashboard#SCHEMA}, the standing queries.
+   * {@value StandingQueries#SCHEMA}, the standing queries (when they are on the class path).
    */
   @Override public MetaResultSet getSchemas(ConnectionHandle ch, String catalog,
       Pat schemaPattern) {
     final List<Object[]> rows = new ArrayList<>();
-    for (String schema : List.of(Session.SCHEMA, Dashboard.SCHEMA)) {
+    final List<String> schemas = ((CalciteConnection) connection).getRootSchema()
+        .getSubSchema(StandingQueries.SCHEMA) == null ? List.of(Session.SCHEMA)
+        : List.of(Session.SCHEMA, StandingQueries.SCHEMA);
+    for (String schema : schemas) {
       if (matches(schemaPattern, schema)) {
         rows.add(new Object[] {schema, null});
       }
@@ -535,10 +544,11 @@ final class MnesticMeta extends CalciteMetaSubclassing {
             null});
       }
     }
-    if (matches(schemaPattern, Dashboard.SCHEMA) && (typeList == null || typeList.contains(VIEW))) {
-      for (String name : standingNames(dashboard(), tableNamePattern)) {
-        rows.add(new Object[] {null, Dashboard.SCHEMA, name, VIEW, null, null, null, null, null,
-            null});
+    if (matches(schemaPattern, StandingQueries.SCHEMA)
+        && (typeList == null || typeList.contains(VIEW))) {
+      for (String name : standingNames(standing(), tableNamePattern)) {
+        rows.add(new Object[] {null, StandingQueries.SCHEMA, name, VIEW, null, null, null, null,
+            null, null});
       }
     }
     rows.sort(Comparator.comparing((Object[] r) -> (String) r[3])
@@ -676,17 +686,17 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         rows.add(row);
       }
     }
-    if (matches(schemaPattern, Dashboard.SCHEMA)) {
-      final Dashboard dashboard = dashboard();
+    if (matches(schemaPattern, StandingQueries.SCHEMA)) {
+      final Optional<SchemaPlus> standing = standing();
       final JavaTypeFactory typeFactory = ((CalciteConnection) connection).getTypeFactory();
       final Map<String, Object[]> types = new HashMap<>();
       for (Object[] type : StoreCatalog.typeInfo(session())) {
         types.put((String) type[0], type);
       }
-      for (String name : standingNames(dashboard, tableNamePattern)) {
+      for (String name : standingNames(standing, tableNamePattern)) {
         final RelDataType rowType;
         try {
-          rowType = dashboard.tables().get(name).getRowType(typeFactory);
+          rowType = standing.get().tables().get(name).getRowType(typeFactory);
         } catch (RuntimeException e) {
           continue; // its table was dropped: it has no columns until the table is back
         }
@@ -742,7 +752,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     }
     final boolean nullable = type.isNullable();
     final Map<String, Object> values = new HashMap<>();
-    values.put("TABLE_SCHEM", Dashboard.SCHEMA);
+    values.put("TABLE_SCHEM", StandingQueries.SCHEMA);
     values.put("TABLE_NAME", table);
     values.put("COLUMN_NAME", field.getName());
     values.put("DATA_TYPE", name.getJdbcOrdinal());

@@ -7,9 +7,7 @@ import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.SqlStandingQuery;
-import dev.mnestic.standing.Dashboard;
-import dev.mnestic.standing.StandingQuery;
-import dev.mnestic.standing.StandingQueryException;
+import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.store.StoreRules;
@@ -42,7 +40,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -147,7 +144,7 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     }
     // Other connections (or a rollback) may have changed the store's standing queries since:
     // plans over the old ones must not run.
-    if (Dashboard.of(context.getRootSchema().plus()).sync()) {
+    if (Standing.queries().sync(context.getRootSchema().plus())) {
       PlanCache.of(context).clear();
     }
     if (query.sql != null && EXPLAIN.matcher(watched(query.sql)).matches()) {
@@ -227,12 +224,12 @@ final class MnesticPrepare extends CalcitePrepareImpl {
       SqlNode node) {
     final SchemaPlus root = context.getRootSchema().plus();
     if (node instanceof SqlCreateStandingQuery create) {
-      Dashboard.of(root).create(create, sql);
+      Standing.queries().create(root, create, sql);
     } else if (node instanceof SqlDropStandingQuery drop) {
-      Dashboard.of(root).drop(drop);
+      Standing.queries().drop(root, drop);
     } else {
-      final StandingQuery standing = StandingQuery.lower("query", (SqlStandingQuery) node, root,
-          context.getTypeFactory());
+      final StandingQueries.Target standing = Standing.queries().lower((SqlStandingQuery) node,
+          root, context.getTypeFactory());
       final List<ColumnMetaData> columns = new ArrayList<>();
       for (RelDataTypeField f : standing.rowType().getFieldList()) {
         final boolean time = f.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP;
@@ -246,7 +243,7 @@ final class MnesticPrepare extends CalcitePrepareImpl {
       }
       final Bindable<T> bindable = dataContext -> {
         @SuppressWarnings("unchecked")
-        final List<T> rows = (List<T>) (List<?>) Dashboard.answer(standing,
+        final List<T> rows = (List<T>) (List<?>) standing.answer(
             dataContext.getRootSchema(), DataContext.Variable.CANCEL_FLAG.get(dataContext));
         return Linq4j.asEnumerable(rows);
       };
@@ -267,14 +264,14 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     return explain.getDepth() != SqlExplain.Depth.TYPE
         && explain.getExplicandum() instanceof SqlSelect select
         && select.getFrom() instanceof SqlIdentifier from
-        && Dashboard.of(context.getRootSchema().plus()).isStanding(from.names);
+        && Standing.queries().isStanding(context.getRootSchema().plus(), from.names);
   }
 
   /**
    * {@code EXPLAIN PLAN FOR SELECT ... FROM standing_query}: the connection's standing queries
-   * are answered together, so the plan shown is theirs ({@link Dashboard#explain}), one row in
-   * the column PLAN as Calcite's EXPLAIN gives: {@code INCLUDING ALL ATTRIBUTES} adds the whole
-   * memo, {@code AS JSON} and {@code AS DOT} are the viewer's JSON and Graphviz forms.
+   * are answered together, so the plan shown is theirs ({@link StandingQueries#explain}), one
+   * row in the column PLAN as Calcite's EXPLAIN gives: {@code INCLUDING ALL ATTRIBUTES} adds the
+   * whole memo, {@code AS JSON} and {@code AS DOT} are the viewer's JSON and Graphviz forms.
    */
   private static <T> CalciteSignature<T> prepareExplainStanding(Context context, String sql,
       SqlExplain explain) {
@@ -282,15 +279,16 @@ final class MnesticPrepare extends CalcitePrepareImpl {
       case TEXT -> "text";
       case JSON -> "json";
       case DOT -> "dot";
-      default -> throw new StandingQueryException(formatPosition(sql),
-          "a standing query's plan is shown as TEXT, JSON or DOT, not " + explain.getFormat());
+      default -> throw SqlFailures.<RuntimeException>sneaky(new SQLException(
+          atPosition(sql) + "a standing query's plan is shown as TEXT, JSON or DOT, not "
+          + explain.getFormat(), "42000"));
     };
     final boolean all = explain.getDetailLevel() == SqlExplainLevel.ALL_ATTRIBUTES;
     final List<ColumnMetaData> columns =
         List.of(MetaImpl.columnMetaData("PLAN", 0, String.class, false));
     final Bindable<T> bindable = dataContext -> {
       @SuppressWarnings("unchecked")
-      final T row = (T) Dashboard.of(dataContext.getRootSchema()).explain(form, all);
+      final T row = (T) Standing.queries().explain(dataContext.getRootSchema(), form, all);
       return Linq4j.asEnumerable(List.of(row));
     };
     return new CalciteSignature<>(sql, List.of(), Map.of(),
@@ -299,13 +297,13 @@ final class MnesticPrepare extends CalcitePrepareImpl {
         Meta.StatementType.SELECT);
   }
 
-  /** Where an EXPLAIN's {@code AS format} names its format. */
-  private static SqlParserPos formatPosition(String sql) {
+  /** {@code At line L, column C: }, where an EXPLAIN's {@code AS format} names its format. */
+  private static String atPosition(String sql) {
     final Matcher m = Pattern.compile("(?is)\\bAS\\s+(\\w+)\\s+FOR\\b").matcher(sql);
     final int at = m.find() ? m.start(1) : 0;
     final String before = sql.substring(0, at);
-    return new SqlParserPos(before.split("\n", -1).length,
-        at - before.lastIndexOf('\n'));
+    return "At line " + before.split("\n", -1).length + ", column "
+        + (at - before.lastIndexOf('\n')) + ": ";
   }
 
   /**
@@ -323,7 +321,7 @@ final class MnesticPrepare extends CalcitePrepareImpl {
     final Optional<String> table = StoreCatalog.findTable(Session.of(root),
         name.names.get(name.names.size() - 1));
     final List<String> dependents = table.isEmpty() ? List.of()
-        : Dashboard.of(root).readersOf(table.get());
+        : Standing.queries().readersOf(root, table.get());
     if (!dependents.isEmpty()) {
       throw SqlFailures.<RuntimeException>sneaky(new SQLException("At line "
           + name.getParserPosition().getLineNum() + ", column "

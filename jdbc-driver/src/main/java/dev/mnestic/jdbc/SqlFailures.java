@@ -1,7 +1,6 @@
 package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.DatalogException;
-import dev.mnestic.standing.StandingQueryException;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.ValueException;
 
@@ -213,7 +212,7 @@ final class SqlFailures {
           : NOT_NULLABLE.matcher(message).find() ? "23502"
           : "42000";
     }
-    if (t instanceof StandingQueryException) {
+    if (Standing.queries().isQueryError(t)) {
       return "42000";
     }
     if (t instanceof DatalogException d) {

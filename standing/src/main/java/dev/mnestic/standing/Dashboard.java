@@ -19,6 +19,7 @@ import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.Sketches;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;
+import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreDdlExecutor;
 import dev.mnestic.type.MnesticTypeSystem;
@@ -62,8 +63,9 @@ import java.util.stream.Collectors;
 
 /**
  * The store's standing queries as one connection sees and answers them (the schema
- * {@value #SCHEMA}): planned together by the sketch-sharing planner, so a summary two of them can
- * read is built once, and answered together by one pass per metric over the store's rows.
+ * {@value StandingQueries#SCHEMA}): planned together by the sketch-sharing planner, so a
+ * summary two of them can read is built once, and answered together by one pass per metric over
+ * the store's rows. {@link StandingProvider} hands the driver's calls to it.
  *
  * <p>{@code CREATE STANDING QUERY name AS ...} stores one in the store's catalog
  * ({@link StandingCatalog}), in the session's transaction, like a view: every connection of the
@@ -81,8 +83,6 @@ import java.util.stream.Collectors;
  * answer.
  */
 public final class Dashboard extends AbstractSchema {
-  public static final String SCHEMA = "STANDING";
-
   private final SchemaPlus root;
   /** Parses the stored definitions as the connection parses statements. */
   private final SqlParser.Config parser;
@@ -112,13 +112,13 @@ public final class Dashboard extends AbstractSchema {
   public static void attachTo(SchemaPlus root, SqlParser.Config parser) {
     StandingCatalog.create(Session.of(root));
     final Dashboard dashboard = new Dashboard(root, parser);
-    root.add(SCHEMA, dashboard).setCacheEnabled(false);
+    root.add(StandingQueries.SCHEMA, dashboard).setCacheEnabled(false);
     dashboard.sync();
   }
 
   /** The dashboard {@link #attachTo} added to {@code root}. */
   public static Dashboard of(SchemaPlus root) {
-    return root.getSubSchema(SCHEMA).unwrap(Dashboard.class);
+    return root.getSubSchema(StandingQueries.SCHEMA).unwrap(Dashboard.class);
   }
 
   @Override protected Map<String, Table> getTableMap() {
@@ -217,7 +217,8 @@ public final class Dashboard extends AbstractSchema {
 
   /** Whether {@code names} ({@code name} or {@code STANDING.name}) is a standing query. */
   public synchronized boolean isStanding(List<String> names) {
-    return (names.size() == 1 || names.size() == 2 && names.get(0).equalsIgnoreCase(SCHEMA))
+    return (names.size() == 1
+        || names.size() == 2 && names.get(0).equalsIgnoreCase(StandingQueries.SCHEMA))
         && find(names.get(names.size() - 1)) != null;
   }
 
