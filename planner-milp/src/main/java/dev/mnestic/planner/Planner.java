@@ -1,10 +1,10 @@
 package dev.mnestic.planner;
 
-import dev.mnestic.planner.cost.Cost;
 import dev.mnestic.planner.cost.CostModel;
 import dev.mnestic.planner.memo.GroupKey;
 import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.physical.Cost;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
