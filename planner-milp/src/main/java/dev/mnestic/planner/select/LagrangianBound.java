@@ -19,7 +19,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * A lower bound on a part's optimum by splitting each candidate's weight among the queries that
@@ -198,18 +198,17 @@ final class LagrangianBound {
 
   /**
    * Subgradient steps from the best shares so far, Polyak's step towards {@code upper} (the cost
-   * of a known plan), until {@code deadline} (System.nanoTime) or {@code stopped} is set, until
-   * the bound reaches {@code upper} or the steps become too small.
+   * of a known plan), while {@code goesOn} (the schedule's deadline not reached, the search not
+   * stopped), until the bound reaches {@code upper} or the steps become too small.
    *
    * @return the best bound L found so far (at least 0): no plan of the part costs less
    */
-  double improve(double upper, long deadline, AtomicBoolean stopped) {
+  double improve(double upper, BooleanSupplier goesOn) {
     System.arraycopy(bestMu, 0, mu, 0, mu.length);
     final double[] moved = new double[mu.length];
     double lambda = 1;
     int sinceBest = 0;
-    while (best < upper - TOLERANCE * upper && System.nanoTime() < deadline && !stopped.get()
-        && lambda >= MIN_STEP) {
+    while (best < upper - TOLERANCE * upper && lambda >= MIN_STEP && goesOn.getAsBoolean()) {
       final double bound = evaluate(mu);
       iterations++;
       if (bound > best) {

@@ -72,7 +72,7 @@ public final class ReferenceEnumerator implements Selector {
     }
     final long millis = (System.nanoTime() - start) / 1_000_000;
     return new Plan(bestPlan.candidates(), bestPlan.edges(), bestPlan.cost(), bestPlan.cost(),
-        "ENUMERATED", 0, evaluated, millis);
+        Plan.Status.ENUMERATED, 0, evaluated, millis);
   }
 
   /**
@@ -147,7 +147,7 @@ public final class ReferenceEnumerator implements Selector {
       if (feasible()) {
         best = cost;
         bestPlan = new Plan(new ArrayList<>(used.keySet()), new ArrayList<>(chosen.values()), cost,
-            cost, "", 0, 0, 0);
+            cost, Plan.Status.ENUMERATED, 0, 0, 0);
       }
       return;
     }

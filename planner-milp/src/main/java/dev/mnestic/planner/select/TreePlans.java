@@ -414,7 +414,7 @@ public final class TreePlans {
     for (int v : candidates) {
       edges.addAll(Arrays.asList(placed.get(v).edges()));
     }
-    return new Plan(candidates, edges, cost(), 0, "GREEDY", 0, 0, 0);
+    return new Plan(candidates, edges, cost(), 0, Plan.Status.HEURISTIC, 0, 0, 0);
   }
 
   /**
