@@ -3,14 +3,13 @@ package dev.mnestic.planner.select;
 import dev.mnestic.planner.memo.Guarantee;
 import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Operator;
-import dev.mnestic.planner.memo.Parameters;
 import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
-import dev.mnestic.planner.rules.History;
 import dev.mnestic.planner.workload.Budget;
 import dev.mnestic.planner.workload.Query;
+import dev.mnestic.planner.workload.Target;
 
 import com.google.ortools.Loader;
 import com.google.ortools.linearsolver.MPConstraint;
@@ -602,7 +601,7 @@ public final class MilpSelector implements Selector {
       return g;
     }
     for (int j = 0; j < u.byKeep.size(); j++) {
-      if (h.compareTo(u.byKeep.get(j).properties().history()) <= 0) {
+      if (Constraints.keeps(u.byKeep.get(j), h)) {
         return u.atLeast.get(j);
       }
     }
@@ -622,7 +621,7 @@ public final class MilpSelector implements Selector {
           lessOrEqual(s, a.y(), a.producer().x());
         }
       }
-      if (c.first().properties().lifetime() instanceof Lifetime.None) {
+      if (Constraints.streamed(c.first())) {
         // (P) Σ_{C,i} y_{U,C,i} <= x_U: a result that is not kept streams into one consumer.
         final MPConstraint pipe = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
         pipe.setCoefficient(c.x(), -1);
@@ -671,11 +670,11 @@ public final class MilpSelector implements Selector {
    */
   private void addAccuracy(Model m, Block c) {
     final MPSolver s = m.solver();
-    final LogicalCandidate logical = space.memo().candidate(c.first().logical());
+    final Constraints.LevelRule rule = Constraints.levelRule(space, c.first().id());
     c.levels = new LinkedHashMap<>();
-    if (logical.properties().parameters() instanceof Parameters.Fixed fixed) {
-      c.levels.put(fixed.guarantee(), List.of(c.x()));
-    } else if (logical.operator() instanceof Operator.Divide) {
+    if (rule == Constraints.LevelRule.FIXED) {
+      c.levels.put(Constraints.fixedLevel(space, c.first().id()), List.of(c.x()));
+    } else if (rule == Constraints.LevelRule.RATIO) {
       final List<Map<Guarantee, List<MPVariable>>> operand = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
         // w_{C,i,ℓ} = Σ_P q_{P,C,i,ℓ}: operand i has level ℓ.
@@ -705,10 +704,11 @@ public final class MilpSelector implements Selector {
           final MPVariable p = s.makeBoolVar("p_" + c.first().id() + "_" + rows.size() + "_" + columns.size());
           sumOf(s, rows, a.getKey(), a.getValue()).setCoefficient(p, 1);
           sumOf(s, columns, b.getKey(), b.getValue()).setCoefficient(p, 1);
-          c.levels.computeIfAbsent(Guarantee.ratio(a.getKey(), b.getKey()), k -> new ArrayList<>()).add(p);
+          c.levels.computeIfAbsent(Constraints.ratio(a.getKey(), b.getKey()), k -> new ArrayList<>()).add(p);
         }
       }
-    } else if (logical.operator() instanceof Operator.Readout) {
+    } else if (rule == Constraints.LevelRule.PASS) {
+      // A readout: its producer is a state of fixed θ, so its level is that of the edge it reads.
       for (Arc a : c.inputs.get(0)) {
         for (Map.Entry<Guarantee, List<MPVariable>> l : a.producer().levels.entrySet()) {
           if (l.getValue().size() != 1 || l.getValue().get(0) != a.producer().x()) {
@@ -718,14 +718,15 @@ public final class MilpSelector implements Selector {
           c.levels.computeIfAbsent(l.getKey(), k -> new ArrayList<>()).add(a.y());
         }
       }
-    } else if (logical.operator() instanceof Operator.Answer answer) {
+    } else {
+      final Target target = Constraints.target(space, c.first().id());
       for (Arc a : c.inputs.get(0)) {
         // (K) y_{U,a_q,0} + Σ_{ℓ beyond q's target} [U has ℓ] <= x_U.
         final MPConstraint k = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
         k.setCoefficient(a.y(), 1);
         final MPVariable xu = a.producer().x();
         for (Map.Entry<Guarantee, List<MPVariable>> l : a.producer().levels.entrySet()) {
-          if (!l.getKey().meets(answer.target())) {
+          if (!Constraints.meets(l.getKey(), target)) {
             l.getValue().forEach(v -> k.setCoefficient(v, k.getCoefficient(v) + 1));
           }
         }
@@ -761,23 +762,23 @@ public final class MilpSelector implements Selector {
         c.history.get(rho).setBounds(1, 1);
       }
     }
-    final Duration lookback = History.lookback(space.memo(), v.logical(), v.properties().timing());
-    final boolean onDemand = v.properties().recomputedOnDemand();
+    // What any use of v asks of its producers: its lookback.
+    final Duration lookback = Constraints.asksOfInputs(space, v, Duration.ZERO);
     for (List<Arc> input : c.inputs) {
       for (Arc a : input) {
         if (lookback.compareTo(Duration.ZERO) > 0) {
           // g_{P,lookback} >= y_{P,C,i}
           lessOrEqual(s, a.y(), serving(m, a.producer(), lookback));
         }
-        if (onDemand) {
-          for (Map.Entry<Duration, MPVariable> h : c.history.entrySet()) {
-            // g_{P,h+lookback} >= g_{C,h} + y_{P,C,i} - x_C
-            final MPConstraint r = s.makeConstraint(0, Double.POSITIVE_INFINITY);
-            r.setCoefficient(serving(m, a.producer(), h.getKey().plus(lookback)), 1);
-            r.setCoefficient(h.getValue(), -1);
-            r.setCoefficient(a.y(), -1);
-            r.setCoefficient(c.x(), 1);
-          }
+        // g_{C,h} exists only when v is recomputed on demand (buildModel): a kept v serves from
+        // what it keeps, and asks its producers no more than the lookback.
+        for (Map.Entry<Duration, MPVariable> h : c.history.entrySet()) {
+          // g_{P,h+lookback} >= g_{C,h} + y_{P,C,i} - x_C
+          final MPConstraint r = s.makeConstraint(0, Double.POSITIVE_INFINITY);
+          r.setCoefficient(serving(m, a.producer(), Constraints.asksOfInputs(space, v, h.getKey())), 1);
+          r.setCoefficient(h.getValue(), -1);
+          r.setCoefficient(a.y(), -1);
+          r.setCoefficient(c.x(), 1);
         }
       }
     }
