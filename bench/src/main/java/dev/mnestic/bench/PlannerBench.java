@@ -1,9 +1,7 @@
 package dev.mnestic.bench;
 
 import dev.mnestic.planner.Planner;
-import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PlanSpace;
-import dev.mnestic.planner.select.MilpSelector;
 import dev.mnestic.planner.select.Plan;
 import dev.mnestic.planner.select.TreePlans;
 import dev.mnestic.planner.workload.Dashboards;
@@ -54,8 +52,7 @@ public final class PlannerBench {
     final boolean withBudget = budget != null;
     final String[] sizes = Arrays.copyOfRange(args, first, args.length);
     // Warm-up: the JIT and OR-Tools' native library, on a small dashboard.
-    new MilpSelector(Planner.space(WorkloadParser.parse(Dashboards.generate(16, 2)),
-        ParameterLists.DEFAULT), "CP_SAT", LIMIT).solve();
+    Planner.plan(WorkloadParser.parse(Dashboards.generate(16, 2)), Planner.Options.defaults().withSelectionLimit(LIMIT));
     System.out.println("| queries | parts (services) | plan cost | without sharing | × cheaper | variables | constraints "
         + "| space (s) | selection (s) | planning (s) | optimal? |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
@@ -68,19 +65,20 @@ public final class PlannerBench {
       PlanSpace planSpace = null;
       Plan plan = null;
       for (int run = 0; run < runs; run++) {
+        final Planner.Options options = withBudget ? Planner.Options.defaults().withTotalLimit(budget)
+            : Planner.Options.defaults().withSelectionLimit(selection);
         final long start = System.nanoTime();
-        planSpace = Planner.space(workload, ParameterLists.DEFAULT);
-        final long built = System.nanoTime();
-        final Duration limit = withBudget ? budget.minusNanos(built - start) : selection;
-        plan = new MilpSelector(planSpace, "CP_SAT", limit.isNegative() ? Duration.ZERO : limit).solve();
+        final Planner.Planned planned = Planner.plan(workload, options);
         final long done = System.nanoTime();
-        space[run] = (built - start) / 1e9;
-        select[run] = (done - built) / 1e9;
+        planSpace = planned.space();
+        plan = planned.plan();
+        space[run] = planned.spaceNanos() / 1e9;
+        select[run] = (done - start - planned.spaceNanos()) / 1e9;
         total[run] = (done - start) / 1e9;
       }
       final double alone = TreePlans.costWithoutSharing(planSpace);
       final long parts = planSpace.workload().metrics().size();
-      final String optimal = plan.status().equals("OPTIMAL") ? "proven"
+      final String optimal = plan.status() == Plan.Status.OPTIMAL ? "proven"
           : String.format(Locale.ROOT, "gap %.1f%%", 100 * (plan.cost() - plan.bound()) / plan.cost());
       System.out.printf(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %s |%n",
           n, parts, plan.cost(), alone, alone / plan.cost(), plan.variables(), plan.constraints(),

@@ -1,10 +1,10 @@
 package dev.mnestic.planner;
 
-import dev.mnestic.planner.cost.Cost;
 import dev.mnestic.planner.cost.CostModel;
 import dev.mnestic.planner.memo.GroupKey;
 import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.physical.Cost;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
@@ -13,6 +13,12 @@ import dev.mnestic.planner.rules.History;
 import dev.mnestic.planner.rules.Pass1;
 import dev.mnestic.planner.rules.Pass2;
 import dev.mnestic.planner.rules.Stage2;
+import dev.mnestic.planner.select.MilpSelector;
+import dev.mnestic.planner.select.Plan;
+import dev.mnestic.planner.select.PlanningException;
+import dev.mnestic.planner.select.Solver;
+import dev.mnestic.planner.select.StopSignal;
+import dev.mnestic.planner.select.Ticker;
 import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.Workload;
 
@@ -21,11 +27,89 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedSet;
 
-/** The planner's pass order, in one place. */
+/**
+ * The planner's pass order, in one place, and its one entry point, {@link #plan}, which the CLI
+ * ({@code mnestic plan}), the standing-query executor and the bench call.
+ */
 public final class Planner {
   private Planner() {
+  }
+
+  /**
+   * How to plan a workload.
+   *
+   * @param lists the θ each summary family may take (Pass 1)
+   * @param solver the MILP's backend (Stage 3)
+   * @param timeLimit how long planning may take; past it Stage 3 returns the best plan found,
+   *     {@link Plan.Status#FEASIBLE}
+   * @param limitCoversSpace whether {@code timeLimit} counts building the plan space too (what is
+   *     left of it goes to Stage 3), or Stage 3 alone
+   * @param ticker the clock the limit runs on
+   * @param stop stops the search from another thread ({@link PlanningException})
+   */
+  public record Options(ParameterLists lists, Solver solver, Duration timeLimit, boolean limitCoversSpace,
+      Ticker ticker, StopSignal stop) {
+    /** The default θ lists, CP-SAT, 60 s for Stage 3, the system clock, a fresh stop signal. */
+    public static Options defaults() {
+      return new Options(ParameterLists.DEFAULT, Solver.CP_SAT, Duration.ofSeconds(60), false, Ticker.SYSTEM,
+          new StopSignal());
+    }
+
+    public Options {
+      Objects.requireNonNull(lists, "lists");
+      Objects.requireNonNull(solver, "solver");
+      Objects.requireNonNull(ticker, "ticker");
+      Objects.requireNonNull(stop, "stop");
+      if (timeLimit == null || timeLimit.isNegative()) {
+        throw new IllegalArgumentException("the time limit is a duration of at least 0, not " + timeLimit);
+      }
+    }
+
+    public Options withSolver(Solver solver) {
+      return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop);
+    }
+
+    /** {@code limit} for Stage 3 alone. */
+    public Options withSelectionLimit(Duration limit) {
+      return new Options(lists, solver, limit, false, ticker, stop);
+    }
+
+    /** {@code limit} for building the plan space and Stage 3 together. */
+    public Options withTotalLimit(Duration limit) {
+      return new Options(lists, solver, limit, true, ticker, stop);
+    }
+
+    public Options withStop(StopSignal stop) {
+      return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop);
+    }
+  }
+
+  /**
+   * A planned workload: the plan space and the plan Stage 3 chose from it.
+   *
+   * @param spaceNanos the time building the space took, on the options' ticker
+   */
+  public record Planned(PlanSpace space, Plan plan, long spaceNanos) {
+  }
+
+  /**
+   * Builds {@code workload}'s plan space ({@link #space}) and selects its cheapest plan with
+   * {@link MilpSelector}, as {@code options} say.
+   *
+   * @throws PlanningException when no plan meets every constraint, the solver fails, or the
+   *     search is stopped
+   */
+  public static Planned plan(Workload workload, Options options) {
+    final long start = options.ticker().read();
+    final PlanSpace space = space(workload, options.lists());
+    final long built = options.ticker().read() - start;
+    final Duration limit = options.limitCoversSpace() ? options.timeLimit().minusNanos(built) : options.timeLimit();
+    final Plan plan = new MilpSelector(space, options.solver(), limit.isNegative() ? Duration.ZERO : limit,
+        options.ticker(), options.stop()).solve();
+    return new Planned(space, plan, built);
   }
 
   /**

@@ -2,10 +2,9 @@ package dev.mnestic.standing;
 
 import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.exec.PlanExecution;
-import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PlanSpace;
-import dev.mnestic.planner.select.MilpSelector;
 import dev.mnestic.planner.select.Plan;
+import dev.mnestic.planner.select.StopSignal;
 import dev.mnestic.planner.select.TreePlans;
 import dev.mnestic.planner.view.PlanView;
 import dev.mnestic.planner.workload.Metric;
@@ -58,7 +57,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -468,26 +466,20 @@ public final class Dashboard extends AbstractSchema {
         }
       }
     }
-    final AtomicReference<MilpSelector> selector = new AtomicReference<>();
+    // made before the search, so a statement stopped before the solver starts still stops it
+    final StopSignal stop = new StopSignal();
     final Callable<Planned> search = () -> {
-      final PlanSpace space = Planner.space(new Workload(metrics, queries, List.of()),
-          ParameterLists.DEFAULT);
-      selector.set(new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)));
-      // a statement stopped before the selector was set: its stop found none to stop
-      RunningStatement.checkCurrent();
-      final Plan plan = selector.get().solve();
-      return new Planned(standing, space, plan, new PlanExecution(space, plan).summaries());
+      final Planner.Planned planned = Planner.plan(new Workload(metrics, queries, List.of()),
+          Planner.Options.defaults().withStop(stop));
+      return new Planned(standing, planned.space(), planned.plan(),
+          new PlanExecution(planned.space(), planned.plan()).summaries());
     };
     // The local search and the solver look at no cancel flag (a 1 ms step makes seconds of
     // them): the reading statement waits for them on its own terms, and stops the search
-    // (MilpSelector.stop) when it is stopped.
+    // (StopSignal.stop) when it is stopped.
     final RunningStatement running = RunningStatement.current();
     try {
-      return running == null ? search.call() : running.await(search, () -> {
-        if (selector.get() != null) {
-          selector.get().stop();
-        }
-      });
+      return running == null ? search.call() : running.await(search, stop::stop);
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Exception e) {

@@ -7,6 +7,7 @@ import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.memo.Parameters;
 import dev.mnestic.planner.memo.WindowLayout;
+import dev.mnestic.planner.physical.Cost;
 import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalProperties;
 import dev.mnestic.planner.physical.StorageMedium;

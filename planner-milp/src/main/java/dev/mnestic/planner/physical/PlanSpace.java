@@ -1,6 +1,5 @@
 package dev.mnestic.planner.physical;
 
-import dev.mnestic.planner.cost.Cost;
 import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.workload.Workload;
 

@@ -1,11 +1,11 @@
 package dev.mnestic.planner.rules;
 
-import dev.mnestic.planner.cost.Cost;
 import dev.mnestic.planner.memo.GroupKey;
 import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.Cost;
 import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalProperties;

@@ -1,14 +1,9 @@
 package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.memo.Guarantee;
-import dev.mnestic.planner.memo.LogicalCandidate;
-import dev.mnestic.planner.memo.Operator;
-import dev.mnestic.planner.memo.Parameters;
-import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
-import dev.mnestic.planner.rules.History;
 import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.Target;
 
@@ -19,7 +14,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * A lower bound on a part's optimum by splitting each candidate's weight among the queries that
@@ -54,10 +49,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * for every f no optimal plan uses v.
  */
 final class LagrangianBound {
-  private static final int FIXED = 0;
-  private static final int PASS = 1;
-  private static final int DIVIDE = 2;
-  private static final int ANSWER = 3;
+  // A node's Constraints.LevelRule, kept by ordinal in nodeKind (an int table, as every table here).
+  private static final int FIXED = Constraints.LevelRule.FIXED.ordinal();
+  private static final int DIVIDE = Constraints.LevelRule.RATIO.ordinal();
+  private static final int ANSWER = Constraints.LevelRule.ANSWER.ordinal();
   /**
    * A bound this close (relatively) to a plan's cost proves the plan optimal; the same slack
    * keeps rounding from leaving out a candidate of a plan as cheap as the known one. 10^-5 is a
@@ -198,18 +193,17 @@ final class LagrangianBound {
 
   /**
    * Subgradient steps from the best shares so far, Polyak's step towards {@code upper} (the cost
-   * of a known plan), until {@code deadline} (System.nanoTime) or {@code stopped} is set, until
-   * the bound reaches {@code upper} or the steps become too small.
+   * of a known plan), while {@code goesOn} (the schedule's deadline not reached, the search not
+   * stopped), until the bound reaches {@code upper} or the steps become too small.
    *
    * @return the best bound L found so far (at least 0): no plan of the part costs less
    */
-  double improve(double upper, long deadline, AtomicBoolean stopped) {
+  double improve(double upper, BooleanSupplier goesOn) {
     System.arraycopy(bestMu, 0, mu, 0, mu.length);
     final double[] moved = new double[mu.length];
     double lambda = 1;
     int sinceBest = 0;
-    while (best < upper - TOLERANCE * upper && System.nanoTime() < deadline && !stopped.get()
-        && lambda >= MIN_STEP) {
+    while (best < upper - TOLERANCE * upper && lambda >= MIN_STEP && goesOn.getAsBoolean()) {
       final double bound = evaluate(mu);
       iterations++;
       if (bound > best) {
@@ -504,23 +498,18 @@ final class LagrangianBound {
     final PhysicalCandidate c = space.candidates().get(v);
     // A streamed result feeds one consumer (P), so clients reading it through different
     // consumers read different results: a node, and a facility, per consumer.
-    final int consumer = c.properties().lifetime() instanceof Lifetime.None ? consumerOf : -1;
+    final int consumer = Constraints.streamed(c) ? consumerOf : -1;
     final Key key = new Key(v, asked, branch, consumer);
     final Integer known = nodes.get(key);
     if (known != null) {
       return known;
     }
     nodes.put(key, -1);
-    final Duration capacity = c.properties().history();
-    if (capacity != null && asked.compareTo(capacity) > 0) {
+    if (!Constraints.keeps(c, asked)) {
       return -1;
     }
-    final LogicalCandidate logical = space.memo().candidate(c.logical());
-    final int kind = logical.properties().parameters() instanceof Parameters.Fixed ? FIXED
-        : logical.operator() instanceof Operator.Divide ? DIVIDE
-        : logical.operator() instanceof Operator.Answer ? ANSWER : PASS;
-    final Duration lookback = History.lookback(space.memo(), c.logical(), c.properties().timing());
-    final Duration down = c.properties().recomputedOnDemand() ? asked.plus(lookback) : lookback;
+    final int kind = Constraints.levelRule(space, v).ordinal();
+    final Duration down = Constraints.asksOfInputs(space, c, asked);
     final List<List<Integer>> children = new ArrayList<>();
     for (int i = 0; i < inputs.get(v).size(); i++) {
       final List<Integer> in = new ArrayList<>();
@@ -562,7 +551,7 @@ final class LagrangianBound {
       final List<Integer> own = new ArrayList<>();
       for (int a = 0; a < d.sideLevels[0].length; a++) {
         for (int b = 0; b < nb; b++) {
-          final int level = levelId(Guarantee.ratio(levels.get(d.sideLevels[0][a]), levels.get(d.sideLevels[1][b])));
+          final int level = levelId(Constraints.ratio(levels.get(d.sideLevels[0][a]), levels.get(d.sideLevels[1][b])));
           int at = own.indexOf(level);
           if (at < 0) {
             at = own.size();
@@ -578,7 +567,7 @@ final class LagrangianBound {
       divides.put(id, d);
     } else if (kind == FIXED) {
       entryNode.add(id);
-      entryLevel.add(levelId(((Parameters.Fixed) logical.properties().parameters()).guarantee()));
+      entryLevel.add(levelId(Constraints.fixedLevel(space, v)));
       for (List<Integer> in : children) {
         for (int child : in) {
           for (int ce = entryStart.get(child); ce < entryStart.get(child + 1); ce++) {
@@ -588,10 +577,10 @@ final class LagrangianBound {
         }
       }
     } else if (kind == ANSWER) {
-      final Target target = ((Operator.Answer) logical.operator()).target();
+      final Target target = Constraints.target(space, v);
       for (int child : children.get(0)) {
         for (int ce = entryStart.get(child); ce < entryStart.get(child + 1); ce++) {
-          if (levels.get(entryLevel.get(ce)).meets(target)) {
+          if (Constraints.meets(levels.get(entryLevel.get(ce)), target)) {
             linkChild.add(ce);
             linkParent.add(firstEntry);
           }

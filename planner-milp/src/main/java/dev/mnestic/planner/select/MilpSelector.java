@@ -3,14 +3,13 @@ package dev.mnestic.planner.select;
 import dev.mnestic.planner.memo.Guarantee;
 import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Operator;
-import dev.mnestic.planner.memo.Parameters;
 import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
-import dev.mnestic.planner.rules.History;
 import dev.mnestic.planner.workload.Budget;
 import dev.mnestic.planner.workload.Query;
+import dev.mnestic.planner.workload.Target;
 
 import com.google.ortools.Loader;
 import com.google.ortools.linearsolver.MPConstraint;
@@ -32,14 +31,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Stage 3 as a MILP in OR-Tools: {@code buildModel} → {@code addConstraints} →
@@ -66,54 +61,43 @@ public final class MilpSelector implements Selector {
   }
 
   /**
-   * The least time CP-SAT is run on a part, whatever the time limit: with less, the part keeps
-   * its known plan. CP-SAT returns nothing before its search starts, and its presolve took
-   * 0.25-0.6 s on the pruned parts of the generated dashboards (3-9k variables, 800 queries,
-   * load 6 on 2 cores); a run stopped before it ends only wastes the time.
-   */
-  static final Duration MIN_SEARCH = Duration.ofSeconds(1);
-  /**
    * The parts searched at once by the Java phases (local search, pruning, Lagrangian bound): one
    * per core. CP-SAT runs one part at a time with a worker per core.
    */
   static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
 
   private final PlanSpace space;
-  private final String solverId;
+  private final Solver solver;
   private final Duration timeLimit;
-  /** Set by {@link #stop}; every phase of {@link #solve} looks at it. */
-  private final AtomicBoolean stopped = new AtomicBoolean();
-  /** The solvers searching now, interrupted by {@link #stop}. */
-  private final Set<MPSolver> solving = ConcurrentHashMap.newKeySet();
+  private final Ticker ticker;
+  private final StopSignal stop;
+  /** Made when {@link #solve} starts. */
+  private Schedule schedule;
 
   /**
-   * @param solverId an MPSolver backend: "SCIP", "CBC" or "CP_SAT"
-   * @param timeLimit how long the solver may search; past it the best plan found is returned
-   *     with status FEASIBLE
+   * @param timeLimit how long the search may take; past it the best plan found is returned with
+   *     status {@link Plan.Status#FEASIBLE}
    */
-  public MilpSelector(PlanSpace space, String solverId, Duration timeLimit) {
+  public MilpSelector(PlanSpace space, Solver solver, Duration timeLimit) {
+    this(space, solver, timeLimit, Ticker.SYSTEM, new StopSignal());
+  }
+
+  /**
+   * @param ticker the clock the time limit runs on
+   * @param stop stops {@link #solve} from another thread: the solver searching now is
+   *     interrupted, the Lagrangian bounds stop at their next step, no part or round starts, and
+   *     {@code solve} throws a {@link PlanningException}
+   */
+  public MilpSelector(PlanSpace space, Solver solver, Duration timeLimit, Ticker ticker, StopSignal stop) {
     this.space = space;
-    this.solverId = solverId;
+    this.solver = solver;
     this.timeLimit = timeLimit;
+    this.ticker = ticker;
+    this.stop = stop;
   }
 
-  /**
-   * Stops {@link #solve}, from another thread: the solver searching now is interrupted
-   * ({@code MPSolver.interruptSolve}, which CP-SAT, SCIP and CBC honour within moments), the
-   * Lagrangian bounds stop at their next step, no part or round starts, and {@code solve}
-   * throws a {@link PlanningException}. For a statement stopped while the sketch planner
-   * searches, so that its search stops burning CPU for nobody.
-   */
-  public void stop() {
-    stopped.set(true);
-    solving.forEach(MPSolver::interruptSolve);
-  }
-
-  /** Throws if {@link #stop} was called. */
   private void checkStopped() {
-    if (stopped.get()) {
-      throw new PlanningException("the plan search was stopped");
-    }
+    schedule.checkStopped();
   }
 
   /**
@@ -126,12 +110,11 @@ public final class MilpSelector implements Selector {
    * many parts optimal with no solver. Then the parts left, one after the other, with CP-SAT's
    * workers on every core: each alternates CP-SAT on what its bound leaves (started from the best
    * known plan) with the bound, until the bound meets that plan's cost or the part's time is up.
-   * A part's time is an equal share of what is left among the parts still to solve, and at
-   * least {@link #MIN_SEARCH} while that much is left.
+   * How the time limit is shared among them is {@link Schedule}'s.
    */
   @Override public Plan solve() {
     final long start = System.nanoTime();
-    final long deadline = start + timeLimit.toNanos();
+    schedule = new Schedule(ticker, timeLimit, stop);
     final int n = space.candidates().size();
     final List<List<PhysicalCandidate>> parts = Components.of(space, !space.workload().budgets().isEmpty());
     final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
@@ -161,32 +144,19 @@ public final class MilpSelector implements Selector {
     final List<List<PhysicalCandidate>> members = parts.stream()
         .map(part -> part.stream().filter(v -> alive[v.id()]).toList()).toList();
     final long pruned = System.nanoTime();
-    // The bounds get a quarter of the time left, or all of it when that is too short for CP-SAT
-    // to search every part (the bounds are then what narrows the gaps), spread over the parts as
-    // they start on a core: each gets its cores' share of what is left of that time among the
-    // parts not yet started (building a bound takes a while at scale, and comes out of it). A
-    // part whose bound would not be built before the limit (at the average time so far) gets
-    // none.
-    final long remaining = Math.max(0, deadline - pruned);
-    // A fiftieth of it is kept for a bound's last step and for joining the parts' plans.
-    final long end = deadline - remaining / 50;
-    final long boundsEnd = remaining < parts.size() * MIN_SEARCH.toNanos() ? end : pruned + remaining / 4;
-    final AtomicInteger started = new AtomicInteger();
-    final AtomicLong building = new AtomicLong();
-    final AtomicInteger built = new AtomicInteger();
+    // Building a bound takes a while at scale, and comes out of its part's share.
+    schedule.startBounds(parts.size());
     final int threads = Math.min(THREADS, parts.size());
     final List<LagrangianBound> lagranges = inParallel(parts.size(), k -> {
       checkStopped();
-      final int waiting = parts.size() - started.getAndIncrement();
-      final long begin = System.nanoTime();
-      if (known.get(k) == null || begin + building.get() / Math.max(1, built.get()) >= end) {
+      final long until = schedule.boundDeadline(threads);
+      if (known.get(k) == null || until == Schedule.NO_BOUND) {
         return null;
       }
-      final long until = begin + Math.max(0, boundsEnd - begin) * threads / waiting;
+      final long begin = schedule.now();
       final LagrangianBound lagrange = new LagrangianBound(space, members.get(k), inputs);
-      building.addAndGet(System.nanoTime() - begin);
-      built.incrementAndGet();
-      lagrange.improve(known.get(k).cost(), Math.min(until, end), stopped);
+      schedule.built(schedule.now() - begin);
+      lagrange.improve(known.get(k).cost(), () -> schedule.goesOn(until));
       return lagrange;
     });
     int open = 0;
@@ -200,36 +170,33 @@ public final class MilpSelector implements Selector {
     final List<PhysicalEdge> edges = new ArrayList<>();
     double cost = 0;
     double lower = 0;
-    String status = "OPTIMAL";
+    Plan.Status status = Plan.Status.OPTIMAL;
     int variables = 0;
     int constraints = 0;
     for (int k = 0; k < parts.size(); k++) {
       checkStopped();
       final Plan part;
       if (known.get(k) != null && lagranges.get(k) == null) {
-        part = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0, "FEASIBLE", 0, 0, 0);
+        part = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0,
+            Plan.Status.FEASIBLE, 0, 0, 0);
       } else if (proven(known.get(k), lagranges.get(k))) {
         part = proven(known.get(k), lagranges.get(k).bound());
       } else {
-        // An equal share of the time left among the parts still open, and at least
-        // MIN_SEARCH while that much is left: a part proven early leaves its time to the
-        // ones after it.
-        final long left = Math.max(0, deadline - System.nanoTime());
-        final long share = Math.min(left, Math.max(left / open--, MIN_SEARCH.toNanos()));
+        final Duration share = schedule.partShare(open--);
         part = known.get(k) == null
-            ? solve(members.get(k), inputs, null, 0, Set.of(), Duration.ofNanos(share))
-            : solve(members.get(k), inputs, known.get(k), lagranges.get(k), System.nanoTime() + share);
+            ? solve(members.get(k), inputs, null, 0, Set.of(), share)
+            : solve(members.get(k), inputs, known.get(k), lagranges.get(k), schedule.now() + share.toNanos());
       }
       chosen.addAll(part.candidates());
       edges.addAll(part.edges());
       cost += part.cost();
       lower += part.bound();
-      status = part.status().equals("OPTIMAL") ? status : part.status();
+      status = part.status() == Plan.Status.OPTIMAL ? status : part.status();
       variables += part.variables();
       constraints += part.constraints();
     }
     assertDag(chosen, edges);
-    return new Plan(chosen, edges, cost, status.equals("OPTIMAL") ? cost : lower, status,
+    return new Plan(chosen, edges, cost, status == Plan.Status.OPTIMAL ? cost : lower, status,
         variables, constraints, (System.nanoTime() - start) / 1_000_000);
   }
 
@@ -240,7 +207,7 @@ public final class MilpSelector implements Selector {
 
   /** The known plan, proven optimal by the bound {@code lower}. */
   private static Plan proven(Plan known, double lower) {
-    return new Plan(known.candidates(), known.edges(), known.cost(), lower, "OPTIMAL", 0, 0, 0);
+    return new Plan(known.candidates(), known.edges(), known.cost(), lower, Plan.Status.OPTIMAL, 0, 0, 0);
   }
 
   /** The queries whose answers are in {@code part}. */
@@ -308,9 +275,9 @@ public final class MilpSelector implements Selector {
     int constraints = 0;
     while (true) {
       checkStopped();
-      final long left = deadline - System.nanoTime();
-      final String status = lower >= best.cost() * (1 - LagrangianBound.TOLERANCE) ? "OPTIMAL"
-          : left < MIN_SEARCH.toNanos() ? "FEASIBLE" : null;
+      final long left = deadline - schedule.now();
+      final Plan.Status status = lower >= best.cost() * (1 - LagrangianBound.TOLERANCE) ? Plan.Status.OPTIMAL
+          : Schedule.tooShort(left) ? Plan.Status.FEASIBLE : null;
       if (status != null) {
         LOG.log(System.Logger.Level.DEBUG, "part of {0} candidates: {1}, cost {2}, bound {3} ({4} steps)",
             members.size(), status, best.cost(), lower, lagrange.iterations());
@@ -339,19 +306,19 @@ public final class MilpSelector implements Selector {
             .map(edges -> edges.stream().filter(e -> arcs.contains(arcKey(e))).toList()).toList());
       }
       final Plan found = solve(members.stream().filter(v -> kept.candidates()[v.id()]).toList(), keptInputs,
-          best, lower, needed, Duration.ofNanos(first ? Math.max(left / 4, MIN_SEARCH.toNanos()) : left));
+          best, lower, needed, first ? Schedule.firstRound(left) : Duration.ofNanos(left));
       first = false;
       variables = found.variables();
       constraints = found.constraints();
-      if (found.status().equals("OPTIMAL")) {
-        return new Plan(found.candidates(), found.edges(), found.cost(), found.cost(), "OPTIMAL", variables,
+      if (found.status() == Plan.Status.OPTIMAL) {
+        return new Plan(found.candidates(), found.edges(), found.cost(), found.cost(), Plan.Status.OPTIMAL, variables,
             constraints, (System.nanoTime() - start) / 1_000_000);
       }
       lower = Math.max(lower, found.bound());
       if (found.cost() < best.cost() * (1 - LagrangianBound.TOLERANCE)) {
         best = found;
-        lower = Math.max(lower, lagrange.improve(best.cost(),
-            System.nanoTime() + (deadline - System.nanoTime()) / 4, stopped));
+        final long until = schedule.refineDeadline(deadline);
+        lower = Math.max(lower, lagrange.improve(best.cost(), () -> schedule.goesOn(until)));
       }
     }
   }
@@ -361,16 +328,17 @@ public final class MilpSelector implements Selector {
    * them, or null), for {@code limit}: its plan, or {@code known} with the solver's bound when
    * that is cheaper. {@code lower} (0 when none) bounds every plan's cost from below and is a
    * row of the model; the candidates {@code needed} are fixed in it (x_v = 1). With under
-   * {@link #MIN_SEARCH} (CP-SAT's presolve alone could overrun it), {@code known} with no bound.
+   * {@link Schedule#MIN_SEARCH} (CP-SAT's presolve alone could overrun it), {@code known} with
+   * no bound.
    */
   private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
       double lower, Set<Integer> needed, Duration limit) {
-    if (limit.compareTo(MIN_SEARCH) < 0 && known != null) {
-      return new Plan(known.candidates(), known.edges(), known.cost(), 0, "FEASIBLE", 0, 0, 0);
+    if (Schedule.tooShort(limit.toNanos()) && known != null) {
+      return new Plan(known.candidates(), known.edges(), known.cost(), 0, Plan.Status.FEASIBLE, 0, 0, 0);
     }
-    final MPSolver solver = MPSolver.createSolver(solverId);
+    final MPSolver solver = MPSolver.createSolver(this.solver.id());
     if (solver == null) {
-      throw new PlanningException("OR-Tools has no solver " + solverId);
+      throw new PlanningException("OR-Tools has no solver " + this.solver.id());
     }
     try {
       final Model model = buildModel(solver, members, inputs);
@@ -406,7 +374,7 @@ public final class MilpSelector implements Selector {
         hint(model, known);
       }
       solver.setTimeLimit(limit.toMillis());
-      if (solverId.equals("CP_SAT")) {
+      if (this.solver == Solver.CP_SAT) {
         // Every core a worker: the default search with the linear relaxation beside large
         // neighbourhood searches proves far more than one worker (at 50 queries both parts
         // proven in 25 s where one worker each left a gap of 35% after 30 s).
@@ -416,35 +384,26 @@ public final class MilpSelector implements Selector {
       final MPSolverParameters params = new MPSolverParameters();
       params.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, 0.0);
       final long start = System.nanoTime();
-      // stop() sets the flag before it interrupts the solvers it sees: a solver added after
-      // that sees the flag here
-      solving.add(solver);
-      final MPSolver.ResultStatus status;
-      try {
-        checkStopped();
-        status = solver.solve(params);
-      } finally {
-        solving.remove(solver);
-      }
-      checkStopped();
+      final MPSolver.ResultStatus status = stop.interruptibly(solver::interruptSolve, () -> solver.solve(params));
       final long millis = (System.nanoTime() - start) / 1_000_000;
       LOG.log(System.Logger.Level.DEBUG, "{0}: {1} variables, {2} constraints, {3} in {4} ms, objective {5}, bound {6}",
-          solverId, solver.numVariables(), solver.numConstraints(), status, millis,
+          this.solver, solver.numVariables(), solver.numConstraints(), status, millis,
           solver.objective().value(), solver.objective().bestBound());
       if (status == MPSolver.ResultStatus.NOT_SOLVED && known != null) {
-        return new Plan(known.candidates(), known.edges(), known.cost(), 0, "FEASIBLE",
+        return new Plan(known.candidates(), known.edges(), known.cost(), 0, Plan.Status.FEASIBLE,
             solver.numVariables(), solver.numConstraints(), millis);
       }
       if (status != MPSolver.ResultStatus.OPTIMAL && status != MPSolver.ResultStatus.FEASIBLE) {
         throw new PlanningException(status == MPSolver.ResultStatus.INFEASIBLE
             ? "no plan meets every query's target, retention and budget"
-            : solverId + " stopped with status " + status + " after " + millis + " ms");
+            : this.solver + " stopped with status " + status + " after " + millis + " ms");
       }
-      final Plan found = extractSolution(model, status.toString(), millis);
+      final Plan found = extractSolution(model, status == MPSolver.ResultStatus.OPTIMAL
+          ? Plan.Status.OPTIMAL : Plan.Status.FEASIBLE, millis);
       if (known != null && status == MPSolver.ResultStatus.FEASIBLE && known.cost() <= found.cost()) {
         // Stopped by the limit before reaching the known plan (CP-SAT completes a hint of x, s
         // and y only when time allows): the known plan, with the proven bound.
-        return new Plan(known.candidates(), known.edges(), known.cost(), found.bound(), "FEASIBLE",
+        return new Plan(known.candidates(), known.edges(), known.cost(), found.bound(), Plan.Status.FEASIBLE,
             found.variables(), found.constraints(), millis);
       }
       return status == MPSolver.ResultStatus.FEASIBLE ? reachable(found) : found;
@@ -642,7 +601,7 @@ public final class MilpSelector implements Selector {
       return g;
     }
     for (int j = 0; j < u.byKeep.size(); j++) {
-      if (h.compareTo(u.byKeep.get(j).properties().history()) <= 0) {
+      if (Constraints.keeps(u.byKeep.get(j), h)) {
         return u.atLeast.get(j);
       }
     }
@@ -662,7 +621,7 @@ public final class MilpSelector implements Selector {
           lessOrEqual(s, a.y(), a.producer().x());
         }
       }
-      if (c.first().properties().lifetime() instanceof Lifetime.None) {
+      if (Constraints.streamed(c.first())) {
         // (P) Σ_{C,i} y_{U,C,i} <= x_U: a result that is not kept streams into one consumer.
         final MPConstraint pipe = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
         pipe.setCoefficient(c.x(), -1);
@@ -711,11 +670,11 @@ public final class MilpSelector implements Selector {
    */
   private void addAccuracy(Model m, Block c) {
     final MPSolver s = m.solver();
-    final LogicalCandidate logical = space.memo().candidate(c.first().logical());
+    final Constraints.LevelRule rule = Constraints.levelRule(space, c.first().id());
     c.levels = new LinkedHashMap<>();
-    if (logical.properties().parameters() instanceof Parameters.Fixed fixed) {
-      c.levels.put(fixed.guarantee(), List.of(c.x()));
-    } else if (logical.operator() instanceof Operator.Divide) {
+    if (rule == Constraints.LevelRule.FIXED) {
+      c.levels.put(Constraints.fixedLevel(space, c.first().id()), List.of(c.x()));
+    } else if (rule == Constraints.LevelRule.RATIO) {
       final List<Map<Guarantee, List<MPVariable>>> operand = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
         // w_{C,i,ℓ} = Σ_P q_{P,C,i,ℓ}: operand i has level ℓ.
@@ -745,10 +704,11 @@ public final class MilpSelector implements Selector {
           final MPVariable p = s.makeBoolVar("p_" + c.first().id() + "_" + rows.size() + "_" + columns.size());
           sumOf(s, rows, a.getKey(), a.getValue()).setCoefficient(p, 1);
           sumOf(s, columns, b.getKey(), b.getValue()).setCoefficient(p, 1);
-          c.levels.computeIfAbsent(Guarantee.ratio(a.getKey(), b.getKey()), k -> new ArrayList<>()).add(p);
+          c.levels.computeIfAbsent(Constraints.ratio(a.getKey(), b.getKey()), k -> new ArrayList<>()).add(p);
         }
       }
-    } else if (logical.operator() instanceof Operator.Readout) {
+    } else if (rule == Constraints.LevelRule.PASS) {
+      // A readout: its producer is a state of fixed θ, so its level is that of the edge it reads.
       for (Arc a : c.inputs.get(0)) {
         for (Map.Entry<Guarantee, List<MPVariable>> l : a.producer().levels.entrySet()) {
           if (l.getValue().size() != 1 || l.getValue().get(0) != a.producer().x()) {
@@ -758,14 +718,15 @@ public final class MilpSelector implements Selector {
           c.levels.computeIfAbsent(l.getKey(), k -> new ArrayList<>()).add(a.y());
         }
       }
-    } else if (logical.operator() instanceof Operator.Answer answer) {
+    } else {
+      final Target target = Constraints.target(space, c.first().id());
       for (Arc a : c.inputs.get(0)) {
         // (K) y_{U,a_q,0} + Σ_{ℓ beyond q's target} [U has ℓ] <= x_U.
         final MPConstraint k = s.makeConstraint(Double.NEGATIVE_INFINITY, 0);
         k.setCoefficient(a.y(), 1);
         final MPVariable xu = a.producer().x();
         for (Map.Entry<Guarantee, List<MPVariable>> l : a.producer().levels.entrySet()) {
-          if (!l.getKey().meets(answer.target())) {
+          if (!Constraints.meets(l.getKey(), target)) {
             l.getValue().forEach(v -> k.setCoefficient(v, k.getCoefficient(v) + 1));
           }
         }
@@ -801,23 +762,23 @@ public final class MilpSelector implements Selector {
         c.history.get(rho).setBounds(1, 1);
       }
     }
-    final Duration lookback = History.lookback(space.memo(), v.logical(), v.properties().timing());
-    final boolean onDemand = v.properties().recomputedOnDemand();
+    // What any use of v asks of its producers: its lookback.
+    final Duration lookback = Constraints.asksOfInputs(space, v, Duration.ZERO);
     for (List<Arc> input : c.inputs) {
       for (Arc a : input) {
         if (lookback.compareTo(Duration.ZERO) > 0) {
           // g_{P,lookback} >= y_{P,C,i}
           lessOrEqual(s, a.y(), serving(m, a.producer(), lookback));
         }
-        if (onDemand) {
-          for (Map.Entry<Duration, MPVariable> h : c.history.entrySet()) {
-            // g_{P,h+lookback} >= g_{C,h} + y_{P,C,i} - x_C
-            final MPConstraint r = s.makeConstraint(0, Double.POSITIVE_INFINITY);
-            r.setCoefficient(serving(m, a.producer(), h.getKey().plus(lookback)), 1);
-            r.setCoefficient(h.getValue(), -1);
-            r.setCoefficient(a.y(), -1);
-            r.setCoefficient(c.x(), 1);
-          }
+        // g_{C,h} exists only when v is recomputed on demand (buildModel): a kept v serves from
+        // what it keeps, and asks its producers no more than the lookback.
+        for (Map.Entry<Duration, MPVariable> h : c.history.entrySet()) {
+          // g_{P,h+lookback} >= g_{C,h} + y_{P,C,i} - x_C
+          final MPConstraint r = s.makeConstraint(0, Double.POSITIVE_INFINITY);
+          r.setCoefficient(serving(m, a.producer(), Constraints.asksOfInputs(space, v, h.getKey())), 1);
+          r.setCoefficient(h.getValue(), -1);
+          r.setCoefficient(a.y(), -1);
+          r.setCoefficient(c.x(), 1);
         }
       }
     }
@@ -834,7 +795,7 @@ public final class MilpSelector implements Selector {
    * The chosen member of each used block (the longest keep with s = 1) and, for each arc with
    * y = 1, the edge between the chosen members: x_v = 1, y_{u,c,i} = 1.
    */
-  private Plan extractSolution(Model m, String status, long millis) {
+  private Plan extractSolution(Model m, Plan.Status status, long millis) {
     final Map<Block, PhysicalCandidate> chosen = new LinkedHashMap<>();
     for (Block b : m.blocks()) {
       for (int j = 0; j < b.byKeep.size() && b.atLeast.get(j).solutionValue() > 0.5; j++) {
@@ -855,7 +816,7 @@ public final class MilpSelector implements Selector {
     for (PhysicalCandidate v : chosen.values()) {
       cost += space.weight(v.id());
     }
-    final double bound = status.equals("OPTIMAL") ? cost : m.solver().objective().bestBound();
+    final double bound = status == Plan.Status.OPTIMAL ? cost : m.solver().objective().bestBound();
     return new Plan(chosen.values().stream().map(PhysicalCandidate::id).toList(), edges, cost, bound,
         status, m.solver().numVariables(), m.solver().numConstraints(), millis);
   }

@@ -1,14 +1,10 @@
 package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.memo.Guarantee;
-import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Operator;
-import dev.mnestic.planner.memo.Parameters;
-import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
-import dev.mnestic.planner.rules.History;
 import dev.mnestic.planner.workload.Budget;
 import dev.mnestic.planner.workload.Query;
 
@@ -26,7 +22,8 @@ import java.util.Set;
  * The reference: enumerates every plan (one producer per used consumer input, starting from
  * each query's answer), evaluates each directly (errors composed by walking the plan, histories
  * pushed down from the retentions, pipelined fan-out, budgets) and keeps the cheapest. It
- * shares no code with {@link MilpSelector} beyond the plan space and {@link Guarantee}, and is
+ * shares no code with {@link MilpSelector} beyond the plan space and {@link Constraints}, the one
+ * definition of (K), (R) and sharing that each selector compiles into its own structures, and is
  * exponential: for checking the MILP on small workloads. A branch is cut when its partial cost
  * already reaches the best plan's (costs are not negative), when it would stream a pipelined
  * result into a second consumer, and when a query's finished sub-plan misses its target or
@@ -72,7 +69,7 @@ public final class ReferenceEnumerator implements Selector {
     }
     final long millis = (System.nanoTime() - start) / 1_000_000;
     return new Plan(bestPlan.candidates(), bestPlan.edges(), bestPlan.cost(), bestPlan.cost(),
-        "ENUMERATED", 0, evaluated, millis);
+        Plan.Status.ENUMERATED, 0, evaluated, millis);
   }
 
   /**
@@ -117,7 +114,7 @@ public final class ReferenceEnumerator implements Selector {
     final Map<Integer, Integer> readers = new HashMap<>();
     for (PhysicalEdge e : plan.edges()) {
       if (readers.merge(e.producer(), 1, Integer::sum) > 1
-          && space.candidates().get(e.producer()).properties().lifetime() instanceof Lifetime.None) {
+          && Constraints.streamed(space.candidates().get(e.producer()))) {
         return "the streamed result of candidate " + e.producer() + " is read twice";
       }
     }
@@ -147,7 +144,7 @@ public final class ReferenceEnumerator implements Selector {
       if (feasible()) {
         best = cost;
         bestPlan = new Plan(new ArrayList<>(used.keySet()), new ArrayList<>(chosen.values()), cost,
-            cost, "", 0, 0, 0);
+            cost, Plan.Status.ENUMERATED, 0, 0, 0);
       }
       return;
     }
@@ -165,7 +162,7 @@ public final class ReferenceEnumerator implements Selector {
     for (PhysicalEdge e : inputs.get(c).get(i)) {
       final int u = e.producer();
       final boolean fresh = !used.containsKey(u);
-      if (!fresh && space.candidates().get(u).properties().lifetime() instanceof Lifetime.None) {
+      if (!fresh && Constraints.streamed(space.candidates().get(u))) {
         continue;  // a result that is not kept streams into one consumer
       }
       chosen.put(c + "/" + i, e);
@@ -213,7 +210,7 @@ public final class ReferenceEnumerator implements Selector {
     final Query q = space.workload().queries().stream().filter(x -> x.name().equals(query))
         .findFirst().orElseThrow();
     final int a = space.answers().get(query);
-    return guarantee(chosen.get(a + "/0").producer()).meets(q.target());
+    return Constraints.meets(guarantee(chosen.get(a + "/0").producer()), q.target());
   }
 
   private int arity(int v) {
@@ -227,8 +224,7 @@ public final class ReferenceEnumerator implements Selector {
       readers.merge(e.producer(), 1, Integer::sum);
     }
     for (Map.Entry<Integer, Integer> r : readers.entrySet()) {
-      if (space.candidates().get(r.getKey()).properties().lifetime() instanceof Lifetime.None
-          && r.getValue() > 1) {
+      if (Constraints.streamed(space.candidates().get(r.getKey())) && r.getValue() > 1) {
         throw new IllegalStateException("a pipelined result was chosen twice");
       }
     }
@@ -254,15 +250,12 @@ public final class ReferenceEnumerator implements Selector {
 
   /** The error of v's result in this plan. */
   private Guarantee guarantee(int v) {
-    final LogicalCandidate logical = space.memo().candidate(space.candidates().get(v).logical());
-    if (logical.properties().parameters() instanceof Parameters.Fixed fixed) {
-      return fixed.guarantee();
-    }
-    if (logical.operator() instanceof Operator.Divide) {
-      return Guarantee.ratio(guarantee(chosen.get(v + "/0").producer()),
+    return switch (Constraints.levelRule(space, v)) {
+      case FIXED -> Constraints.fixedLevel(space, v);
+      case RATIO -> Constraints.ratio(guarantee(chosen.get(v + "/0").producer()),
           guarantee(chosen.get(v + "/1").producer()));
-    }
-    return guarantee(chosen.get(v + "/0").producer());
+      case ANSWER, PASS -> guarantee(chosen.get(v + "/0").producer());
+    };
   }
 
   /**
@@ -282,24 +275,20 @@ public final class ReferenceEnumerator implements Selector {
         }
         final PhysicalCandidate c = space.candidates().get(v);
         final Set<Duration> mine = asked.getOrDefault(v, Set.of());
-        final Duration capacity = c.properties().history();
         for (Duration h : mine) {
-          if (capacity != null && h.compareTo(capacity) > 0) {
+          if (!Constraints.keeps(c, h)) {
             return false;
           }
         }
-        final Duration lookback = History.lookback(space.memo(), c.logical(), c.properties().timing());
         for (int i = 0; i < arity(v); i++) {
           final PhysicalEdge e = chosen.get(v + "/" + i);
           if (e == null) {
             continue;  // not chosen yet: what it will ask comes later
           }
           final Set<Duration> theirs = asked.computeIfAbsent(e.producer(), k -> new LinkedHashSet<>());
-          theirs.add(lookback);
-          if (c.properties().recomputedOnDemand()) {
-            for (Duration h : mine) {
-              theirs.add(h.plus(lookback));
-            }
+          theirs.add(Constraints.asksOfInputs(space, c, Duration.ZERO));
+          for (Duration h : mine) {
+            theirs.add(Constraints.asksOfInputs(space, c, h));
           }
         }
       }

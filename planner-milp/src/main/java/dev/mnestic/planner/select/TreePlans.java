@@ -1,16 +1,13 @@
 package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.memo.Guarantee;
-import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Operator;
-import dev.mnestic.planner.memo.Parameters;
-import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
-import dev.mnestic.planner.rules.History;
 import dev.mnestic.planner.workload.Budget;
 import dev.mnestic.planner.workload.Query;
+import dev.mnestic.planner.workload.Target;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -414,7 +411,7 @@ public final class TreePlans {
     for (int v : candidates) {
       edges.addAll(Arrays.asList(placed.get(v).edges()));
     }
-    return new Plan(candidates, edges, cost(), 0, "GREEDY", 0, 0, 0);
+    return new Plan(candidates, edges, cost(), 0, Plan.Status.HEURISTIC, 0, 0, 0);
   }
 
   /**
@@ -502,20 +499,18 @@ public final class TreePlans {
 
   private Node compute(int v, Duration asked) {
     final PhysicalCandidate c = space.candidates().get(v);
-    final Duration capacity = c.properties().history();
-    if (v == barred || capacity != null && asked.compareTo(capacity) > 0) {
+    if (v == barred || !Constraints.keeps(c, asked)) {
       return NONE;
     }
     final Placed there = placed.get(v);
     if (there != null) {
       // An earlier query's candidate: reused when kept (it asks nothing more of its inputs).
-      return reusable(c) ? new Node(0, Map.of(there.level(), REUSED)) : NONE;
+      return Constraints.reusable(c) ? new Node(0, Map.of(there.level(), REUSED)) : NONE;
     }
-    if (!streams && c.properties().lifetime() instanceof Lifetime.None
-        && !(space.memo().candidate(c.logical()).operator() instanceof Operator.Answer)) {
+    if (!streams && Constraints.streamed(c) && Constraints.levelRule(space, v) != Constraints.LevelRule.ANSWER) {
       return NONE;
     }
-    final Map<Guarantee, Option> below = below(v, childAsked(c, asked));
+    final Map<Guarantee, Option> below = below(v, Constraints.asksOfInputs(space, c, asked));
     depend(table.usedBy, shape(v), v);
     return below.isEmpty() ? NONE : new Node(space.weight(v), below);
   }
@@ -540,10 +535,10 @@ public final class TreePlans {
   }
 
   private Map<Guarantee, Option> computeBelow(int v, Duration down) {
-    final LogicalCandidate logical = space.memo().candidate(space.candidates().get(v).logical());
+    final Constraints.LevelRule rule = Constraints.levelRule(space, v);
     final List<List<PhysicalEdge>> in = inputs.get(v);
     final Map<Guarantee, Option> out = new LinkedHashMap<>();
-    if (logical.properties().parameters() instanceof Parameters.Fixed fixed) {
+    if (rule == Constraints.LevelRule.FIXED) {
       final int[] chosen = new int[in.size()];
       final Guarantee[] levels = new Guarantee[in.size()];
       double cost = 0;
@@ -562,11 +557,11 @@ public final class TreePlans {
         cost += min;
       }
       if (cost < Double.POSITIVE_INFINITY) {
-        out.put(fixed.guarantee(), new Option(cost, chosen, levels));
+        out.put(Constraints.fixedLevel(space, v), new Option(cost, chosen, levels));
       }
       return out;
     }
-    if (logical.operator() instanceof Operator.Divide) {
+    if (rule == Constraints.LevelRule.RATIO) {
       for (PhysicalEdge n : in.get(0)) {
         final Node a = read(v, n.producer(), down);
         for (Map.Entry<Guarantee, Option> la : a.below().entrySet()) {
@@ -576,7 +571,7 @@ public final class TreePlans {
               if (n.producer() == d.producer() && !la.getKey().equals(lb.getKey())) {
                 continue;  // one candidate has one level
               }
-              offer(out, Guarantee.ratio(la.getKey(), lb.getKey()), new Option(
+              offer(out, Constraints.ratio(la.getKey(), lb.getKey()), new Option(
                   a.own() + la.getValue().cost() + b.own() + lb.getValue().cost(),
                   new int[] {n.producer(), d.producer()}, new Guarantee[] {la.getKey(), lb.getKey()}));
             }
@@ -589,10 +584,11 @@ public final class TreePlans {
       return out;
     }
     // A readout or an answer: the level of the one producer it reads.
+    final Target target = rule == Constraints.LevelRule.ANSWER ? Constraints.target(space, v) : null;
     for (PhysicalEdge e : in.get(0)) {
       final Node p = read(v, e.producer(), down);
       for (Map.Entry<Guarantee, Option> o : p.below().entrySet()) {
-        if (logical.operator() instanceof Operator.Answer a && !o.getKey().meets(a.target())) {
+        if (target != null && !Constraints.meets(o.getKey(), target)) {
           continue;
         }
         offer(out, o.getKey(), new Option(p.own() + o.getValue().cost(), new int[] {e.producer()},
@@ -616,7 +612,7 @@ public final class TreePlans {
       final int n = e.producer();
       if (sharing(v, n, down)) {
         final Map<Integer, Integer> by = numerators.computeIfAbsent(
-            childAsked(space.candidates().get(n), down), k -> new HashMap<>());
+            Constraints.asksOfInputs(space, space.candidates().get(n), down), k -> new HashMap<>());
         for (int u : summaries(n)) {
           if (!placed.containsKey(u)) {
             by.merge(u, n, (x, y) -> space.weight(y) < space.weight(x) ? y : x);
@@ -626,7 +622,7 @@ public final class TreePlans {
     }
     for (PhysicalEdge e : in.get(1)) {
       final int d = e.producer();
-      final Duration asked = childAsked(space.candidates().get(d), down);
+      final Duration asked = Constraints.asksOfInputs(space, space.candidates().get(d), down);
       final Map<Integer, Integer> by = numerators.get(asked);
       if (by == null || !sharing(v, d, down)) {
         continue;
@@ -639,7 +635,7 @@ public final class TreePlans {
         // d's entry read u's (at this history), so v's entry already depends on it through d's.
         final Node s = options(u, asked);
         for (Map.Entry<Guarantee, Option> l : s.below().entrySet()) {
-          final Guarantee level = Guarantee.ratio(l.getKey(), l.getKey());
+          final Guarantee level = Constraints.ratio(l.getKey(), l.getKey());
           final double cost = space.weight(n) + space.weight(d) + s.own() + l.getValue().cost();
           final Option had = out.get(level);
           if (had == null || cost < had.cost()) {
@@ -663,7 +659,7 @@ public final class TreePlans {
   private int[] summaries(int r) {
     if (summaries[r] == null) {
       summaries[r] = inputs.get(r).get(0).stream().mapToInt(PhysicalEdge::producer)
-          .filter(u -> !(space.candidates().get(u).properties().lifetime() instanceof Lifetime.None)).toArray();
+          .filter(u -> !Constraints.streamed(space.candidates().get(u))).toArray();
     }
     return summaries[r];
   }
@@ -709,17 +705,6 @@ public final class TreePlans {
     return inputs.get(v).stream().map(in -> in.stream().map(PhysicalEdge::producer).toList()).toList();
   }
 
-  /** The history v asks of its inputs when asked {@code asked}: (R) pushed down one edge. */
-  private Duration childAsked(PhysicalCandidate c, Duration asked) {
-    final Duration lookback = History.lookback(space.memo(), c.logical(), c.properties().timing());
-    return c.properties().recomputedOnDemand() ? asked.plus(lookback) : lookback;
-  }
-
-  /** Kept results ask only their lookback of their inputs, however far back they are read. */
-  private static boolean reusable(PhysicalCandidate c) {
-    return !(c.properties().lifetime() instanceof Lifetime.None)
-        && !c.properties().recomputedOnDemand();
-  }
 
   /**
    * Adds v's chosen sub-plan at {@code level} to the plan; false when the query's tree reaches a
@@ -730,13 +715,13 @@ public final class TreePlans {
     final Placed there = placed.get(v);
     if (there != null) {
       return there.stamp() != stamp || there.level().equals(level) && there.asked().equals(asked)
-          && !(space.candidates().get(v).properties().lifetime() instanceof Lifetime.None);
+          && !Constraints.streamed(space.candidates().get(v));
     }
     final Option o = options(v, asked).below().get(level);
     if (o.producers() == null) {
       throw new IllegalStateException("a reused candidate " + v + " was not placed");
     }
-    final Duration down = childAsked(space.candidates().get(v), asked);
+    final Duration down = Constraints.asksOfInputs(space, space.candidates().get(v), asked);
     if (!put(v, asked, level, o)) {
       return false;
     }
@@ -745,7 +730,7 @@ public final class TreePlans {
         // Both operands read the shared summary at its one level.
         final Guarantee[] at = {o.levels()[i]};
         if (!put(o.producers()[i], down, o.levels()[i], new Option(0, new int[] {o.shared()}, at))
-            || !place(o.shared(), childAsked(space.candidates().get(o.producers()[i]), down), at[0])) {
+            || !place(o.shared(), Constraints.asksOfInputs(space, space.candidates().get(o.producers()[i]), down), at[0])) {
           return false;
         }
       } else if (!place(o.producers()[i], down, o.levels()[i])) {

@@ -1,11 +1,8 @@
 package dev.mnestic.planner.view;
 
 import dev.mnestic.planner.Planner;
-import dev.mnestic.planner.memo.ParameterLists;
-import dev.mnestic.planner.physical.PlanSpace;
-import dev.mnestic.planner.select.MilpSelector;
-import dev.mnestic.planner.select.Plan;
 import dev.mnestic.planner.select.PlanningException;
+import dev.mnestic.planner.select.Solver;
 import dev.mnestic.planner.select.TreePlans;
 import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.planner.workload.WorkloadException;
@@ -41,8 +38,7 @@ public final class PlanCommand {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     String file = null;
     String output = "text";
-    String solver = "CP_SAT";
-    Duration limit = Duration.ofSeconds(60);
+    Planner.Options options = Planner.Options.defaults();
     boolean memo = false;
     for (int i = 0; i < args.length; i++) {
       final String a = args[i];
@@ -56,11 +52,17 @@ public final class PlanCommand {
         }
         case "--memo" -> memo = true;
         case "--output" -> output = args[++i];
-        case "--solver" -> solver = args[++i];
+        case "--solver" -> {
+          try {
+            options = options.withSolver(Solver.of(args[++i]));
+          } catch (IllegalArgumentException e) {
+            return usage(err, "--solver: " + e.getMessage());
+          }
+        }
         case "--time-limit" -> {
           try {
-            limit = Duration.ofSeconds(Long.parseLong(args[++i]));
-          } catch (NumberFormatException e) {
+            options = options.withSelectionLimit(Duration.ofSeconds(Long.parseLong(args[++i])));
+          } catch (IllegalArgumentException e) {
             return usage(err, "--time-limit takes whole seconds, not " + args[i]);
           }
         }
@@ -89,10 +91,9 @@ public final class PlanCommand {
       return 1;
     }
     try {
-      final PlanSpace space = Planner.space(workload, ParameterLists.DEFAULT);
-      final Plan plan = new MilpSelector(space, solver, limit).solve();
-      final double alone = TreePlans.costWithoutSharing(space);
-      final PlanView view = new PlanView(space, plan, alone);
+      final Planner.Planned planned = Planner.plan(workload, options);
+      final double alone = TreePlans.costWithoutSharing(planned.space());
+      final PlanView view = new PlanView(planned.space(), planned.plan(), alone);
       out.print(output.equals("json") ? view.json() + "\n" : output.equals("dot") ? view.dot()
           : memo ? view.text() : view.memoSize() + view.chosen());
       return 0;

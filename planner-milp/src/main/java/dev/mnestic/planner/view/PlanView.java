@@ -172,7 +172,7 @@ public final class PlanView {
           .append(str(p.what())).append(",\"reason\":").append(str(p.reason())).append('}');
       first = false;
     }
-    b.append("],\"milp\":{\"status\":").append(str(plan.status())).append(",\"variables\":")
+    b.append("],\"milp\":{\"status\":").append(str(plan.status().name())).append(",\"variables\":")
         .append(plan.variables()).append(",\"constraints\":").append(plan.constraints())
         .append(",\"millis\":").append(plan.millis()).append("},\"cost\":").append(num(plan.cost()))
         .append(",\"costWithoutSharing\":").append(num(withoutSharing)).append('}');

@@ -1,10 +1,10 @@
 package dev.mnestic.planner.rules;
 
 import dev.mnestic.planner.Workloads;
-import dev.mnestic.planner.cost.Cost;
 import dev.mnestic.planner.cost.CostModel;
 import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.physical.Cost;
 import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalProperties;

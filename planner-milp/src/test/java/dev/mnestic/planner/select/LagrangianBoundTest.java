@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,7 +45,7 @@ class LagrangianBoundTest {
       // The whole space as one part (the bound ignores budgets, so it is one with them too).
       final List<PhysicalCandidate> members = Components.of(space, true).get(0);
       final LagrangianBound lagrange = new LagrangianBound(space, members, space.feasibleInputs());
-      final double bound = lagrange.improve(optimum.cost(), Long.MAX_VALUE, new AtomicBoolean());
+      final double bound = lagrange.improve(optimum.cost(), () -> true);
       assertTrue(bound <= optimum.cost() * (1 + 1e-9), bound + " > " + optimum.cost() + "\n" + text);
       final LagrangianBound.Kept kept = lagrange.alive(optimum.cost());
       final boolean[] alive = kept.candidates();
@@ -85,12 +84,12 @@ class LagrangianBoundTest {
    */
   @Test void provesAGeneratedDashboard() {
     final PlanSpace space = Planner.space(WorkloadParser.parse(Dashboards.generate(12, 3)), ParameterLists.DEFAULT);
-    final Plan plan = new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)).solve();
-    assertEquals("OPTIMAL", plan.status());
+    final Plan plan = new MilpSelector(space, Solver.CP_SAT, Duration.ofSeconds(60)).solve();
+    assertEquals(Plan.Status.OPTIMAL, plan.status());
     assertEquals(plan.cost(), plan.bound(), 0);
     final List<PhysicalCandidate> members = Components.of(space, true).get(0);
     final LagrangianBound lagrange = new LagrangianBound(space, members, space.feasibleInputs());
-    final double bound = lagrange.improve(plan.cost(), Long.MAX_VALUE, new AtomicBoolean());
+    final double bound = lagrange.improve(plan.cost(), () -> true);
     assertTrue(bound <= plan.cost() * (1 + 1e-9), bound + " > " + plan.cost());
     assertTrue(bound >= plan.cost() * (1 - 1e-4), bound + " below " + plan.cost());
   }

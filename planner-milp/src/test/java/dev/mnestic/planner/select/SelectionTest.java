@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,13 +27,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Stage 3: the MILP's plans, checked against the reference enumerator. */
 class SelectionTest {
   private static final Duration LIMIT = Duration.ofSeconds(60);
-  private static final String SOLVER = "CP_SAT";
+  private static final Solver SOLVER = Solver.CP_SAT;
 
   /** The spec's acceptance: A reads a KLL meeting 0.01; B's operands share one DDSketch. */
   @Test void specExample() {
     final PlanSpace space = Planner.space(Workloads.specExample(), ParameterLists.DEFAULT);
     final Plan plan = new MilpSelector(space, SOLVER, LIMIT).solve();
-    assertEquals("OPTIMAL", plan.status());
+    assertEquals(Plan.Status.OPTIMAL, plan.status());
 
     final PhysicalEdge intoA = only(plan, space.answers().get("A"), 0);
     final int stateOfA = only(plan, intoA.producer(), 0).producer();
@@ -70,9 +69,9 @@ class SelectionTest {
   @Test void solversAgree() {
     final PlanSpace space = Planner.space(Workloads.specExample(),
         new ParameterLists(List.of(200, 400), List.of(0.01, 0.02), false));
-    final double cpSat = new MilpSelector(space, "CP_SAT", LIMIT).solve().cost();
-    for (String solver : List.of("SCIP", "CBC")) {
-      assertEquals(cpSat, new MilpSelector(space, solver, LIMIT).solve().cost(), LagrangianBound.TOLERANCE * cpSat, solver);
+    final double cpSat = new MilpSelector(space, Solver.CP_SAT, LIMIT).solve().cost();
+    for (Solver solver : List.of(Solver.SCIP, Solver.CBC)) {
+      assertEquals(cpSat, new MilpSelector(space, solver, LIMIT).solve().cost(), LagrangianBound.TOLERANCE * cpSat, solver.name());
     }
     assertEquals(cpSat, new ReferenceEnumerator(space).solve().cost(), LagrangianBound.TOLERANCE * cpSat);
   }
@@ -177,14 +176,14 @@ class SelectionTest {
     assertTrue(!text.equals(Dashboards.generate(12, 4)));
     final PlanSpace space = Planner.space(WorkloadParser.parse(text), ParameterLists.DEFAULT);
     final Plan plan = new MilpSelector(space, SOLVER, LIMIT).solve();
-    assertEquals("OPTIMAL", plan.status());
+    assertEquals(Plan.Status.OPTIMAL, plan.status());
     assertEquals(plan.cost(), plan.bound(), 0);
     final Plan greedy = TreePlans.greedy(space);
     assertTrue(plan.cost() <= greedy.cost() * (1 + 1e-9), plan.cost() + " vs " + greedy.cost());
     assertTrue(plan.cost() * 2 < TreePlans.costWithoutSharing(space));
     // Out of time, each part returns its plan found by local search, a whole valid plan.
     final Plan late = new MilpSelector(space, SOLVER, Duration.ZERO).solve();
-    assertTrue(late.status().equals("FEASIBLE") || late.status().equals("OPTIMAL"), late.status());
+    assertTrue(late.status() == Plan.Status.FEASIBLE || late.status() == Plan.Status.OPTIMAL, late.status().name());
     assertEquals(null, ReferenceEnumerator.violation(space, late));
     final Plan improved = TreePlans.improved(space, space.feasibleInputs(), space.workload().queries());
     assertEquals(improved.cost(), late.cost(), 1e-9 * improved.cost());
@@ -271,7 +270,7 @@ class SelectionTest {
   }
 
   /**
-   * CP-SAT gets at least {@link MilpSelector#MIN_SEARCH} on a part whatever the number of parts:
+   * CP-SAT gets at least {@link Schedule#MIN_SEARCH} on a part whatever the number of parts:
    * twenty metrics, one of them with a query whose Lagrangian bound stays below the optimum
    * (so only CP-SAT proves it), under a long limit: every part proven, the cost the
    * enumerator's of each metric. (Before, a part got CP-SAT only with a twentieth of the limit
@@ -287,7 +286,7 @@ class SelectionTest {
     double optimum = new ReferenceEnumerator(alone).solve().cost();
     final LagrangianBound lagrange = new LagrangianBound(alone, Components.of(alone, false).get(0),
         alone.feasibleInputs());
-    assertTrue(lagrange.improve(optimum, Long.MAX_VALUE, new AtomicBoolean()) < optimum * 0.99, "the bound alone proves it");
+    assertTrue(lagrange.improve(optimum, () -> true) < optimum * 0.99, "the bound alone proves it");
     final StringBuilder text = new StringBuilder(hard);
     for (int m = 1; m < 20; m++) {
       final String one = "metric m" + m + " from t" + m + "(ts, v) rate 100/s raw 10m\n"
@@ -298,7 +297,7 @@ class SelectionTest {
     final PlanSpace space = Planner.space(WorkloadParser.parse(text.toString()), lists);
     assertEquals(20, Components.of(space, false).size());
     final Plan plan = new MilpSelector(space, SOLVER, Duration.ofMinutes(10)).solve();
-    assertEquals("OPTIMAL", plan.status());
+    assertEquals(Plan.Status.OPTIMAL, plan.status());
     assertEquals(optimum, plan.cost(), LagrangianBound.TOLERANCE * optimum);
     assertEquals(null, ReferenceEnumerator.violation(space, plan));
   }
@@ -321,7 +320,7 @@ class SelectionTest {
         continue;
       }
       milp = new MilpSelector(space, SOLVER, LIMIT).solve();
-      assertEquals("OPTIMAL", milp.status(), text);
+      assertEquals(Plan.Status.OPTIMAL, milp.status(), text);
       assertEquals(reference.cost(), milp.cost(), LagrangianBound.TOLERANCE * reference.cost(), text);
       if (milp.candidates().stream().anyMatch(v -> op(space, v) instanceof Operator.Merge)) {
         withMerges++;

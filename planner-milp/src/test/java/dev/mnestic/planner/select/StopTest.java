@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Test case for #13, point 4: {@link MilpSelector#stop} ends a search that would run for its
+ * Test case for #13, point 4: {@link StopSignal#stop} ends a search that would run for its
  * whole time limit (a generated dashboard of 200 queries, a limit of 10 minutes): the search
  * throws soon after. {@code solve} returns only once the solver it runs has returned, so its
  * return shows that CP-SAT's workers were interrupted, not left searching.
@@ -30,12 +30,13 @@ class StopTest {
   @Test void stopEndsTheSearchAndItsSolver() throws Exception {
     final PlanSpace space = Planner.space(WorkloadParser.parse(Dashboards.generate(200, 7)),
         ParameterLists.DEFAULT);
-    final MilpSelector selector = new MilpSelector(space, "CP_SAT", Duration.ofMinutes(10));
+    final StopSignal stop = new StopSignal();
+    final MilpSelector selector = new MilpSelector(space, Solver.CP_SAT, Duration.ofMinutes(10), Ticker.SYSTEM, stop);
     final CompletableFuture<Plan> search = CompletableFuture.supplyAsync(selector::solve);
     Thread.sleep(3_000);
     assertTrue(!search.isDone(), "the search ended before it was stopped: " + search);
     final long stopped = System.nanoTime();
-    selector.stop();
+    stop.stop();
     final ExecutionException e = assertThrows(ExecutionException.class,
         () -> search.get((long) BOUND_SECONDS, TimeUnit.SECONDS));
     final double seconds = (System.nanoTime() - stopped) / 1e9;

@@ -6,6 +6,7 @@ import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.select.MilpSelector;
 import dev.mnestic.planner.select.Plan;
+import dev.mnestic.planner.select.Solver;
 import dev.mnestic.planner.workload.Metric;
 import dev.mnestic.planner.workload.WorkloadParser;
 import dev.mnestic.rel.MnesticRules;
@@ -68,7 +69,7 @@ class PlanExecutionTest {
 
   @Test void specExampleAnswersWithinTargets() throws SQLException {
     final PlanSpace space = Planner.space(Workloads.specExample(), ParameterLists.DEFAULT);
-    final Plan plan = new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)).solve();
+    final Plan plan = new MilpSelector(space, Solver.CP_SAT, Duration.ofSeconds(60)).solve();
     for (int data = 0; data < 2; data++) {
       try (Connection connection = DriverManager.getConnection("jdbc:calcite:")) {
         final RelBuilder b = builder(connection);
@@ -127,7 +128,7 @@ class PlanExecutionTest {
         "metric latency from requests(ts, latency) rate 100/s raw 2h range 0.1..100000\n"
             + "A: quantile_over_time(0.95, latency[1h]) rank error 0.01 every 1s retain 1h\n"),
         ParameterLists.DEFAULT);
-    final Plan plan = new MilpSelector(space, "CP_SAT", Duration.ofSeconds(60)).solve();
+    final Plan plan = new MilpSelector(space, Solver.CP_SAT, Duration.ofSeconds(60)).solve();
     double charged = 0;
     for (int v : plan.candidates()) {
       charged += space.costs().get(v).heapBytes();

@@ -1,10 +1,12 @@
-package dev.mnestic.planner.cost;
+package dev.mnestic.planner.physical;
 
 import dev.mnestic.planner.workload.Budget;
 
 /**
  * What one candidate costs while it runs: CPU nanoseconds per second of ingested time, and the
  * bytes it holds on average in the heap and in the store. {@link #weight} folds them into w_v.
+ * A property of a physical candidate, as its timing and lifetime are: {@code cost.CostModel}
+ * computes it from them, and the plan space carries it to Stage 3.
  */
 public record Cost(double cpuNanosPerSecond, double heapBytes, double storeBytes) {
   public static final Cost ZERO = new Cost(0, 0, 0);

@@ -1,0 +1,140 @@
+package dev.mnestic.planner.select;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * When each phase of {@link MilpSelector#solve} must end, on an injected {@link Ticker}: the
+ * time limit from the moment the schedule is made, shared among the parts of the plan space as
+ * docs/planner.md, (c), states; and the search's {@link StopSignal}. It decides times only;
+ * what runs in them is the selector's.
+ *
+ * <ol>
+ *   <li>The Lagrangian bounds ({@link #startBounds}) get a quarter of the time left after
+ *   pruning, or all of it when that is too short to give every part {@link #MIN_SEARCH} of
+ *   CP-SAT, less a fiftieth kept for a bound's last step and for joining the parts' plans. Each
+ *   part starting on a core gets its cores' share of what is left of that window among the parts
+ *   not yet started ({@link #boundDeadline}); a part whose bound would not be built before the
+ *   end (at the average time a build took so far) gets none.
+ *   <li>Each part still open then gets an equal share of the time left among the open parts, and
+ *   at least {@link #MIN_SEARCH} while that much is left ({@link #partShare}): a part proven
+ *   early leaves its time to the ones after it.
+ *   <li>Within a part, CP-SAT's first round gets a quarter of the part's time left, at least
+ *   {@link #MIN_SEARCH} ({@link #firstRound}); a cheaper plan found buys the bound a quarter of
+ *   the time then left ({@link #refineDeadline}); the next round gets the rest.
+ * </ol>
+ */
+final class Schedule {
+  /**
+   * The least time CP-SAT is run on a part, whatever the time limit: with less, the part keeps
+   * its known plan. CP-SAT returns nothing before its search starts, and its presolve took
+   * 0.25-0.6 s on the pruned parts of the generated dashboards (3-9k variables, 800 queries,
+   * load 6 on 2 cores); a run stopped before it ends only wastes the time.
+   */
+  static final Duration MIN_SEARCH = Duration.ofSeconds(1);
+  /** Returned by {@link #boundDeadline} for a part that gets no bound. */
+  static final long NO_BOUND = Long.MIN_VALUE;
+
+  private final Ticker ticker;
+  private final StopSignal stop;
+  private final long deadline;
+  /** The end of the bounds' phase ({@link #startBounds}): the deadline less a fiftieth. */
+  private long end;
+  /** When the bounds' window closes: a quarter of the time left after pruning, or {@link #end}. */
+  private long boundsEnd;
+  private int parts;
+  private final AtomicInteger started = new AtomicInteger();
+  /** Nanoseconds spent building bounds so far, and how many were built. */
+  private final AtomicLong building = new AtomicLong();
+  private final AtomicInteger built = new AtomicInteger();
+
+  /** A schedule of {@code limit} from now on {@code ticker}, stopped by {@code stop}. */
+  Schedule(Ticker ticker, Duration limit, StopSignal stop) {
+    this.ticker = ticker;
+    this.stop = stop;
+    this.deadline = ticker.read() + limit.toNanos();
+  }
+
+  long now() {
+    return ticker.read();
+  }
+
+  /** The time limit's end. */
+  long deadline() {
+    return deadline;
+  }
+
+  /** Nanoseconds until the deadline, at least 0. */
+  long left() {
+    return Math.max(0, deadline - now());
+  }
+
+  StopSignal stop() {
+    return stop;
+  }
+
+  /** Throws if the search was stopped. */
+  void checkStopped() {
+    stop.check();
+  }
+
+  /** Whether a loop with its own {@code until} may take another step. */
+  boolean goesOn(long until) {
+    return now() < until && !stop.isStopped();
+  }
+
+  /** Opens the bounds' window for {@code parts} parts, from now (pruning done). */
+  void startBounds(int parts) {
+    final long pruned = now();
+    final long remaining = Math.max(0, deadline - pruned);
+    this.parts = parts;
+    this.end = deadline - remaining / 50;
+    this.boundsEnd = remaining < parts * MIN_SEARCH.toNanos() ? end : pruned + remaining / 4;
+  }
+
+  /**
+   * For the next part starting on one of {@code threads} cores: until when its bound may step,
+   * or {@link #NO_BOUND} when a bound would not be built before the window's end at the average
+   * build time so far. Call {@link #built} once its bound is built.
+   */
+  long boundDeadline(int threads) {
+    final int waiting = parts - started.getAndIncrement();
+    final long begin = now();
+    if (begin + building.get() / Math.max(1, built.get()) >= end) {
+      return NO_BOUND;
+    }
+    return Math.min(begin + Math.max(0, boundsEnd - begin) * threads / waiting, end);
+  }
+
+  /** A part's bound took {@code nanos} to build. */
+  void built(long nanos) {
+    building.addAndGet(nanos);
+    built.incrementAndGet();
+  }
+
+  /**
+   * The time of the next of {@code open} parts still open: an equal share of the time left, and
+   * at least {@link #MIN_SEARCH} while that much is left.
+   */
+  Duration partShare(int open) {
+    final long left = left();
+    return Duration.ofNanos(Math.min(left, Math.max(left / open, MIN_SEARCH.toNanos())));
+  }
+
+  /** Whether {@code nanos} is too short for a round of CP-SAT. */
+  static boolean tooShort(long nanos) {
+    return nanos < MIN_SEARCH.toNanos();
+  }
+
+  /** A part's first CP-SAT round of its {@code left}: a quarter, at least {@link #MIN_SEARCH}. */
+  static Duration firstRound(long left) {
+    return Duration.ofNanos(Math.max(left / 4, MIN_SEARCH.toNanos()));
+  }
+
+  /** Until when a bound may step towards a cheaper plan found before {@code partDeadline}. */
+  long refineDeadline(long partDeadline) {
+    final long now = now();
+    return now + (partDeadline - now) / 4;
+  }
+}

@@ -1,0 +1,116 @@
+package dev.mnestic.planner.select;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link Schedule}'s time arithmetic on a hand-advanced {@link Ticker}: what each phase of
+ * {@link MilpSelector#solve} gets of the time limit (docs/planner.md, (c)), with no sleep.
+ */
+class ScheduleTest {
+  private static final long SECOND = 1_000_000_000L;
+
+  /** A clock that moves only when told. */
+  private static final class FakeTicker implements Ticker {
+    long now = 7 * SECOND;
+
+    @Override public long read() {
+      return now;
+    }
+
+    void advance(double seconds) {
+      now += (long) (seconds * SECOND);
+    }
+  }
+
+  @Test void theBoundsGetAQuarterOfWhatPruningLeftSharedAsPartsStart() {
+    final FakeTicker clock = new FakeTicker();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(100), new StopSignal());
+    clock.advance(20);
+    s.startBounds(4);
+    // 80 s left: the window closes 20 s from now; 2 cores, 4 parts waiting: half of it each
+    assertEquals(clock.now + 10 * SECOND, s.boundDeadline(2));
+    s.built(SECOND);
+    clock.advance(10);
+    // 3 waiting, 10 s of the window left: two thirds of it
+    assertEquals(clock.now + 10 * SECOND * 2 / 3, s.boundDeadline(2));
+  }
+
+  @Test void aShortLimitGivesTheBoundsAllButAFiftieth() {
+    final FakeTicker clock = new FakeTicker();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(3), new StopSignal());
+    // 3 s for 4 parts is under MIN_SEARCH each: the bounds are what narrows the gaps
+    s.startBounds(4);
+    final long end = clock.now + 3 * SECOND - 3 * SECOND / 50;
+    assertEquals(end, s.boundDeadline(4));
+  }
+
+  @Test void aBoundThatWouldNotBeBuiltInTimeIsNotStarted() {
+    final FakeTicker clock = new FakeTicker();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(10), new StopSignal());
+    s.startBounds(3);
+    assertTrue(s.boundDeadline(1) > clock.now);
+    s.built(5 * SECOND);
+    clock.advance(5);
+    // 4.8 s to the window's end, builds take 5 s on average
+    assertEquals(Schedule.NO_BOUND, s.boundDeadline(1));
+  }
+
+  @Test void openPartsShareTheTimeLeftWithAtLeastMinSearch() {
+    final FakeTicker clock = new FakeTicker();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(30), new StopSignal());
+    clock.advance(10);
+    assertEquals(Duration.ofSeconds(5), s.partShare(4));
+    clock.advance(18);
+    // 2 s left among 4: each still gets MIN_SEARCH while that much is left
+    assertEquals(Schedule.MIN_SEARCH, s.partShare(4));
+    clock.advance(1.5);
+    assertEquals(Duration.ofMillis(500), s.partShare(4));
+    clock.advance(1);
+    assertEquals(Duration.ZERO, s.partShare(4));
+    assertEquals(0, s.left());
+  }
+
+  @Test void roundsWithinAPart() {
+    final FakeTicker clock = new FakeTicker();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(60), new StopSignal());
+    assertEquals(Duration.ofSeconds(5), Schedule.firstRound(20 * SECOND));
+    assertEquals(Schedule.MIN_SEARCH, Schedule.firstRound(2 * SECOND));
+    assertTrue(Schedule.tooShort(SECOND - 1));
+    assertFalse(Schedule.tooShort(SECOND));
+    final long partDeadline = clock.now + 40 * SECOND;
+    clock.advance(20);
+    assertEquals(clock.now + 5 * SECOND, s.refineDeadline(partDeadline));
+    final long until = clock.now + SECOND;
+    assertTrue(s.goesOn(until));
+    clock.advance(1);
+    assertFalse(s.goesOn(until));
+  }
+
+  @Test void aStopEndsTheStepsInterruptsTheWorkAndThrows() {
+    final FakeTicker clock = new FakeTicker();
+    final StopSignal stop = new StopSignal();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(60), stop);
+    final AtomicInteger interrupted = new AtomicInteger();
+    final PlanningException during = assertThrows(PlanningException.class,
+        () -> stop.interruptibly(interrupted::incrementAndGet, () -> {
+          stop.stop();
+          return "found";
+        }));
+    assertEquals("the plan search was stopped", during.getMessage());
+    assertEquals(1, interrupted.get());
+    assertFalse(s.goesOn(Long.MAX_VALUE));
+    assertThrows(PlanningException.class, s::checkStopped);
+    // a stop before the work: it does not run
+    assertThrows(PlanningException.class, () -> stop.interruptibly(() -> { }, () -> {
+      throw new AssertionError("ran after the stop");
+    }));
+  }
+}
