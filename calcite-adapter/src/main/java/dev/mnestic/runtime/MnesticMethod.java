@@ -1,12 +1,11 @@
 package dev.mnestic.runtime;
 
-import dev.mnestic.rel.RowTable;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.function.Function0;
 
-
 import java.lang.reflect.Method;
+import java.util.List;
 
 /**
  * The hand-written runtime methods that mnestic's generated code calls, as
@@ -18,10 +17,9 @@ public enum MnesticMethod {
   DATALOG_AGGREGATE(Aggregation.class, "group", DataContext.class, Enumerable.class,
       String[].class),
   SKETCH_WINDOWS(Sketches.class, "windows", DataContext.class, Enumerable.class, int.class,
-      int.class, String[].class, double[].class, long[].class, long[].class, long[].class,
-      double[][].class),
-  SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class, String[].class,
-      boolean.class, String.class, boolean.class),
+      int.class, List.class),
+  SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class,
+      Skylines.Direction[].class, boolean.class, Skylines.Algorithm.class, boolean.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class),
   STOP_CHECKED(RunningStatement.class, "checked", Enumerable.class, DataContext.class);
 

@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.RowTable;
+
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.plan.RelOptTable;

@@ -11,7 +11,7 @@ import dev.mnestic.rel.LogicalDatalogAggregate;
 import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
-import dev.mnestic.rel.RowTable;
+import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;

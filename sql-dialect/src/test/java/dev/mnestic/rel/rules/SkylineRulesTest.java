@@ -4,7 +4,7 @@ import dev.mnestic.rel.LogicalSkyline;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.Skyline.Dimension;
-import dev.mnestic.rel.Skyline.Direction;
+import dev.mnestic.runtime.Skylines.Direction;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
