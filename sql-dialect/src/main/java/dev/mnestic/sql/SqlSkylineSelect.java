@@ -41,12 +41,21 @@ public final class SqlSkylineSelect extends SqlSelect {
   public static final int SKYLINE_OPERAND = 12;
   public static final int DISTINCT_OPERAND = 13;
 
-  private static final Map<Direction, SqlPostfixOperator> ITEMS =
-      new EnumMap<>(Direction.class);
+  private static final Map<Direction, ItemOperator> ITEMS = new EnumMap<>(Direction.class);
 
   static {
     for (Direction d : Direction.values()) {
-      ITEMS.put(d, new SqlPostfixOperator(d.name(), SqlKind.OTHER, 20, null, null, null));
+      ITEMS.put(d, new ItemOperator(d));
+    }
+  }
+
+  /** The postfix operator of the items of one direction ({@code e MIN}), which it carries. */
+  private static final class ItemOperator extends SqlPostfixOperator {
+    final Direction direction;
+
+    ItemOperator(Direction direction) {
+      super(direction.name(), SqlKind.OTHER, 20, null, null, null);
+      this.direction = direction;
     }
   }
 
@@ -77,7 +86,7 @@ public final class SqlSkylineSelect extends SqlSelect {
 
   /** The direction of an {@link #item}. */
   public static Direction direction(SqlNode item) {
-    return Direction.valueOf(((SqlCall) item).getOperator().getName());
+    return ((ItemOperator) ((SqlCall) item).getOperator()).direction;
   }
 
   /** The expression of an {@link #item}. */
