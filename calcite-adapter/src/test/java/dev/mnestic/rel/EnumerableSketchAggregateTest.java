@@ -101,8 +101,9 @@ class EnumerableSketchAggregateTest {
   /** As {@link #run(List)}, with {@code context}'s variables in the plan's context. */
   private List<List<Object[]>> run(List<Sketches.Summary> summaries,
       Map<String, Object> context) throws SQLException {
-    final RelNode plan = LogicalSketchAggregate.create(
-        LogicalTableScan.create(b.getCluster(), table, List.of()), 0, 1, summaries);
+    final RelNode plan = MnesticRelBuilder.sketchAggregate(
+        b.push(LogicalTableScan.create(b.getCluster(), table, List.of())), 0, 1, summaries)
+        .build();
     final List<List<Object[]>> out = new ArrayList<>();
     summaries.forEach(s -> out.add(new ArrayList<>()));
     for (Object[] read : Plans.run(Plans.optimize(plan),
