@@ -42,16 +42,16 @@ SqlSelect SqlSelect() :
 void SkylineItem(List<SqlNode> list) :
 {
     final SqlNode e;
-    final Skyline.Direction direction;
+    final Skylines.Direction direction;
 }
 {
     e = Expression(ExprContext.ACCEPT_NON_QUERY)
     (
-        <MIN> { direction = Skyline.Direction.MIN; }
+        <MIN> { direction = Skylines.Direction.MIN; }
     |
-        <MAX> { direction = Skyline.Direction.MAX; }
+        <MAX> { direction = Skylines.Direction.MAX; }
     |
-        <DIFF> { direction = Skyline.Direction.DIFF; }
+        <DIFF> { direction = Skylines.Direction.DIFF; }
     )
     {
         list.add(SqlSkylineSelect.item(direction, e, Span.of(e).end(this)));

@@ -151,7 +151,7 @@ public final class SketchDashboardBench {
           "INSERT INTO requests VALUES (TIMESTAMP '2026-11-30 00:00:00', 20.0)");
       final double afterUpdate = afterWrite(s, evaluate, evaluation.result(),
           "UPDATE requests SET latency = latency WHERE ts = TIMESTAMP '2026-11-30 00:00:00'");
-      final List<SketchAggregate.Summary> summaries =
+      final List<Sketches.Summary> summaries =
           dashboard.summaries().values().iterator().next();
       final long perRow = SketchAggregate.updatesPerRow(summaries);
       final Harness.Timing<Long> scan = harness.time(() -> {
@@ -167,14 +167,7 @@ public final class SketchDashboardBench {
       final List<Harness.Outcome<Double>> loops = harness.interleaved(List.<Harness.Contender<Double>>of(
           () -> storeLoop(store, 2), () -> storeLoop(store, 1), () -> storeLoop(store, 0)));
       final Harness.Timing<Integer> updates = harness.time(() -> Sketches.windows(
-          DataContexts.EMPTY, Linq4j.asEnumerable(memory), 0, 1,
-          summaries.stream().map(x -> x.family().name()).toArray(String[]::new),
-          summaries.stream().mapToDouble(SketchAggregate.Summary::parameter).toArray(),
-          summaries.stream().mapToLong(SketchAggregate.Summary::width).toArray(),
-          summaries.stream().mapToLong(SketchAggregate.Summary::step).toArray(),
-          summaries.stream().mapToLong(SketchAggregate.Summary::subWidth).toArray(),
-          summaries.stream().map(x -> x.phis().stream().mapToDouble(Double::doubleValue).toArray())
-              .toArray(double[][]::new)).count());
+          DataContexts.EMPTY, Linq4j.asEnumerable(memory), 0, 1, summaries).count());
       final double total = (double) rows * perRow;
       System.out.printf(Locale.ROOT, "ROWS = %d; 50 standing queries; %d evaluations (passes);"
           + " medians of 3 runs after 1 warm-up%n", rows, dashboard.evaluations());

@@ -66,17 +66,17 @@ public final class SkylineBitmapBench {
             rows.add(row);
           }
           final int[] fields = new int[d];
-          final String[] dirs = new String[d];
+          final Skylines.Direction[] dirs = new Skylines.Direction[d];
           for (int j = 0; j < d; j++) {
             fields[j] = j + 1;
-            dirs[j] = "MIN";
+            dirs[j] = Skylines.Direction.MIN;
           }
           final List<Harness.Outcome<List<Integer>>> outcomes = new Harness(1, 3).interleaved(List.of(
               () -> {
                 final List<Integer> ids = new ArrayList<>();
                 // Without the elimination filter: the two windows see the same rows.
                 for (Object[] row : Skylines.skyline(Linq4j.asEnumerable(rows), fields, dirs,
-                    false, "salsa", false)) {
+                    false, Skylines.Algorithm.SALSA, false)) {
                   ids.add((Integer) row[0]);
                 }
                 ids.sort(null);

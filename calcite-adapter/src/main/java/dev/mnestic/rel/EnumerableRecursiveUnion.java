@@ -1,6 +1,7 @@
 package dev.mnestic.rel;
 
 import dev.mnestic.runtime.MnesticMethod;
+import dev.mnestic.runtime.RowTable;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;

@@ -1,6 +1,7 @@
 package dev.mnestic.rel;
 
 import dev.mnestic.runtime.MnesticMethod;
+import dev.mnestic.runtime.Sketches.Summary;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
@@ -15,7 +16,6 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 
 import java.util.List;
-import java.util.function.Function;
 
 /** {@link SketchAggregate} in Enumerable code: one call into {@link dev.mnestic.runtime.Sketches}. */
 public final class EnumerableSketchAggregate extends SketchAggregate implements EnumerableRel {
@@ -31,34 +31,20 @@ public final class EnumerableSketchAggregate extends SketchAggregate implements 
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return Sketches.windows(root, <input as Object[] rows>, timeColumn, valueColumn,
-    //     new String[] {<families>}, new double[] {<parameters>}, new long[] {<widths>},
-    //     new long[] {<steps>}, new long[] {<sub-widths>}, new double[][] {{<phis>}, ...});
+    //     <stashed summaries>);
     final BlockBuilder builder = new BlockBuilder();
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
     final Expression rows = builder.append("rows",
         input.physType.convertTo(builder.append("input", input.block), JavaRowFormat.ARRAY));
     final Expression windows = builder.append("windows",
         Expressions.call(MnesticMethod.SKETCH_WINDOWS.method, implementor.getRootExpression(),
-            rows,
-            Expressions.constant(timeColumn), Expressions.constant(valueColumn),
-            array(String.class, s -> s.family().name()),
-            array(double.class, Summary::parameter), array(long.class, Summary::width),
-            array(long.class, Summary::step), array(long.class, Summary::subWidth),
-            Expressions.newArrayInit(double.class, 2, summaries.stream()
-                .map(s -> (Expression) Expressions.newArrayInit(double.class, s.phis().stream()
-                    .map(p -> (Expression) Expressions.constant(p.doubleValue())).toList()))
-                .toList())));
+            rows, Expressions.constant(timeColumn), Expressions.constant(valueColumn),
+            implementor.stash(summaries, List.class)));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         pref.prefer(JavaRowFormat.ARRAY));
     final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         JavaRowFormat.ARRAY, false);
     builder.add(Expressions.return_(null, arrays.convertTo(windows, physType.getFormat())));
     return implementor.result(physType, builder.toBlock());
-  }
-
-  /** {@code new type[] {field(summary 0), field(summary 1), ...}}. */
-  private Expression array(Class<?> type, Function<Summary, Object> field) {
-    return Expressions.newArrayInit(type,
-        summaries.stream().map(s -> (Expression) Expressions.constant(field.apply(s), type)).toList());
   }
 }

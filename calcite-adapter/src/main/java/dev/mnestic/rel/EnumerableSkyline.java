@@ -65,7 +65,8 @@ public final class EnumerableSkyline extends Skyline implements EnumerableRel {
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return Skylines.skyline(<input as Object[] rows>, new int[] {<fields>},
-    //     new String[] {<directions>}, <distinct>, <algorithm>, <prefilter>);
+    //     new Skylines.Direction[] {<directions>}, <distinct>, Skylines.Algorithm.<algorithm>,
+    //     <prefilter>);
     final BlockBuilder builder = new BlockBuilder();
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
     final Expression rows = builder.append("rows",
@@ -74,10 +75,10 @@ public final class EnumerableSkyline extends Skyline implements EnumerableRel {
         Expressions.call(MnesticMethod.SKYLINE.method, rows,
             Expressions.newArrayInit(int.class, dimensions.stream()
                 .map(d -> (Expression) Expressions.constant(d.field())).toList()),
-            Expressions.newArrayInit(String.class, dimensions.stream()
-                .map(d -> (Expression) Expressions.constant(d.direction().name())).toList()),
+            Expressions.newArrayInit(Skylines.Direction.class, dimensions.stream()
+                .map(d -> (Expression) Expressions.constant(d.direction())).toList()),
             Expressions.constant(distinct),
-            Expressions.constant(algorithm().toString()),
+            Expressions.constant(algorithm()),
             Expressions.constant(prefilter())));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         pref.prefer(JavaRowFormat.ARRAY));

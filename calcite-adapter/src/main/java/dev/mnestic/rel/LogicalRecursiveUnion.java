@@ -17,13 +17,6 @@ public final class LogicalRecursiveUnion extends RecursiveUnion {
         maxIterations);
   }
 
-  /** A recursive union of relations with set semantics. */
-  public static LogicalRecursiveUnion create(List<RelNode> seeds, List<RelNode> iteratives,
-      List<RelOptTable> fullTables, List<RelOptTable> deltaTables, int maxIterations) {
-    return create(seeds, iteratives, fullTables, deltaTables,
-        java.util.Collections.nCopies(seeds.size(), null), maxIterations);
-  }
-
   /** A recursive union; see {@link RecursiveUnion#aggregations}. */
   public static LogicalRecursiveUnion create(List<RelNode> seeds, List<RelNode> iteratives,
       List<RelOptTable> fullTables, List<RelOptTable> deltaTables,

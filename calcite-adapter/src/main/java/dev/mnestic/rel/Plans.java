@@ -1,5 +1,6 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.RunningStatement;
 
 import org.apache.calcite.DataContext;

@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.RowTable;
+
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;

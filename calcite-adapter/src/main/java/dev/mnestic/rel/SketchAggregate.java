@@ -1,6 +1,7 @@
 package dev.mnestic.rel;
 
 import dev.mnestic.runtime.Sketches;
+import dev.mnestic.runtime.Sketches.Summary;
 
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
@@ -38,43 +39,6 @@ import java.util.Set;
  * index per merge being read ({@link Sketches#HELD_BYTES} measures the most a pass held).
  */
 public abstract class SketchAggregate extends SingleRel {
-  /** The summary families. */
-  public enum Family { KLL, DDSKETCH, EXACT }
-
-  /**
-   * One summary per window. The windows are [end - width, end) for every end that is a multiple
-   * of {@code step} since the epoch and whose window holds a row. {@code family} is KLL
-   * (DataSketches' KLL of size {@code parameter} = k; the φ-quantile read inclusively), DDSKETCH
-   * (DataDog's DDSketch of relative accuracy {@code parameter} = α) or EXACT (every value kept;
-   * the value at rank ⌊φ·(n - 1)⌋). With {@code subWidth} 0 each row updates every window that
-   * holds it (width / step of them); otherwise each row updates one tumbling sub-window of
-   * {@code subWidth}, and each window merges the sub-windows that tile it. Every φ of
-   * {@code phis} is read from each window's summary.
-   */
-  public record Summary(Family family, double parameter, long width, long step, long subWidth,
-      List<Double> phis) {
-    public Summary {
-      if (width <= 0 || step <= 0 || step > width || width % step != 0) {
-        throw new IllegalArgumentException(
-            "windows need 0 < step <= width, width a multiple of step: " + width + ", " + step);
-      }
-      if (subWidth < 0 || subWidth > 0 && (width % subWidth != 0 || step % subWidth != 0)) {
-        throw new IllegalArgumentException("sub-windows of " + subWidth
-            + " ms do not tile windows of " + width + " ms every " + step + " ms");
-      }
-      if (phis.isEmpty() || phis.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
-        throw new IllegalArgumentException("quantiles must be in [0, 1]: " + phis);
-      }
-      phis = List.copyOf(phis);
-    }
-
-    @Override public String toString() {
-      return family + "(" + (family == Family.KLL ? "k=" + (int) parameter
-          : family == Family.DDSKETCH ? "α=" + parameter : "exact") + ", width=" + width
-          + ", step=" + step + (subWidth > 0 ? ", sub=" + subWidth : "") + ", phis=" + phis + ")";
-    }
-  }
-
   public final int timeColumn;
   public final int valueColumn;
   public final List<Summary> summaries;
@@ -100,7 +64,7 @@ public abstract class SketchAggregate extends SingleRel {
     final Set<List<Object>> cells = new HashSet<>();
     long sliding = 0;
     for (Summary s : summaries) {
-      final long cellWidth = Sketches.cellWidth(s.family().name(), s.width(), s.step(), s.subWidth());
+      final long cellWidth = Sketches.cellWidth(s.family(), s.width(), s.step(), s.subWidth());
       if (cellWidth > 0) {
         cells.add(List.of(s.family(), s.parameter(), cellWidth));
       } else {

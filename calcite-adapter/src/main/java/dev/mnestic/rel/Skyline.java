@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.Skylines.Direction;
+
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
@@ -45,16 +47,6 @@ import java.util.List;
  * unspecified.
  */
 public abstract class Skyline extends SingleRel {
-  /** The direction of a dimension. */
-  public enum Direction {
-    /** Smaller is better. */
-    MIN,
-    /** Larger is better. */
-    MAX,
-    /** Rows are compared only with rows equal on this field. */
-    DIFF
-  }
-
   /** A field of the input and its direction. */
   public record Dimension(int field, Direction direction) {
     @Override public String toString() {

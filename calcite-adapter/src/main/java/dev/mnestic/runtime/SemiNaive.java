@@ -1,6 +1,5 @@
 package dev.mnestic.runtime;
 
-import dev.mnestic.rel.RowTable;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.HostAggregations;
 

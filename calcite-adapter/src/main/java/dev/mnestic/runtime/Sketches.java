@@ -22,7 +22,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleUnaryOperator;
 
-/** Runtime of {@link dev.mnestic.rel.SketchAggregate}: per-window summaries, built once, read many times. */
+/**
+ * Runtime of the sketch aggregate ({@code dev.mnestic.rel.SketchAggregate}): per-window
+ * summaries, built once, read many times.
+ */
 public final class Sketches {
   private Sketches() {
   }
@@ -41,12 +44,49 @@ public final class Sketches {
    */
   public static final String HELD_BYTES = "mnesticSketchHeldBytes";
 
-  /** One window's summary. */
-  interface Summary {
+  /** The summary families. */
+  public enum Family { KLL, DDSKETCH, EXACT }
+
+  /**
+   * One summary per window. The windows are [end - width, end) for every end that is a multiple
+   * of {@code step} since the epoch and whose window holds a row. {@code family} is KLL
+   * (DataSketches' KLL of size {@code parameter} = k; the φ-quantile read inclusively), DDSKETCH
+   * (DataDog's DDSketch of relative accuracy {@code parameter} = α) or EXACT (every value kept;
+   * the value at rank ⌊φ·(n - 1)⌋). With {@code subWidth} 0 each row updates every window that
+   * holds it (width / step of them); otherwise each row updates one tumbling sub-window of
+   * {@code subWidth}, and each window merges the sub-windows that tile it. Every φ of
+   * {@code phis} is read from each window's summary.
+   */
+  public record Summary(Family family, double parameter, long width, long step, long subWidth,
+      List<Double> phis) {
+    public Summary {
+      if (width <= 0 || step <= 0 || step > width || width % step != 0) {
+        throw new IllegalArgumentException(
+            "windows need 0 < step <= width, width a multiple of step: " + width + ", " + step);
+      }
+      if (subWidth < 0 || subWidth > 0 && (width % subWidth != 0 || step % subWidth != 0)) {
+        throw new IllegalArgumentException("sub-windows of " + subWidth
+            + " ms do not tile windows of " + width + " ms every " + step + " ms");
+      }
+      if (phis.isEmpty() || phis.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
+        throw new IllegalArgumentException("quantiles must be in [0, 1]: " + phis);
+      }
+      phis = List.copyOf(phis);
+    }
+
+    @Override public String toString() {
+      return family + "(" + (family == Family.KLL ? "k=" + (int) parameter
+          : family == Family.DDSKETCH ? "α=" + parameter : "exact") + ", width=" + width
+          + ", step=" + step + (subWidth > 0 ? ", sub=" + subWidth : "") + ", phis=" + phis + ")";
+    }
+  }
+
+  /** One window's summary, of one {@link Family}. */
+  interface Sketch {
     void update(double value);
 
     /** Adds everything {@code other} (of the same family and parameter) summarizes. */
-    void merge(Summary other);
+    void merge(Sketch other);
 
     double quantile(double phi);
 
@@ -59,11 +99,11 @@ public final class Sketches {
   }
 
   /**
-   * Every summary's reads per window, built in one pass over {@code rows}: summary {@code s} is
-   * {@code families[s]} with {@code parameters[s]} over windows of {@code widths[s]} every
-   * {@code steps[s]} (from sub-windows of {@code subWidths[s]} when positive), read at each of
-   * {@code phis[s]}. A row per read: the summary's index, the window's end (epoch milliseconds, as
-   * Calcite holds a TIMESTAMP), φ and the value. See {@link dev.mnestic.rel.SketchAggregate}.
+   * Every summary's reads per window, built in one pass over {@code rows}: each {@link Summary}
+   * of {@code summaries} over its windows (from its sub-windows when it has them), read at each
+   * of its φs. A row per read: the summary's index, the window's end (epoch milliseconds, as
+   * Calcite holds a TIMESTAMP), φ and the value (the operator's semantics:
+   * {@code dev.mnestic.rel.SketchAggregate}).
    *
    * <p>Tumbling summaries of one family, parameter and width are built once per row whoever
    * reads them: a summary of tumbling windows, and the sub-windows other summaries merge. The
@@ -80,23 +120,23 @@ public final class Sketches {
    * returns nothing, counting no builds.
    */
   public static Enumerable<Object[]> windows(DataContext root, Enumerable<Object[]> rows,
-      int timeColumn,
-      int valueColumn, String[] families, double[] parameters, long[] widths, long[] steps,
-      long[] subWidths, double[][] phis) {
-    final int n = families.length;
+      int timeColumn, int valueColumn, List<Summary> summaries) {
+    final int n = summaries.size();
     final Map<List<Object>, Cells> cells = new LinkedHashMap<>();
     final Cells[] tumbling = new Cells[n];
     final List<Sliding> sliding = new ArrayList<>();
     final Sliding[] slidingOf = new Sliding[n];
     for (int s = 0; s < n; s++) {
-      final String family = families[s];
-      final long cellWidth = cellWidth(family, widths[s], steps[s], subWidths[s]);
+      final Summary summary = summaries.get(s);
+      final long cellWidth = cellWidth(summary.family(), summary.width(), summary.step(),
+          summary.subWidth());
       if (cellWidth > 0) {
-        final double parameter = parameters[s];
-        tumbling[s] = cells.computeIfAbsent(List.of(family, parameter, cellWidth),
-            k -> new Cells(family, parameter, cellWidth));
+        tumbling[s] = cells.computeIfAbsent(
+            List.of(summary.family(), summary.parameter(), cellWidth),
+            k -> new Cells(summary.family(), summary.parameter(), cellWidth));
       } else {
-        slidingOf[s] = new Sliding(family, parameters[s], widths[s], steps[s]);
+        slidingOf[s] = new Sliding(summary.family(), summary.parameter(), summary.width(),
+            summary.step());
         sliding.add(slidingOf[s]);
       }
     }
@@ -135,14 +175,15 @@ public final class Sketches {
     final long[] peak = {held};
     final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], pass + bytes);
     for (int s = 0; s < n; s++) {
-      final int summary = s;
+      final Summary summary = summaries.get(s);
       windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0)
-          : families[s].equals("EXACT") && (subWidths[s] > 0 || widths[s] != steps[s])
-          ? new ExactWindows(tumbling[s].byStart, widths[s], steps[s], stop, merges)
-          : subWidths[s] > 0
-          ? tumbling[s].merged(widths[s], steps[s], families[summary], parameters[summary], stop,
-              merges)
-          : ends(tumbling[s].byStart, widths[s]));
+          : summary.family() == Family.EXACT
+              && (summary.subWidth() > 0 || summary.width() != summary.step())
+          ? new ExactWindows(tumbling[s].byStart, summary.width(), summary.step(), stop, merges)
+          : summary.subWidth() > 0
+          ? tumbling[s].merged(summary.width(), summary.step(), summary.family(),
+              summary.parameter(), stop, merges)
+          : ends(tumbling[s].byStart, summary.width()));
     }
     // 3. Only a pass that finished counts what it built.
     final long builtBySummaries = built;
@@ -156,28 +197,29 @@ public final class Sketches {
         heldBytes.accumulateAndGet(peak[0], Math::max);
       }
     };
-    return Linq4j.asEnumerable(() -> new Reads(windows, phis, stop, finished));
+    return Linq4j.asEnumerable(() -> new Reads(windows, summaries, stop, finished));
   }
 
   /** Each summary's windows in turn, each window's φs in turn: a row per read. */
   private static final class Reads implements Iterator<Object[]> {
     private final List<Iterator<Window>> windows;
-    private final double[][] phis;
+    private final List<Summary> summaries;
     private final Stop stop;
     private Runnable finished;
     private int summary;
     private Window window;
     private int phi;
 
-    Reads(List<Iterator<Window>> windows, double[][] phis, Stop stop, Runnable finished) {
+    Reads(List<Iterator<Window>> windows, List<Summary> summaries, Stop stop,
+        Runnable finished) {
       this.windows = windows;
-      this.phis = phis;
+      this.summaries = summaries;
       this.stop = stop;
       this.finished = finished;
     }
 
     @Override public boolean hasNext() {
-      while (window == null || phi == phis[summary].length) {
+      while (window == null || phi == summaries.get(summary).phis().size()) {
         if (summary == windows.size()) {
           if (finished != null) {
             finished.run();
@@ -203,7 +245,7 @@ public final class Sketches {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      final double p = phis[summary][phi++];
+      final double p = summaries.get(summary).phis().get(phi++);
       return new Object[] {summary, window.end(), p, window.quantile().applyAsDouble(p)};
     }
   }
@@ -254,20 +296,20 @@ public final class Sketches {
    * counting, never copied), 0 for sketches' sliding windows built directly (each row in
    * width / step of them).
    */
-  public static long cellWidth(String family, long width, long step, long subWidth) {
-    return subWidth > 0 ? subWidth : width == step || family.equals("EXACT") ? step : 0;
+  public static long cellWidth(Family family, long width, long step, long subWidth) {
+    return subWidth > 0 ? subWidth : width == step || family == Family.EXACT ? step : 0;
   }
 
   /** The windows of {@code byStart} (by start; by end when {@code width} is 0) in time order. */
-  private static Iterator<Window> ends(TreeMap<Long, Summary> byStart, long width) {
-    final Iterator<Map.Entry<Long, Summary>> i = byStart.entrySet().iterator();
+  private static Iterator<Window> ends(TreeMap<Long, Sketch> byStart, long width) {
+    final Iterator<Map.Entry<Long, Sketch>> i = byStart.entrySet().iterator();
     return new Iterator<>() {
       @Override public boolean hasNext() {
         return i.hasNext();
       }
 
       @Override public Window next() {
-        final Map.Entry<Long, Summary> e = i.next();
+        final Map.Entry<Long, Sketch> e = i.next();
         return new Window(e.getKey() + width, e.getValue()::quantile);
       }
     };
@@ -293,9 +335,9 @@ public final class Sketches {
     return ends;
   }
 
-  private static long bytes(TreeMap<Long, Summary> summaries) {
+  private static long bytes(TreeMap<Long, Sketch> summaries) {
     long bytes = 0;
-    for (Summary s : summaries.values()) {
+    for (Sketch s : summaries.values()) {
       bytes += s.bytes();
     }
     return bytes;
@@ -303,14 +345,14 @@ public final class Sketches {
 
   /** Tumbling summaries of one family, parameter and width, by start. */
   private static final class Cells {
-    private final String family;
+    private final Family family;
     private final double parameter;
     private final long width;
-    private final TreeMap<Long, Summary> byStart = new TreeMap<>();
+    private final TreeMap<Long, Sketch> byStart = new TreeMap<>();
     private long lastStart;
-    private Summary last;
+    private Sketch last;
 
-    Cells(String family, double parameter, long width) {
+    Cells(Family family, double parameter, long width) {
       this.family = family;
       this.parameter = parameter;
       this.width = width;
@@ -320,7 +362,7 @@ public final class Sketches {
       // Rows mostly come in time order: the last cell is usually the one.
       final long start = Math.floorDiv(t, width) * width;
       if (last == null || start != lastStart) {
-        last = byStart.computeIfAbsent(start, k -> summary(family, parameter));
+        last = byStart.computeIfAbsent(start, k -> sketch(family, parameter));
         lastStart = start;
       }
       last.update(v);
@@ -330,7 +372,7 @@ public final class Sketches {
      * Windows of {@code windowWidth} every {@code step}, each merged from the cells tiling it
      * when the reader reaches it.
      */
-    Iterator<Window> merged(long windowWidth, long step, String family, double parameter,
+    Iterator<Window> merged(long windowWidth, long step, Family family, double parameter,
         Stop stop, Stop.Merges merges) {
       final Iterator<Long> ends = windowEnds(byStart.keySet(), windowWidth, step, stop).iterator();
       return new Iterator<>() {
@@ -341,8 +383,8 @@ public final class Sketches {
         @Override public Window next() {
           final long end = ends.next();
           stop.merged();
-          final Summary merged = summary(family, parameter);
-          for (Summary sub : byStart.subMap(end - windowWidth, end).values()) {
+          final Sketch merged = sketch(family, parameter);
+          for (Sketch sub : byStart.subMap(end - windowWidth, end).values()) {
             merged.merge(sub);
           }
           merges.holding(merged.bytes());
@@ -363,7 +405,7 @@ public final class Sketches {
    * d counts beside the cells.
    */
   private static final class ExactWindows implements Iterator<Window> {
-    private final TreeMap<Long, Summary> cells;
+    private final TreeMap<Long, Sketch> cells;
     private final long width;
     private final Iterator<Long> ends;
     private final Stop stop;
@@ -376,7 +418,7 @@ public final class Sketches {
     private long from;
     private long to;
 
-    ExactWindows(TreeMap<Long, Summary> cells, long width, long step, Stop stop,
+    ExactWindows(TreeMap<Long, Sketch> cells, long width, long step, Stop stop,
         Stop.Merges merges) {
       this.cells = cells;
       this.width = width;
@@ -397,11 +439,11 @@ public final class Sketches {
       }
       final long start = end - width;
       if (from < Math.min(to, start)) {
-        for (Summary left : cells.subMap(from, Math.min(to, start)).values()) {
+        for (Sketch left : cells.subMap(from, Math.min(to, start)).values()) {
           count((Exact) left, -1);
         }
       }
-      for (Summary entered : cells.subMap(Math.max(to, start), end).values()) {
+      for (Sketch entered : cells.subMap(Math.max(to, start), end).values()) {
         count((Exact) entered, 1);
       }
       from = start;
@@ -412,12 +454,12 @@ public final class Sketches {
     /** Sorts the cells' values once, without repeats. */
     private void index() {
       long total = 0;
-      for (Summary c : cells.values()) {
+      for (Sketch c : cells.values()) {
         total += ((Exact) c).size;
       }
       final double[] all = new double[Math.toIntExact(total)];
       int n = 0;
-      for (Summary c : cells.values()) {
+      for (Sketch c : cells.values()) {
         final Exact e = (Exact) c;
         System.arraycopy(e.values, 0, all, n, e.size);
         n += e.size;
@@ -465,14 +507,14 @@ public final class Sketches {
 
   /** Overlapping windows built directly: each row updates every window that holds it. */
   private static final class Sliding {
-    private final String family;
+    private final Family family;
     private final double parameter;
     private final long width;
     private final long step;
     /** By end. */
-    private final TreeMap<Long, Summary> windows = new TreeMap<>();
+    private final TreeMap<Long, Sketch> windows = new TreeMap<>();
 
-    Sliding(String family, double parameter, long width, long step) {
+    Sliding(Family family, double parameter, long width, long step) {
       this.family = family;
       this.parameter = parameter;
       this.width = width;
@@ -481,7 +523,7 @@ public final class Sketches {
 
     void update(long t, double v) {
       for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
-        windows.computeIfAbsent(end, e -> summary(family, parameter)).update(v);
+        windows.computeIfAbsent(end, e -> sketch(family, parameter)).update(v);
       }
     }
   }
@@ -493,25 +535,20 @@ public final class Sketches {
     return ((Number) time).longValue();
   }
 
-  static Summary summary(String family, double parameter) {
-    switch (family) {
-      case "KLL":
-        return new Kll(KllDoublesSketch.newHeapInstance((int) parameter));
-      case "DDSKETCH":
-        return new Dd(DDSketches.unboundedDense(parameter));
-      case "EXACT":
-        return new Exact();
-      default:
-        throw new IllegalArgumentException("no summary family " + family);
-    }
+  static Sketch sketch(Family family, double parameter) {
+    return switch (family) {
+      case KLL -> new Kll(KllDoublesSketch.newHeapInstance((int) parameter));
+      case DDSKETCH -> new Dd(DDSketches.unboundedDense(parameter));
+      case EXACT -> new Exact();
+    };
   }
 
-  private record Kll(KllDoublesSketch sketch) implements Summary {
+  private record Kll(KllDoublesSketch sketch) implements Sketch {
     @Override public void update(double value) {
       sketch.update(value);
     }
 
-    @Override public void merge(Summary other) {
+    @Override public void merge(Sketch other) {
       sketch.merge(((Kll) other).sketch);
     }
 
@@ -524,12 +561,12 @@ public final class Sketches {
     }
   }
 
-  private record Dd(DDSketch sketch) implements Summary {
+  private record Dd(DDSketch sketch) implements Sketch {
     @Override public void update(double value) {
       sketch.accept(value);
     }
 
-    @Override public void merge(Summary other) {
+    @Override public void merge(Sketch other) {
       sketch.mergeWith(((Dd) other).sketch);
     }
 
@@ -543,7 +580,7 @@ public final class Sketches {
   }
 
   /** Every value: the exact accumulator. */
-  private static final class Exact implements Summary {
+  private static final class Exact implements Sketch {
     private double[] values = new double[16];
     private int size;
     private boolean sorted = true;
@@ -557,7 +594,7 @@ public final class Sketches {
     }
 
     /** Never called: exact windows are merged by counting ({@link ExactWindows}). */
-    @Override public void merge(Summary other) {
+    @Override public void merge(Sketch other) {
       throw new UnsupportedOperationException("exact windows are merged by counting");
     }
 

@@ -1,7 +1,5 @@
 package dev.mnestic.runtime;
 
-import dev.mnestic.rel.Skyline.Direction;
-
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
@@ -19,8 +17,8 @@ import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
- * Runtime of {@link dev.mnestic.rel.Skyline}; its Javadoc states the
- * semantics. The steps:
+ * Runtime of the skyline operator ({@code dev.mnestic.rel.Skyline}, whose
+ * Javadoc states the semantics). The steps:
  *
  * <ol>
  *   <li>Read the input. With the prefilter (no DIFF items, d &ge; 2), an
@@ -41,6 +39,16 @@ import java.util.stream.IntStream;
  * </ol>
  */
 public final class Skylines {
+  /** The direction of a dimension of a skyline. */
+  public enum Direction {
+    /** Smaller is better. */
+    MIN,
+    /** Larger is better. */
+    MAX,
+    /** Rows are compared only with rows equal on this field. */
+    DIFF
+  }
+
   /** How the rows of one partition are reduced to its skyline; chosen by the number d of MIN and MAX dimensions. */
   public enum Algorithm {
     /** d = 0: nothing dominates anything; every row is kept. */
@@ -97,15 +105,11 @@ public final class Skylines {
 
   /**
    * The skyline of {@code input}; {@code fields[i]} has direction
-   * {@code directions[i]} (MIN, MAX or DIFF). Computed when enumerated.
+   * {@code dirs[i]}, and {@code a} is the algorithm for their number of MIN and MAX ones.
+   * Computed when enumerated.
    */
   public static Enumerable<Object[]> skyline(Enumerable<Object[]> input, int[] fields,
-      String[] directions, boolean distinct, String algorithm, boolean prefilter) {
-    final Direction[] dirs = new Direction[directions.length];
-    for (int i = 0; i < dirs.length; i++) {
-      dirs[i] = Direction.valueOf(directions[i]);
-    }
-    final Algorithm a = Algorithm.valueOf(algorithm.toUpperCase(Locale.ROOT).replace('-', '_'));
+      Direction[] dirs, boolean distinct, Algorithm a, boolean prefilter) {
     return new AbstractEnumerable<Object[]>() {
       @Override public Enumerator<Object[]> enumerator() {
         final EliminationFilter filter = prefilter ? filter(fields, dirs) : null;

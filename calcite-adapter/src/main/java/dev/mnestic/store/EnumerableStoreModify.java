@@ -1,7 +1,5 @@
 package dev.mnestic.store;
 
-import dev.mnestic.runtime.MnesticMethod;
-
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
@@ -28,7 +26,7 @@ import static java.util.Objects.requireNonNull;
  * INSERT, UPDATE, DELETE and MERGE of a store table, their input computed by
  * Calcite (MERGE's as {@code MnesticSqlToRelConverter} lays it out). The generated code hands
  * the input's code, as a function computing its rows, to
- * {@link dev.mnestic.runtime.StoreWrites#modify}, which writes them on the statement's session
+ * {@link StoreWrites#modify}, which writes them on the statement's session
  * (computing them again when the statement runs again after a conflicting write). Emits one
  * row: the number of rows written.
  */
@@ -59,15 +57,15 @@ public final class EnumerableStoreModify extends TableModify implements Enumerab
     final String table = requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
     final List<String> updateColumns =
         getUpdateColumnList() == null ? List.of() : getUpdateColumnList();
-    // return StoreWrites.modify(root, "<table>", "<operation>", new String[] {<updateColumns>},
+    // return StoreWrites.modify(root, "<table>", TableModify.Operation.<operation>, new String[] {<updateColumns>},
     //     () -> { <input's code>; return rows; });
     final BlockBuilder builder = new BlockBuilder();
     builder.add(
         Expressions.return_(null,
-            Expressions.call(MnesticMethod.STORE_MODIFY.method,
+            Expressions.call(StoreMethod.STORE_MODIFY.method,
                 implementor.getRootExpression(),
                 Expressions.constant(table),
-                Expressions.constant(getOperation().name()),
+                Expressions.constant(getOperation()),
                 Expressions.newArrayInit(String.class,
                     updateColumns.stream().map(Expressions::constant)
                         .toArray(Expression[]::new)),

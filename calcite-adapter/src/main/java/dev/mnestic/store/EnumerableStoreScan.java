@@ -1,8 +1,5 @@
 package dev.mnestic.store;
 
-import dev.mnestic.runtime.MnesticMethod;
-import dev.mnestic.runtime.StoreReads;
-
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
@@ -63,17 +60,17 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
         fields.size() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY);
     final List<Expression> reads = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
-      reads.add(Expressions.constant(read(physType, i).name()));
+      reads.add(Expressions.constant(read(physType, i)));
     }
     final String table = requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
-    // return StoreReads.scan(root, "<table>", new String[] {<reads>}, <array>);
+    // return StoreReads.scan(root, "<table>", new StoreReads.Read[] {<reads>}, <array>);
     final BlockBuilder builder = new BlockBuilder();
     builder.add(
         Expressions.return_(null,
-            Expressions.call(MnesticMethod.STORE_SCAN.method,
+            Expressions.call(StoreMethod.STORE_SCAN.method,
                 implementor.getRootExpression(),
                 Expressions.constant(table),
-                Expressions.newArrayInit(String.class, reads),
+                Expressions.newArrayInit(StoreReads.Read.class, reads),
                 Expressions.constant(fields.size() > 1))));
     return implementor.result(physType, builder.toBlock());
   }

@@ -1,7 +1,5 @@
 package dev.mnestic.store;
 
-import dev.mnestic.runtime.MnesticMethod;
-
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.jdbc.JdbcConvention;
@@ -31,8 +29,8 @@ import java.util.Map;
  * Calcite's {@link JdbcToEnumerableConverter} for the store (what runs there: a lookup by
  * key, {@link StoreConvention}), with TIMESTAMP and DATE
  * columns read without JDBC's Calendar conversions
- * ({@link dev.mnestic.runtime.StoreReads#timestamp}), ARRAY elements of those types as
- * Calcite holds them ({@link dev.mnestic.runtime.StoreReads#array}) and binary
+ * ({@link StoreReads#timestamp}), ARRAY elements of those types as
+ * Calcite holds them ({@link StoreReads#array}) and binary
  * columns as Calcite holds them. Calcite reads a BINARY or VARBINARY column
  * with {@code getObject}, which gives a {@code byte[]} (a
  * {@link java.util.UUID} for HSQLDB's UUID), where Calcite's code expects a
@@ -67,7 +65,7 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
     final List<Statement> statements = new ArrayList<>(result.block.statements);
     final GotoStatement last = (GotoStatement) statements.remove(statements.size() - 1);
     statements.add(Expressions.return_(null,
-        Expressions.call(MnesticMethod.STORE_READ_BINARIES.method, last.expression,
+        Expressions.call(StoreMethod.STORE_READ_BINARIES.method, last.expression,
             Expressions.constant(binary.stream().mapToInt(Integer::intValue).toArray()),
             Expressions.constant(fields.size() > 1))));
     final BlockStatement block = Expressions.block(statements);
@@ -86,9 +84,9 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
     @Override public Expression visit(MethodCallExpression call, Expression target,
         List<Expression> arguments) {
       if (call.method.equals(BuiltInMethod.JDBC_ARRAY_TO_LIST.method)) {
-        return Expressions.call(MnesticMethod.STORE_READ_ARRAY.method, arguments);
+        return Expressions.call(StoreMethod.STORE_READ_ARRAY.method, arguments);
       }
-      final MnesticMethod read = READS.get(call.method);
+      final StoreMethod read = READS.get(call.method);
       if (read != null && arguments.get(0) instanceof MethodCallExpression get
           && (get.method.equals(BuiltInMethod.RESULT_SET_GET_TIMESTAMP2.method)
               || get.method.equals(BuiltInMethod.RESULT_SET_GET_DATE2.method))) {
@@ -99,12 +97,12 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
   };
 
   /** Calcite's conversion of a value JDBC gives to the read that replaces it. */
-  private static final Map<Method, MnesticMethod> READS = Map.of(
-      BuiltInMethod.TIMESTAMP_TO_LONG.method, MnesticMethod.STORE_READ_TIMESTAMP,
+  private static final Map<Method, StoreMethod> READS = Map.of(
+      BuiltInMethod.TIMESTAMP_TO_LONG.method, StoreMethod.STORE_READ_TIMESTAMP,
       BuiltInMethod.TIMESTAMP_TO_LONG_OPTIONAL.method,
-      MnesticMethod.STORE_READ_TIMESTAMP_OPTIONAL,
-      BuiltInMethod.DATE_TO_INT.method, MnesticMethod.STORE_READ_DATE,
-      BuiltInMethod.DATE_TO_INT_OPTIONAL.method, MnesticMethod.STORE_READ_DATE_OPTIONAL);
+      StoreMethod.STORE_READ_TIMESTAMP_OPTIONAL,
+      BuiltInMethod.DATE_TO_INT.method, StoreMethod.STORE_READ_DATE,
+      BuiltInMethod.DATE_TO_INT_OPTIONAL.method, StoreMethod.STORE_READ_DATE_OPTIONAL);
 
   /**
    * Rule that reads from the store into Enumerable code through a

@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.RowTable;
+
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.plan.RelOptTable;
@@ -117,8 +119,8 @@ class EnumerableRecursiveUnionTest {
             b.equals(b.field(2, 0, "b"), b.field(2, 1, "a")))
         .project(b.field(0), b.field(3))
         .build();
-    final RelNode plan = LogicalRecursiveUnion.create(List.of(seed), List.of(iterative),
-        List.of(full.table), List.of(delta.table), maxIterations);
+    final RelNode plan = MnesticRelBuilder.recursiveUnion(b.push(seed).push(iterative),
+        List.of(full.table), List.of(delta.table), maxIterations).build();
     return run(plan);
   }
 
@@ -223,9 +225,10 @@ class EnumerableRecursiveUnionTest {
     final RelNode oddIterative = evenDelta.scan().push(edges(succ).build())
         .join(JoinRelType.INNER, b.equals(b.field(2, 0, 0), b.field(2, 1, "a")))
         .project(b.field("b")).build();
-    final RelNode plan = LogicalRecursiveUnion.create(List.of(evenSeed, oddSeed),
-        List.of(evenIterative, oddIterative), List.of(evenFull.table, oddFull.table),
-        List.of(evenDelta.table, oddDelta.table), 1000);
+    final RelNode plan = MnesticRelBuilder.recursiveUnion(
+        b.push(evenSeed).push(oddSeed).push(evenIterative).push(oddIterative),
+        List.of(evenFull.table, oddFull.table), List.of(evenDelta.table, oddDelta.table), 1000)
+        .build();
     final Set<Integer> even = new TreeSet<>();
     for (List<Integer> row : run(plan)) {
       even.add(row.get(0));
@@ -246,8 +249,8 @@ class EnumerableRecursiveUnionTest {
         .project(b.call(org.apache.calcite.sql.fun.SqlStdOperatorTable.PLUS, b.field(0),
             b.literal(1)))
         .build();
-    final RelNode plan = LogicalRecursiveUnion.create(List.of(seed), List.of(iterative),
-        List.of(full.table), List.of(delta.table), 50);
+    final RelNode plan = MnesticRelBuilder.recursiveUnion(b.push(seed).push(iterative),
+        List.of(full.table), List.of(delta.table), 50).build();
     final IllegalStateException e = assertThrows(IllegalStateException.class, () -> run(plan));
     assertTrue(e.getMessage().contains("did not reach a fixpoint after 50 iterations"),
         e.getMessage());

@@ -1,5 +1,6 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.Sketches;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -81,27 +82,28 @@ class EnumerableSketchAggregateTest {
 
   // SELECT window_end, quantiles(latency) FROM requests GROUP BY window: one row per window,
   // its end then the value of each φ of PHIS.
-  private List<Object[]> run(SketchAggregate.Family family, double parameter, long width, long step,
+  private List<Object[]> run(Sketches.Family family, double parameter, long width, long step,
       long sub) throws SQLException {
     return run(List.of(summary(family, parameter, width, step, sub))).get(0);
   }
 
-  private static SketchAggregate.Summary summary(SketchAggregate.Family family, double parameter,
+  private static Sketches.Summary summary(Sketches.Family family, double parameter,
       long width, long step, long sub) {
-    return new SketchAggregate.Summary(family, parameter, width, step, sub,
+    return new Sketches.Summary(family, parameter, width, step, sub,
         Arrays.stream(PHIS).boxed().toList());
   }
 
-  /** Each summary's rows as {@link #run(SketchAggregate.Family, double, long, long, long)}'s, from one operator. */
-  private List<List<Object[]>> run(List<SketchAggregate.Summary> summaries) throws SQLException {
+  /** Each summary's rows as {@link #run(Sketches.Family, double, long, long, long)}'s, from one operator. */
+  private List<List<Object[]>> run(List<Sketches.Summary> summaries) throws SQLException {
     return run(summaries, Map.of());
   }
 
   /** As {@link #run(List)}, with {@code context}'s variables in the plan's context. */
-  private List<List<Object[]>> run(List<SketchAggregate.Summary> summaries,
+  private List<List<Object[]>> run(List<Sketches.Summary> summaries,
       Map<String, Object> context) throws SQLException {
-    final RelNode plan = LogicalSketchAggregate.create(
-        LogicalTableScan.create(b.getCluster(), table, List.of()), 0, 1, summaries);
+    final RelNode plan = MnesticRelBuilder.sketchAggregate(
+        b.push(LogicalTableScan.create(b.getCluster(), table, List.of())), 0, 1, summaries)
+        .build();
     final List<List<Object[]>> out = new ArrayList<>();
     summaries.forEach(s -> out.add(new ArrayList<>()));
     for (Object[] read : Plans.run(Plans.optimize(plan),
@@ -122,14 +124,14 @@ class EnumerableSketchAggregateTest {
   /** Summaries of different families and windows kept in one pass read as each kept alone. */
   @Test void summariesOfOnePassReadAsEachAlone() throws SQLException {
     fill(pareto());
-    final List<SketchAggregate.Summary> summaries = List.of(
-        summary(SketchAggregate.Family.KLL, 200, MINUTE, MINUTE, 0),
-        summary(SketchAggregate.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0),
-        summary(SketchAggregate.Family.DDSKETCH, 0.02, 2 * MINUTE, 2 * MINUTE, MINUTE),
-        summary(SketchAggregate.Family.EXACT, 0, 2 * MINUTE, MINUTE, 0),
+    final List<Sketches.Summary> summaries = List.of(
+        summary(Sketches.Family.KLL, 200, MINUTE, MINUTE, 0),
+        summary(Sketches.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0),
+        summary(Sketches.Family.DDSKETCH, 0.02, 2 * MINUTE, 2 * MINUTE, MINUTE),
+        summary(Sketches.Family.EXACT, 0, 2 * MINUTE, MINUTE, 0),
         // The sub-windows the 2m DDSketch merges: built once for both.
-        summary(SketchAggregate.Family.DDSKETCH, 0.02, MINUTE, MINUTE, 0),
-        summary(SketchAggregate.Family.EXACT, 0, 3 * MINUTE, MINUTE, MINUTE));
+        summary(Sketches.Family.DDSKETCH, 0.02, MINUTE, MINUTE, 0),
+        summary(Sketches.Family.EXACT, 0, 3 * MINUTE, MINUTE, MINUTE));
     // KLL, 3 sliding DDSketches, one DDSketch per minute, one exact per minute (which both exact
     // summaries count from).
     assertEquals(1 + 3 + 1 + 1, SketchAggregate.updatesPerRow(summaries));
@@ -156,7 +158,7 @@ class EnumerableSketchAggregateTest {
       requests.rows().clear();
       fill(data);
       final double epsilon = KllSketch.getNormalizedRankError(200, false);
-      final List<Object[]> rows = run(SketchAggregate.Family.KLL, 200, MINUTE, MINUTE, 0);
+      final List<Object[]> rows = run(Sketches.Family.KLL, 200, MINUTE, MINUTE, 0);
       assertEquals(10, rows.size());
       for (Object[] row : rows) {
         final double[] exact = window((long) row[0], MINUTE);
@@ -176,8 +178,8 @@ class EnumerableSketchAggregateTest {
       requests.rows().clear();
       fill(data);
       // 3m windows every minute: each row in three windows, or five... merged from 1m sketches.
-      final List<Object[]> direct = run(SketchAggregate.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0);
-      final List<Object[]> merged = run(SketchAggregate.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, MINUTE);
+      final List<Object[]> direct = run(Sketches.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0);
+      final List<Object[]> merged = run(Sketches.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, MINUTE);
       assertEquals(12, direct.size());
       assertEquals(direct.size(), merged.size());
       for (int w = 0; w < direct.size(); w++) {
@@ -196,7 +198,7 @@ class EnumerableSketchAggregateTest {
   @Test void ratioOfTwoDdSketchReadsMeetsTheComposedError() throws SQLException {
     fill(lognormal());
     final double alpha = 0.02;
-    final List<Object[]> rows = run(SketchAggregate.Family.DDSKETCH, alpha, MINUTE, MINUTE, 0);
+    final List<Object[]> rows = run(Sketches.Family.DDSKETCH, alpha, MINUTE, MINUTE, 0);
     for (Object[] row : rows) {
       final double[] exact = window((long) row[0], MINUTE);
       final double truth = exact[(int) Math.floor(0.99 * (exact.length - 1))]
@@ -208,8 +210,8 @@ class EnumerableSketchAggregateTest {
 
   @Test void exactAccumulatorIsExactDirectAndMerged() throws SQLException {
     fill(pareto());
-    final List<Object[]> direct = run(SketchAggregate.Family.EXACT, 0, 2 * MINUTE, 2 * MINUTE, 0);
-    final List<Object[]> merged = run(SketchAggregate.Family.EXACT, 0, 2 * MINUTE, 2 * MINUTE, MINUTE);
+    final List<Object[]> direct = run(Sketches.Family.EXACT, 0, 2 * MINUTE, 2 * MINUTE, 0);
+    final List<Object[]> merged = run(Sketches.Family.EXACT, 0, 2 * MINUTE, 2 * MINUTE, MINUTE);
     assertEquals(5, direct.size());
     for (int w = 0; w < direct.size(); w++) {
       final double[] exact = window((long) direct.get(w)[0], 2 * MINUTE);
@@ -240,8 +242,8 @@ class EnumerableSketchAggregateTest {
     final long width = 10 * MINUTE;
     final AtomicLong held = new AtomicLong();
     final List<List<Object[]>> out = run(List.of(
-        summary(SketchAggregate.Family.EXACT, 0, width, 1000, 0),
-        summary(SketchAggregate.Family.EXACT, 0, width, 1000, 1000)),
+        summary(Sketches.Family.EXACT, 0, width, 1000, 0),
+        summary(Sketches.Family.EXACT, 0, width, 1000, 1000)),
         Map.of(Sketches.HELD_BYTES, held));
     assertEquals(30 * 60 + 10 * 60 - 1, out.get(0).size());
     assertEquals(out.get(0).size(), out.get(1).size());

@@ -1,6 +1,7 @@
 package dev.mnestic.runtime;
 
-import dev.mnestic.rel.Skyline.Direction;
+import dev.mnestic.runtime.Skylines.Direction;
+
 
 import org.apache.calcite.linq4j.Linq4j;
 
@@ -111,9 +112,8 @@ class SkylinesTest {
   private static List<Object[]> run(List<Object[]> rows, int[] fields, Direction[] dirs,
       boolean distinct, boolean prefilter) {
     final List<Object[]> out = new ArrayList<>();
-    Skylines.skyline(Linq4j.asEnumerable(rows), fields,
-        Arrays.stream(dirs).map(Enum::name).toArray(String[]::new), distinct,
-        Skylines.Algorithm.forDimensions(orderedCount(dirs)).toString(), prefilter)
+    Skylines.skyline(Linq4j.asEnumerable(rows), fields, dirs, distinct,
+        Skylines.Algorithm.forDimensions(orderedCount(dirs)), prefilter)
         .forEach(out::add);
     return out;
   }

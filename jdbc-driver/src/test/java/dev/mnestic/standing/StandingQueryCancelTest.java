@@ -1,6 +1,6 @@
 package dev.mnestic.standing;
 
-import dev.mnestic.rel.SketchAggregate;
+import dev.mnestic.runtime.Sketches;
 import dev.mnestic.store.Session;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -120,12 +120,12 @@ class StandingQueryCancelTest {
    * of a sub-window's sketch (of 1,000 rows or more, so at least k items of a KLL, or 100 bins
    * of a DDSketch) into a window holding it.
    */
-  private static long steps(List<SketchAggregate.Summary> summaries) {
+  private static long steps(List<Sketches.Summary> summaries) {
     long steps = 0;
-    for (SketchAggregate.Summary s : summaries) {
-      assertTrue(s.family() != SketchAggregate.Family.EXACT, "a sketch: " + s);
+    for (Sketches.Summary s : summaries) {
+      assertTrue(s.family() != Sketches.Family.EXACT, "a sketch: " + s);
       assertTrue(s.subWidth() == 0 || s.subWidth() >= 1000, "sub-windows of 1 s or more: " + s);
-      final long items = s.family() == SketchAggregate.Family.KLL ? (long) s.parameter() : 100;
+      final long items = s.family() == Sketches.Family.KLL ? (long) s.parameter() : 100;
       steps += s.subWidth() > 0
           ? ROWS / PER_MILLI / s.subWidth() * (s.width() / s.step()) * items
           : (long) ROWS * (s.width() / s.step());

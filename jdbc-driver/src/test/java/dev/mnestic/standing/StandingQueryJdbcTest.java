@@ -1,6 +1,5 @@
 package dev.mnestic.standing;
 
-import dev.mnestic.rel.SketchAggregate;
 import dev.mnestic.runtime.Sketches;
 import dev.mnestic.store.Session;
 
@@ -143,13 +142,13 @@ class StandingQueryJdbcTest {
       // One evaluation answered all four.
       assertEquals(1, dashboard.evaluations());
       // p95, p99 and p50 read one KLL per minute; the ratio's operands one DDSketch.
-      final List<SketchAggregate.Summary> summaries =
+      final List<Sketches.Summary> summaries =
           dashboard.summaries().get("requests(ts, latency)");
-      final List<SketchAggregate.Summary> minuteKll = summaries.stream()
-          .filter(x -> x.family() == SketchAggregate.Family.KLL && x.width() == MINUTE).toList();
+      final List<Sketches.Summary> minuteKll = summaries.stream()
+          .filter(x -> x.family() == Sketches.Family.KLL && x.width() == MINUTE).toList();
       assertEquals(1, minuteKll.size(), summaries.toString());
       assertEquals(List.of(0.5, 0.95, 0.99), minuteKll.get(0).phis());
-      assertEquals(1, summaries.stream().filter(x -> x.family() == SketchAggregate.Family.DDSKETCH
+      assertEquals(1, summaries.stream().filter(x -> x.family() == Sketches.Family.DDSKETCH
           && x.width() == MINUTE && x.phis().containsAll(List.of(0.5, 0.99))).count(),
           summaries.toString());
       // The pass built each summary once per window, whoever reads it: a tumbling summary of
@@ -157,8 +156,8 @@ class StandingQueryJdbcTest {
       // once per such window of the 10 minutes, a sliding one once per window holding rows.
       final Set<List<Object>> cells = new HashSet<>();
       long expected = 0;
-      for (SketchAggregate.Summary x : summaries) {
-        final long cell = Sketches.cellWidth(x.family().name(), x.width(), x.step(), x.subWidth());
+      for (Sketches.Summary x : summaries) {
+        final long cell = Sketches.cellWidth(x.family(), x.width(), x.step(), x.subWidth());
         if (cell == 0) {
           expected += (10 * MINUTE + x.width() - x.step()) / x.step();
         } else if (cells.add(List.of(x.family(), x.parameter(), cell))) {
@@ -329,7 +328,7 @@ class StandingQueryJdbcTest {
       assertTrue(text.startsWith("standing queries\n  p95: p95.2\n  tail: tail.2\n"
           + "  spread: spread.2\none pass per metric, building\n  requests(ts, latency)\n"), text);
       // The pass's summaries are the plan's.
-      for (SketchAggregate.Summary x : dashboard.summaries().get("requests(ts, latency)")) {
+      for (Sketches.Summary x : dashboard.summaries().get("requests(ts, latency)")) {
         assertTrue(text.contains("\n    " + x + "\n"), x + " in " + text);
       }
       assertTrue(text.matches("(?s).*\nstage 3: OPTIMAL, \\d+ variables, \\d+ constraints, \\d+ ms\n"

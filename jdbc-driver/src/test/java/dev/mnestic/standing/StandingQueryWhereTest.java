@@ -1,6 +1,6 @@
 package dev.mnestic.standing;
 
-import dev.mnestic.rel.SketchAggregate;
+import dev.mnestic.runtime.Sketches;
 import dev.mnestic.store.Session;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -104,9 +104,9 @@ class StandingQueryWhereTest {
       final Dashboard d = Dashboard.of(c.unwrap(CalciteConnection.class).getRootSchema());
       assertEquals(1, d.evaluations(), "one evaluation answered all five");
       // One metric per filter; api95 and api50 read one summary of the api rows.
-      final Map<String, List<SketchAggregate.Summary>> summaries = d.summaries();
+      final Map<String, List<Sketches.Summary>> summaries = d.summaries();
       assertEquals(4, summaries.size(), summaries.keySet().toString());
-      final List<SketchAggregate.Summary> api =
+      final List<Sketches.Summary> api =
           summaries.get("requests(ts, latency) WHERE \"service\" = 'api'");
       assertTrue(api != null && api.stream().anyMatch(x -> x.phis().containsAll(List.of(0.5, 0.95))),
           summaries.toString());

@@ -1,6 +1,7 @@
 package dev.mnestic.sql;
 
 import dev.mnestic.rel.Skyline;
+import dev.mnestic.runtime.Skylines.Direction;
 
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
@@ -40,12 +41,21 @@ public final class SqlSkylineSelect extends SqlSelect {
   public static final int SKYLINE_OPERAND = 12;
   public static final int DISTINCT_OPERAND = 13;
 
-  private static final Map<Skyline.Direction, SqlPostfixOperator> ITEMS =
-      new EnumMap<>(Skyline.Direction.class);
+  private static final Map<Direction, ItemOperator> ITEMS = new EnumMap<>(Direction.class);
 
   static {
-    for (Skyline.Direction d : Skyline.Direction.values()) {
-      ITEMS.put(d, new SqlPostfixOperator(d.name(), SqlKind.OTHER, 20, null, null, null));
+    for (Direction d : Direction.values()) {
+      ITEMS.put(d, new ItemOperator(d));
+    }
+  }
+
+  /** The postfix operator of the items of one direction ({@code e MIN}), which it carries. */
+  private static final class ItemOperator extends SqlPostfixOperator {
+    final Direction direction;
+
+    ItemOperator(Direction direction) {
+      super(direction.name(), SqlKind.OTHER, 20, null, null, null);
+      this.direction = direction;
     }
   }
 
@@ -70,13 +80,13 @@ public final class SqlSkylineSelect extends SqlSelect {
   }
 
   /** A SKYLINE OF item: {@code e MIN}, {@code e MAX} or {@code e DIFF}. */
-  public static SqlCall item(Skyline.Direction direction, SqlNode e, SqlParserPos pos) {
+  public static SqlCall item(Direction direction, SqlNode e, SqlParserPos pos) {
     return ITEMS.get(direction).createCall(pos, e);
   }
 
   /** The direction of an {@link #item}. */
-  public static Skyline.Direction direction(SqlNode item) {
-    return Skyline.Direction.valueOf(((SqlCall) item).getOperator().getName());
+  public static Direction direction(SqlNode item) {
+    return ((ItemOperator) ((SqlCall) item).getOperator()).direction;
   }
 
   /** The expression of an {@link #item}. */

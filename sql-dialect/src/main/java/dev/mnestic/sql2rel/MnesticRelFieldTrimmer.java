@@ -1,6 +1,6 @@
 package dev.mnestic.sql2rel;
 
-import dev.mnestic.rel.LogicalSkyline;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.rel.Skyline.Dimension;
 import dev.mnestic.runtime.RunningStatement;
@@ -22,8 +22,12 @@ import java.util.Set;
  * those are read (from the store, for a skyline over a table).
  */
 public class MnesticRelFieldTrimmer extends RelFieldTrimmer {
+  /** The trimmer's builder (Calcite's keeps its own private). */
+  private final RelBuilder relBuilder;
+
   public MnesticRelFieldTrimmer(SqlValidator validator, RelBuilder relBuilder) {
     super(validator, relBuilder);
+    this.relBuilder = relBuilder;
   }
 
   /** As Calcite's, after a look at the running statement's flag: trimming stops with it. */
@@ -49,8 +53,9 @@ public class MnesticRelFieldTrimmer extends RelFieldTrimmer {
       return result(skyline, Mappings.createIdentity(fieldCount));
     }
     // The skyline's fields are its input's: the input's mapping is its own.
-    return result(LogicalSkyline.create(newInput, skyline.dimensions.stream()
+    return result(MnesticRelBuilder.skyline(relBuilder.push(newInput),
+        skyline.dimensions.stream()
             .map(d -> new Dimension(mapping.getTarget(d.field()), d.direction())).toList(),
-        skyline.distinct), mapping, skyline);
+        skyline.distinct).build(), mapping, skyline);
   }
 }

@@ -1,6 +1,7 @@
 package dev.mnestic.sql2rel;
 
 import dev.mnestic.rel.LogicalSkyline;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlSkylineSelect;
@@ -228,15 +229,15 @@ public class MnesticSqlToRelConverter extends SqlToRelConverter {
       super.convertOrder(select, bb, collation, orderExprList, offset, fetch);
       return;
     }
-    final RelNode skyline = LogicalSkyline.create(bb.root(), dimensions,
-        ((SqlSkylineSelect) select).isSkylineDistinct());
+    final RelBuilder builder = config().getRelBuilderFactory().create(cluster, null);
+    final RelNode skyline = MnesticRelBuilder.skyline(builder.push(bb.root()), dimensions,
+        ((SqlSkylineSelect) select).isSkylineDistinct()).build();
     bb.setRoot(skyline, false);
     super.convertOrder(select, bb, collation, orderExprList, offset, fetch);
     // Calcite drops the extra fields after a sort below the top; without a
     // sort they are dropped here.
     final int fieldCount = validator.getValidatedNodeType(select).getFieldCount();
     if (bb.root() == skyline && skyline.getRowType().getFieldCount() > fieldCount) {
-      final RelBuilder builder = config().getRelBuilderFactory().create(cluster, null);
       builder.push(skyline);
       bb.setRoot(builder.project(builder.fields().subList(0, fieldCount)).build(), false);
     }

@@ -13,7 +13,6 @@ import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
-import dev.mnestic.rel.SketchAggregate;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.Sketches;
 import dev.mnestic.sql.SqlCreateStandingQuery;
@@ -137,7 +136,7 @@ public final class Dashboard extends AbstractSchema {
   }
 
   /** The summaries of the current plan, per metric; empty before the first evaluation. */
-  public synchronized Map<String, List<SketchAggregate.Summary>> summaries() {
+  public synchronized Map<String, List<Sketches.Summary>> summaries() {
     return planned == null ? Map.of() : planned.summaries;
   }
 
@@ -405,7 +404,7 @@ public final class Dashboard extends AbstractSchema {
 
   /** Standing queries planned together: the workload, its plan space and the chosen plan. */
   private record Planned(List<StandingQuery> queries, PlanSpace space, Plan plan,
-      Map<String, List<SketchAggregate.Summary>> summaries) {
+      Map<String, List<Sketches.Summary>> summaries) {
     /**
      * One evaluation: every query's rows, from one pass per metric; counts into {@code builds}.
      * Setting {@code cancel} (if any) stops it (see {@link Sketches#windows}).

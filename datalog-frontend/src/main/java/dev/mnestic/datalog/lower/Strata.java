@@ -7,11 +7,11 @@ import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.eval.ConstantRules;
-import dev.mnestic.rel.LogicalDatalogAggregate;
 import dev.mnestic.rel.LogicalRecursiveUnion;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
-import dev.mnestic.rel.RowTable;
+import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
@@ -243,7 +243,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
       final boolean aggregated = aggregations.stream().anyMatch(a -> a != null);
       final RelNode union = union(firstRules, width(firstRules, aggregated));
       final RelNode plan = aggregated
-          ? LogicalDatalogAggregate.create(union, aggregations)
+          ? MnesticRelBuilder.datalogAggregate(b.push(union), aggregations).build()
           : distinct(union);
       materialize(first, execute(plan), arity(firstRules));
       return;
@@ -297,9 +297,11 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
         frontier = head.get(head.size() - 1);
       }
     }
-    final RelNode plan = LogicalRecursiveUnion.create(seeds, iteratives,
-        new ArrayList<>(full.values()), new ArrayList<>(delta.values()), aggregations,
-        frontier != null ? maxEpochs : MAX_ITERATIONS);
+    seeds.forEach(b::push);
+    iteratives.forEach(b::push);
+    final RelNode plan = MnesticRelBuilder.recursiveUnion(b, new ArrayList<>(full.values()),
+        new ArrayList<>(delta.values()), aggregations,
+        frontier != null ? maxEpochs : MAX_ITERATIONS).build();
     try {
       // The fixpoint fills the full tables; its rows (full_0's) need not be copied out.
       execute(plan, Enumerable::count);
@@ -347,9 +349,9 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
    * ({@link dev.mnestic.runtime.RowKey}): Calcite's distinct hashes rows as
    * {@code 31 * h + e}, which collides heavily on rows of small integers.
    */
-  private static RelNode distinct(RelNode input) {
-    return LogicalDatalogAggregate.create(input,
-        Collections.nCopies(input.getRowType().getFieldCount(), null));
+  private RelNode distinct(RelNode input) {
+    return MnesticRelBuilder.datalogAggregate(b.push(input),
+        Collections.nCopies(input.getRowType().getFieldCount(), null)).build();
   }
 
   private RelNode lower(Rule rule, int ordinal) {

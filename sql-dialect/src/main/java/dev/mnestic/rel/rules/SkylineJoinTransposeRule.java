@@ -1,6 +1,7 @@
 package dev.mnestic.rel.rules;
 
 import dev.mnestic.rel.LogicalSkyline;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.rel.Skyline.Dimension;
 
@@ -44,15 +45,15 @@ public final class SkylineJoinTransposeRule extends RelRule<SkylineRuleConfig> {
     final boolean right = skyline.dimensions.stream().allMatch(d -> d.field() >= leftCount);
     if (left && join.getJoinType() == JoinRelType.LEFT
         && unique(call, join.getRight(), keys.rightSet())) {
-      final RelNode below = LogicalSkyline.create(join.getLeft(), skyline.dimensions,
-          skyline.distinct);
+      final RelNode below = MnesticRelBuilder.skyline(call.builder().push(join.getLeft()),
+          skyline.dimensions, skyline.distinct).build();
       call.transformTo(join.copy(join.getTraitSet(), List.of(below, join.getRight())));
     } else if (right && join.getJoinType() == JoinRelType.RIGHT
         && unique(call, join.getLeft(), keys.leftSet())) {
-      final RelNode below = LogicalSkyline.create(join.getRight(),
+      final RelNode below = MnesticRelBuilder.skyline(call.builder().push(join.getRight()),
           skyline.dimensions.stream()
               .map(d -> new Dimension(d.field() - leftCount, d.direction())).toList(),
-          skyline.distinct);
+          skyline.distinct).build();
       call.transformTo(join.copy(join.getTraitSet(), List.of(join.getLeft(), below)));
     }
   }

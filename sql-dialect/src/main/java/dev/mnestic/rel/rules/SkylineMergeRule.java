@@ -1,9 +1,10 @@
 package dev.mnestic.rel.rules;
 
 import dev.mnestic.rel.LogicalSkyline;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.rel.Skyline.Dimension;
-import dev.mnestic.rel.Skyline.Direction;
+import dev.mnestic.runtime.Skylines.Direction;
 
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelRule;
@@ -43,8 +44,8 @@ public final class SkylineMergeRule extends RelRule<SkylineRuleConfig> {
     final Skyline coarser = bottomDiff.containsAll(topDiff) ? top
         : topDiff.containsAll(bottomDiff) ? bottom : null;
     if (coarser != null) {
-      call.transformTo(
-          LogicalSkyline.create(bottom.getInput(), coarser.dimensions, coarser.distinct));
+      call.transformTo(MnesticRelBuilder.skyline(call.builder().push(bottom.getInput()),
+          coarser.dimensions, coarser.distinct).build());
     }
   }
 

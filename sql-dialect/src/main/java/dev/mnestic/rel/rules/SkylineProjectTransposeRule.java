@@ -1,6 +1,7 @@
 package dev.mnestic.rel.rules;
 
 import dev.mnestic.rel.LogicalSkyline;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.rel.Skyline.Dimension;
 
@@ -10,6 +11,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.tools.RelBuilder;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +44,8 @@ public final class SkylineProjectTransposeRule extends RelRule<SkylineRuleConfig
       }
       below.add(new Dimension(ref.getIndex(), d.direction()));
     }
-    call.transformTo(project.copy(project.getTraitSet(),
-        List.of(LogicalSkyline.create(project.getInput(), below, skyline.distinct))));
+    final RelBuilder b = call.builder();
+    MnesticRelBuilder.skyline(b.push(project.getInput()), below, skyline.distinct);
+    call.transformTo(project.copy(project.getTraitSet(), List.of(b.build())));
   }
 }

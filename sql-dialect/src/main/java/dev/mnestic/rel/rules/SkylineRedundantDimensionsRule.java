@@ -1,9 +1,10 @@
 package dev.mnestic.rel.rules;
 
 import dev.mnestic.rel.LogicalSkyline;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.rel.Skyline.Dimension;
-import dev.mnestic.rel.Skyline.Direction;
+import dev.mnestic.runtime.Skylines.Direction;
 
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptRuleCall;
@@ -52,7 +53,8 @@ public final class SkylineRedundantDimensionsRule extends RelRule<SkylineRuleCon
       return;
     }
     if (!kept.isEmpty()) {
-      call.transformTo(LogicalSkyline.create(input, kept, skyline.distinct));
+      call.transformTo(
+          MnesticRelBuilder.skyline(call.builder().push(input), kept, skyline.distinct).build());
     } else if (skyline.distinct) {
       call.transformTo(call.builder().push(input).limit(0, 1).build());
     } else {

@@ -3,7 +3,7 @@ package dev.mnestic.rel.rules;
 import dev.mnestic.rel.LogicalSkyline;
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.rel.Skyline.Dimension;
-import dev.mnestic.rel.Skyline.Direction;
+import dev.mnestic.runtime.Skylines.Direction;
 
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelRule;

@@ -1,6 +1,7 @@
 package dev.mnestic.rel.rules;
 
 import dev.mnestic.rel.LogicalSkyline;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.Skyline;
 
 import org.apache.calcite.plan.RelOptRuleCall;
@@ -8,6 +9,7 @@ import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.logical.LogicalUnion;
+import org.apache.calcite.tools.RelBuilder;
 
 import java.util.List;
 
@@ -35,11 +37,14 @@ public final class SkylineUnionTransposeRule extends RelRule<SkylineRuleConfig> 
     if (union.getInputs().stream().allMatch(i -> same(skyline, i.stripped()))) {
       return;
     }
+    final RelBuilder b = call.builder();
     final List<RelNode> filtered = union.getInputs().stream()
-        .map(i -> (RelNode) LogicalSkyline.create(i, skyline.dimensions, skyline.distinct))
+        .map(i -> MnesticRelBuilder.skyline(b.push(i), skyline.dimensions, skyline.distinct)
+            .build())
         .toList();
-    call.transformTo(LogicalSkyline.create(union.copy(union.getTraitSet(), filtered),
-        skyline.dimensions, skyline.distinct));
+    b.push(union.copy(union.getTraitSet(), filtered));
+    call.transformTo(
+        MnesticRelBuilder.skyline(b, skyline.dimensions, skyline.distinct).build());
   }
 
   private static boolean same(Skyline skyline, RelNode input) {

@@ -2,6 +2,7 @@ package dev.mnestic.sql.validate;
 
 import dev.mnestic.rel.Skyline;
 import dev.mnestic.runtime.RunningStatement;
+import dev.mnestic.runtime.Skylines.Direction;
 import dev.mnestic.sql.SqlSkylineSelect;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -281,9 +282,9 @@ public class MnesticSqlValidator extends CalciteSqlValidator {
           throw newValidationError(aggregate, SkylineErrors.RESOURCE.aggregateIllegalInSkyline());
         }
       }
-      final Skyline.Direction direction = SqlSkylineSelect.direction(item);
+      final Direction direction = SqlSkylineSelect.direction(item);
       final RelDataType type = deriveType(scope, expandOrderExpr(select, expression));
-      if (direction != Skyline.Direction.DIFF && !isOrdered(type)) {
+      if (direction != Direction.DIFF && !isOrdered(type)) {
         throw newValidationError(expression,
             SkylineErrors.RESOURCE.itemHasNoOrder(direction.name(), type.getFullTypeString()));
       }

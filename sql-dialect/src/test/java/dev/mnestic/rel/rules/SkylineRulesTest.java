@@ -1,10 +1,10 @@
 package dev.mnestic.rel.rules;
 
-import dev.mnestic.rel.LogicalSkyline;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.Skyline.Dimension;
-import dev.mnestic.rel.Skyline.Direction;
+import dev.mnestic.runtime.Skylines.Direction;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -107,7 +107,7 @@ class SkylineRulesTest {
   }
 
   private RelNode skyline(RelNode input, boolean distinct, Dimension... dimensions) {
-    return LogicalSkyline.create(input, List.of(dimensions), distinct);
+    return MnesticRelBuilder.skyline(b.push(input), List.of(dimensions), distinct).build();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.mnestic.sql.parser;
 
 import dev.mnestic.rel.Skyline;
+import dev.mnestic.runtime.Skylines.Direction;
 import dev.mnestic.sql.SqlSkylineSelect;
 import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
 
@@ -46,7 +47,7 @@ class SkylineParserTest {
         parse("SELECT * FROM hotels SKYLINE OF price MIN, stars + 1 MAX, city DIFF"));
     assertFalse(select.isSkylineDistinct());
     assertEquals(3, select.getSkyline().size());
-    assertEquals(List.of(Skyline.Direction.MIN, Skyline.Direction.MAX, Skyline.Direction.DIFF),
+    assertEquals(List.of(Direction.MIN, Direction.MAX, Direction.DIFF),
         select.getSkyline().stream().map(SqlSkylineSelect::direction).toList());
     assertEquals("`stars` + 1",
         SqlSkylineSelect.expression(select.getSkyline().get(1)).toString());

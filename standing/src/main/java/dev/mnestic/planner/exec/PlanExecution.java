@@ -15,6 +15,7 @@ import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.Window;
 import dev.mnestic.rel.LogicalSketchAggregate;
 import dev.mnestic.rel.SketchAggregate;
+import dev.mnestic.runtime.Sketches;
 
 import org.apache.calcite.rel.RelNode;
 
@@ -65,8 +66,8 @@ public final class PlanExecution {
   }
 
   /** Per metric, the chosen summaries its one pass keeps (what {@link #aggregates} builds). */
-  public Map<String, List<SketchAggregate.Summary>> summaries() {
-    final Map<String, List<SketchAggregate.Summary>> out = new LinkedHashMap<>();
+  public Map<String, List<Sketches.Summary>> summaries() {
+    final Map<String, List<Sketches.Summary>> out = new LinkedHashMap<>();
     summaries.forEach((metric, vs) -> out.put(metric, vs.stream().map(this::summary).toList()));
     return out;
   }
@@ -87,22 +88,22 @@ public final class PlanExecution {
     return key instanceof GroupKey.Quantile q ? q.metric() : ((GroupKey.State) key).metric();
   }
 
-  private SketchAggregate.Summary summary(int v) {
+  private Sketches.Summary summary(int v) {
     final LogicalCandidate c = logical(v);
     final GroupKey key = space.memo().key(space.candidates().get(v).group());
     final Window window;
-    final SketchAggregate.Family family;
+    final Sketches.Family family;
     double parameter = 0;
     long sub = 0;
     if (key instanceof GroupKey.Quantile q) {
       window = q.window();
-      family = SketchAggregate.Family.EXACT;
+      family = Sketches.Family.EXACT;
     } else {
       final GroupKey.State s = (GroupKey.State) key;
       window = s.window();
-      family = s.family() == Family.KLL ? SketchAggregate.Family.KLL
-          : s.family() == Family.DDSKETCH ? SketchAggregate.Family.DDSKETCH
-          : SketchAggregate.Family.EXACT;
+      family = s.family() == Family.KLL ? Sketches.Family.KLL
+          : s.family() == Family.DDSKETCH ? Sketches.Family.DDSKETCH
+          : Sketches.Family.EXACT;
       final Parameters theta = c.properties().parameters();
       parameter = theta instanceof Parameters.Kll k ? k.k()
           : theta instanceof Parameters.DdSketch d ? d.alpha() : 0;
@@ -110,7 +111,7 @@ public final class PlanExecution {
         sub = m.sub().toMillis();
       }
     }
-    return new SketchAggregate.Summary(family, parameter, window.width().toMillis(),
+    return new Sketches.Summary(family, parameter, window.width().toMillis(),
         window.step().toMillis(), sub, reads.get(v));
   }
 

@@ -11,8 +11,8 @@ import dev.mnestic.planner.workload.Metric;
 import dev.mnestic.planner.workload.WorkloadParser;
 import dev.mnestic.rel.MnesticRules;
 import dev.mnestic.rel.Plans;
-import dev.mnestic.rel.RowTable;
 import dev.mnestic.rel.SketchAggregate;
+import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.Sketches;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -87,8 +87,8 @@ class PlanExecutionTest {
         // One pass keeps one KLL for A and one DDSketch that both of B's operands read.
         final SketchAggregate aggregate = execution.aggregates(rows).get("latency");
         assertEquals(2, aggregate.summaries.size());
-        assertEquals(Set.of(SketchAggregate.Family.KLL, SketchAggregate.Family.DDSKETCH),
-            aggregate.summaries.stream().map(SketchAggregate.Summary::family).collect(Collectors.toSet()));
+        assertEquals(Set.of(Sketches.Family.KLL, Sketches.Family.DDSKETCH),
+            aggregate.summaries.stream().map(Sketches.Summary::family).collect(Collectors.toSet()));
         final Map<String, TreeMap<Long, Double>> answers = execution.answers(rows, rel ->
             Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(), List.of(requests),
               Map.of()));

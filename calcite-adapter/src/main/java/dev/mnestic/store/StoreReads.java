@@ -1,7 +1,4 @@
-package dev.mnestic.runtime;
-
-import dev.mnestic.store.Session;
-import dev.mnestic.store.StoreSnapshot;
+package dev.mnestic.store;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.util.ByteString;
@@ -164,7 +161,7 @@ public final class StoreReads {
   /**
    * The rows of store table {@code table} that this statement sees (read by
    * {@link StoreSnapshot#read} when the first row is asked for), each column read as
-   * {@code reads} says: an {@code Object[]} per row, or the value itself when {@code array}
+   * {@code how} says: an {@code Object[]} per row, or the value itself when {@code array}
    * is false. The same values as Calcite's JDBC adapter reads through HSQLDB's JDBC
    * ({@code StoreToEnumerableConverter}): what JDBC's getters do per type is done here on
    * HSQLDB's own value objects, through HSQLDB's own conversions where they involve a
@@ -172,12 +169,8 @@ public final class StoreReads {
    * values read are kept by column ({@link Columns}) for later reads of the same committed
    * rows. The context's cancel flag stops the reading every 4,096 rows.
    */
-  public static Enumerable<Object> scan(DataContext root, String table, String[] reads,
+  public static Enumerable<Object> scan(DataContext root, String table, Read[] how,
       boolean array) {
-    final Read[] how = new Read[reads.length];
-    for (int i = 0; i < how.length; i++) {
-      how[i] = Read.valueOf(reads[i]);
-    }
     final Session store = Session.of(root.getRootSchema());
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
     final StoreSnapshot.Reading<Columns> reading = new StoreSnapshot.Reading<>() {

@@ -1,7 +1,4 @@
-package dev.mnestic.runtime;
-
-import dev.mnestic.store.Session;
-import dev.mnestic.store.WriteGuard;
+package dev.mnestic.store;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.util.ByteString;
@@ -9,6 +6,7 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.function.Function0;
+import org.apache.calcite.rel.core.TableModify;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -76,7 +74,7 @@ public final class StoreWrites {
    * run the statement again).
    */
   public static Enumerable<Long> modify(DataContext root, String table,
-      String operation, String[] updateColumns, Function0<Enumerable<Object[]>> input) {
+      TableModify.Operation operation, String[] updateColumns, Function0<Enumerable<Object[]>> input) {
     final Session session = Session.of(root.getRootSchema());
     try {
       return Linq4j.singletonEnumerable(
@@ -87,13 +85,13 @@ public final class StoreWrites {
     }
   }
 
-  private static long modify(Session session, String table, String operation,
+  private static long modify(Session session, String table, TableModify.Operation operation,
       String[] updateColumns, Function0<Enumerable<Object[]>> input) throws SQLException {
     final Connection connection = session.getConnection();
     final boolean autoCommit = connection.getAutoCommit();
     final boolean readCommitted =
         connection.getTransactionIsolation() == Connection.TRANSACTION_READ_COMMITTED;
-    final boolean guarded = !operation.equals("INSERT");
+    final boolean guarded = operation != TableModify.Operation.INSERT;
     for (int attempt = 1; ; attempt++) {
       final long since = guarded ? session.changeNumber() : 0;
       final Atomic atomic = new Atomic(connection, autoCommit);
@@ -172,22 +170,16 @@ public final class StoreWrites {
     }
   }
 
-  private static long write(Session session, String table, String operation,
+  private static long write(Session session, String table, TableModify.Operation operation,
       String[] updateColumns, Enumerable<Object[]> rows) throws SQLException {
     final Target target = Target.of(session, table);
-    switch (operation) {
-    case "INSERT":
-      return run(session, target.insertSql(), rows, row -> target.bindInsert(row, 0));
-    case "DELETE":
-      return run(session, target.deleteSql(), rows, row -> target.bindKey(row, 0, 1));
-    case "UPDATE":
-      return run(session, target.updateSql(updateColumns), rows,
-          row -> target.bindUpdate(row, 0, updateColumns));
-    case "MERGE":
-      return merge(session, target, updateColumns, rows);
-    default:
-      throw new IllegalArgumentException("unknown operation " + operation);
-    }
+    return switch (operation) {
+    case INSERT -> run(session, target.insertSql(), rows, row -> target.bindInsert(row, 0));
+    case DELETE -> run(session, target.deleteSql(), rows, row -> target.bindKey(row, 0, 1));
+    case UPDATE -> run(session, target.updateSql(updateColumns), rows,
+        row -> target.bindUpdate(row, 0, updateColumns));
+    case MERGE -> merge(session, target, updateColumns, rows);
+    };
   }
 
   /**

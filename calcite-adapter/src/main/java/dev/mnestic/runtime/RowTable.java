@@ -1,8 +1,6 @@
-package dev.mnestic.rel;
+package dev.mnestic.runtime;
 
 import com.google.common.collect.ImmutableList;
-
-import dev.mnestic.runtime.RowList;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -41,7 +39,7 @@ import static java.util.Objects.requireNonNull;
  * <p>Generated code finds the table in its {@link DataContext}, under the
  * table's name ({@code root.get(name)}), and scans its list directly. So a
  * plan over row tables runs only with a context that holds them
- * ({@link Plans#run}); nothing is registered in a schema. (Calcite's own
+ * ({@code dev.mnestic.rel.Plans.run}); nothing is registered in a schema. (Calcite's own
  * {@code TransientTable} cannot be scanned by generated code at all:
  * Calcite runs such scans in its interpreter, per row and per round.)
  *
