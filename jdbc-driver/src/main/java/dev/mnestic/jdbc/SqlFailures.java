@@ -49,7 +49,8 @@ import java.util.stream.Collectors;
  *       22018 a string that is no number, 22007 a bad date or time, 22000
  *       another failure of a function on its arguments (their messages
  *       name no Java exception);
- *   <li>a plan Calcite cannot implement: 0A000; a parameter not set: 07002;
+ *   <li>a plan Calcite cannot implement, or a statement it parses and does not implement
+ *       ({@code TABLE t}): 0A000; a parameter not set: 07002;
  *   <li>out of memory: 53200; stack exhausted: 54001;
  *   <li>anything else, an internal error: XX000, with the first line of the
  *       exception's message (never generated code), and its class only when
@@ -159,6 +160,9 @@ final class SqlFailures {
           ? "not supported: the planner has no implementation for " + firstLine(
               String.valueOf(stated.getMessage()).replaceFirst("^Unable to implement ", "")
               .replaceFirst(": rowcount = .*", ""))
+          : stated != null && isUnimplemented(stated)
+          ? "not supported: "
+              + String.valueOf(stated.getMessage()).replaceFirst("^class \\S+: ", "")
           : messageOf(e);
       case "53200" -> "statement ran out of memory (" + stated.getMessage() + ") and was stopped";
       case "42601" -> stated instanceof SqlParseException parse ? parseMessage(parse)
@@ -234,7 +238,7 @@ final class SqlFailures {
       // Calcite's generated code reading a parameter the PreparedStatement never set.
       return "07002";
     }
-    if (isUnplannable(t)) {
+    if (isUnplannable(t) || isUnimplemented(t)) {
       return NOT_SUPPORTED;
     }
     if (t.getCause() == null && t instanceof RuntimeException
@@ -310,6 +314,17 @@ final class SqlFailures {
     return t.getClass().getSimpleName().equals("CannotPlanException")
         || t instanceof IllegalStateException
         && String.valueOf(t.getMessage()).startsWith("Unable to implement ");
+  }
+
+  /**
+   * Calcite's {@code Util.needToImplement}: a statement it parses but does not implement (such
+   * as {@code TABLE t}), whose message names the parse tree's class, then its text.
+   */
+  private static boolean isUnimplemented(Throwable t) {
+    final StackTraceElement[] stack = t.getStackTrace();
+    return t instanceof UnsupportedOperationException && stack.length > 0
+        && stack[0].getClassName().equals("org.apache.calcite.util.Util")
+        && stack[0].getMethodName().equals("needToImplement");
   }
 
   /**

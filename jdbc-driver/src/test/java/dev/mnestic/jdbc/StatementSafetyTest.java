@@ -69,6 +69,7 @@ class StatementSafetyTest {
     fails("42601", "line 1, column 8", "SELECT FROM WHERE");
     fails("22012", "division by zero", "SELECT 1 / 0");
     fails("0A000", "not supported", "SELECT COUNT(*) FROM t GROUP BY TUMBLE(ts, INTERVAL '1' SECOND)");
+    fails("0A000", "not supported: TABLE `PUBLIC`.`t`", "TABLE t");
   }
 
   /** A PreparedStatement's failures, preparing and running, carry their SQLSTATE too. */
