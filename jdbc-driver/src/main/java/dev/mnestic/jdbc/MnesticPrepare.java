@@ -1,7 +1,7 @@
 package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.DatalogException;
-import dev.mnestic.rel.MnesticRules;
+import dev.mnestic.rel.PlanRules;
 import dev.mnestic.runtime.DeepStack;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlCreateStandingQuery;
@@ -12,12 +12,10 @@ import dev.mnestic.standing.StandingQuery;
 import dev.mnestic.standing.StandingQueryException;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
-import dev.mnestic.store.StoreRules;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
-import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
@@ -74,21 +72,8 @@ final class MnesticPrepare extends CalcitePrepareImpl {
             Contexts.of(new CancelFlag(running.flag())),
             externalContext != null ? externalContext : Contexts.of(prepareContext.config())),
         costFactory);
-    // Store tables are written by StoreWrites, not through a Java collection.
-    planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
-    planner.addRule(StoreRules.STORE_MODIFY);
-    planner.addRule(MnesticRules.ENUMERABLE_RECURSIVE_UNION);
-    // WITH RECURSIVE: Calcite's rule, with the recursive step rebuilt each round.
-    planner.removeRule(EnumerableRules.ENUMERABLE_REPEAT_UNION_RULE);
-    planner.addRule(MnesticRules.ENUMERABLE_REPEAT_UNION);
-    planner.addRule(MnesticRules.ENUMERABLE_SKYLINE);
-    // Many rows of VALUES (and IN lists, which become VALUES) as data, not as generated code.
-    planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
-    planner.addRule(MnesticRules.ENUMERABLE_VALUES);
-    // Store scans come unsorted: a merge join would sort both sides, and
-    // Calcite's merge join is many times slower than its hash join here
-    // (bench/RESULTS.md, "Where work over the store runs").
-    planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
+    // SQL's rules (why: PlanRules).
+    PlanRules.SQL.applyTo(planner);
     return planner;
   }
 
