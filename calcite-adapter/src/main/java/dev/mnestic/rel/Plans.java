@@ -16,7 +16,6 @@ import org.apache.calcite.plan.RelOptCostImpl;
 import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
-import org.apache.calcite.plan.RelOptRules;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepPlanner;
@@ -27,7 +26,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
@@ -53,7 +51,10 @@ public final class Plans {
   private Plans() {
   }
 
-  /** The Enumerable plan Calcite chooses for {@code logical} ({@link #standard()}). */
+  /**
+   * The Enumerable plan Calcite chooses for {@code logical} ({@link #standard()}), with the
+   * rules its cluster's planner was given ({@link PlanRules}).
+   */
   public static EnumerableRel optimize(RelNode logical) {
     return (EnumerableRel) standard().run(logical.getCluster().getPlanner(), logical,
         logical.getTraitSet().replace(EnumerableConvention.INSTANCE), List.of(), List.of());
@@ -67,7 +68,7 @@ public final class Plans {
   public static Program standard() {
     // Calcite's calc step: each rule to its fixpoint in turn
     final HepProgramBuilder calcs = HepProgram.builder();
-    RelOptRules.CALC_RULES.forEach(calcs::addRuleInstance);
+    PlanRules.CALCS.forEach(calcs::addRuleInstance);
     return Programs.sequence(subQueries(), Programs.decorrelate(),
         Programs.measure(DefaultRelMetadataProvider.INSTANCE), Programs.trim(), Plans::volcano,
         hep(calcs.build()));
@@ -78,13 +79,10 @@ public final class Plans {
    * the connection enables top-down general decorrelation), in a {@link #hep} planner.
    */
   public static Program subQueries() {
-    final Program correlates = hep(HepProgram.builder().addRuleCollection(List.of(
-        CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
-        CoreRules.JOIN_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE)).build());
-    final Program marks = hep(HepProgram.builder().addRuleCollection(List.of(
-        CoreRules.FILTER_SUB_QUERY_TO_MARK_CORRELATE,
-        CoreRules.PROJECT_SUB_QUERY_TO_MARK_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE,
-        CoreRules.PROJECT_OVER_SUM_TO_SUM0_RULE)).build());
+    final Program correlates = hep(HepProgram.builder()
+        .addRuleCollection(PlanRules.SUB_QUERIES_TO_CORRELATES).build());
+    final Program marks = hep(HepProgram.builder()
+        .addRuleCollection(PlanRules.SUB_QUERIES_TO_MARK_CORRELATES).build());
     return (planner, rel, traits, materializations, lattices) ->
         (planner.getContext().maybeUnwrap(CalciteConnectionConfig.class)
             .orElse(CalciteConnectionConfig.DEFAULT).topDownGeneralDecorrelationEnabled()

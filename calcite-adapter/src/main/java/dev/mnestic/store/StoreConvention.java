@@ -39,9 +39,16 @@ final class StoreConvention extends JdbcConvention {
     super(dialect, expression, name);
   }
 
+  /**
+   * Adds the store's rules to a planner that plans a read of a store table, whatever the plan's
+   * kind (the rules each kind adds or removes besides: {@code PlanRules}).
+   */
   @Override public void register(RelOptPlanner planner) {
+    // What HSQLDB computes (a key lookup, a view) comes back into Calcite's Enumerable code.
     planner.addRule(StoreToEnumerableConverter.Rule.create(this));
+    // Any other read of a store table reads HSQLDB's row store directly.
     planner.addRule(EnumerableStoreScan.Rule.create(this));
+    // A filter on the key's first column is where HSQLDB's index pays.
     planner.addRule(KeyFilterRule.forKeys(this));
   }
 

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The embedded JDBC driver, {@code jdbc:mnestic:}, built on Calcite's.
@@ -129,9 +130,21 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
     new Driver().register();
   }
 
+  /** The driver of SQL connections, registered with {@code DriverManager}. */
   public Driver() {
-    super(null);
+    this(MnesticPrepare::new);
   }
+
+  /** A driver whose connections prepare statements with {@code prepare}'s. */
+  private Driver(Supplier<CalcitePrepare> prepare) {
+    super(prepare);
+  }
+
+  /**
+   * Connects {@code lang=datalog} connections: as this driver's, but their statements are
+   * CozoScript scripts ({@link DatalogPrepare}).
+   */
+  private static final Driver DATALOG_CONNECTIONS = new Driver(DatalogPrepare::new);
 
   /** mnestic's version ({@code mnestic --version}), as the driver and the server report it. */
   public static String version() {
@@ -144,10 +157,6 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
    */
   public static StandingQueries standingQueries() {
     return Standing.queries();
-  }
-
-  @Override public CalcitePrepare createPrepare() {
-    return new MnesticPrepare();
   }
 
   /** Calcite's JDBC objects, with failures of {@code prepareStatement} given their SQLSTATE. */
@@ -186,7 +195,14 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
         withDefaults.setProperty(key, given.getProperty(key));
       }
     }
-    return super.connect(url, withDefaults);
+    // The statement language chooses the connection's preparation, once.
+    return (DATALOG.equalsIgnoreCase(withDefaults.getProperty(LANG)) ? DATALOG_CONNECTIONS : this)
+        .open(url, withDefaults);
+  }
+
+  /** Calcite's connection of {@code url}, {@code properties} checked and completed. */
+  private Connection open(String url, Properties properties) throws SQLException {
+    return super.connect(url, properties);
   }
 
   /**

@@ -11,7 +11,7 @@ import dev.mnestic.planner.workload.Metric;
 import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Workload;
-import dev.mnestic.rel.MnesticRules;
+import dev.mnestic.rel.PlanRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.Sketches;
@@ -411,7 +411,7 @@ public final class Dashboard extends AbstractSchema {
      */
     Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds, AtomicBoolean cancel) {
       final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
-      b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_SKETCH_AGGREGATE);
+      PlanRules.STANDING.applyTo(b.getCluster().getPlanner());
       final Map<String, RowFilter> filters = new HashMap<>();
       for (StandingQuery q : queries) {
         q.valueColumns().keySet().forEach(metric -> filters.put(metric, q.filter()));

@@ -9,7 +9,7 @@ import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRelBuilder;
-import dev.mnestic.rel.MnesticRules;
+import dev.mnestic.rel.PlanRules;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.RunningStatement;
@@ -22,12 +22,10 @@ import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
-import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.jdbc.CalciteConnection;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
@@ -147,21 +145,8 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
             TimeUnit.NANOSECONDS);
     this.root = this.connection.getRootSchema();
     this.b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
-    // RelRunner plans with the planner of the plan's own cluster. Values of
-    // type ANY have no order Calcite can generate code for: no merge joins.
-    b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_RECURSIVE_UNION);
-    b.getCluster().getPlanner().addRule(MnesticRules.ENUMERABLE_DATALOG_AGGREGATE);
-    b.getCluster().getPlanner().removeRule(EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
-    // Its uniqueness metadata recursed forever over mutually recursive components.
-    b.getCluster().getPlanner().removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
-    // It folds a filter's constant calls into literals of type ANY, and the Java
-    // generated for a negative one, (Object) -0.1D, does not compile ('lon > -0.1');
-    // a list or bytes has no literal at all.
-    b.getCluster().getPlanner().removeRule(CoreRules.FILTER_REDUCE_EXPRESSIONS);
-    // With four or more joins it made the planner's metadata cyclic
-    // (CyclicMetadataException, e.g. the skyline spec's join back from a
-    // frontier to its rows); joins keep the order of the rule's atoms, as in CozoDB.
-    b.getCluster().getPlanner().removeRule(CoreRules.JOIN_COMMUTE);
+    // Plans run with the planner of the plan's own cluster: Datalog's rules (why: PlanRules).
+    PlanRules.DATALOG.applyTo(b.getCluster().getPlanner());
   }
 
   /** Tells {@code rounds} (null for none) of every round of every fixpoint evaluated. */
