@@ -1,4 +1,4 @@
-package dev.mnestic.datalog;
+package dev.mnestic.datalog.error;
 
 /**
  * An error in a script, reported as CozoDB reports it: a code such as
