@@ -43,7 +43,7 @@ public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean 
     return new StrataOptions(host, 0, null, null, null, MAX_EPOCHS, null);
   }
 
-  /** These options, stopped when {@code deadline} (0 for none) passes or {@code cancelFlag} is set. */
+  /** These options, stopped when {@code deadline} (0: none) passes or {@code cancelFlag} is set. */
   public StrataOptions stoppedBy(long deadline, AtomicBoolean cancelFlag) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
         storedTables);

@@ -20,7 +20,7 @@ public record StratumPlan(List<Step> steps) {
     steps = List.copyOf(steps);
   }
 
-  /** One step of the evaluation, of stratum {@link #stratum} (from 1) evaluating {@link #relations}. */
+  /** A step of the evaluation, of stratum {@link #stratum} (from 1) and its {@link #relations}. */
   public sealed interface Step {
     int stratum();
 
@@ -53,8 +53,8 @@ public record StratumPlan(List<Step> steps) {
    * rows kept as CozoDB values, so that each round scans the copy instead of
    * the store. A relation is copied once per evaluation.
    */
-  public record CopyStored(int stratum, List<String> relations, String relation, Atom.StoredApply at)
-      implements Step {
+  public record CopyStored(int stratum, List<String> relations, String relation,
+      Atom.StoredApply at) implements Step {
   }
 
   /**
