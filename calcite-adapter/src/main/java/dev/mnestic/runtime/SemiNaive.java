@@ -52,7 +52,12 @@ public final class SemiNaive {
   private SemiNaive() {
   }
 
-  /** Evaluates to the fixpoint; returns relation 0's rows. */
+  /**
+   * Evaluates to the fixpoint; returns relation 0's rows.
+   *
+   * @throws FixpointException when a round past {@code maxIterations} would run, or when
+   *     the context's cancel flag is set
+   */
   public static Enumerable<Object[]> fixpoint(DataContext root,
       Enumerable<Object[]>[] seeds, Enumerable<Object[]>[] iteratives,
       RowTable[] full, RowTable[] delta, int maxIterations, String[][] aggregations) {
@@ -80,8 +85,7 @@ public final class SemiNaive {
     final int[] deltas = new int[n];
     for (int round = 1; ; round++) {
       if (round > maxIterations) {
-        throw new IllegalStateException("recursion did not reach a fixpoint after "
-            + maxIterations + " iterations");
+        throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
       }
       // Each relation's derivations, all from the same full and delta (published below).
       for (int i = 0; i < n; i++) {
@@ -93,8 +97,7 @@ public final class SemiNaive {
       }
       // Cancelled scans read nothing: a quiet round then proves nothing.
       if (cancelled != null && cancelled.get()) {
-        throw new IllegalStateException("recursion cancelled after " + round
-            + " iterations (query timeout or cancel)");
+        throw new FixpointException(FixpointException.Reason.CANCELLED, round);
       }
       boolean changed = false;
       for (int i = 0; i < n; i++) {

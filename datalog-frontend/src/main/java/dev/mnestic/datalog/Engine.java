@@ -3,9 +3,12 @@ package dev.mnestic.datalog;
 import dev.mnestic.datalog.analysis.Stratifier;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.eval.ConstantRules;
-import dev.mnestic.datalog.lower.Strata;
+import dev.mnestic.datalog.lower.StrataOptions;
+import dev.mnestic.datalog.lower.StratumPlan;
+import dev.mnestic.datalog.lower.StratumPlanner;
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.runtime.DeepStack;
 import dev.mnestic.runtime.SemiNaive;
@@ -39,37 +42,21 @@ import java.util.function.Supplier;
  */
 public final class Engine {
   private final Connection connection;
-  /** {@link System#nanoTime()} by which every script must end (a statement's query timeout); 0 for none. */
-  private final long deadline;
-  /** Set by another thread to stop the running script (a statement's cancel); null for none. */
-  private final AtomicBoolean cancelFlag;
-  /** Where a long script shows its progress line (a terminal); null for nowhere. */
-  private final PrintStream progress;
   /**
-   * Rounds a recursion through a bounded-meet aggregation may keep changing
-   * its result unless {@code :max_epochs} says otherwise: a recursive
-   * {@code pareto_min} over a cycle whose every lap adds an incomparable
-   * point never settles, and stops with {@code mnestic::frontier_diverges}.
+   * How every script's strata are evaluated: the aggregations registered on
+   * this engine (shared with the engines derived from it), the deadline by
+   * which every script must end (a statement's query timeout), the cancel
+   * flag, where the progress line goes, who is told of rounds.
    */
-  public static final int MAX_EPOCHS = 4096;
-  /** The aggregations registered on this engine, sealed (kept by the engines derived from it). */
-  private final HostAggregations host;
-
-  /** Told of every round of every fixpoint (a benchmark counting tuples); null for none. */
-  private final SemiNaive.Progress rounds;
+  private final StrataOptions options;
 
   public Engine(Connection connection) {
-    this(connection, 0, null, null, HostAggregations.NONE, null);
+    this(connection, StrataOptions.of(HostAggregations.NONE));
   }
 
-  private Engine(Connection connection, long deadline, AtomicBoolean cancelFlag,
-      PrintStream progress, HostAggregations host, SemiNaive.Progress rounds) {
+  private Engine(Connection connection, StrataOptions options) {
     this.connection = connection;
-    this.deadline = deadline;
-    this.cancelFlag = cancelFlag;
-    this.progress = progress;
-    this.host = host;
-    this.rounds = rounds;
+    this.options = options;
   }
 
   /**
@@ -78,7 +65,7 @@ public final class Engine {
    * counting the tuples a recursion derives does.
    */
   public Engine reportingRoundsTo(SemiNaive.Progress rounds) {
-    return new Engine(connection, deadline, cancelFlag, progress, host, rounds);
+    return new Engine(connection, options.reportingRoundsTo(rounds));
   }
 
   /**
@@ -108,8 +95,8 @@ public final class Engine {
    */
   public Engine withBoundedMeetAggregate(String name, BiPredicate<Object, Object> dominates,
       int maxSurvivors) {
-    return new Engine(connection, deadline, cancelFlag, progress,
-        host.withBoundedMeet(name, dominates, maxSurvivors), rounds);
+    return new Engine(connection,
+        options.withHost(options.host().withBoundedMeet(name, dominates, maxSurvivors)));
   }
 
   /**
@@ -128,8 +115,7 @@ public final class Engine {
    */
   public Engine withAggregate(String name, boolean isMeet,
       Supplier<? extends Aggregators.Aggregator> factory) {
-    return new Engine(connection, deadline, cancelFlag, progress,
-        host.with(name, isMeet, factory), rounds);
+    return new Engine(connection, options.withHost(options.host().with(name, isMeet, factory)));
   }
 
   /**
@@ -138,7 +124,7 @@ public final class Engine {
    * 0 for none) passes or when {@code cancelFlag} is set.
    */
   public Engine stoppedBy(long deadline, AtomicBoolean cancelFlag) {
-    return new Engine(connection, deadline, cancelFlag, progress, host, rounds);
+    return new Engine(connection, options.stoppedBy(deadline, cancelFlag));
   }
 
   /**
@@ -146,7 +132,7 @@ public final class Engine {
    * runs longer than a second (stratum, round, new tuples per relation).
    */
   public Engine showingProgressOn(PrintStream terminal) {
-    return new Engine(connection, deadline, cancelFlag, terminal, host, rounds);
+    return new Engine(connection, options.showingProgressOn(terminal));
   }
 
   /**
@@ -391,10 +377,12 @@ public final class Engine {
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
       throw noEntry();
     }
-    final List<List<String>> strata = Stratifier.stratify(rules, host::isMeet);
-    try (Strata plan = new Strata(connection, params, 0, null, null, host,
-        maxEpochs(query.options(), params))) {
-      return new Result(List.of("stratum", "rules", "plan"), plan.explain(rules, strata));
+    final List<List<String>> strata = Stratifier.stratify(rules, options.host()::isMeet);
+    final int maxEpochs = maxEpochs(query.options(), params);
+    final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs);
+    final StratumPlan plan = StratumPlanner.plan(rules, strata, params, explaining);
+    try (StrataRunner explained = new StrataRunner(connection, params, explaining)) {
+      return new Result(List.of("stratum", "rules", "plan"), explained.explain(plan));
     }
   }
 
@@ -416,19 +404,22 @@ public final class Engine {
     if (entry.isEmpty()) {
       throw noEntry();
     }
-    final List<List<String>> strata = Stratifier.stratify(rules, host::isMeet);
+    final List<List<String>> strata = Stratifier.stratify(rules, this.options.host()::isMeet);
     final List<List<Object>> rows;
     if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
       rows = ConstantRules.rows(entry.get(0), params);
     } else {
       final int timeout = timeout(options, params);
       final long scriptDeadline = timeout == 0 ? 0 : System.nanoTime() + timeout * 1_000_000_000L;
-      try (Strata run = new Strata(connection, params,
-          deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline) ? scriptDeadline : deadline,
-          cancelFlag, progress, host, maxEpochs(options, params))) {
-        run.reportRoundsTo(rounds);
-        run.readStoredFrom(stored::table);
-        rows = run.evaluate(rules, strata);
+      final long deadline = this.options.deadline();
+      final StrataOptions run = this.options
+          .stoppedBy(deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline)
+              ? scriptDeadline : deadline, this.options.cancelFlag())
+          .withMaxEpochs(maxEpochs(options, params))
+          .readingStoredFrom(stored::table);
+      final StratumPlan plan = StratumPlanner.plan(rules, strata, params, run);
+      try (StrataRunner runner = new StrataRunner(connection, params, run)) {
+        rows = runner.evaluate(plan);
       }
     }
     final List<String> headers = new ArrayList<>();
@@ -514,12 +505,12 @@ public final class Engine {
 
   /**
    * {@code :max_epochs}: how many rounds a recursion through a bounded-meet
-   * aggregation may keep changing its result, {@value #MAX_EPOCHS} unless
+   * aggregation may keep changing its result, {@value StrataOptions#MAX_EPOCHS} unless
    * the script says.
    */
   private static int maxEpochs(Script.Options options, Map<String, ?> params) {
     if (options.maxEpochs() == null) {
-      return MAX_EPOCHS;
+      return StrataOptions.MAX_EPOCHS;
     }
     final Object v = ConstantEvaluator.evaluate(options.maxEpochs(), params);
     if (!(v instanceof Long) || (Long) v <= 0 || (Long) v > Integer.MAX_VALUE) {

@@ -2,6 +2,7 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Script;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;

@@ -2,6 +2,7 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Script;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.runtime.CozoCalls;

@@ -1,5 +1,8 @@
 package dev.mnestic.datalog;
 
+import dev.mnestic.datalog.error.DatalogException;
+import dev.mnestic.datalog.lower.StrataOptions;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +45,7 @@ class DivergenceTest extends OneStoreTest {
   @Test void stopsAfterTheDefaultEpochs() {
     final DatalogException e = assertThrows(DatalogException.class, () -> run(CYCLE));
     assertEquals("mnestic::frontier_diverges", e.code());
-    assertTrue(e.getMessage().endsWith("after " + Engine.MAX_EPOCHS + " epochs"), e.getMessage());
+    assertTrue(e.getMessage().endsWith("after " + StrataOptions.MAX_EPOCHS + " epochs"), e.getMessage());
   }
 
   @Test void stopsAtTheTimeoutWhenThatComesFirst() {

@@ -2,6 +2,7 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.datalog.conformance.Oracle;
 import dev.mnestic.datalog.conformance.RawJson;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreLocation;
 

@@ -1,5 +1,6 @@
 package dev.mnestic.datalog;
 
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.runtime.RunningStatement;
 

@@ -1,6 +1,6 @@
 package dev.mnestic.cli;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.Engine;
 import dev.mnestic.jdbc.Driver;
 

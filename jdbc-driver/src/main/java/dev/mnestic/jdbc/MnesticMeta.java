@@ -1,6 +1,6 @@
 package dev.mnestic.jdbc;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.Engine;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.runtime.RunningStatement;

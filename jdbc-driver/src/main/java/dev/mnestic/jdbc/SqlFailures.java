@@ -1,6 +1,6 @@
 package dev.mnestic.jdbc;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.ValueException;
 

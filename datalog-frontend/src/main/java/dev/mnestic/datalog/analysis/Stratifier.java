@@ -1,6 +1,6 @@
 package dev.mnestic.datalog.analysis;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.value.ErrorCode;

@@ -1,6 +1,6 @@
 package dev.mnestic.datalog.eval;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.runtime.CozoCalls;

@@ -1,6 +1,6 @@
 package dev.mnestic.datalog.parse;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.value.ErrorCode;
 

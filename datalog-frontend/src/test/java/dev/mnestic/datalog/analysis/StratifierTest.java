@@ -2,7 +2,7 @@ package dev.mnestic.datalog.analysis;
 
 import dev.mnestic.value.HostAggregations;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.value.HostAggregations;

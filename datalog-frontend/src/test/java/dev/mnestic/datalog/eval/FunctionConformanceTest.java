@@ -1,6 +1,6 @@
 package dev.mnestic.datalog.eval;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.conformance.Oracle;

@@ -1,6 +1,6 @@
 package dev.mnestic.datalog.parse;
 
-import dev.mnestic.datalog.DatalogException;
+import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Rule;

@@ -2,6 +2,7 @@ package dev.mnestic.rel.rules;
 
 import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.MnesticRules;
+import dev.mnestic.rel.PlanFile;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.Skyline.Dimension;
 import dev.mnestic.runtime.Skylines.Direction;

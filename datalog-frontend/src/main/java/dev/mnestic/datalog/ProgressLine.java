@@ -1,4 +1,4 @@
-package dev.mnestic.datalog.lower;
+package dev.mnestic.datalog;
 
 import dev.mnestic.runtime.SemiNaive;
 

@@ -1,4 +1,4 @@
-package dev.mnestic.rel.rules;
+package dev.mnestic.rel;
 
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -19,14 +19,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * DiffRepository keeps them): {@code <TestCase name="..."><Resource
  * name="planBefore">...</Resource>...</TestCase>}. Every plan a run checks
  * is also written, in the same form, to {@code target/plans/NAME.xml};
- * after an intended change, copy that file over the expected one.
+ * after an intended change, copy that file over the expected one. Used by
+ * the plan tests of other modules too (this module's test jar).
  */
-final class PlanFile {
+public final class PlanFile {
   private final String name;
   private final Map<String, Map<String, String>> expected = new LinkedHashMap<>();
   private final Map<String, Map<String, String>> actual = new TreeMap<>();
 
-  PlanFile(Class<?> testClass) throws Exception {
+  public PlanFile(Class<?> testClass) throws Exception {
     name = testClass.getSimpleName();
     try (InputStream in = testClass.getResourceAsStream(name + ".xml")) {
       if (in == null) {
@@ -48,13 +49,13 @@ final class PlanFile {
   }
 
   /** Records {@code plan} as resource {@code resource} of test case {@code testCase}. */
-  synchronized void record(String testCase, String resource, String plan) throws Exception {
+  public synchronized void record(String testCase, String resource, String plan) throws Exception {
     actual.computeIfAbsent(testCase, t -> new LinkedHashMap<>()).put(resource, plan.strip());
     write();
   }
 
   /** Checks the plans recorded for {@code testCase} against the expected ones. */
-  synchronized void check(String testCase) {
+  public synchronized void check(String testCase) {
     final Map<String, String> plans = actual.getOrDefault(testCase, Map.of());
     plans.forEach((resource, plan) -> assertEquals(
         expected.getOrDefault(testCase, Map.of()).get(resource), plan,

@@ -1,4 +1,4 @@
-package dev.mnestic.datalog;
+package dev.mnestic.datalog.error;
 
 import dev.mnestic.value.ErrorCode;
 

@@ -1,0 +1,325 @@
+package dev.mnestic.datalog.lower;
+
+import dev.mnestic.datalog.ast.Atom;
+import dev.mnestic.datalog.ast.Pos;
+import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.datalog.error.DatalogException;
+import dev.mnestic.rel.LogicalRecursiveUnion;
+import dev.mnestic.rel.MnesticRelBuilder;
+import dev.mnestic.rel.PlanRules;
+import dev.mnestic.runtime.RowTable;
+import dev.mnestic.store.Session;
+import dev.mnestic.value.ErrorCode;
+import dev.mnestic.value.HostAggregations;
+
+import org.apache.calcite.adapter.jdbc.JdbcSchema;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.ViewExpanders;
+import org.apache.calcite.prepare.RelOptTableImpl;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalTableScan;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.TranslatableTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.RelBuilder;
+
+import com.google.common.collect.ImmutableList;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Lowers the steps of a {@link StratumPlan} to Calcite plans, and keeps the
+ * row tables they read and fill: each evaluated relation's rows as a
+ * transient table that later steps scan. Runs nothing: the runner runs each
+ * plan and hands the rows back ({@link #materialize}, {@link #copied},
+ * {@link #settled}).
+ */
+public final class StratumLowering implements RuleLowering.Tables {
+  /** Where each stored relation is in the store. */
+  public interface StoredTables {
+    /** The store table holding {@code relation}; empty when there is none. */
+    Optional<StoredTable> find(String relation);
+  }
+
+  /**
+   * A stored relation's table in the store schema ({@link Session#SCHEMA}).
+   *
+   * @param codecs per column in table order, the name of the runtime codec that decodes it
+   *     to a CozoDB value ({@link Operators#STORED}), or null for the SQL value itself
+   */
+  public record StoredTable(String table, List<String> codecs) {
+  }
+
+  /** A stored relation's plan, reading store table {@code table}. */
+  public record Read(String table, RelNode plan) {
+  }
+
+  /**
+   * A fixpoint's plan and the tables it fills.
+   *
+   * @param full per member, its table of every tuple; full when the plan has run
+   */
+  public record Recursion(RelNode plan, Map<String, RelOptTable> full) {
+  }
+
+  private final RelBuilder b;
+  private final SchemaPlus root;
+  private final Map<String, ?> params;
+  /** The aggregations the engine's host registered. */
+  private final HostAggregations host;
+  private final StoredTables stored;
+  /** Every row table made: the context plans run with. */
+  private final List<RowTable> tables = new ArrayList<>();
+  /** Each evaluated relation's table. */
+  private final Map<String, RelOptTable> materialized = new HashMap<>();
+  /** During a recursive stratum: which table each rule application reads. */
+  private Map<Atom.RuleApply, RelOptTable> reads = new IdentityHashMap<>();
+  /** Whether rules being lowered run inside a fixpoint, once per round. */
+  private boolean inFixpoint;
+  /** Stored relations read inside fixpoints, copied once (as CozoDB values), by relation. */
+  private final Map<String, RelOptTable> storedCopies = new HashMap<>();
+
+  public StratumLowering(SchemaPlus root, Map<String, ?> params, HostAggregations host,
+      StoredTables stored) {
+    this.root = root;
+    this.params = params;
+    this.host = host;
+    this.stored = stored;
+    this.b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
+    // Plans run with the planner of the plan's own cluster: Datalog's rules (why: PlanRules).
+    PlanRules.DATALOG.applyTo(b.getCluster().getPlanner());
+  }
+
+  /** The builder plans are made with (its type factory types the rows plans run with). */
+  public RelBuilder builder() {
+    return b;
+  }
+
+  /** Every row table made so far: the context plans run with. */
+  public List<RowTable> tables() {
+    return tables;
+  }
+
+  /** The rows of an evaluated relation. */
+  public List<Object[]> rows(String relation) {
+    return RowTable.of(materialized.get(relation)).rows();
+  }
+
+  /** Keeps {@code rows} as relation {@code relation}'s, of {@code arity} columns. */
+  public void materialize(String relation, List<Object[]> rows, int arity) {
+    final RelOptTable table = rowTable("rule_" + relation, anyRow(arity));
+    RowTable.of(table).rows().addAll(rows);
+    RowTable.of(table).fix();
+    materialized.put(relation, table);
+  }
+
+  /** The plan of a {@link StratumPlan.Once}: its rules' union, distinct or aggregated. */
+  public RelNode once(StratumPlan.Once step) {
+    final RelNode union = union(step.rules(), width(step.rules(), step.aggregated()));
+    return step.aggregated()
+        ? MnesticRelBuilder.datalogAggregate(b.push(union), step.aggregations()).build()
+        : distinct(union);
+  }
+
+  /** The plan reading a {@link StratumPlan.CopyStored}'s relation from the store. */
+  public Read read(StratumPlan.CopyStored step) {
+    return read(step.relation(), step.at().pos());
+  }
+
+  /** A stored relation from the store, its columns decoded to CozoDB values. */
+  private Read read(String relation, Pos pos) {
+    final StoredTable table = stored.find(relation).orElseThrow(() -> new DatalogException(
+        ErrorCode.QUERY_RELATION_NOT_FOUND,
+        "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column()));
+    // Asked of the store schema itself: Calcite's wrapper snapshots table
+    // names and would miss a table this script just created.
+    final Table t = root.getSubSchema(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
+        .get(table.table());
+    if (t == null) {
+      throw new IllegalStateException("store table " + table.table() + " is not in the schema");
+    }
+    final RelOptTable relOptTable = RelOptTableImpl.create(b.getRelOptSchema(),
+        t.getRowType(b.getTypeFactory()), t, ImmutableList.of(Session.SCHEMA, table.table()));
+    final RelNode scan = ((TranslatableTable) t).toRel(
+        ViewExpanders.simpleContext(b.getCluster()), relOptTable);
+    final List<RexNode> values = new ArrayList<>();
+    b.push(scan);
+    for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
+      final String codec = table.codecs().get(i);
+      values.add(codec == null ? b.call(Operators.VALUE, b.field(i))
+          : b.call(Operators.STORED, b.field(i), b.literal(codec)));
+    }
+    return new Read(table.table(),
+        b.project(values, scan.getRowType().getFieldNames(), true).build());
+  }
+
+  /** Keeps the rows {@code read} gave as the copy fixpoints scan of {@code step}'s relation. */
+  public void copied(StratumPlan.CopyStored step, Read read, List<Object[]> rows) {
+    final RelOptTable copy = rowTable("stored_" + read.table(),
+        anyRow(read.plan().getRowType().getFieldNames()));
+    RowTable.of(copy).rows().addAll(rows);
+    RowTable.of(copy).fix();
+    storedCopies.put(step.relation(), copy);
+  }
+
+  /**
+   * The plan of a {@link StratumPlan.Fixpoint}: a {@link LogicalRecursiveUnion} over a
+   * {@code full_m} and a {@code delta_m} table for every member.
+   */
+  public Recursion fixpoint(StratumPlan.Fixpoint step) {
+    final Map<String, RelOptTable> full = new LinkedHashMap<>();
+    final Map<String, RelOptTable> delta = new LinkedHashMap<>();
+    for (StratumPlan.Member m : step.members()) {
+      full.put(m.relation(), rowTable("full_" + m.relation(), anyRow(m.arity())));
+      delta.put(m.relation(), rowTable("delta_" + m.relation(), anyRow(m.arity())));
+    }
+    final Set<String> members = new TreeSet<>(step.relations());
+    final List<RelNode> seeds = new ArrayList<>();
+    final List<RelNode> iteratives = new ArrayList<>();
+    final List<List<String>> aggregations = new ArrayList<>();
+    inFixpoint = true;
+    try {
+      for (StratumPlan.Member m : step.members()) {
+        final int width = m.arity() + (m.aggregations() != null ? 1 : 0);
+        aggregations.add(m.aggregations());
+        final List<RelNode> seedPlans = new ArrayList<>();
+        for (StratumPlan.Part p : m.seeds()) {
+          seedPlans.add(lower(p.rule(), p.ordinal()));
+        }
+        final List<RelNode> iterativePlans = new ArrayList<>();
+        for (StratumPlan.Part p : m.iteratives()) {
+          for (Atom.RuleApply a : RuleLowering.recursiveAtoms(p.rule(), members)) {
+            reads.put(a, a == p.viaDelta() ? delta.get(a.rule()) : full.get(a.rule()));
+          }
+          iterativePlans.add(lower(p.rule(), p.ordinal()));
+          reads = new IdentityHashMap<>();
+        }
+        seeds.add(unionOf(seedPlans, width));
+        iteratives.add(unionOf(iterativePlans, width));
+      }
+    } finally {
+      inFixpoint = false;
+      reads = new IdentityHashMap<>();
+    }
+    seeds.forEach(b::push);
+    iteratives.forEach(b::push);
+    return new Recursion(MnesticRelBuilder.recursiveUnion(b, new ArrayList<>(full.values()),
+        new ArrayList<>(delta.values()), aggregations, step.maxRounds()).build(), full);
+  }
+
+  /** Keeps a fixpoint's full tables, filled by running its plan, as its members' rows. */
+  public void settled(Recursion recursion) {
+    // each member's full table holds its tuples now, for good
+    for (RelOptTable t : recursion.full().values()) {
+      RowTable.of(t).fix();
+    }
+    materialized.putAll(recursion.full());
+  }
+
+  /**
+   * The distinct rows of {@code input}, by our own hashing
+   * ({@link dev.mnestic.runtime.RowKey}): Calcite's distinct hashes rows as
+   * {@code 31 * h + e}, which collides heavily on rows of small integers.
+   */
+  private RelNode distinct(RelNode input) {
+    return MnesticRelBuilder.datalogAggregate(b.push(input),
+        Collections.nCopies(input.getRowType().getFieldCount(), null)).build();
+  }
+
+  private RelNode lower(Rule rule, int ordinal) {
+    return new RuleLowering(b, params, host, this).lower(rule, ordinal);
+  }
+
+  private RelNode union(List<Rule> rules, int width) {
+    final List<RelNode> plans = new ArrayList<>();
+    for (int ordinal = 0; ordinal < rules.size(); ordinal++) {
+      plans.add(lower(rules.get(ordinal), ordinal));
+    }
+    return unionOf(plans, width);
+  }
+
+  private RelNode unionOf(List<RelNode> plans, int arity) {
+    if (plans.isEmpty()) {
+      return b.values(anyRow(arity)).build();
+    }
+    for (RelNode p : plans) {
+      b.push(p);
+    }
+    return b.union(true, plans.size()).build();
+  }
+
+  /** Columns of a rule set's plans: the head's, and for an aggregating head, each row's place. */
+  private static int width(List<Rule> rules, boolean aggregated) {
+    return rules.get(0).head().size() + (aggregated ? 1 : 0);
+  }
+
+  /** A row of {@code arity} columns c0, c1, ... of type ANY. */
+  private RelDataType anyRow(int arity) {
+    final List<String> names = new ArrayList<>();
+    for (int i = 0; i < arity; i++) {
+      names.add("c" + i);
+    }
+    return anyRow(names);
+  }
+
+  private RelDataType anyRow(List<String> names) {
+    final RelDataTypeFactory f = b.getTypeFactory();
+    final RelDataTypeFactory.Builder row = f.builder();
+    for (String name : names) {
+      row.add(name, f.createTypeWithNullability(f.createSqlType(SqlTypeName.ANY), true));
+    }
+    return row.build();
+  }
+
+  private RelOptTable rowTable(String base, RelDataType rowType) {
+    final RelOptTable table = RowTable.create(b.getRelOptSchema(), base, rowType);
+    tables.add(RowTable.of(table));
+    return table;
+  }
+
+  // RuleLowering.Tables
+
+  @Override public RelOptTable rule(Atom.RuleApply apply) {
+    final RelOptTable t = reads.getOrDefault(apply, materialized.get(apply.rule()));
+    if (t == null) {
+      throw new IllegalStateException("rule " + apply.rule() + " read before it was evaluated");
+    }
+    return t;
+  }
+
+  @Override public RelNode stored(String relation, Pos pos) {
+    if (!inFixpoint) {
+      return read(relation, pos).plan();
+    }
+    final RelOptTable copy = storedCopies.get(relation);
+    if (copy == null) {
+      throw new IllegalStateException("stored relation " + relation
+          + " read in a fixpoint before it was copied");
+    }
+    return b.push(LogicalTableScan.create(b.getCluster(), copy, List.of())).build();
+  }
+
+  @Override public RelOptTable constants(List<?> values, boolean indexed) {
+    final RelOptTable table = rowTable("in", anyRow(indexed ? 2 : 1));
+    for (int i = 0; i < values.size(); i++) {
+      RowTable.of(table).rows().add(indexed
+          ? new Object[] {(long) i, values.get(i)} : new Object[] {values.get(i)});
+    }
+    RowTable.of(table).fix();
+    return table;
+  }
+}
