@@ -24,6 +24,7 @@ import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 import java.sql.Array;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.Properties;
 import java.util.TimeZone;
 import java.util.function.Function;
@@ -113,6 +114,19 @@ public class MnesticConnectionFactory extends CalciteFactory {
 
     @Override public Array getArray(String columnLabel) throws SQLException {
       return getArray(findColumn(columnLabel));
+    }
+
+    /** An array's is its {@link MnesticArray}'s: Avatica's read dates before 1582 days off. */
+    @Override public String getString(int columnIndex) throws SQLException {
+      if (getMetaData().getColumnType(columnIndex) != Types.ARRAY) {
+        return super.getString(columnIndex);
+      }
+      checkOpen();
+      return MnesticArray.string(accessorList.get(columnIndex - 1));
+    }
+
+    @Override public String getString(String columnLabel) throws SQLException {
+      return getString(findColumn(columnLabel));
     }
 
     @Override public java.sql.ResultSet create(ColumnMetaData.AvaticaType elementType,

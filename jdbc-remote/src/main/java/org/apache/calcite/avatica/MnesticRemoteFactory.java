@@ -103,8 +103,8 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
   }
 
   /**
-   * Avatica's result set, whose arrays are {@link MnesticArray}s, as the embedded driver's, and
-   * whose {@code getString} of a BINARY or VARBINARY value is its bytes in hexadecimal, as the
+   * Avatica's result set, whose arrays are {@link MnesticArray}s, as the embedded driver's (also
+   * in their {@code getString}), and whose {@code getString} of a BINARY or VARBINARY value is its bytes in hexadecimal, as the
    * embedded driver's and HSQLDB's own driver's are (Avatica's decodes the bytes as UTF-8
    * text, which garbles any that are no text).
    */
@@ -136,6 +136,10 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
 
     @Override public String getString(int columnIndex) throws SQLException {
       final int type = getMetaData().getColumnType(columnIndex);
+      if (type == Types.ARRAY) {
+        checkOpen();
+        return MnesticArray.string(accessorList.get(columnIndex - 1));
+      }
       if (type != Types.BINARY && type != Types.VARBINARY) {
         return super.getString(columnIndex);
       }
