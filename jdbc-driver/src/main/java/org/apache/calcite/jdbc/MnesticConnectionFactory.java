@@ -12,6 +12,7 @@ import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
 import org.apache.calcite.avatica.util.ArrayFactoryImpl;
@@ -70,8 +71,8 @@ public class MnesticConnectionFactory extends CalciteFactory {
   @Override public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
       Meta.StatementHandle h, Meta.Signature signature, int resultSetType,
       int resultSetConcurrency, int resultSetHoldability) throws SQLException {
-    return calcite.newPreparedStatement(connection, h, signature, resultSetType,
-        resultSetConcurrency, resultSetHoldability);
+    return new PreparedStatement((CalciteConnectionImpl) connection, h, signature,
+        resultSetType, resultSetConcurrency, resultSetHoldability);
   }
 
   @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
@@ -147,7 +148,9 @@ public class MnesticConnectionFactory extends CalciteFactory {
    * generation: seconds for a big statement), so a cancel then waited for the preparation to
    * end. This one sets the statement's cancel flag at once; the preparation (its planner) or
    * the execution after it sees the flag and fails with 57014. A cancel while nothing
-   * executes does nothing: each execution clears the flag when it starts.
+   * executes does nothing: each {@code execute} call clears the flag when it is made
+   * ({@link Connection#prepareAndExecuteInternal}), so that a cancel during the call, also
+   * before its execution starts, is kept.
    */
   private static final class Statement extends CalciteStatement {
     Statement(CalciteConnectionImpl connection, Meta.StatementHandle h, int resultSetType,
@@ -158,6 +161,27 @@ public class MnesticConnectionFactory extends CalciteFactory {
     @Override public void cancel() throws SQLException {
       checkOpen();
       // Avatica's also cancels the open result set, which sets this same flag.
+      cancelFlag.set(true);
+    }
+  }
+
+  /**
+   * Calcite's prepared statement, whose {@code cancel()} does not wait, as {@link Statement}'s:
+   * Avatica's execution of a prepared statement holds the statement's lock throughout (a
+   * CozoScript script runs in it), so a cancel waited for the script to end. A cancel while
+   * nothing executes does nothing: each {@code execute} call clears the flag when it is made
+   * ({@link Connection#executeQueryInternal}).
+   */
+  private static final class PreparedStatement extends CalcitePreparedStatement {
+    PreparedStatement(CalciteConnectionImpl connection, Meta.StatementHandle h,
+        Meta.Signature signature, int resultSetType, int resultSetConcurrency,
+        int resultSetHoldability) throws SQLException {
+      super(connection, h, signature, resultSetType, resultSetConcurrency,
+          resultSetHoldability);
+    }
+
+    @Override public void cancel() throws SQLException {
+      checkOpen();
       cancelFlag.set(true);
     }
   }
@@ -235,9 +259,30 @@ public class MnesticConnectionFactory extends CalciteFactory {
       }
     }
 
+    /**
+     * Runs a statement's SQL: its cancel flag cleared first, so that a {@code cancel()} from
+     * here on (while it waits for the statement's lock, prepares or runs) stops it.
+     */
+    @Override protected Meta.ExecuteResult prepareAndExecuteInternal(AvaticaStatement statement,
+        String sql, long maxRowCount) throws SQLException, NoSuchStatementException {
+      getCancelFlag(statement.handle).set(false);
+      return super.prepareAndExecuteInternal(statement, sql, maxRowCount);
+    }
+
+    /**
+     * Executes a prepared statement (its cancel flag cleared first, as in
+     * {@link #prepareAndExecuteInternal}), or makes a metadata call's result set.
+     */
     @Override protected java.sql.ResultSet executeQueryInternal(AvaticaStatement statement,
         Meta.Signature signature, Meta.Frame firstFrame, QueryState state, boolean isUpdate)
         throws SQLException {
+      if (statement instanceof PreparedStatement) {
+        try {
+          getCancelFlag(statement.handle).set(false);
+        } catch (NoSuchStatementException e) {
+          throw new SQLException("the statement is closed", "HY010", e);
+        }
+      }
       try {
         return super.executeQueryInternal(statement, signature, firstFrame, state, isUpdate);
       } catch (SQLException e) {
