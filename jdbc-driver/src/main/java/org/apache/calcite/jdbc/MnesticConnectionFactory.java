@@ -2,6 +2,7 @@ package org.apache.calcite.jdbc;
 
 import dev.mnestic.jdbc.ColumnLengths;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
+import dev.mnestic.remote.TypeMap;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -26,6 +27,7 @@ import java.sql.Array;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
 import java.util.function.Function;
@@ -205,6 +207,19 @@ public class MnesticConnectionFactory extends CalciteFactory {
     Connection(Driver driver, AvaticaFactory factory, String url, Properties info,
         CalciteSchema rootSchema, JavaTypeFactory typeFactory) {
       super(driver, factory, url, info, rootSchema, typeFactory);
+    }
+
+    private final TypeMap typeMap = new TypeMap();
+
+    /** The connection's type map (Avatica's refused the call; SchemaCrawler warned). */
+    @Override public Map<String, Class<?>> getTypeMap() throws SQLException {
+      checkOpen();
+      return typeMap.get();
+    }
+
+    @Override public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
+      checkOpen();
+      typeMap.set(map);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.apache.calcite.avatica;
 
 import dev.mnestic.remote.MnesticDatabaseMetaData;
+import dev.mnestic.remote.TypeMap;
 
 import org.apache.calcite.avatica.remote.AvaticaHttpClient;
 import org.apache.calcite.avatica.remote.MetaDataOperation;
@@ -26,6 +27,7 @@ import java.sql.SQLXML;
 import java.sql.Types;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
 import java.util.concurrent.Executors;
@@ -163,6 +165,19 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
     ThinConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
         Properties info) {
       super(driver, factory, url, info);
+    }
+
+    private final TypeMap typeMap = new TypeMap();
+
+    /** The connection's type map (Avatica's refused the call; SchemaCrawler warned). */
+    @Override public Map<String, Class<?>> getTypeMap() throws SQLException {
+      checkOpen();
+      return typeMap.get();
+    }
+
+    @Override public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
+      checkOpen();
+      typeMap.set(map);
     }
 
     @Override public java.sql.PreparedStatement prepareStatement(String sql, int resultSetType,
