@@ -51,8 +51,10 @@ import javax.management.openmbean.CompositeData;
  *
  * <p>Lifecycle:
  * <ol>
- *   <li>{@link #start}: the flag cleared (a cancel stops the execution it lands in, not the
- *       next), the timer armed, the statement registered with the heap watch;
+ *   <li>{@link #start}: the flag as it is (the JDBC driver clears it when the caller's
+ *       {@code execute} call begins, so a cancel during the call, also before the execution
+ *       starts, stops it, and one before the call does not), the timer armed, the statement
+ *       registered with the heap watch;
  *   <li>the statement runs; its loops check the flag ({@link #check}, {@link #checkCurrent});
  *   <li>{@link #stop} (by the timer, the heap watch or a script's {@code :timeout}) records its
  *       cause, the first one only, then sets the flag; {@code Statement.cancel} sets the flag
@@ -159,14 +161,13 @@ public final class RunningStatement implements AutoCloseable {
   }
 
   /**
-   * Starts a statement stopped by {@code flag}, which it clears.
+   * Starts a statement stopped by {@code flag}; already set, it is stopped at its first check.
    *
    * @param timeoutSeconds it stops after so many seconds; 0 for no limit
    * @param memoryBudget it stops when it holds more heap than this, in bytes; 0 for no limit
    */
   public static RunningStatement start(AtomicBoolean flag, int timeoutSeconds,
       long memoryBudget) {
-    flag.set(false);
     final RunningStatement s = new RunningStatement(flag, timeoutSeconds, memoryBudget);
     synchronized (RUNNING) {
       final RunningStatement before = RUNNING.put(flag, s);

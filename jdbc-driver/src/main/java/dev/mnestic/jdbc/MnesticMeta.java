@@ -503,15 +503,16 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   }
 
   /**
-   * The schemas SQL reaches: {@value Session#SCHEMA}, the store's tables, and
-   * {@value StandingQueries#SCHEMA}, the standing queries (when they are on the class path).
+   * The schemas: {@value Session#SCHEMA}, the store's tables, {@value StandingQueries#SCHEMA},
+   * the standing queries (when they are on the class path), and {@value #BUILT_IN}, the SQL
+   * functions (see {@link #getFunctions}).
    */
   @Override public MetaResultSet getSchemas(ConnectionHandle ch, String catalog,
       Pat schemaPattern) {
     final List<Object[]> rows = new ArrayList<>();
     final List<String> schemas = ((CalciteConnection) connection).getRootSchema()
-        .getSubSchema(StandingQueries.SCHEMA) == null ? List.of(Session.SCHEMA)
-        : List.of(Session.SCHEMA, StandingQueries.SCHEMA);
+        .getSubSchema(StandingQueries.SCHEMA) == null ? List.of(Session.SCHEMA, BUILT_IN)
+        : List.of(Session.SCHEMA, StandingQueries.SCHEMA, BUILT_IN);
     for (String schema : schemas) {
       if (matches(schemaPattern, schema)) {
         rows.add(new Object[] {schema, null});
@@ -791,13 +792,18 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   /**
    * The SQL functions a statement may call, Calcite's built-in ones and mnestic's (among them
    * {@code PARETO_MIN}, {@code PARETO_MAX} and, in a query ending {@code WITHIN ... ERROR},
-   * {@code APPROX_QUANTILE}), each once, in no schema; none of Calcite's internal operators
-   * ({@code $HISTOGRAM}...). Ordered as JDBC says, by name.
+   * {@code APPROX_QUANTILE}), each once, in the schema {@value #BUILT_IN}; none of Calcite's
+   * internal operators ({@code $HISTOGRAM}...). Ordered as JDBC says, by name.
+   *
+   * <p>They are built in, as PostgreSQL's are in its schema {@code pg_catalog}, and so callable
+   * unqualified from any schema; SQL does not name {@value #BUILT_IN} (it holds no table, and a
+   * function qualified by it resolves in none). A tool that files routines under a schema
+   * (SchemaCrawler) shows them there.
    */
   @Override public MetaResultSet getFunctions(ConnectionHandle ch, String catalog,
       Pat schemaPattern, Pat functionNamePattern) {
     final Map<String, Object[]> functions = new TreeMap<>();
-    if (schemaPattern.s == null || schemaPattern.s.isEmpty()) {
+    if (matches(schemaPattern, BUILT_IN)) {
       final SqlOperatorTable operators = SqlOperatorTables.chain(
           ((CalciteConnection) connection).config()
               .fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
@@ -827,8 +833,11 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   /** The approximate quantile of a standing query's or {@code WITHIN} query's select list. */
   private static final String APPROX_QUANTILE = "APPROX_QUANTILE";
 
+  /** The schema of the built-in SQL functions, in metadata only. */
+  public static final String BUILT_IN = "SYSTEM";
+
   private static Object[] function(String name, String remarks, int type) {
-    return new Object[] {null, null, name, remarks, (short) type, name};
+    return new Object[] {null, BUILT_IN, name, remarks, (short) type, name};
   }
 
   @Override public MetaResultSet getTypeInfo(ConnectionHandle ch) {

@@ -21,9 +21,11 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -195,14 +197,48 @@ final class ClientMeta extends JdbcMetaSubclassing {
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
-    return nestedArrays(running(h, () -> super.prepareAndExecute(h, sql, maxRowCount,
+    return wire(running(h, () -> super.prepareAndExecute(h, sql, maxRowCount,
         maxRowsInFirstFrame, callback)));
   }
 
   @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
       int maxRowsInFirstFrame) throws NoSuchStatementException {
-    return nestedArrays(running(h, () -> super.execute(h, parameterValues,
+    return wire(running(h, () -> super.execute(h, parameterValues,
         maxRowsInFirstFrame)));
+  }
+
+  /** {@code result} as a client reads it: {@link #nestedArrays}, then {@link WireDates}. */
+  private static ExecuteResult wire(ExecuteResult result) {
+    for (MetaResultSet rs : nestedArrays(result).resultSets) {
+      if (rs.signature != null && rs.firstFrame != null) {
+        final List<ColumnMetaData.AvaticaType> types = new ArrayList<>();
+        for (ColumnMetaData c : rs.signature.columns) {
+          types.add(wireType(c.type.id, c.type.name));
+        }
+        WireDates.proleptic(rs.firstFrame.rows, types);
+      }
+    }
+    return result;
+  }
+
+  @Override protected Frame fetched(Frame frame, ResultSetMetaData metaData)
+      throws SQLException {
+    final List<ColumnMetaData.AvaticaType> types = new ArrayList<>();
+    for (int i = 1; i <= metaData.getColumnCount(); i++) {
+      types.add(wireType(metaData.getColumnType(i), metaData.getColumnTypeName(i)));
+    }
+    WireDates.proleptic(frame.rows, types);
+    return frame;
+  }
+
+  /**
+   * The type of a column of type {@code id} named {@code name}: for an array, its elements'
+   * by the name, as {@link #nestedArrays} types them (the first frame's element type is the
+   * first non-null array's, unknown when there is none).
+   */
+  private static ColumnMetaData.AvaticaType wireType(int id, String name) {
+    return id == Types.ARRAY ? typeNamed(name) : ColumnMetaData.scalar(id, name,
+        ColumnMetaData.Rep.OBJECT);
   }
 
   /**

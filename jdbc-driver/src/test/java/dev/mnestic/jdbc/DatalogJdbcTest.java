@@ -14,9 +14,12 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static dev.mnestic.jdbc.Rows.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,6 +156,84 @@ class DatalogJdbcTest {
       final SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(NEVER_SETTLES));
       canceller.get();
       assertTrue(messages(e).contains("[eval::killed]"), messages(e));
+    }
+  }
+
+  /**
+   * {@link #NEVER_SETTLES} up to the parameter {@code $last}: 0 to $last, or, with $last far
+   * out, never settling before a cancel.
+   */
+  private static final String SETTLES_AT = "p[n] := n = 0\n"
+      + "p[m] := p[n], k in int_range(1000), m = n + 1, m <= $last\n?[n] := p[n]";
+  private static final long FAR = 1_000_000_000_000L;
+
+  /**
+   * #14, point 4: cancel() of a running prepared script returns while it still runs and stops
+   * it with 57014 (Avatica's waited for the statement's lock, which the execution holds, so
+   * it returned only when the script had ended); the next execution is not cancelled.
+   */
+  @Test void cancelOfAPreparedScriptReturnsAtOnceAndStops() throws Exception {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
+         PreparedStatement ps = datalog.prepareStatement(SETTLES_AT)) {
+      ps.setLong(1, FAR);
+      // Bounds the test should cancel() wait after all.
+      ps.setQueryTimeout(60);
+      final AtomicBoolean ended = new AtomicBoolean();
+      final CompletableFuture<Boolean> endedWhenCancelReturned =
+          CompletableFuture.supplyAsync(() -> {
+            try {
+              Thread.sleep(500);
+              ps.cancel();
+              return ended.get();
+            } catch (InterruptedException | SQLException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      final SQLException e = assertThrows(SQLException.class, ps::executeQuery);
+      ended.set(true);
+      assertFalse(endedWhenCancelReturned.get(), "cancel() waited for the script to end");
+      assertEquals("57014", e.getSQLState(), messages(e));
+      stillAnswers(ps);
+    }
+  }
+
+  /**
+   * #14, point 4: a cancel() while the execution waits for the statement's lock (held here by
+   * the test, as by another thread's use of the statement) is kept: the execution, once it
+   * has the lock, stops with 57014 instead of running.
+   */
+  @Test void cancelWhileWaitingIsKept() throws Exception {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
+         PreparedStatement ps = datalog.prepareStatement(SETTLES_AT)) {
+      ps.setLong(1, FAR);
+      ps.setQueryTimeout(60);
+      final CompletableFuture<SQLException> execution;
+      final Thread[] executing = {null};
+      synchronized (ps) {
+        execution = CompletableFuture.supplyAsync(() -> {
+          executing[0] = Thread.currentThread();
+          return assertThrows(SQLException.class, ps::executeQuery);
+        });
+        while (executing[0] == null || executing[0].getState() != Thread.State.BLOCKED) {
+          Thread.sleep(1);
+        }
+        ps.cancel();
+      }
+      final SQLException e = execution.get();
+      assertEquals("57014", e.getSQLState(), messages(e));
+      stillAnswers(ps);
+    }
+  }
+
+  /** {@code ps} ({@link #SETTLES_AT}) runs on: with $last 10, its 11 rows. */
+  private static void stillAnswers(PreparedStatement ps) throws SQLException {
+    ps.setLong(1, 10);
+    try (ResultSet rs = ps.executeQuery()) {
+      int n = 0;
+      while (rs.next()) {
+        n++;
+      }
+      assertEquals(11, n);
     }
   }
 

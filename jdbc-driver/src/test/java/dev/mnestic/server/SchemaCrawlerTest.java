@@ -10,6 +10,7 @@ import schemacrawler.schema.ColumnReference;
 import schemacrawler.schema.ForeignKey;
 import schemacrawler.schema.Index;
 import schemacrawler.schema.Routine;
+import schemacrawler.schema.RoutineType;
 import schemacrawler.schema.Schema;
 import schemacrawler.schema.Table;
 import schemacrawler.schemacrawler.LimitOptionsBuilder;
@@ -28,10 +29,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -39,8 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * at its most detailed level, over the embedded driver and through a thin client of a real
  * server: the catalog it builds has the store's tables and standing queries, their columns
  * with types, the primary keys, the foreign keys (made through HSQLDB's own driver) and the
- * UNIQUE indexes; and no routine in any schema, as
- * mnestic has none there (its SQL functions are in no schema).
+ * UNIQUE indexes; and the routines, mnestic's SQL functions, in the schema SYSTEM.
  */
 class SchemaCrawlerTest {
   private static final String DB = "mem:schemacrawler-test";
@@ -51,6 +54,20 @@ class SchemaCrawlerTest {
 
   @BeforeAll static void start() throws Exception {
     QUIET.forEach(logger -> logger.setLevel(Level.WARNING));
+    QUIET.forEach(logger -> logger.addHandler(new java.util.logging.Handler() {
+      @Override public void publish(java.util.logging.LogRecord record) {
+        if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+          WARNINGS.add(record.getMessage() + (record.getThrown() != null
+              ? " " + record.getThrown() : ""));
+        }
+      }
+
+      @Override public void flush() {
+      }
+
+      @Override public void close() {
+      }
+    }));
     server = MnesticServer.newBuilder().port(0).db(DB).build();
     server.start();
     try (Connection c = DriverManager.getConnection("jdbc:mnestic:db=" + DB);
@@ -79,6 +96,9 @@ class SchemaCrawlerTest {
     return how.equals("server") ? ThinClient.connect(server)
         : DriverManager.getConnection("jdbc:mnestic:db=" + DB);
   }
+
+  /** SchemaCrawler's warnings while it crawls (it warned: getTypeMap unsupported). */
+  private static final List<String> WARNINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private static Catalog crawl(Connection c) throws Exception {
     final SchemaCrawlerOptions options = SchemaCrawlerOptionsBuilder.newSchemaCrawlerOptions()
@@ -132,24 +152,43 @@ class SchemaCrawlerTest {
       indexes.sort(String::compareTo);
       assertEquals(List.of("[id] unique true", "[name] unique true"), indexes);
 
-      // mnestic's routines are its SQL functions, built in and in no schema (callable from
-      // any): getFunctions lists them with FUNCTION_SCHEM null, as JDBC allows, and
-      // SchemaCrawler, which files a routine under its schema, keeps none of them. Its own
-      // query for them still answers them all (DatabaseMetaDataTest checks the list).
-      assertEquals(List.of(), catalog.getRoutines().stream().map(Routine::getName).toList());
-      final List<String> functions = new ArrayList<>();
-      try (var rs = c.getMetaData().getFunctions(null, null, "PARETO%")) {
-        while (rs.next()) {
-          functions.add(rs.getString("FUNCTION_SCHEM") + " " + rs.getString("FUNCTION_NAME"));
-        }
+      // mnestic's routines are its SQL functions, built in, in the schema SYSTEM (as
+      // PostgreSQL's in pg_catalog), each one a function routine with its remarks.
+      final Map<String, Routine> routines = new TreeMap<>();
+      for (Routine routine : catalog.getRoutines()) {
+        routines.put(routine.getSchema().getName() + "." + routine.getName(), routine);
       }
-      assertEquals(List.of("null PARETO_MAX", "null PARETO_MIN"), functions);
+      for (String name : List.of("PARETO_MIN", "PARETO_MAX", "APPROX_QUANTILE", "UPPER",
+          "COUNT")) {
+        final Routine routine = routines.get("SYSTEM." + name);
+        assertNotNull(routine, name + " in " + routines.keySet());
+        assertEquals(RoutineType.function, routine.getRoutineType(), name);
+      }
+      assertTrue(routines.get("SYSTEM.APPROX_QUANTILE").getRemarks().contains("WITHIN"));
+      assertEquals(Set.of("SYSTEM"), routines.values().stream()
+          .map(r -> r.getSchema().getName()).collect(Collectors.toSet()));
+      assertEquals(column(c.getMetaData().getFunctions(null, null, "%"), "FUNCTION_NAME"),
+          routines.values().stream().map(Routine::getName).sorted().toList());
       final List<String> schemas = new ArrayList<>();
       for (Schema schema : catalog.getSchemas()) {
-        schemas.add(schema.getFullName());
+        schemas.add(schema.getName());
       }
-      assertTrue(schemas.containsAll(List.of("PUBLIC", "STANDING")), schemas.toString());
+      assertTrue(schemas.containsAll(List.of("PUBLIC", "STANDING", "SYSTEM")),
+          schemas.toString());
+      assertEquals(Map.of(), c.getTypeMap());
+      assertTrue(WARNINGS.stream().noneMatch(w -> w.toLowerCase().contains("typemap")),
+          WARNINGS.toString());
     }
+  }
+
+  private static List<String> column(java.sql.ResultSet rs, String name) throws SQLException {
+    final List<String> values = new ArrayList<>();
+    try (rs) {
+      while (rs.next()) {
+        values.add(rs.getString(name));
+      }
+    }
+    return values;
   }
 
   /** Each column as "name type nullable", its type with the size SchemaCrawler shows. */

@@ -5,11 +5,15 @@ import org.junit.jupiter.api.Test;
 import java.lang.reflect.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -42,13 +46,23 @@ class WireTypesTest {
       "ARRAY[ARRAY[1, 2], ARRAY[3]]", "ARRAY[ARRAY[DATE '2024-01-02']]",
       "ARRAY[ARRAY[1, NULL], NULL]", "ARRAY[ARRAY[TIMESTAMP '2024-01-02 03:04:05.678']]",
       "ARRAY[ARRAY[CAST(1.25 AS DECIMAL(10, 3))]]",
-      "ARRAY[ARRAY[ARRAY['x']]]");
+      "ARRAY[ARRAY[ARRAY['x']]]",
+      "DATE '0001-01-01'", "DATE '1000-06-15'", "DATE '1582-10-04'", "DATE '1582-10-15'",
+      "DATE '1900-01-01'", "DATE '9999-12-31'",
+      "TIMESTAMP '0001-01-01 00:00:00'", "TIMESTAMP '1000-06-15 12:34:56.789'",
+      "TIMESTAMP '1582-10-04 23:59:59'", "TIMESTAMP '1582-10-15 00:00:00'",
+      "TIMESTAMP '1900-01-01 00:00:00'", "TIMESTAMP '9999-12-31 23:59:59.999'",
+      "ARRAY[DATE '0001-01-01', DATE '1582-10-04', NULL]",
+      "ARRAY[TIMESTAMP '1000-06-15 12:34:56.789', NULL]");
 
   /**
-   * Values whose {@code getArray()} fails through Avatica's own thin client: its arrays of
-   * arrays throw "Unhandled" for a NULL element. mnestic's thin client reads them.
+   * Values Avatica's own thin client reads wrongly: its arrays of arrays throw "Unhandled" for
+   * a NULL element in {@code getArray()}; its arrays' {@code getString} gives dates before 1582
+   * days off (it reads their right day counts as Julian ones). mnestic's thin client reads them.
    */
-  private static final Set<String> STOCK_FAILS = Set.of("ARRAY[ARRAY[1, NULL], NULL]");
+  private static final Set<String> STOCK_FAILS = Set.of("ARRAY[ARRAY[1, NULL], NULL]",
+      "ARRAY[DATE '0001-01-01', DATE '1582-10-04', NULL]",
+      "ARRAY[TIMESTAMP '1000-06-15 12:34:56.789', NULL]");
 
   @Test void eachTypeAsEmbedded() throws Exception {
     try (MnesticServer server = MnesticServer.newBuilder().port(0).db("mem:wire-types")
@@ -84,6 +98,70 @@ class WireTypesTest {
             + points, "SELECT ARRAY[x, y]" + points)) {
           assertEquals(rows(embedded, sql, false), rows(remote, sql, false), sql);
           assertEquals(rows(embedded, sql, true), rows(thin, sql, true), "thin: " + sql);
+        }
+      }
+    }
+  }
+
+  /** Dates and timestamps around the Gregorian reform and at the ends of the range. */
+  private static final List<String> DAYS = List.of("0001-01-01", "1000-06-15", "1582-10-04",
+      "1582-10-15", "1900-01-01", "9999-12-31");
+
+  /**
+   * Each date and timestamp of {@link #DAYS}, as a literal, a parameter, an array's element
+   * and in a frame after the first (the server read them with another calendar), reads as
+   * written embedded, through Avatica's thin client and through mnestic's. Before the
+   * reform of 1582 they were days off remotely (DATE '0001-01-01' read 0001-12-30, DATE
+   * '1582-10-04' 1582-10-14), and an array's {@code getString} was off also embedded (as it
+   * still is through Avatica's own thin client, which reads the right day counts wrongly).
+   */
+  @Test void oldDatesAsWritten() throws Exception {
+    try (MnesticServer server = MnesticServer.newBuilder().port(0).db("mem:wire-days")
+        .build()) {
+      server.start();
+      try (Connection embedded = DriverManager.getConnection("jdbc:mnestic:db=mem:wire-days");
+           Connection remote = DriverManager.getConnection(server.jdbcUrl());
+           Connection thin = ThinClient.connect(server)) {
+        for (Connection c : List.of(embedded, remote, thin)) {
+          final String driver = c.getMetaData().getDriverName() + ": ";
+          for (String day : DAYS) {
+            final String time = day + " 12:34:56.789";
+            try (PreparedStatement p = c.prepareStatement("SELECT DATE '" + day
+                + "', TIMESTAMP '" + time + "', ARRAY[DATE '" + day + "', NULL], CAST(? AS DATE),"
+                + " CAST(? AS TIMESTAMP(3))")) {
+              p.setDate(1, java.sql.Date.valueOf(LocalDate.parse(day)));
+              p.setTimestamp(2, Timestamp.valueOf(LocalDateTime.parse(time.replace(' ', 'T'))));
+              try (ResultSet rs = p.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(LocalDate.parse(day), rs.getDate(1).toLocalDate(), driver + day);
+                assertEquals(day, rs.getString(1), driver + day);
+                assertEquals(time, rs.getTimestamp(2).toString(), driver + time);
+                if (c != remote) {
+                  // Avatica's own thin client reads the elements' day counts as Julian ones.
+                  assertEquals("[" + day + ", null]", rs.getString(3), driver + day);
+                }
+                assertEquals(LocalDate.parse(day),
+                    ((java.sql.Date) ((Object[]) rs.getArray(3).getArray())[0]).toLocalDate(),
+                    driver + day);
+                assertEquals(LocalDate.parse(day), rs.getDate(4).toLocalDate(), driver + day);
+                assertEquals(time, rs.getTimestamp(5).toString(), driver + time);
+              }
+            }
+          }
+          // More rows than a first frame holds (100): the rest come in fetches.
+          final StringBuilder sql = new StringBuilder("SELECT d FROM (VALUES ");
+          for (int i = 0; i < 250; i++) {
+            sql.append(i > 0 ? ", " : "").append("(DATE '").append(DAYS.get(i % DAYS.size()))
+                .append("')");
+          }
+          try (Statement s = c.createStatement();
+               ResultSet rs = s.executeQuery(sql.append(") AS t(d)").toString())) {
+            for (int i = 0; i < 250; i++) {
+              assertTrue(rs.next());
+              assertEquals(LocalDate.parse(DAYS.get(i % DAYS.size())),
+                  rs.getDate(1).toLocalDate(), driver + "row " + i);
+            }
+          }
         }
       }
     }

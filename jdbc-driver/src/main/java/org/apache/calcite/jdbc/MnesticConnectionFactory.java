@@ -2,6 +2,7 @@ package org.apache.calcite.jdbc;
 
 import dev.mnestic.jdbc.ColumnLengths;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
+import dev.mnestic.remote.TypeMap;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -12,6 +13,7 @@ import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
 import org.apache.calcite.avatica.util.ArrayFactoryImpl;
@@ -24,6 +26,8 @@ import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 import java.sql.Array;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
 import java.util.function.Function;
@@ -69,8 +73,8 @@ public class MnesticConnectionFactory extends CalciteFactory {
   @Override public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
       Meta.StatementHandle h, Meta.Signature signature, int resultSetType,
       int resultSetConcurrency, int resultSetHoldability) throws SQLException {
-    return calcite.newPreparedStatement(connection, h, signature, resultSetType,
-        resultSetConcurrency, resultSetHoldability);
+    return new PreparedStatement((CalciteConnectionImpl) connection, h, signature,
+        resultSetType, resultSetConcurrency, resultSetHoldability);
   }
 
   @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
@@ -115,6 +119,19 @@ public class MnesticConnectionFactory extends CalciteFactory {
       return getArray(findColumn(columnLabel));
     }
 
+    /** An array's is its {@link MnesticArray}'s: Avatica's read dates before 1582 days off. */
+    @Override public String getString(int columnIndex) throws SQLException {
+      if (getMetaData().getColumnType(columnIndex) != Types.ARRAY) {
+        return super.getString(columnIndex);
+      }
+      checkOpen();
+      return MnesticArray.string(accessorList.get(columnIndex - 1));
+    }
+
+    @Override public String getString(String columnLabel) throws SQLException {
+      return getString(findColumn(columnLabel));
+    }
+
     @Override public java.sql.ResultSet create(ColumnMetaData.AvaticaType elementType,
         Iterable<Object> elements) throws SQLException {
       return new ArrayFactoryImpl(timeZone).create(elementType, elements);
@@ -133,7 +150,9 @@ public class MnesticConnectionFactory extends CalciteFactory {
    * generation: seconds for a big statement), so a cancel then waited for the preparation to
    * end. This one sets the statement's cancel flag at once; the preparation (its planner) or
    * the execution after it sees the flag and fails with 57014. A cancel while nothing
-   * executes does nothing: each execution clears the flag when it starts.
+   * executes does nothing: each {@code execute} call clears the flag when it is made
+   * ({@link Connection#prepareAndExecuteInternal}), so that a cancel during the call, also
+   * before its execution starts, is kept.
    */
   private static final class Statement extends CalciteStatement {
     Statement(CalciteConnectionImpl connection, Meta.StatementHandle h, int resultSetType,
@@ -144,6 +163,27 @@ public class MnesticConnectionFactory extends CalciteFactory {
     @Override public void cancel() throws SQLException {
       checkOpen();
       // Avatica's also cancels the open result set, which sets this same flag.
+      cancelFlag.set(true);
+    }
+  }
+
+  /**
+   * Calcite's prepared statement, whose {@code cancel()} does not wait, as {@link Statement}'s:
+   * Avatica's execution of a prepared statement holds the statement's lock throughout (a
+   * CozoScript script runs in it), so a cancel waited for the script to end. A cancel while
+   * nothing executes does nothing: each {@code execute} call clears the flag when it is made
+   * ({@link Connection#executeQueryInternal}).
+   */
+  private static final class PreparedStatement extends CalcitePreparedStatement {
+    PreparedStatement(CalciteConnectionImpl connection, Meta.StatementHandle h,
+        Meta.Signature signature, int resultSetType, int resultSetConcurrency,
+        int resultSetHoldability) throws SQLException {
+      super(connection, h, signature, resultSetType, resultSetConcurrency,
+          resultSetHoldability);
+    }
+
+    @Override public void cancel() throws SQLException {
+      checkOpen();
       cancelFlag.set(true);
     }
   }
@@ -167,6 +207,19 @@ public class MnesticConnectionFactory extends CalciteFactory {
     Connection(Driver driver, AvaticaFactory factory, String url, Properties info,
         CalciteSchema rootSchema, JavaTypeFactory typeFactory) {
       super(driver, factory, url, info, rootSchema, typeFactory);
+    }
+
+    private final TypeMap typeMap = new TypeMap();
+
+    /** The connection's type map (Avatica's refused the call; SchemaCrawler warned). */
+    @Override public Map<String, Class<?>> getTypeMap() throws SQLException {
+      checkOpen();
+      return typeMap.get();
+    }
+
+    @Override public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
+      checkOpen();
+      typeMap.set(map);
     }
 
     /**
@@ -221,9 +274,30 @@ public class MnesticConnectionFactory extends CalciteFactory {
       }
     }
 
+    /**
+     * Runs a statement's SQL: its cancel flag cleared first, so that a {@code cancel()} from
+     * here on (while it waits for the statement's lock, prepares or runs) stops it.
+     */
+    @Override protected Meta.ExecuteResult prepareAndExecuteInternal(AvaticaStatement statement,
+        String sql, long maxRowCount) throws SQLException, NoSuchStatementException {
+      getCancelFlag(statement.handle).set(false);
+      return super.prepareAndExecuteInternal(statement, sql, maxRowCount);
+    }
+
+    /**
+     * Executes a prepared statement (its cancel flag cleared first, as in
+     * {@link #prepareAndExecuteInternal}), or makes a metadata call's result set.
+     */
     @Override protected java.sql.ResultSet executeQueryInternal(AvaticaStatement statement,
         Meta.Signature signature, Meta.Frame firstFrame, QueryState state, boolean isUpdate)
         throws SQLException {
+      if (statement instanceof PreparedStatement) {
+        try {
+          getCancelFlag(statement.handle).set(false);
+        } catch (NoSuchStatementException e) {
+          throw new SQLException("the statement is closed", "HY010", e);
+        }
+      }
       try {
         return super.executeQueryInternal(statement, signature, firstFrame, state, isUpdate);
       } catch (SQLException e) {

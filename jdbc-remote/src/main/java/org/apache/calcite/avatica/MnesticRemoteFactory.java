@@ -1,6 +1,7 @@
 package org.apache.calcite.avatica;
 
 import dev.mnestic.remote.MnesticDatabaseMetaData;
+import dev.mnestic.remote.TypeMap;
 
 import org.apache.calcite.avatica.remote.AvaticaHttpClient;
 import org.apache.calcite.avatica.remote.MetaDataOperation;
@@ -26,6 +27,7 @@ import java.sql.SQLXML;
 import java.sql.Types;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
 import java.util.concurrent.Executors;
@@ -103,8 +105,8 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
   }
 
   /**
-   * Avatica's result set, whose arrays are {@link MnesticArray}s, as the embedded driver's, and
-   * whose {@code getString} of a BINARY or VARBINARY value is its bytes in hexadecimal, as the
+   * Avatica's result set, whose arrays are {@link MnesticArray}s, as the embedded driver's (also
+   * in their {@code getString}), and whose {@code getString} of a BINARY or VARBINARY value is its bytes in hexadecimal, as the
    * embedded driver's and HSQLDB's own driver's are (Avatica's decodes the bytes as UTF-8
    * text, which garbles any that are no text).
    */
@@ -136,6 +138,10 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
 
     @Override public String getString(int columnIndex) throws SQLException {
       final int type = getMetaData().getColumnType(columnIndex);
+      if (type == Types.ARRAY) {
+        checkOpen();
+        return MnesticArray.string(accessorList.get(columnIndex - 1));
+      }
       if (type != Types.BINARY && type != Types.VARBINARY) {
         return super.getString(columnIndex);
       }
@@ -159,6 +165,19 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
     ThinConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
         Properties info) {
       super(driver, factory, url, info);
+    }
+
+    private final TypeMap typeMap = new TypeMap();
+
+    /** The connection's type map (Avatica's refused the call; SchemaCrawler warned). */
+    @Override public Map<String, Class<?>> getTypeMap() throws SQLException {
+      checkOpen();
+      return typeMap.get();
+    }
+
+    @Override public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
+      checkOpen();
+      typeMap.set(map);
     }
 
     @Override public java.sql.PreparedStatement prepareStatement(String sql, int resultSetType,

@@ -1,6 +1,13 @@
 package org.apache.calcite.avatica.jdbc;
 
+import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.util.DateTimeUtils;
+
+import com.google.common.base.Optional;
+
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
@@ -9,7 +16,8 @@ import java.util.Properties;
  * mnestic's one class inside Avatica's server package: a {@link JdbcMeta}
  * keeps each client statement's JDBC statement in a package-private field
  * of {@link StatementInfo}, and the server must reach it to cancel the
- * statement's work, and register the metadata result sets it returns.
+ * statement's work, register the metadata result sets it returns, and
+ * read the rows of later frames as it reads a result's first.
  */
 public abstract class JdbcMetaSubclassing extends JdbcMeta {
   protected JdbcMetaSubclassing(String url, Properties info) throws SQLException {
@@ -34,4 +42,36 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
     final StatementInfo info = getStatementCache().getIfPresent(id);
     return info != null ? info.statement : null;
   }
+
+  /**
+   * The next rows of a result, as {@link JdbcMeta#fetch} reads them but with the calendar its
+   * first frame is read with ({@link JdbcResultSet#create}, UTC), not the server's local one,
+   * so that every frame of a result encodes its dates and times alike; then passed through
+   * {@link #fetched}.
+   */
+  @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+      throws NoSuchStatementException, MissingResultsException {
+    final StatementInfo info = getStatementCache().getIfPresent(h.id);
+    if (info == null) {
+      throw new NoSuchStatementException(h);
+    }
+    if (!info.isResultSetInitialized()) {
+      throw new MissingResultsException(h);
+    }
+    final ResultSet rs = info.getResultSet();
+    if (rs == null) {
+      return Frame.EMPTY;
+    }
+    try {
+      // Read before the frame: a frame that reaches the end closes the result set.
+      final ResultSetMetaData metaData = rs.getMetaData();
+      return fetched(JdbcResultSet.frame(info, rs, offset, fetchMaxRowCount,
+          DateTimeUtils.calendar(), Optional.absent()), metaData);
+    } catch (SQLException e) {
+      throw propagate(e);
+    }
+  }
+
+  /** {@code frame}, rows of a result with columns {@code metaData}, as the client gets them. */
+  protected abstract Frame fetched(Frame frame, ResultSetMetaData metaData) throws SQLException;
 }

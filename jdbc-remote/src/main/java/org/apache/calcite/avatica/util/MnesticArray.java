@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 
 /**
  * An SQL array of mnestic's drivers, embedded and thin, whose {@code getArray()} is an
@@ -17,8 +18,20 @@ import java.util.List;
  * package-private.
  */
 public final class MnesticArray extends ArrayImpl {
-  private MnesticArray(List<Object> elements, AbstractCursor.ArrayAccessor accessor) {
+  /**
+   * The accessor's own values of the elements (day counts, milliseconds) when they are
+   * dates, times or timestamps, else null. {@link #toString} and {@link #getResultSet()} read these: Avatica's
+   * accessors read a {@code java.sql.Date} element by its {@code getTime()}, in the Julian
+   * calendar before 1582, so DATE '1582-10-04' read as 1582-10-14, also through the server.
+   */
+  private final List<Object> values;
+  private final AbstractCursor.ArrayAccessor accessor;
+
+  private MnesticArray(List<Object> elements, List<Object> values,
+      AbstractCursor.ArrayAccessor accessor) {
     super(elements, accessor);
+    this.values = values;
+    this.accessor = accessor;
   }
 
   /**
@@ -34,6 +47,15 @@ public final class MnesticArray extends ArrayImpl {
   }
 
   /**
+   * The {@code getString} of {@code accessor}'s current value: for an array the
+   * {@link #toString} of the array of this kind; else as Avatica gives it.
+   */
+  public static String string(Cursor.Accessor accessor) throws SQLException {
+    final Object array = of(accessor);
+    return array instanceof MnesticArray ? array.toString() : accessor.getString();
+  }
+
+  /**
    * {@code list}, the accessor's value of an array (of internal Java values), as an array: the
    * elements converted as Avatica converts them (dates with the accessor's calendar), and
    * nested arrays from their own values, since Avatica's converted ones are its own arrays.
@@ -44,7 +66,9 @@ public final class MnesticArray extends ArrayImpl {
       // The accessor converts the list it reads, which is this one.
       @SuppressWarnings("unchecked") final List<Object> elements =
           (List<Object>) accessor.getObject();
-      return new MnesticArray(elements, accessor);
+      final int type = accessor.componentType.id;
+      return new MnesticArray(elements, type == Types.DATE || type == Types.TIME
+          || type == Types.TIMESTAMP ? new ArrayList<>(list) : null, accessor);
     }
     final AbstractCursor.ArrayAccessor component =
         (AbstractCursor.ArrayAccessor) accessor.componentAccessor;
@@ -56,8 +80,43 @@ public final class MnesticArray extends ArrayImpl {
           : element == null ? null : component.getArray());
     }
     accessor.componentSlotGetter.slot = null;
-    return new MnesticArray(elements, accessor);
+    return new MnesticArray(elements, null, accessor);
   }
+
+  /** The elements' values: index (from 1) and element, read as a result set's columns are. */
+  @Override public java.sql.ResultSet getResultSet() throws SQLException {
+    return values == null ? super.getResultSet()
+        : accessor.factory.create(accessor.componentType, values);
+  }
+
+  /**
+   * As Avatica's, from the elements' values ({@code [1, null]}, {@code [1582-10-04]}), or the
+   * nested arrays' own ({@code [[1582-10-04], null]}).
+   */
+  @Override public String toString() {
+    if (accessor.componentType.id != Types.ARRAY && values == null) {
+      return super.toString();
+    }
+    final StringJoiner joiner = new StringJoiner(", ", "[", "]");
+    try {
+      if (values == null) {
+        for (Object element : (Object[]) getArray()) {
+          joiner.add(String.valueOf(element));
+        }
+      } else {
+        for (Object value : values) {
+          accessor.componentSlotGetter.slot = value;
+          joiner.add(accessor.componentAccessor.getString());
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    } finally {
+      accessor.componentSlotGetter.slot = null;
+    }
+    return joiner.toString();
+  }
+
 
   /** The elements as they are: the objects of {@code getObject}, boxed, nested arrays as Arrays. */
   @Override protected Object getArray(List<?> list, AbstractCursor.ArrayAccessor accessor) {
