@@ -117,7 +117,7 @@ public final class Dashboard extends AbstractSchema {
 
   /** The dashboard {@link #attachTo} added to {@code root}. */
   public static Dashboard of(SchemaPlus root) {
-    return root.getSubSchema(SCHEMA).unwrap(Dashboard.class);
+    return root.subSchemas().get(SCHEMA).unwrap(Dashboard.class);
   }
 
   @Override protected Map<String, Table> getTableMap() {

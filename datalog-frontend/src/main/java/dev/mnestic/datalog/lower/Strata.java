@@ -528,7 +528,7 @@ public final class Strata implements RuleLowering.Tables, AutoCloseable {
     }
     // Asked of the store schema itself: Calcite's wrapper snapshots table
     // names and would miss a table this script just created.
-    final Table stored = root.getSubSchema(Session.SCHEMA)
+    final Table stored = root.subSchemas().get(Session.SCHEMA)
         .unwrap(org.apache.calcite.adapter.jdbc.JdbcSchema.class).tables().get(table.get());
     if (stored == null) {
       throw new IllegalStateException("store table " + table.get() + " is not in the schema");
