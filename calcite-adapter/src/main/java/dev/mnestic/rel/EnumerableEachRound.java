@@ -37,6 +37,8 @@ public final class EnumerableEachRound extends SingleRel implements EnumerableRe
     return new EnumerableEachRound(getCluster(), traitSet, sole(inputs));
   }
 
+  // Expressions.lambda(Function0.class, ...): a class literal of a generic type is raw.
+  @SuppressWarnings("unchecked")
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return Rounds.eachRound(() -> { <input's code> });
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);

@@ -94,6 +94,9 @@ public final class Plans {
    * DefaultRelMetadataProvider.INSTANCE)} does, in a Hep planner that checks the running
    * statement's cancel flag at each rule it fires: a statement stopped while it runs stops.
    */
+  // registerMetadataProviders: deprecated in Calcite, whose Programs.of(HepProgram, ...) still
+  // calls it so; without it the Hep planner would not see the cluster's metadata.
+  @SuppressWarnings("deprecation")
   public static Program hep(HepProgram program) {
     return (planner, rel, traits, materializations, lattices) -> {
       final RunningStatement running = RunningStatement.current();

@@ -69,7 +69,11 @@ public final class RowTable extends AbstractTable implements ScannableTable {
         Expressions.convert_(Expressions.call(DataContext.ROOT, BuiltInMethod.DATA_CONTEXT_GET.method,
             Expressions.constant(table.name)), ScannableTable.class),
         DataContext.ROOT);
-    return RelOptTableImpl.create(schema, rowType, ImmutableList.of(table.name), table, scan);
+    // Deprecated for tables of a CalciteSchema; a row table is in none.
+    @SuppressWarnings("deprecation")
+    final RelOptTable created =
+        RelOptTableImpl.create(schema, rowType, ImmutableList.of(table.name), table, scan);
+    return created;
   }
 
   /** The row table behind {@code table}. */

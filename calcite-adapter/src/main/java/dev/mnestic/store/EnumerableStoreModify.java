@@ -45,6 +45,8 @@ public final class EnumerableStoreModify extends TableModify implements Enumerab
         getSourceExpressionList(), isFlattened());
   }
 
+  // Expressions.lambda(Function0.class, ...): a class literal of a generic type is raw.
+  @SuppressWarnings("unchecked")
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
     // The input's code runs inside the call, once for each time the statement runs (a write

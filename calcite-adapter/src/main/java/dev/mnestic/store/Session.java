@@ -151,7 +151,7 @@ public final class Session implements DataSource, AutoCloseable {
 
   /** Returns the session attached to {@code root} by {@link #attachTo}. */
   public static Session of(SchemaPlus root) {
-    final SchemaPlus schema = root.getSubSchema(SCHEMA);
+    final SchemaPlus schema = root.subSchemas().get(SCHEMA);
     if (schema == null) {
       throw new IllegalStateException("no store schema in this connection");
     }

@@ -207,6 +207,7 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
         operation, updateColumnList, sourceExpressionList, flattened);
   }
 
+  @SuppressWarnings("rawtypes") // Calcite's signature
   @Override public Collection getModifiableCollection() {
     return jdbcTable.getModifiableCollection();
   }
@@ -220,6 +221,7 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
     return jdbcTable.getElementType();
   }
 
+  @SuppressWarnings("rawtypes") // Calcite's signature
   @Override public Expression getExpression(SchemaPlus schema, String tableName,
       Class clazz) {
     return jdbcTable.getExpression(schema, tableName, clazz);

@@ -49,7 +49,7 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     final Result calcite = super.implement(implementor, pref);
     final Result result = implementor.result(calcite.physType,
-        (BlockStatement) calcite.block.accept(READ_AS_STORED));
+        calcite.block.accept(READ_AS_STORED));
     final List<RelDataTypeField> fields = getRowType().getFieldList();
     final List<Integer> binary = new ArrayList<>();
     for (RelDataTypeField f : fields) {

@@ -436,7 +436,7 @@ public final class StoreWrites {
       case Types.TIMESTAMP:
         final long millis = ((Number) value).longValue();
         final LocalDateTime timestamp = LocalDateTime.ofEpochSecond(
-            Math.floorDiv(millis, 1000), (int) Math.floorMod(millis, 1000) * 1_000_000,
+            Math.floorDiv(millis, 1000), Math.floorMod(millis, 1000) * 1_000_000,
             ZoneOffset.UTC);
         if (timestamp.toLocalDate().isBefore(GREGORIAN_REFORM)) {
           ps.setString(parameter, TIMESTAMP_TEXT.format(timestamp));

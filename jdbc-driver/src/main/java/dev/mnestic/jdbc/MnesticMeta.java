@@ -311,13 +311,12 @@ final class MnesticMeta extends CalciteMetaSubclassing {
    * {@value Driver#STATEMENT_TIMEOUT}) or past the connection's {@value Driver#STATEMENT_MEMORY}.
    */
   private RunningStatement start(StatementHandle h) {
-    final AvaticaConnection avatica = (AvaticaConnection) connection;
-    final AvaticaStatement statement = avatica.statementMap.get(h.id);
+    final AvaticaStatement statement = connection.statementMap.get(h.id);
     final Limits limits = limits();
     AtomicBoolean flag;
     int seconds = limits.seconds;
     try {
-      flag = avatica.getCancelFlag(h);
+      flag = connection.getCancelFlag(h);
       final int own = statement == null ? 0 : statement.getQueryTimeout();
       if (own > 0 && (seconds == 0 || own < seconds)) {
         seconds = own;

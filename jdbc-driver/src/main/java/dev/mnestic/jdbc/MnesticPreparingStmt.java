@@ -53,6 +53,7 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
    * As Calcite's, once long OR chains of equalities are IN lists ({@link OrChains}) and the
    * statement is found to hold no more operators than {@link StatementShape#MAX_OPERATORS}.
    */
+  @SuppressWarnings("rawtypes") // Calcite's signature
   @Override public PreparedResult prepareSql(SqlNode sqlQuery, Class runtimeContextClass,
       SqlValidator validator, boolean needsValidation) {
     OrChains.rewrite(sqlQuery);

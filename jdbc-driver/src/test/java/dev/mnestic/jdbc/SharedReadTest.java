@@ -254,7 +254,7 @@ class SharedReadTest {
       }));
     }
     final java.util.concurrent.CompletableFuture<Void> all =
-        java.util.concurrent.CompletableFuture.allOf(writers.toArray(new java.util.concurrent.CompletableFuture[0]));
+        java.util.concurrent.CompletableFuture.allOf(writers.toArray(new java.util.concurrent.CompletableFuture<?>[0]));
     int reads = 0;
     while (!all.isDone() || reads < 20) {
       final List<List<Object>> r = Rows.query(c, "SELECT COALESCE(SUM(v), 0), COUNT(*) FROM g");

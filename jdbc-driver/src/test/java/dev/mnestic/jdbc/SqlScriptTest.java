@@ -93,7 +93,7 @@ class SqlScriptTest {
             }
           }));
     }
-    return tests.stream().map(t -> (DynamicNode) t);
+    return tests.stream();
   }
 
   static List<Case> parse(List<String> lines) {

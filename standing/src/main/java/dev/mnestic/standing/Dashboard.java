@@ -28,7 +28,6 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
@@ -115,7 +114,7 @@ public final class Dashboard extends AbstractSchema {
 
   /** The dashboard {@link #attachTo} added to {@code root}. */
   public static Dashboard of(SchemaPlus root) {
-    return root.getSubSchema(StandingQueries.SCHEMA).unwrap(Dashboard.class);
+    return root.subSchemas().get(StandingQueries.SCHEMA).unwrap(Dashboard.class);
   }
 
   @Override protected Map<String, Table> getTableMap() {

@@ -174,6 +174,7 @@ class ValuesTest {
         Values.list(null, true, 2.5, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Values.list())));
   }
 
+  @SuppressWarnings("unchecked") // a list value, cast to try adding to it
   @Test void javaObjectsBecomeValues() {
     assertEquals(1L, Values.of(1));
     assertEquals(1.5, Values.of(1.5f));

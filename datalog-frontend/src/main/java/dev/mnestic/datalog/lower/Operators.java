@@ -44,6 +44,7 @@ final class Operators {
   }
 
   /** A function returning an ARRAY of values of type ANY. */
+  @SuppressWarnings("deprecation") // see udf
   private static SqlFunction arrayUdf(String name, String method) {
     return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO),
         opBinding -> opBinding.getTypeFactory().createArrayType(
@@ -59,6 +60,9 @@ final class Operators {
    * {@code rand_uuid_v4()} must give a value per row. Being deterministic,
    * filters over them are still pushed through joins.
    */
+  // The constructor not deprecated takes operand metadata (each operand's name and type),
+  // which a variadic function over values of type ANY does not have.
+  @SuppressWarnings("deprecation")
   private static SqlFunction udf(String name, String method, SqlTypeName returns,
       boolean nullable) {
     return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO),

@@ -2,9 +2,6 @@ package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.Workloads;
-import dev.mnestic.planner.memo.Family;
-import dev.mnestic.planner.memo.GroupKey;
-import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.memo.Parameters;
@@ -19,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

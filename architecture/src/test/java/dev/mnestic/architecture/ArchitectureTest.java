@@ -1,0 +1,186 @@
+package dev.mnestic.architecture;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static dev.mnestic.architecture.Modules.module;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+
+import java.util.Map;
+
+/**
+ * The allowed dependencies between mnestic's modules and packages, checked on the main
+ * classes of every module (this module's test classpath holds them all, through bench and
+ * examples). A module is where a class was compiled ({@link Modules}), so the rules follow a
+ * package that moves to another module.
+ *
+ * <p>The modules and what each may use:
+ * <pre>
+ *   value             nothing (JDK only)
+ *   calcite-adapter   value
+ *   sql-dialect       calcite-adapter
+ *   datalog-frontend  calcite-adapter, value
+ *   planner-milp      nothing (no Calcite either)
+ *   jdbc-remote       nothing (Avatica's client alone)
+ *   jdbc-driver       calcite-adapter, value, sql-dialect, datalog-frontend, jdbc-remote,
+ *                     planner-milp (the CLI's {@code mnestic plan} only)
+ *   standing          jdbc-driver (its SPI), planner-milp, sql-dialect, calcite-adapter, value
+ *   examples          nothing (java.sql only)
+ *   bench             every module but examples
+ * </pre>
+ * The driver finds {@code standing} through {@link java.util.ServiceLoader}, so nothing uses
+ * it but bench. A module without classes fails the layer rule: each is expected to exist.
+ */
+@AnalyzeClasses(
+    packages = {"dev.mnestic", "org.apache.calcite.jdbc", "org.apache.calcite.avatica"},
+    importOptions = {ImportOption.DoNotIncludeTests.class, Modules.MainCode.class})
+class ArchitectureTest {
+  @ArchTest
+  static final ArchRule MODULES =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("value").definedBy(module("value"))
+          .layer("calcite-adapter").definedBy(module("calcite-adapter"))
+          .layer("sql-dialect").definedBy(module("sql-dialect"))
+          .layer("datalog-frontend").definedBy(module("datalog-frontend"))
+          .layer("planner-milp").definedBy(module("planner-milp"))
+          .layer("jdbc-remote").definedBy(module("jdbc-remote"))
+          .layer("jdbc-driver").definedBy(module("jdbc-driver"))
+          .layer("standing").definedBy(module("standing"))
+          .layer("examples").definedBy(module("examples"))
+          .layer("bench").definedBy(module("bench"))
+          .whereLayer("value").mayNotAccessAnyLayer()
+          .whereLayer("calcite-adapter").mayOnlyAccessLayers("value")
+          .whereLayer("sql-dialect").mayOnlyAccessLayers("calcite-adapter")
+          .whereLayer("datalog-frontend").mayOnlyAccessLayers("calcite-adapter", "value")
+          .whereLayer("planner-milp").mayNotAccessAnyLayer()
+          .whereLayer("jdbc-remote").mayNotAccessAnyLayer()
+          .whereLayer("jdbc-driver")
+          .mayOnlyAccessLayers(
+              "calcite-adapter", "value", "sql-dialect", "datalog-frontend", "jdbc-remote",
+              "planner-milp")
+          .whereLayer("standing")
+          .mayOnlyAccessLayers(
+              "jdbc-driver", "planner-milp", "sql-dialect", "calcite-adapter", "value")
+          .whereLayer("examples").mayNotAccessAnyLayer()
+          .whereLayer("bench")
+          .mayOnlyAccessLayers(
+              "value", "calcite-adapter", "sql-dialect", "datalog-frontend", "planner-milp",
+              "jdbc-remote", "jdbc-driver", "standing");
+
+  /** CozoDB's values are plain Java: SQL, Calcite and Avatica never reach them. */
+  @ArchTest
+  static final ArchRule VALUE_IS_JDK_ONLY =
+      classes()
+          .that(module("value"))
+          .should()
+          .onlyDependOnClassesThat(resideInAPackage("java..").or(module("value")));
+
+  /** The planner is Calcite-free: its plans run in {@code standing}. */
+  @ArchTest
+  static final ArchRule PLANNER_WITHOUT_CALCITE =
+      noClasses()
+          .that(module("planner-milp"))
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.apache.calcite..");
+
+  /** The thin client's jar carries Avatica's client and nothing of Calcite's core. */
+  @ArchTest
+  static final ArchRule REMOTE_WITHOUT_CALCITE_CORE =
+      noClasses()
+          .that(module("jdbc-remote"))
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage("org.apache.calcite..")
+                  .and(resideInAnyPackage("org.apache.calcite.avatica..").negate()));
+
+  /**
+   * In jdbc-driver only the command line plans ({@code mnestic plan}): the driver and the
+   * server reach the planner through standing queries' SPI, so the driver's jar can leave the
+   * planner's solver out.
+   */
+  @ArchTest
+  static final ArchRule ONLY_THE_CLI_PLANS =
+      noClasses()
+          .that(module("jdbc-driver"))
+          .and()
+          .resideOutsideOfPackage("dev.mnestic.cli..")
+          .should()
+          .dependOnClassesThat(module("planner-milp"));
+
+  /** Each package is one stage: no two packages depend on each other, even indirectly. */
+  @ArchTest
+  static final ArchRule NO_PACKAGE_CYCLES =
+      slices().matching("dev.mnestic.(**)").should().beFreeOfCycles();
+
+  /** Where each package lives; a new package is added here with its module. */
+  static final Map<String, String> PACKAGE_MODULES =
+      Map.ofEntries(
+          Map.entry("dev.mnestic.value", "value"),
+          Map.entry("dev.mnestic.rel", "calcite-adapter"),
+          Map.entry("dev.mnestic.runtime", "calcite-adapter"),
+          Map.entry("dev.mnestic.store", "calcite-adapter"),
+          Map.entry("dev.mnestic.type", "calcite-adapter"),
+          Map.entry("dev.mnestic.rel.rules", "sql-dialect"),
+          Map.entry("dev.mnestic.sql", "sql-dialect"),
+          Map.entry("dev.mnestic.sql.fun", "sql-dialect"),
+          Map.entry("dev.mnestic.sql.parser.impl", "sql-dialect"),
+          Map.entry("dev.mnestic.sql.validate", "sql-dialect"),
+          Map.entry("dev.mnestic.sql2rel", "sql-dialect"),
+          Map.entry("dev.mnestic.datalog", "datalog-frontend"),
+          Map.entry("dev.mnestic.datalog.analysis", "datalog-frontend"),
+          Map.entry("dev.mnestic.datalog.ast", "datalog-frontend"),
+          Map.entry("dev.mnestic.datalog.eval", "datalog-frontend"),
+          Map.entry("dev.mnestic.datalog.lower", "datalog-frontend"),
+          Map.entry("dev.mnestic.datalog.parse", "datalog-frontend"),
+          Map.entry("dev.mnestic.planner", "planner-milp"),
+          Map.entry("dev.mnestic.planner.cost", "planner-milp"),
+          Map.entry("dev.mnestic.planner.memo", "planner-milp"),
+          Map.entry("dev.mnestic.planner.physical", "planner-milp"),
+          Map.entry("dev.mnestic.planner.rules", "planner-milp"),
+          Map.entry("dev.mnestic.planner.select", "planner-milp"),
+          Map.entry("dev.mnestic.planner.view", "planner-milp"),
+          Map.entry("dev.mnestic.planner.workload", "planner-milp"),
+          Map.entry("dev.mnestic.planner.exec", "standing"),
+          Map.entry("dev.mnestic.standing", "standing"),
+          Map.entry("dev.mnestic.remote", "jdbc-remote"),
+          Map.entry("dev.mnestic.jdbc", "jdbc-driver"),
+          Map.entry("dev.mnestic.server", "jdbc-driver"),
+          Map.entry("dev.mnestic.cli", "jdbc-driver"),
+          Map.entry("dev.mnestic.examples", "examples"),
+          Map.entry("dev.mnestic.bench", "bench"));
+
+  /** Every mnestic package is in the module {@link #PACKAGE_MODULES} gives it. */
+  @ArchTest
+  static final ArchRule PACKAGES_IN_THEIR_MODULES =
+      classes().that().resideInAPackage("dev.mnestic..").should(liveInTheirModule());
+
+  private static ArchCondition<JavaClass> liveInTheirModule() {
+    return new ArchCondition<>("be in the module their package is assigned") {
+      @Override
+      public void check(JavaClass c, ConditionEvents events) {
+        String expected = PACKAGE_MODULES.get(c.getPackageName());
+        String actual = c.getSource().flatMap(s -> Modules.of(s.getUri())).orElse("none");
+        if (!actual.equals(expected)) {
+          events.add(
+              SimpleConditionEvent.violated(
+                  c,
+                  c.getName() + " is in module " + actual + "; its package belongs in "
+                      + (expected == null ? "no module yet (add it to PACKAGE_MODULES)" : expected)));
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The store: embedded HSQLDB seen by Calcite as the schema {@code PUBLIC}. A
+ * {@link dev.mnestic.store.StoreLocation} names one, a {@link dev.mnestic.store.Session} is one
+ * client's connection and transaction; tables, their scans from HSQLDB's row store
+ * ({@link dev.mnestic.store.EnumerableStoreScan}), the reads still run as SQL
+ * ({@link dev.mnestic.store.StoreConvention}), writes ({@link dev.mnestic.store.EnumerableStoreModify},
+ * {@link dev.mnestic.store.WriteGuard}, {@link dev.mnestic.store.TableVersions}) and DDL
+ * ({@link dev.mnestic.store.StoreDdlExecutor}).
+ *
+ * <p>In: table scans, modifications and DDL from both pipelines. Out: rows, and the changes
+ * HSQLDB keeps.
+ */
+package dev.mnestic.store;
