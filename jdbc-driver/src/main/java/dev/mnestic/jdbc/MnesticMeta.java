@@ -485,7 +485,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   private Optional<SchemaPlus> standing() {
     final SchemaPlus root = ((CalciteConnection) connection).getRootSchema();
     Standing.queries().sync(root);
-    return Optional.ofNullable(root.getSubSchema(StandingQueries.SCHEMA));
+    return Optional.ofNullable(root.subSchemas().get(StandingQueries.SCHEMA));
   }
 
   /** Names of the standing queries in {@code standing} matching {@code pattern}, in order. */
@@ -510,7 +510,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       Pat schemaPattern) {
     final List<Object[]> rows = new ArrayList<>();
     final List<String> schemas = ((CalciteConnection) connection).getRootSchema()
-        .getSubSchema(StandingQueries.SCHEMA) == null ? List.of(Session.SCHEMA, BUILT_IN)
+        .subSchemas().get(StandingQueries.SCHEMA) == null ? List.of(Session.SCHEMA, BUILT_IN)
         : List.of(Session.SCHEMA, StandingQueries.SCHEMA, BUILT_IN);
     for (String schema : schemas) {
       if (matches(schemaPattern, schema)) {

@@ -147,7 +147,7 @@ public final class StratumLowering implements RuleLowering.Tables {
         "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column()));
     // Asked of the store schema itself: Calcite's wrapper snapshots table
     // names and would miss a table this script just created.
-    final Table t = root.getSubSchema(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
+    final Table t = root.subSchemas().get(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
         .get(table.table());
     if (t == null) {
       throw new IllegalStateException("store table " + table.table() + " is not in the schema");

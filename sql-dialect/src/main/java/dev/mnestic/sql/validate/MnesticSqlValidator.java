@@ -1,6 +1,5 @@
 package dev.mnestic.sql.validate;
 
-import dev.mnestic.rel.Skyline;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.Skylines.Direction;
 import dev.mnestic.sql.SqlSkylineSelect;

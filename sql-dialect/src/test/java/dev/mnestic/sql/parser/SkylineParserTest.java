@@ -1,6 +1,5 @@
 package dev.mnestic.sql.parser;
 
-import dev.mnestic.rel.Skyline;
 import dev.mnestic.runtime.Skylines.Direction;
 import dev.mnestic.sql.SqlSkylineSelect;
 import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
