@@ -36,7 +36,9 @@ final class Modules {
   static DescribedPredicate<JavaClass> module(String name) {
     return DescribedPredicate.describe(
         "in module " + name,
-        c -> c.getSource().flatMap(s -> of(s.getUri())).filter(name::equals).isPresent());
+        // an array (an enum's values()) is in the module of its element class
+        c -> (c.isArray() ? c.getBaseComponentType() : c).getSource()
+            .flatMap(s -> of(s.getUri())).filter(name::equals).isPresent());
   }
 
   /** Imports the class files of mnestic's modules only (main code, not tests). */
