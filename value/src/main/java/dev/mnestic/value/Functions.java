@@ -252,7 +252,8 @@ public final class Functions {
   public static void checkArity(String name, int count) {
     final Def def = def(name);
     if (def.vararg ? count < def.minArity : count != def.minArity) {
-      throw new ValueException(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS, "Wrong number of arguments for function '" + name + "'",
+      throw new ValueException(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS,
+          "Wrong number of arguments for function '" + name + "'",
           "Need " + (def.vararg ? "at least " : "exactly ") + def.minArity + " argument(s)");
     }
   }
