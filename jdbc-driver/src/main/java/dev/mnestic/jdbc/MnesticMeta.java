@@ -24,7 +24,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalciteMetaSubclassing;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.lookup.LikePattern;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlFunction;
@@ -50,7 +50,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -478,21 +477,15 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     return pattern.s == null || LikePattern.matcher(pattern.s).apply(name);
   }
 
-  /**
-   * The schema of the standing queries as the store's catalog has them now (another
-   * connection's too); empty without standing queries on the class path.
-   */
-  private Optional<SchemaPlus> standing() {
-    final SchemaPlus root = ((CalciteConnection) connection).getRootSchema();
-    Standing.queries().sync(root);
-    return Optional.ofNullable(root.subSchemas().get(StandingQueries.SCHEMA));
+  /** The standing queries as the store's catalog has them now (another connection's too). */
+  private Schema standing() {
+    return Standing.queries().schema(((CalciteConnection) connection).getRootSchema());
   }
 
   /** Names of the standing queries in {@code standing} matching {@code pattern}, in order. */
-  private static List<String> standingNames(Optional<SchemaPlus> standing, Pat pattern) {
+  private static List<String> standingNames(Schema standing, Pat pattern) {
     final List<String> names = new ArrayList<>();
-    for (String name : standing.map(s -> s.tables().getNames(LikePattern.any()))
-        .orElse(Set.of())) {
+    for (String name : standing.tables().getNames(LikePattern.any())) {
       if (matches(pattern, name)) {
         names.add(name);
       }
@@ -687,7 +680,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       }
     }
     if (matches(schemaPattern, StandingQueries.SCHEMA)) {
-      final Optional<SchemaPlus> standing = standing();
+      final Schema standing = standing();
       final JavaTypeFactory typeFactory = ((CalciteConnection) connection).getTypeFactory();
       final Map<String, Object[]> types = new HashMap<>();
       for (Object[] type : StoreCatalog.typeInfo(session())) {
@@ -696,7 +689,7 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       for (String name : standingNames(standing, tableNamePattern)) {
         final RelDataType rowType;
         try {
-          rowType = standing.get().tables().get(name).getRowType(typeFactory);
+          rowType = standing.tables().get(name).getRowType(typeFactory);
         } catch (RuntimeException e) {
           continue; // its table was dropped: it has no columns until the table is back
         }

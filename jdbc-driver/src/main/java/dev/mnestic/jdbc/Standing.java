@@ -6,7 +6,9 @@ import dev.mnestic.sql.SqlStandingQuery;
 import dev.mnestic.sql.StandingQueries;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.sql.parser.SqlParser;
 
 import java.io.PrintStream;
@@ -52,6 +54,10 @@ final class Standing {
 
     @Override public boolean sync(SchemaPlus root) {
       return false;
+    }
+
+    @Override public Schema schema(SchemaPlus root) {
+      return new AbstractSchema();
     }
 
     @Override public void create(SchemaPlus root, SqlCreateStandingQuery create, String sql) {

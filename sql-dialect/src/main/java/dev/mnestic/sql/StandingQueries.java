@@ -2,6 +2,7 @@ package dev.mnestic.sql;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.parser.SqlParser;
 
@@ -36,6 +37,12 @@ public interface StandingQueries {
    * may have changed it); returns whether they changed, so plans over the old ones must go.
    */
   boolean sync(SchemaPlus root);
+
+  /**
+   * The connection's standing queries as the store's catalog has them now (synced): a schema
+   * whose tables they are, as {@code DatabaseMetaData} lists them.
+   */
+  Schema schema(SchemaPlus root);
 
   /** Stores {@code create}, the statement {@code sql}, in the session's transaction. */
   void create(SchemaPlus root, SqlCreateStandingQuery create, String sql);

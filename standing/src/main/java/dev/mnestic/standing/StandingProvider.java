@@ -8,6 +8,7 @@ import dev.mnestic.sql.StandingQueries;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.parser.SqlParser;
 
@@ -31,6 +32,12 @@ public final class StandingProvider implements StandingQueries {
 
   @Override public boolean sync(SchemaPlus root) {
     return Dashboard.of(root).sync();
+  }
+
+  @Override public Schema schema(SchemaPlus root) {
+    final Dashboard dashboard = Dashboard.of(root);
+    dashboard.sync();
+    return dashboard;
   }
 
   @Override public void create(SchemaPlus root, SqlCreateStandingQuery create, String sql) {
