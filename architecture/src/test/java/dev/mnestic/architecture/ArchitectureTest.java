@@ -33,14 +33,15 @@ import java.util.Map;
  *   datalog-frontend  calcite-adapter, value
  *   planner-milp      nothing (no Calcite either)
  *   jdbc-remote       nothing (Avatica's client alone)
- *   jdbc-driver       calcite-adapter, value, sql-dialect, datalog-frontend, jdbc-remote,
- *                     planner-milp (the CLI's {@code mnestic plan} only)
- *   standing          jdbc-driver (its SPI), planner-milp, sql-dialect, calcite-adapter, value
+ *   jdbc-driver       calcite-adapter, value, sql-dialect, datalog-frontend, jdbc-remote
+ *   standing          planner-milp, sql-dialect (its SPI, sql.StandingQueries),
+ *                     calcite-adapter, value
  *   examples          nothing (java.sql only)
  *   bench             every module but examples
  * </pre>
- * The driver finds {@code standing} through {@link java.util.ServiceLoader}, so nothing uses
- * it but bench. A module without classes fails the layer rule: each is expected to exist.
+ * The driver finds {@code standing} through {@link java.util.ServiceLoader} (the SPI is
+ * sql-dialect's), so nothing uses it but bench, and the driver, its server and its CLI reach
+ * the planner (and its solver's natives) only through it: the driver's jar leaves them out. A module without classes fails the layer rule: each is expected to exist.
  */
 @AnalyzeClasses(
     packages = {"dev.mnestic", "org.apache.calcite.jdbc", "org.apache.calcite.avatica"},
@@ -68,11 +69,9 @@ class ArchitectureTest {
           .whereLayer("jdbc-remote").mayNotAccessAnyLayer()
           .whereLayer("jdbc-driver")
           .mayOnlyAccessLayers(
-              "calcite-adapter", "value", "sql-dialect", "datalog-frontend", "jdbc-remote",
-              "planner-milp")
+              "calcite-adapter", "value", "sql-dialect", "datalog-frontend", "jdbc-remote")
           .whereLayer("standing")
-          .mayOnlyAccessLayers(
-              "jdbc-driver", "planner-milp", "sql-dialect", "calcite-adapter", "value")
+          .mayOnlyAccessLayers("planner-milp", "sql-dialect", "calcite-adapter", "value")
           .whereLayer("examples").mayNotAccessAnyLayer()
           .whereLayer("bench")
           .mayOnlyAccessLayers(
@@ -105,20 +104,6 @@ class ArchitectureTest {
           .dependOnClassesThat(
               resideInAPackage("org.apache.calcite..")
                   .and(resideInAnyPackage("org.apache.calcite.avatica..").negate()));
-
-  /**
-   * In jdbc-driver only the command line plans ({@code mnestic plan}): the driver and the
-   * server reach the planner through standing queries' SPI, so the driver's jar can leave the
-   * planner's solver out.
-   */
-  @ArchTest
-  static final ArchRule ONLY_THE_CLI_PLANS =
-      noClasses()
-          .that(module("jdbc-driver"))
-          .and()
-          .resideOutsideOfPackage("dev.mnestic.cli..")
-          .should()
-          .dependOnClassesThat(module("planner-milp"));
 
   /** Each package is one stage: no two packages depend on each other, even indirectly. */
   @ArchTest

@@ -96,7 +96,7 @@ class StandingAbsentTest {
         schemas.add(rs.getString("TABLE_SCHEM"));
       }
     }
-    assertEquals(List.of("PUBLIC"), schemas);
+    assertEquals(List.of("PUBLIC", MnesticMeta.BUILT_IN), schemas, "no STANDING schema");
   }
 
   @Test void standingStatementsNameTheJarToAdd() throws SQLException {
