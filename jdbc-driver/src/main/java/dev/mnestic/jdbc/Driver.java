@@ -66,7 +66,8 @@ import java.util.function.Supplier;
  * <p>Each connection is a {@link Session} on the store: its own HSQLDB
  * connection and transaction. Auto-commit is on by default.
  */
-public final class Driver extends org.apache.calcite.jdbc.Driver {
+public final class Driver extends org.apache.calcite.jdbc.Driver
+    implements MnesticConnectionFactory.Failures {
   public static final String CONNECT_STRING_PREFIX = "jdbc:mnestic:";
 
   /** Connection property naming the store; see {@link StoreLocation#parse}. */
@@ -126,7 +127,6 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
   private static final RemoteDriver REMOTE = new RemoteDriver();
 
   static {
-    MnesticConnectionFactory.failures = SqlFailures::of;
     new Driver().register();
   }
 
@@ -157,6 +157,11 @@ public final class Driver extends org.apache.calcite.jdbc.Driver {
    */
   public static StandingQueries standingQueries() {
     return Standing.queries();
+  }
+
+  /** A failure as a caller of this driver's connections sees it ({@link SqlFailures}). */
+  @Override public SQLException of(Throwable cause) {
+    return SqlFailures.of(cause);
   }
 
   /** Calcite's JDBC objects, with failures of {@code prepareStatement} given their SQLSTATE. */

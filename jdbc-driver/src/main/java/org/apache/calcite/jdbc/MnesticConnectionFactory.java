@@ -30,21 +30,24 @@ import java.sql.Types;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
-import java.util.function.Function;
 
 /**
  * Calcite's JDBC 4.1 objects, with statements whose {@code cancel()} never waits, and a
  * connection whose {@code prepareStatement} and prepared statements' executions fail as a
  * statement's execution does: Calcite's connection prepares without its Meta, and Avatica's
  * runs a prepared statement, each wrapping any failure in an SQLException without a SQLSTATE,
- * which the driver's {@code failures} turns into the one a caller should see. In Calcite's
+ * which the driver ({@link Failures}) turns into the one a caller should see. In Calcite's
  * package because CalciteConnectionImpl is
  * package-private (as {@link CalciteMetaSubclassing}).
  */
 public class MnesticConnectionFactory extends CalciteFactory {
-  /** The driver's translation of a failure into what a caller sees; set once, by the driver. */
-  public static volatile Function<Throwable, SQLException> failures = e ->
-      e instanceof SQLException sql ? sql : new SQLException(e.getMessage(), e);
+  /**
+   * What the driver of this factory's connections says a failure is, for a caller: an
+   * SQLException with its SQLSTATE. The driver implements it; each connection asks its own.
+   */
+  public interface Failures {
+    SQLException of(Throwable cause);
+  }
 
   private final CalciteJdbc41Factory calcite = new CalciteJdbc41Factory();
 
@@ -204,9 +207,13 @@ public class MnesticConnectionFactory extends CalciteFactory {
     /** The zone of the {@code timeZone} property as last looked up, or null. */
     private volatile NamedZone zone;
 
+    /** The driver's translation of a failure into what a caller sees. */
+    private final Failures failures;
+
     Connection(Driver driver, AvaticaFactory factory, String url, Properties info,
         CalciteSchema rootSchema, JavaTypeFactory typeFactory) {
       super(driver, factory, url, info, rootSchema, typeFactory);
+      this.failures = (Failures) driver;
     }
 
     private final TypeMap typeMap = new TypeMap();
@@ -317,8 +324,8 @@ public class MnesticConnectionFactory extends CalciteFactory {
     }
 
     /** What a caller gets for {@code e}, an SQLException Avatica or Calcite wrapped around it. */
-    private static SQLException stated(SQLException e) {
-      return e.getSQLState() == null && e.getCause() != null ? failures.apply(e.getCause()) : e;
+    private SQLException stated(SQLException e) {
+      return e.getSQLState() == null && e.getCause() != null ? failures.of(e.getCause()) : e;
     }
   }
 }
