@@ -1,5 +1,6 @@
 package dev.mnestic.runtime;
 
+import dev.mnestic.value.CozoFunction;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.Json;
@@ -19,7 +20,7 @@ import java.util.UUID;
 
 /**
  * What generated code calls to evaluate CozoScript expressions: every
- * function by name through {@link Functions#apply}, one entry per arity,
+ * function as lowering resolved it ({@link Functions#resolve}), one entry per arity,
  * over values of CozoDB's model ({@link Values}).
  */
 public final class CozoCalls {
@@ -29,33 +30,33 @@ public final class CozoCalls {
   private CozoCalls() {
   }
 
-  public static Object call0(String f) {
-    return Functions.apply(f, Arrays.asList(), STOP);
+  public static Object call0(CozoFunction f) {
+    return f.apply(Arrays.asList(), STOP);
   }
 
-  public static Object call1(String f, Object a) {
-    return Functions.apply(f, Arrays.asList(a), STOP);
+  public static Object call1(CozoFunction f, Object a) {
+    return f.apply(Arrays.asList(a), STOP);
   }
 
-  public static Object call2(String f, Object a, Object b) {
-    return Functions.apply(f, Arrays.asList(a, b), STOP);
+  public static Object call2(CozoFunction f, Object a, Object b) {
+    return f.apply(Arrays.asList(a, b), STOP);
   }
 
-  public static Object call3(String f, Object a, Object b, Object c) {
-    return Functions.apply(f, Arrays.asList(a, b, c), STOP);
+  public static Object call3(CozoFunction f, Object a, Object b, Object c) {
+    return f.apply(Arrays.asList(a, b, c), STOP);
   }
 
-  public static Object call4(String f, Object a, Object b, Object c, Object d) {
-    return Functions.apply(f, Arrays.asList(a, b, c, d), STOP);
+  public static Object call4(CozoFunction f, Object a, Object b, Object c, Object d) {
+    return f.apply(Arrays.asList(a, b, c, d), STOP);
   }
 
-  public static Object call5(String f, Object a, Object b, Object c, Object d, Object e) {
-    return Functions.apply(f, Arrays.asList(a, b, c, d, e), STOP);
+  public static Object call5(CozoFunction f, Object a, Object b, Object c, Object d, Object e) {
+    return f.apply(Arrays.asList(a, b, c, d, e), STOP);
   }
 
-  public static Object call6(String f, Object a, Object b, Object c, Object d, Object e,
+  public static Object call6(CozoFunction f, Object a, Object b, Object c, Object d, Object e,
       Object g) {
-    return Functions.apply(f, Arrays.asList(a, b, c, d, e, g), STOP);
+    return f.apply(Arrays.asList(a, b, c, d, e, g), STOP);
   }
 
   /** The most arguments {@code callN} takes. */
@@ -108,33 +109,46 @@ public final class CozoCalls {
     return Values.of(sql);
   }
 
-  /** Codec of a text column holding values as {@link StoredJson} text. */
-  public static final String STORED_JSON = "json";
-  /** Codec of a text column holding the documents of Json values. */
-  public static final String JSON_DOCUMENT = "document";
-  /** Codec of a 16-byte (SQL UUID) column holding Uuids. */
-  public static final String UUID_BYTES = "uuid";
+  /** How a column the store keeps in a form of its own holds CozoDB values. */
+  public enum Codec {
+    /** A text column holding values as {@link StoredJson} text. */
+    STORED_JSON("json"),
+    /** A text column holding the documents of Json values. */
+    JSON_DOCUMENT("document"),
+    /** A 16-byte (SQL UUID) column holding Uuids. */
+    UUID_BYTES("uuid");
 
-  /** A stored value kept in a form of its own ({@link #STORED_JSON}, {@link #JSON_DOCUMENT}, {@link #UUID_BYTES}). */
-  public static Object stored(Object sql, String codec) {
-    if (sql == null) {
-      return null;
+    /** The codec's name in plans ({@code COZO_STORED($0, 'json')}). */
+    public final String planName;
+
+    Codec(String planName) {
+      this.planName = planName;
     }
-    switch (codec) {
-    case STORED_JSON:
-      return StoredJson.decode((String) sql);
-    case JSON_DOCUMENT:
-      return Json.parse((String) sql);
-    case UUID_BYTES:
-      if (sql instanceof UUID) {
-        return sql;
+
+    /** The CozoDB value a stored (SQL) value of this codec holds; null stays null. */
+    public Object decode(Object sql) {
+      if (sql == null) {
+        return null;
       }
-      final ByteBuffer b = ByteBuffer.wrap(sql instanceof ByteString
-          ? ((ByteString) sql).getBytes() : (byte[]) sql);
-      return new UUID(b.getLong(), b.getLong());
-    default:
-      throw new IllegalArgumentException("no codec " + codec);
+      switch (this) {
+      case STORED_JSON:
+        return StoredJson.decode((String) sql);
+      case JSON_DOCUMENT:
+        return Json.parse((String) sql);
+      default:
+        if (sql instanceof UUID) {
+          return sql;
+        }
+        final ByteBuffer b = ByteBuffer.wrap(sql instanceof ByteString
+            ? ((ByteString) sql).getBytes() : (byte[]) sql);
+        return new UUID(b.getLong(), b.getLong());
+      }
     }
+  }
+
+  /** A stored value kept in a form of its own, decoded by {@code codec}. */
+  public static Object stored(Object sql, Codec codec) {
+    return codec.decode(sql);
   }
 
   /** A Float constant written as text (NaN and the infinities have no SQL literal). */

@@ -60,17 +60,17 @@ public final class StoredSchema {
     /** As the SQL value itself. */
     VALUE(null),
     /** As {@link StoredJson} text. */
-    STORED_JSON(CozoCalls.STORED_JSON),
+    STORED_JSON(CozoCalls.Codec.STORED_JSON),
     /** As the JSON text of a Json value's document. */
-    JSON_DOCUMENT(CozoCalls.JSON_DOCUMENT),
+    JSON_DOCUMENT(CozoCalls.Codec.JSON_DOCUMENT),
     /** As a SQL UUID. */
-    UUID_BYTES(CozoCalls.UUID_BYTES);
+    UUID_BYTES(CozoCalls.Codec.UUID_BYTES);
 
-    /** The codec's name for {@link CozoCalls#stored}, or null for {@link #VALUE}. */
-    public final String runtimeName;
+    /** The runtime's codec that decodes the column ({@link CozoCalls#stored}), or null for {@link #VALUE}. */
+    public final CozoCalls.Codec runtime;
 
-    Codec(String runtimeName) {
-      this.runtimeName = runtimeName;
+    Codec(CozoCalls.Codec runtime) {
+      this.runtime = runtime;
     }
   }
 
@@ -102,7 +102,7 @@ public final class StoredSchema {
 
     /** A value the store holds (as JDBC reads it) as a CozoDB value. */
     Object decode(Object sql) {
-      return codec == Codec.VALUE ? CozoCalls.value(sql) : CozoCalls.stored(sql, codec.runtimeName);
+      return codec == Codec.VALUE ? CozoCalls.value(sql) : codec.runtime.decode(sql);
     }
   }
 

@@ -284,7 +284,7 @@ final class StrataRunner implements AutoCloseable {
     final Optional<String> table = options.storedTables() != null
         ? options.storedTables().apply(relation) : StoreCatalog.findTable(session, relation);
     return table.map(t -> new StratumLowering.StoredTable(t, StoredSchema.codecs(session, t)
-        .stream().map(c -> c.runtimeName).toList()));
+        .stream().map(c -> c.runtime).toList()));
   }
 
   @Override public void close() {

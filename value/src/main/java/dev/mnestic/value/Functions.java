@@ -67,166 +67,16 @@ public final class Functions {
       "rand_bernoulli", "rand_int", "rand_choose", "format_timestamp", "parse_timestamp", "vec",
       "rand_vec");
 
-  /** A function: CozoDB's arity rule and the implementation. */
-  private record Def(int minArity, boolean vararg, Impl impl) {
-  }
-
-  /** A function body over its (already counted) arguments, stopped through {@code stop}. */
-  @FunctionalInterface
-  private interface Impl {
-    Object apply(List<Object> a, StopCheck stop);
-  }
-
-  /** A function body that makes nothing large enough to need a stop check. */
-  @FunctionalInterface
-  private interface PlainImpl {
-    Object apply(List<Object> a);
-  }
-
-  private static final Map<String, Def> DEFS = new TreeMap<>();
+  /** The implemented functions by name. */
+  private static final Map<String, CozoFunction> DEFS = new TreeMap<>();
 
   static {
-    // values and lists
-    def("list", 0, true, Functions::list);
-    def("coalesce", 0, true, Functions::coalesce);
-    def("is_null", 1, a -> is_null(a.get(0)));
-    def("is_int", 1, a -> is_int(a.get(0)));
-    def("is_float", 1, a -> is_float(a.get(0)));
-    def("is_num", 1, a -> is_num(a.get(0)));
-    def("is_string", 1, a -> is_string(a.get(0)));
-    def("is_list", 1, a -> is_list(a.get(0)));
-    def("is_bytes", 1, a -> is_bytes(a.get(0)));
-    def("is_finite", 1, a -> is_finite(a.get(0)));
-    def("is_infinite", 1, a -> is_infinite(a.get(0)));
-    def("is_nan", 1, a -> is_nan(a.get(0)));
-    def("is_in", 2, a -> is_in(a.get(0), a.get(1)));
-    def("to_bool", 1, a -> to_bool(a.get(0)));
-    def("to_unity", 1, a -> to_unity(a.get(0)));
-    def("to_int", 1, a -> to_int(a.get(0)));
-    def("to_float", 1, a -> to_float(a.get(0)));
-    def("to_string", 1, a -> to_string(a.get(0)));
-    def("assert", 1, true, Functions::assert_);
-    // arithmetic
-    def("add", 0, true, Functions::add);
-    def("sub", 2, a -> sub(a.get(0), a.get(1)));
-    def("mul", 0, true, Functions::mul);
-    def("div", 2, a -> div(a.get(0), a.get(1)));
-    def("mod", 2, a -> mod(a.get(0), a.get(1)));
-    def("pow", 2, a -> pow(a.get(0), a.get(1)));
-    def("minus", 1, a -> minus(a.get(0)));
-    def("abs", 1, a -> abs(a.get(0)));
-    def("signum", 1, a -> signum(a.get(0)));
-    def("floor", 1, a -> floor(a.get(0)));
-    def("ceil", 1, a -> ceil(a.get(0)));
-    def("round", 1, a -> round(a.get(0)));
-    def("max", 1, true, Functions::max);
-    def("min", 1, true, Functions::min);
-    def("sqrt", 1, a -> sqrt(a.get(0)));
-    def("exp", 1, a -> exp(a.get(0)));
-    def("exp2", 1, a -> exp2(a.get(0)));
-    def("ln", 1, a -> ln(a.get(0)));
-    def("log2", 1, a -> log2(a.get(0)));
-    def("log10", 1, a -> log10(a.get(0)));
-    def("sin", 1, a -> sin(a.get(0)));
-    def("cos", 1, a -> cos(a.get(0)));
-    def("tan", 1, a -> tan(a.get(0)));
-    def("asin", 1, a -> asin(a.get(0)));
-    def("acos", 1, a -> acos(a.get(0)));
-    def("atan", 1, a -> atan(a.get(0)));
-    def("atan2", 2, a -> atan2(a.get(0), a.get(1)));
-    def("sinh", 1, a -> sinh(a.get(0)));
-    def("cosh", 1, a -> cosh(a.get(0)));
-    def("tanh", 1, a -> tanh(a.get(0)));
-    def("asinh", 1, a -> asinh(a.get(0)));
-    def("acosh", 1, a -> acosh(a.get(0)));
-    def("atanh", 1, a -> atanh(a.get(0)));
-    def("deg_to_rad", 1, a -> deg_to_rad(a.get(0)));
-    def("rad_to_deg", 1, a -> rad_to_deg(a.get(0)));
-    def("haversine", 4, a -> haversine(a.get(0), a.get(1), a.get(2), a.get(3)));
-    def("haversine_deg_input", 4,
-        a -> haversine_deg_input(a.get(0), a.get(1), a.get(2), a.get(3)));
-    // comparison and logic
-    def("eq", 2, a -> eq(a.get(0), a.get(1)));
-    def("neq", 2, a -> neq(a.get(0), a.get(1)));
-    def("gt", 2, a -> gt(a.get(0), a.get(1)));
-    def("ge", 2, a -> ge(a.get(0), a.get(1)));
-    def("lt", 2, a -> lt(a.get(0), a.get(1)));
-    def("le", 2, a -> le(a.get(0), a.get(1)));
-    def("and", 0, true, Functions::and);
-    def("or", 0, true, Functions::or);
-    def("negate", 1, a -> negate(a.get(0)));
-    // strings
-    def("concat", 1, true, Functions::concat);
-    def("str_includes", 2, a -> str_includes(a.get(0), a.get(1)));
-    def("lowercase", 1, a -> lowercase(a.get(0)));
-    def("uppercase", 1, a -> uppercase(a.get(0)));
-    def("trim", 1, a -> trim(a.get(0)));
-    def("trim_start", 1, a -> trim_start(a.get(0)));
-    def("trim_end", 1, a -> trim_end(a.get(0)));
-    def("starts_with", 2, a -> starts_with(a.get(0), a.get(1)));
-    def("ends_with", 2, a -> ends_with(a.get(0), a.get(1)));
-    def("unicode_normalize", 2, a -> unicode_normalize(a.get(0), a.get(1)));
-    def("chars", 1, a -> chars(a.get(0)));
-    def("slice_string", 3, a -> slice_string(a.get(0), a.get(1), a.get(2)));
-    def("from_substrings", 1, a -> from_substrings(a.get(0)));
-    // lists
-    def("length", 1, a -> length(a.get(0)));
-    def("sorted", 1, a -> sorted(a.get(0)));
-    def("reverse", 1, a -> reverse(a.get(0)));
-    def("append", 2, a -> append(a.get(0), a.get(1)));
-    def("prepend", 2, a -> prepend(a.get(0), a.get(1)));
-    def("first", 1, a -> first(a.get(0)));
-    def("last", 1, a -> last(a.get(0)));
-    def("get", 2, true, Functions::get);
-    def("maybe_get", 2, a -> maybe_get(a.get(0), a.get(1)));
-    def("slice", 3, a -> slice(a.get(0), a.get(1), a.get(2)));
-    def("chunks", 2, a -> chunks(a.get(0), a.get(1)));
-    def("chunks_exact", 2, a -> chunks_exact(a.get(0), a.get(1)));
-    def("windows", 2, a -> windows(a.get(0), a.get(1)));
-    DEFS.put("int_range", new Def(1, true, (a, stop) -> int_range(stop, a.toArray())));
-    def("union", 1, true, Functions::union);
-    def("intersection", 1, true, Functions::intersection);
-    def("difference", 2, true, Functions::difference);
-    // bytes
-    def("bit_and", 2, a -> bit_and(a.get(0), a.get(1)));
-    def("bit_or", 2, a -> bit_or(a.get(0), a.get(1)));
-    def("bit_xor", 2, a -> bit_xor(a.get(0), a.get(1)));
-    def("bit_not", 1, a -> bit_not(a.get(0)));
-    def("pack_bits", 1, a -> pack_bits(a.get(0)));
-    def("unpack_bits", 1, a -> unpack_bits(a.get(0)));
-    def("encode_base64", 1, a -> encode_base64(a.get(0)));
-    def("decode_base64", 1, a -> decode_base64(a.get(0)));
-    // Uuids, Json, Validity, the clock
-    def("is_uuid", 1, a -> is_uuid(a.get(0)));
-    def("is_json", 1, a -> is_json(a.get(0)));
-    def("to_uuid", 1, a -> to_uuid(a.get(0)));
-    def("rand_uuid_v1", 0, a -> rand_uuid_v1());
-    def("rand_uuid_v4", 0, a -> rand_uuid_v4());
-    def("uuid_timestamp", 1, a -> uuid_timestamp(a.get(0)));
-    def("json", 1, a -> json(a.get(0)));
-    def("parse_json", 1, a -> parse_json(a.get(0)));
-    def("dump_json", 1, a -> dump_json(a.get(0)));
-    def("json_object", 0, true, Functions::json_object);
-    def("json_to_scalar", 1, a -> json_to_scalar(a.get(0)));
-    def("validity", 1, true, Functions::validity);
-    def("now", 0, a -> now());
+    for (CozoFunction f : CozoFunction.values()) {
+      DEFS.put(f.cozoName, f);
+    }
   }
 
   private Functions() {
-  }
-
-  private static void def(String name, int arity, PlainImpl impl) {
-    DEFS.put(name, new Def(arity, false, (a, stop) -> impl.apply(a)));
-  }
-
-  private static void def(String name, int minArity, boolean vararg, VarImpl impl) {
-    DEFS.put(name, new Def(minArity, vararg, (a, stop) -> impl.apply(a.toArray())));
-  }
-
-  /** A vararg method reference. */
-  @FunctionalInterface
-  private interface VarImpl {
-    Object apply(Object[] args);
   }
 
   // dispatch
@@ -250,12 +100,24 @@ public final class Functions {
    * @throws ValueException if not, or if there is no such function
    */
   public static void checkArity(String name, int count) {
-    final Def def = def(name);
+    resolve(name, count);
+  }
+
+  /**
+   * The CozoDB function {@code name} of {@code count} arguments, resolved once for every row
+   * that applies it.
+   *
+   * @throws ValueException as {@link #apply} does when there is no such function or the
+   *     arity is wrong
+   */
+  public static CozoFunction resolve(String name, int count) {
+    final CozoFunction def = def(name);
     if (def.vararg ? count < def.minArity : count != def.minArity) {
       throw new ValueException(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS,
           "Wrong number of arguments for function '" + name + "'",
           "Need " + (def.vararg ? "at least " : "exactly ") + def.minArity + " argument(s)");
     }
+    return def;
   }
 
   /**
@@ -268,12 +130,11 @@ public final class Functions {
    *     or the function fails on the arguments ({@code eval::throw})
    */
   public static Object apply(String name, List<Object> args, StopCheck stop) {
-    checkArity(name, args.size());
-    return def(name).impl.apply(args, stop);
+    return resolve(name, args.size()).apply(args, stop);
   }
 
-  private static Def def(String name) {
-    final Def def = DEFS.get(name);
+  private static CozoFunction def(String name) {
+    final CozoFunction def = DEFS.get(name);
     if (def == null) {
       if (UNSUPPORTED.contains(name)) {
         throw new ValueException(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION,

@@ -38,6 +38,21 @@ class FunctionsTest {
     }
   }
 
+  @Test void resolvedOnceThenApplied() {
+    final CozoFunction add = Functions.resolve("add", 3);
+    assertEquals(CozoFunction.ADD, add);
+    assertEquals("add", add.toString());
+    assertEquals(6L, add.apply(List.of(1L, 2L, 3L), StopCheck.NEVER));
+    // every implemented name resolves, at its arity, to its own constant
+    assertEquals(Functions.names().size(), CozoFunction.values().length);
+    for (CozoFunction f : CozoFunction.values()) {
+      assertEquals(f, Functions.resolve(f.cozoName, f.minArity));
+    }
+    final ValueException e = assertThrows(ValueException.class, () -> Functions.resolve("sub", 1));
+    assertEquals(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS.code(), e.code());
+    assertEquals("Need exactly 2 argument(s)", e.help());
+  }
+
   @Test void failuresAreEvalThrow() {
     final ValueException e = assertThrows(ValueException.class, () -> Functions.add(1L, "a"));
     assertEquals(ErrorCode.EVAL_THROW.code(), e.code());

@@ -728,7 +728,8 @@ final class RuleLowering {
     final List<RexNode> operands = new ArrayList<>();
     operands.add(b.literal(function));
     operands.addAll(args);
-    return b.call(Operators.CALL[args.size()], operands);
+    return b.call(Operators.call(Functions.resolve(function, args.size()), args.size()),
+        operands);
   }
 
   /** A list of any length: lists of at most MAX_ARITY items, concatenated (a balanced tree). */

@@ -7,6 +7,7 @@ import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.PlanRules;
+import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.store.Session;
 import dev.mnestic.value.ErrorCode;
@@ -58,10 +59,10 @@ public final class StratumLowering implements RuleLowering.Tables {
   /**
    * A stored relation's table in the store schema ({@link Session#SCHEMA}).
    *
-   * @param codecs per column in table order, the name of the runtime codec that decodes it
-   *     to a CozoDB value ({@link Operators#STORED}), or null for the SQL value itself
+   * @param codecs per column in table order, the runtime codec that decodes it to a CozoDB
+   *     value ({@link Operators#stored}), or null for the SQL value itself
    */
-  public record StoredTable(String table, List<String> codecs) {
+  public record StoredTable(String table, List<CozoCalls.Codec> codecs) {
   }
 
   /** A stored relation's plan, reading store table {@code table}. */
@@ -159,9 +160,9 @@ public final class StratumLowering implements RuleLowering.Tables {
     final List<RexNode> values = new ArrayList<>();
     b.push(scan);
     for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
-      final String codec = table.codecs().get(i);
+      final CozoCalls.Codec codec = table.codecs().get(i);
       values.add(codec == null ? b.call(Operators.VALUE, b.field(i))
-          : b.call(Operators.STORED, b.field(i), b.literal(codec)));
+          : b.call(Operators.stored(codec), b.field(i), b.literal(codec.planName)));
     }
     return new Read(table.table(),
         b.project(values, scan.getRowType().getFieldNames(), true).build());

@@ -13,11 +13,13 @@ import dev.mnestic.planner.select.Plan;
 import dev.mnestic.planner.workload.Metric;
 import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.Window;
-import dev.mnestic.rel.LogicalSketchAggregate;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.SketchAggregate;
 import dev.mnestic.runtime.Sketches;
 
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.tools.RelBuilder;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,8 +80,12 @@ public final class PlanExecution {
    */
   public Map<String, SketchAggregate> aggregates(Function<Metric, RelNode> rows) {
     final Map<String, SketchAggregate> out = new LinkedHashMap<>();
-    summaries().forEach((metric, s) -> out.put(metric, LogicalSketchAggregate.create(
-        rows.apply(space.workload().metric(metric)), 0, 1, s)));
+    summaries().forEach((metric, s) -> {
+      final RelNode input = rows.apply(space.workload().metric(metric));
+      final RelBuilder b = RelFactories.LOGICAL_BUILDER.create(input.getCluster(), null);
+      out.put(metric, (SketchAggregate) MnesticRelBuilder.sketchAggregate(b.push(input), 0, 1, s)
+          .build());
+    });
     return out;
   }
 
