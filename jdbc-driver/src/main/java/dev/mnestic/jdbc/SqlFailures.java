@@ -77,19 +77,31 @@ final class SqlFailures {
   /** Statement too complex (nested too deep, too large to compile). */
   static final String TOO_COMPLEX = "54001";
 
-  private static final Pattern UNKNOWN_TABLE = Pattern.compile(
-      "(Object|Table) '[^']*' not found(?! within)");
-  private static final Pattern UNKNOWN_COLUMN = Pattern.compile(
-      "Column '[^']*' not found|Unknown field '");
+  /**
+   * Calcite's validator failing on an unknown table (not one unknown within a schema, which
+   * stays 42000). Its exceptions carry no code, so the patterns are made from Calcite's own
+   * message templates ({@link #validatorMessages}), not copied text.
+   */
+  private static final Pattern UNKNOWN_TABLE = validatorMessages(
+      Static.RESOURCE.objectNotFound("\0").str(),
+      Static.RESOURCE.objectNotFoundDidYouMean("\0", "\0").str(),
+      Static.RESOURCE.tableNameNotFound("\0").str(),
+      Static.RESOURCE.tableNameNotFoundDidYouMean("\0", "\0").str(),
+      Static.RESOURCE.tableNotFound("\0").str());
+
+  /** Calcite's validator failing on an unknown column or field. */
+  private static final Pattern UNKNOWN_COLUMN = validatorMessages(
+      Static.RESOURCE.columnNotFound("\0").str(),
+      Static.RESOURCE.columnNotFoundDidYouMean("\0", "\0").str(),
+      Static.RESOURCE.columnNotFoundInTable("\0", "\0").str(),
+      Static.RESOURCE.columnNotFoundInTableDidYouMean("\0", "\0", "\0").str(),
+      Static.RESOURCE.unknownField("\0").str());
 
   /** Feature not supported: a statement the planner cannot implement. */
   static final String NOT_SUPPORTED = "0A000";
 
-  /**
-   * Calcite's validator refusing NULL for a NOT NULL column. Its exceptions carry no code, so
-   * the pattern is made from Calcite's own message template, not copied text.
-   */
-  private static final Pattern NOT_NULLABLE = template(
+  /** Calcite's validator refusing NULL for a NOT NULL column. */
+  private static final Pattern NOT_NULLABLE = validatorMessages(
       Static.RESOURCE.columnNotNullable("\0").str());
 
   /**
@@ -299,10 +311,16 @@ final class SqlFailures {
             + m;
   }
 
-  /** A pattern for the messages of a Calcite resource whose arguments are each {@code \0}. */
-  private static Pattern template(String message) {
-    return Pattern.compile(Arrays.stream(message.split("\0", -1)).map(Pattern::quote)
-        .collect(Collectors.joining(".*?")));
+  /**
+   * A pattern for the messages of the Calcite resources {@code messages}, whose arguments are
+   * each {@code \0}: the whole message of a validator exception, or what follows the position
+   * a {@code CalciteContextException} puts before it ("From line 1, column 15 to ...: ").
+   */
+  private static Pattern validatorMessages(String... messages) {
+    return Pattern.compile(Arrays.stream(messages)
+        .map(m -> Arrays.stream(m.split("\0", -1)).map(Pattern::quote)
+            .collect(Collectors.joining(".*?")))
+        .collect(Collectors.joining("|", "(?:^|: )(?:", ")$")), Pattern.DOTALL);
   }
 
   /**

@@ -189,6 +189,19 @@ public class MnesticConnectionFactory extends CalciteFactory {
       checkOpen();
       cancelFlag.set(true);
     }
+
+    /**
+     * A {@code java.sql.Array} is bound as an ARRAY, as JDBC maps it ({@code setArray});
+     * Avatica's bound it as an OBJECT, which the generated code failed to cast to a list.
+     * The server binds every parameter of a thin client by this call.
+     */
+    @Override public void setObject(int parameterIndex, Object x) throws SQLException {
+      if (x instanceof java.sql.Array array) {
+        setArray(parameterIndex, array);
+      } else {
+        super.setObject(parameterIndex, x);
+      }
+    }
   }
 
   /** {@code conformance} with checked arithmetic (see {@link Connection#config()}). */
