@@ -5,9 +5,10 @@
  * {@link dev.mnestic.rel.RecursiveUnion}, {@link dev.mnestic.rel.DatalogAggregate},
  * {@link dev.mnestic.rel.SketchAggregate}), its {@code Logical*} node, its {@code Enumerable*}
  * node and the rule in {@link dev.mnestic.rel.MnesticRules}; the runtime method is in
- * {@code runtime}. {@link dev.mnestic.rel.Plans} chooses and compiles the Enumerable plan of a
- * plan built outside a JDBC statement; {@link dev.mnestic.rel.RowTable} holds rows a later
- * plan scans.
+ * {@code runtime}. {@link dev.mnestic.rel.MnesticRelBuilder} builds each operator;
+ * {@link dev.mnestic.rel.PlanRules} holds the rule sets of SQL, Datalog and standing-query
+ * plans; {@link dev.mnestic.rel.Plans} chooses and compiles the Enumerable plan of a plan
+ * built outside a JDBC statement.
  *
  * <p>In: logical {@code RelNode}s from {@code sql2rel}, {@code datalog.lower} and
  * {@code planner.exec}. Out: Enumerable code that calls {@code runtime}.

@@ -3,7 +3,9 @@
  * {@link dev.mnestic.store.StoreLocation} names one, a {@link dev.mnestic.store.Session} is one
  * client's connection and transaction; tables, their scans from HSQLDB's row store
  * ({@link dev.mnestic.store.EnumerableStoreScan}), the reads still run as SQL
- * ({@link dev.mnestic.store.StoreConvention}), writes ({@link dev.mnestic.store.EnumerableStoreModify},
+ * ({@link dev.mnestic.store.StoreConvention}), the values read and written
+ * ({@link dev.mnestic.store.StoreReads}, {@link dev.mnestic.store.StoreWrites}), writes
+ * ({@link dev.mnestic.store.EnumerableStoreModify},
  * {@link dev.mnestic.store.WriteGuard}, {@link dev.mnestic.store.TableVersions}) and DDL
  * ({@link dev.mnestic.store.StoreDdlExecutor}).
  *

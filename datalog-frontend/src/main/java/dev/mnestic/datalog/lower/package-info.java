@@ -1,12 +1,15 @@
 /**
- * The Datalog pipeline's lower and run stages: rules in disjunctive normal form
- * ({@link dev.mnestic.datalog.lower.Dnf}) lowered to {@code RelBuilder} plans
+ * The Datalog pipeline's plan and lower stages: {@link dev.mnestic.datalog.lower.StratumPlanner}
+ * plans, from the rules alone, the steps of an evaluation ({@link
+ * dev.mnestic.datalog.lower.StratumPlan}: constant, once, copy-stored, fixpoint; what
+ * {@code ::explain} prints); rules in disjunctive normal form
+ * ({@link dev.mnestic.datalog.lower.Dnf}) are lowered to {@code RelBuilder} plans
  * ({@link dev.mnestic.datalog.lower.RuleLowering}, with the SQL operators of
- * {@link dev.mnestic.datalog.lower.Operators}); {@link dev.mnestic.datalog.lower.Strata} makes one
- * plan per stratum, runs it and keeps its rows for later strata;
- * {@link dev.mnestic.datalog.lower.ProgressLine} shows a long run's progress.
+ * {@link dev.mnestic.datalog.lower.Operators}), one per step
+ * ({@link dev.mnestic.datalog.lower.StratumLowering}), under
+ * {@link dev.mnestic.datalog.lower.StrataOptions}.
  *
- * <p>In: strata from {@code analysis}. Out: each stratum's rows; the entry rule's to
- * {@code Engine}.
+ * <p>In: strata from {@code analysis}. Out: a plan per step, which the runner
+ * ({@code datalog.StrataRunner}) runs.
  */
 package dev.mnestic.datalog.lower;
