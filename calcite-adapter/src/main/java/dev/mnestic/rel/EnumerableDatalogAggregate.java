@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.value.HeadAggregation;
+
 import dev.mnestic.runtime.MnesticMethod;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -19,7 +21,7 @@ import java.util.List;
 /** {@link DatalogAggregate} in Enumerable code: one call into {@link dev.mnestic.runtime.Aggregation}. */
 public final class EnumerableDatalogAggregate extends DatalogAggregate implements EnumerableRel {
   EnumerableDatalogAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input,
-      List<String> aggregations) {
+      HeadAggregation aggregations) {
     super(cluster, traits, input, aggregations);
   }
 
@@ -28,16 +30,14 @@ public final class EnumerableDatalogAggregate extends DatalogAggregate implement
   }
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    // return Aggregation.group(root, <input as Object[] rows>, new String[] {<aggregations>});
+    // return Aggregation.group(<input as Object[] rows>, <aggregations, stashed>);
     final BlockBuilder builder = new BlockBuilder();
     final Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
     final Expression rows = builder.append("rows",
         input.physType.convertTo(builder.append("input", input.block), JavaRowFormat.ARRAY));
     final Expression grouped = builder.append("grouped",
         Expressions.call(MnesticMethod.DATALOG_AGGREGATE.method,
-            implementor.getRootExpression(), rows,
-            Expressions.newArrayInit(String.class, aggregations.stream()
-                .map(a -> (Expression) Expressions.constant(a, String.class)).toList())));
+            rows, implementor.stash(aggregations, HeadAggregation.class)));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         pref.prefer(JavaRowFormat.ARRAY));
     final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),

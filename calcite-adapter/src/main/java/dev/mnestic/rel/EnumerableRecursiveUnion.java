@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.value.HeadAggregation;
+
 import dev.mnestic.runtime.MnesticMethod;
 import dev.mnestic.runtime.RowTable;
 
@@ -25,7 +27,7 @@ import java.util.List;
 public final class EnumerableRecursiveUnion extends RecursiveUnion implements EnumerableRel {
   EnumerableRecursiveUnion(RelOptCluster cluster, RelTraitSet traits,
       List<RelNode> seeds, List<RelNode> iteratives, List<RelOptTable> fullTables,
-      List<RelOptTable> deltaTables, List<List<String>> aggregations, int maxIterations) {
+      List<RelOptTable> deltaTables, List<HeadAggregation> aggregations, int maxIterations) {
     super(cluster, traits, seeds, iteratives, fullTables, deltaTables, aggregations,
         maxIterations);
   }
@@ -39,7 +41,8 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return SemiNaive.fixpoint(root, new Enumerable[] {<seeds>},
     //     new Enumerable[] {<iteratives>}, new RowTable[] {<full>},
-    //     new RowTable[] {<delta>}, maxIterations, new String[][] {<aggregations>});
+    //     new RowTable[] {<delta>}, maxIterations,
+    //     new HeadAggregation[] {<aggregations, stashed, or null for set semantics>});
     final BlockBuilder builder = new BlockBuilder();
     final List<Expression> parts = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
@@ -56,12 +59,10 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
                 tables(implementor, fullTables),
                 tables(implementor, deltaTables),
                 Expressions.constant(maxIterations),
-                Expressions.newArrayInit(String.class, 2, aggregations.stream()
+                Expressions.newArrayInit(HeadAggregation.class, aggregations.stream()
                     .map(a -> a == null
-                        ? Expressions.constant(null, String[].class)
-                        : (Expression) Expressions.newArrayInit(String.class, a.stream()
-                            .map(x -> (Expression) Expressions.constant(x, String.class))
-                            .toList()))
+                        ? Expressions.constant(null, HeadAggregation.class)
+                        : implementor.stash(a, HeadAggregation.class))
                     .toList())));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         pref.prefer(JavaRowFormat.ARRAY));

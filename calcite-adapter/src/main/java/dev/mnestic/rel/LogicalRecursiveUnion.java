@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.value.HeadAggregation;
+
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
@@ -12,7 +14,7 @@ import java.util.List;
 public final class LogicalRecursiveUnion extends RecursiveUnion {
   private LogicalRecursiveUnion(RelOptCluster cluster, RelTraitSet traits,
       List<RelNode> seeds, List<RelNode> iteratives, List<RelOptTable> fullTables,
-      List<RelOptTable> deltaTables, List<List<String>> aggregations, int maxIterations) {
+      List<RelOptTable> deltaTables, List<HeadAggregation> aggregations, int maxIterations) {
     super(cluster, traits, seeds, iteratives, fullTables, deltaTables, aggregations,
         maxIterations);
   }
@@ -20,7 +22,7 @@ public final class LogicalRecursiveUnion extends RecursiveUnion {
   /** A recursive union; see {@link RecursiveUnion#aggregations}. */
   public static LogicalRecursiveUnion create(List<RelNode> seeds, List<RelNode> iteratives,
       List<RelOptTable> fullTables, List<RelOptTable> deltaTables,
-      List<List<String>> aggregations, int maxIterations) {
+      List<HeadAggregation> aggregations, int maxIterations) {
     final RelOptCluster cluster = seeds.get(0).getCluster();
     return new LogicalRecursiveUnion(cluster, cluster.traitSetOf(Convention.NONE),
         seeds, iteratives, fullTables, deltaTables, aggregations, maxIterations);

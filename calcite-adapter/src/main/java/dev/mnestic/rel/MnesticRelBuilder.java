@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.value.HeadAggregation;
+
 import dev.mnestic.runtime.Sketches.Summary;
 
 import org.apache.calcite.plan.RelOptTable;
@@ -45,10 +47,10 @@ public final class MnesticRelBuilder {
 
   /**
    * Replaces the relation on top of {@code b}'s stack by its rows grouped and aggregated as
-   * CozoDB aggregates a rule's head ({@link DatalogAggregate}); {@code aggregations} has one
-   * entry per column, null for a grouping key, so all nulls make it the distinct rows.
+   * CozoDB aggregates a rule's head ({@link DatalogAggregate}); {@code aggregations} has
+   * per column an aggregation or a grouping key, so all keys make it the distinct rows.
    */
-  public static RelBuilder datalogAggregate(RelBuilder b, List<String> aggregations) {
+  public static RelBuilder datalogAggregate(RelBuilder b, HeadAggregation aggregations) {
     return b.push(LogicalDatalogAggregate.create(b.build(), aggregations));
   }
 
@@ -70,10 +72,10 @@ public final class MnesticRelBuilder {
    * {@code maxIterations} rounds with an error.
    *
    * @param aggregations per relation, null for set semantics, else one aggregation per column
-   *     ({@link RecursiveUnion#aggregations})
+   *     as resolved when lowering ({@link RecursiveUnion#aggregations})
    */
   public static RelBuilder recursiveUnion(RelBuilder b, List<RelOptTable> fullTables,
-      List<RelOptTable> deltaTables, List<List<String>> aggregations, int maxIterations) {
+      List<RelOptTable> deltaTables, List<HeadAggregation> aggregations, int maxIterations) {
     final int n = fullTables.size();
     final List<RelNode> inputs = new ArrayList<>();
     for (int i = 0; i < 2 * n; i++) {

@@ -1,5 +1,7 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.value.HeadAggregation;
+
 import dev.mnestic.runtime.RowTable;
 
 import org.apache.calcite.plan.RelOptCluster;
@@ -55,20 +57,19 @@ public abstract class RecursiveUnion extends AbstractRelNode {
   public final List<RelOptTable> deltaTables;
   public final int maxIterations;
   /**
-   * Per relation: null for set semantics, or one aggregation
-   * ({@link dev.mnestic.value.Aggregators#spec spec}, or null for a grouping
-   * key) per column. The seed and iterative part of such a relation have one
+   * Per relation: null for set semantics, or its head's aggregation
+   * ({@link HeadAggregation}: per column an aggregation or a grouping key). The seed and iterative part of such a relation have one
    * column more, the last: each row's position in CozoDB's evaluation order,
    * in which a round's rows are merged. A relation of
-   * {@link dev.mnestic.value.Aggregators#meetKind meet kind} keeps one row
+   * {@link HeadAggregation#meetKind meet kind} keeps one row
    * per group, its best so far, and a round's delta is the groups that
    * improved; any other is aggregated once, from its seed.
    */
-  public final List<List<String>> aggregations;
+  public final List<HeadAggregation> aggregations;
 
   protected RecursiveUnion(RelOptCluster cluster, RelTraitSet traits,
       List<RelNode> seeds, List<RelNode> iteratives, List<RelOptTable> fullTables,
-      List<RelOptTable> deltaTables, List<List<String>> aggregations, int maxIterations) {
+      List<RelOptTable> deltaTables, List<HeadAggregation> aggregations, int maxIterations) {
     super(cluster, traits);
     final int n = seeds.size();
     if (n == 0 || iteratives.size() != n || fullTables.size() != n || deltaTables.size() != n

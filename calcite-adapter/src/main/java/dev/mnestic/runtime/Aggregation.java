@@ -2,10 +2,9 @@ package dev.mnestic.runtime;
 
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.BoundedMeet;
-import dev.mnestic.value.HostAggregations;
+import dev.mnestic.value.HeadAggregation;
 import dev.mnestic.value.Values;
 
-import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 
@@ -27,22 +26,21 @@ public final class Aggregation {
   }
 
   /**
-   * Groups {@code rows} by the columns whose aggregation is null and
-   * aggregates the others: with the meet forms for a head of
-   * {@link Aggregators#meetKind meet kind}, else with the normal forms.
+   * Groups {@code rows} by the grouping keys of {@code aggregations} and
+   * aggregates the other columns: with the meet forms for a head of
+   * {@link HeadAggregation#meetKind meet kind}, else with the normal forms.
    * Each row has one column more than {@code aggregations}: its position
    * in the evaluation order. A head of
-   * {@link Aggregators#boundedMeetKind bounded-meet kind} gives a row per
+   * {@link HeadAggregation#boundedMeetKind bounded-meet kind} gives a row per
    * survivor of each group. With no aggregation at all, the distinct rows.
    */
-  public static Enumerable<Object[]> group(DataContext root, Enumerable<Object[]> rows,
-      String[] aggregations) {
-    if (Arrays.stream(aggregations).allMatch(a -> a == null)) {
+  public static Enumerable<Object[]> group(Enumerable<Object[]> rows,
+      HeadAggregation aggregations) {
+    if (!aggregations.aggregated()) {
       return distinct(rows);
     }
-    final HostAggregations host = HostAggregations.of(root.get(HostAggregations.VARIABLE));
-    if (host.boundedMeetKind(Arrays.asList(aggregations))) {
-      final BoundedGroups groups = new BoundedGroups(aggregations, host);
+    if (aggregations.boundedMeetKind()) {
+      final BoundedGroups groups = new BoundedGroups(aggregations);
       for (Object[] row : rows) {
         groups.offer(row);
       }
@@ -52,8 +50,8 @@ public final class Aggregation {
     for (Object[] row : rows) {
       input.add(row);
     }
-    return Linq4j.asEnumerable(host.meetKind(Arrays.asList(aggregations))
-        ? meet(input, aggregations, host) : normal(input, aggregations, host));
+    return Linq4j.asEnumerable(aggregations.meetKind()
+        ? meet(input, aggregations) : normal(input, aggregations));
   }
 
   private static Enumerable<Object[]> distinct(Enumerable<Object[]> rows) {
@@ -71,21 +69,20 @@ public final class Aggregation {
    * Sorts rows into CozoDB's evaluation order by their last column, unless
    * the aggregations cannot tell the order.
    */
-  static void order(List<Object[]> rows, String[] aggregations, HostAggregations host) {
-    if (!host.orderBlind(Arrays.asList(aggregations))) {
-      final int last = aggregations.length;
+  static void order(List<Object[]> rows, HeadAggregation aggregations) {
+    if (!aggregations.orderBlind()) {
+      final int last = aggregations.width();
       rows.sort((a, b) -> Values.compare(a[last], b[last]));
     }
   }
 
   /** Groups with the normal forms; without grouping keys, one row even for no input (count 0). */
-  static List<Object[]> normal(List<Object[]> input, String[] aggregations,
-      HostAggregations host) {
-    order(input, aggregations, host);
+  static List<Object[]> normal(List<Object[]> input, HeadAggregation aggregations) {
+    order(input, aggregations);
     final Map<RowKey, Aggregators.Aggregator[]> groups = new LinkedHashMap<>();
     final Map<RowKey, Object[]> keys = new LinkedHashMap<>();
     // Without grouping keys every row is in one group: no key made or looked up per row.
-    final RowKey oneGroup = noKeys(aggregations) ? new RowKey(new Object[0]) : null;
+    final RowKey oneGroup = aggregations.noKeys() ? new RowKey(new Object[0]) : null;
     RowKey lastKey = null;
     Aggregators.Aggregator[] aggs = null;
     for (Object[] row : input) {
@@ -94,29 +91,29 @@ public final class Aggregation {
         lastKey = key;
         aggs = groups.get(key);
         if (aggs == null) {
-          aggs = create(aggregations, host);
+          aggs = create(aggregations);
           groups.put(key, aggs);
           keys.put(key, row);
         }
       }
-      for (int i = 0; i < aggregations.length; i++) {
+      for (int i = 0; i < aggs.length; i++) {
         if (aggs[i] != null) {
           aggs[i].add(row[i]);
         }
       }
     }
     final List<Object[]> out = new ArrayList<>();
-    if (groups.isEmpty() && noKeys(aggregations)) {
-      final Aggregators.Aggregator[] empty = create(aggregations, host);
-      final Object[] row = new Object[aggregations.length];
+    if (groups.isEmpty() && aggregations.noKeys()) {
+      final Aggregators.Aggregator[] empty = create(aggregations);
+      final Object[] row = new Object[aggregations.width()];
       for (int i = 0; i < row.length; i++) {
         row[i] = empty[i].result();
       }
       out.add(row);
     }
     groups.forEach((key, group) -> {
-      final Object[] row = Arrays.copyOf(keys.get(key), aggregations.length);
-      for (int i = 0; i < aggregations.length; i++) {
+      final Object[] row = Arrays.copyOf(keys.get(key), aggregations.width());
+      for (int i = 0; i < group.length; i++) {
         if (group[i] != null) {
           row[i] = group[i].result();
         }
@@ -127,10 +124,9 @@ public final class Aggregation {
   }
 
   /** Groups with the meet forms; without grouping keys, one row even for no input. */
-  private static List<Object[]> meet(List<Object[]> input, String[] aggregations,
-      HostAggregations host) {
-    order(input, aggregations, host);
-    final MeetGroups groups = new MeetGroups(aggregations, host);
+  private static List<Object[]> meet(List<Object[]> input, HeadAggregation aggregations) {
+    order(input, aggregations);
+    final MeetGroups groups = new MeetGroups(aggregations);
     for (Object[] row : input) {
       groups.merge(row);
     }
@@ -138,31 +134,25 @@ public final class Aggregation {
     return new ArrayList<>(groups.rows());
   }
 
-  private static boolean noKeys(String[] aggregations) {
-    return Arrays.stream(aggregations).allMatch(a -> a != null);
-  }
-
-  private static Aggregators.Aggregator[] create(String[] aggregations,
-      HostAggregations host) {
-    final Aggregators.Aggregator[] a = new Aggregators.Aggregator[aggregations.length];
-    for (int i = 0; i < aggregations.length; i++) {
-      if (aggregations[i] != null) {
-        a[i] = host.create(aggregations[i]);
-      }
+  /** One group's fresh normal aggregators, null for the grouping keys. */
+  private static Aggregators.Aggregator[] create(HeadAggregation aggregations) {
+    final Aggregators.Aggregator[] a = new Aggregators.Aggregator[aggregations.width()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = aggregations.create(i);
     }
     return a;
   }
 
-  /** A row's grouping key: its columns whose aggregation is null. */
-  static RowKey key(Object[] row, String[] aggregations) {
+  /** A row's grouping key: its columns that are the head's grouping keys. */
+  static RowKey key(Object[] row, HeadAggregation aggregations) {
     int n = 0;
-    for (String a : aggregations) {
-      n += a == null ? 1 : 0;
+    for (int c = 0; c < aggregations.width(); c++) {
+      n += aggregations.isKey(c) ? 1 : 0;
     }
     final Object[] values = new Object[n];
     n = 0;
-    for (int c = 0; c < aggregations.length; c++) {
-      if (aggregations[c] == null) {
+    for (int c = 0; c < aggregations.width(); c++) {
+      if (aggregations.isKey(c)) {
         values[n++] = row[c];
       }
     }
@@ -175,29 +165,27 @@ public final class Aggregation {
    * ones merged into it.
    */
   static final class MeetGroups {
-    private final String[] aggregations;
+    private final HeadAggregation aggregations;
     private final Aggregators.Meet[] meets;
     private final Map<RowKey, Object[]> best = new LinkedHashMap<>();
 
-    MeetGroups(String[] aggregations, HostAggregations host) {
+    MeetGroups(HeadAggregation aggregations) {
       this.aggregations = aggregations;
-      this.meets = new Aggregators.Meet[aggregations.length];
-      for (int i = 0; i < aggregations.length; i++) {
-        if (aggregations[i] != null) {
-          meets[i] = host.meet(aggregations[i]);
-        }
+      this.meets = new Aggregators.Meet[aggregations.width()];
+      for (int i = 0; i < meets.length; i++) {
+        meets[i] = aggregations.meet(i);
       }
     }
 
     /**
-     * Merges a row (its first {@code aggregations.length} columns); returns
+     * Merges a row (its first {@code aggregations.width()} columns); returns
      * the group's key if the group is new or changed, else null.
      */
     RowKey merge(Object[] row) {
       final RowKey key = key(row, aggregations);
       final Object[] current = best.get(key);
       if (current == null) {
-        best.put(key, Arrays.copyOf(row, aggregations.length));
+        best.put(key, Arrays.copyOf(row, meets.length));
         return key;
       }
       boolean changed = false;
@@ -246,9 +234,9 @@ public final class Aggregation {
     private final BoundedMeet aggregation;
     private final Map<RowKey, BoundedMeet.Survivors> groups = new LinkedHashMap<>();
 
-    BoundedGroups(String[] aggregations, HostAggregations host) {
-      this.width = aggregations.length;
-      this.aggregation = host.boundedMeet(aggregations[width - 1]);
+    BoundedGroups(HeadAggregation aggregations) {
+      this.width = aggregations.width();
+      this.aggregation = aggregations.boundedMeet();
     }
 
     /**

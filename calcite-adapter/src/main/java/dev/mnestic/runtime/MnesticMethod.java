@@ -1,5 +1,6 @@
 package dev.mnestic.runtime;
 
+import dev.mnestic.value.HeadAggregation;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.function.Function0;
@@ -13,9 +14,9 @@ import java.util.List;
  */
 public enum MnesticMethod {
   SEMI_NAIVE_FIXPOINT(SemiNaive.class, "fixpoint", DataContext.class, Enumerable[].class,
-      Enumerable[].class, RowTable[].class, RowTable[].class, int.class, String[][].class),
-  DATALOG_AGGREGATE(Aggregation.class, "group", DataContext.class, Enumerable.class,
-      String[].class),
+      Enumerable[].class, RowTable[].class, RowTable[].class, int.class, HeadAggregation[].class),
+  DATALOG_AGGREGATE(Aggregation.class, "group", Enumerable.class,
+      HeadAggregation.class),
   SKETCH_WINDOWS(Sketches.class, "windows", DataContext.class, Enumerable.class, int.class,
       int.class, List.class),
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class,

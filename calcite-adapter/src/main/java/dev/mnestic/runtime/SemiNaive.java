@@ -1,7 +1,7 @@
 package dev.mnestic.runtime;
 
 import dev.mnestic.value.Aggregators;
-import dev.mnestic.value.HostAggregations;
+import dev.mnestic.value.HeadAggregation;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
@@ -60,16 +60,14 @@ public final class SemiNaive {
    */
   public static Enumerable<Object[]> fixpoint(DataContext root,
       Enumerable<Object[]>[] seeds, Enumerable<Object[]>[] iteratives,
-      RowTable[] full, RowTable[] delta, int maxIterations, String[][] aggregations) {
+      RowTable[] full, RowTable[] delta, int maxIterations, HeadAggregation[] aggregations) {
     final int n = seeds.length;
-    final HostAggregations host = HostAggregations.of(root.get(HostAggregations.VARIABLE));
     final List<State> states = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       final State state = aggregations[i] == null ? new SetState()
-          : host.boundedMeetKind(Arrays.asList(aggregations[i]))
-              ? new FrontierState(aggregations[i], host)
-          : host.meetKind(Arrays.asList(aggregations[i]))
-              ? new MeetState(aggregations[i], host) : new OnceState(aggregations[i], host);
+          : aggregations[i].boundedMeetKind() ? new FrontierState(aggregations[i])
+          : aggregations[i].meetKind() ? new MeetState(aggregations[i])
+          : new OnceState(aggregations[i]);
       states.add(state);
       full[i].rows().clear();
       delta[i].rows().clear();
@@ -173,21 +171,19 @@ public final class SemiNaive {
 
   /** Meet aggregations: one row per group, improved in place. */
   private static final class MeetState extends BatchState {
-    private final String[] aggregations;
-    private final HostAggregations host;
+    private final HeadAggregation aggregations;
     private final Aggregation.MeetGroups groups;
     private final Set<RowKey> improved = new LinkedHashSet<>();
     private boolean seeded;
 
-    MeetState(String[] aggregations, HostAggregations host) {
+    MeetState(HeadAggregation aggregations) {
       this.aggregations = aggregations;
-      this.host = host;
-      this.groups = new Aggregation.MeetGroups(aggregations, host);
+      this.groups = new Aggregation.MeetGroups(aggregations);
     }
 
     @Override boolean merge(List<Object[]> rows) {
       improved.clear();
-      Aggregation.order(rows, aggregations, host);
+      Aggregation.order(rows, aggregations);
       for (Object[] row : rows) {
         final RowKey key = groups.merge(row);
         if (key != null) {
@@ -226,9 +222,9 @@ public final class SemiNaive {
     private final Aggregation.BoundedGroups groups;
     private final List<Object[]> added = new ArrayList<>();
 
-    FrontierState(String[] aggregations, HostAggregations host) {
-      this.width = aggregations.length;
-      this.groups = new Aggregation.BoundedGroups(aggregations, host);
+    FrontierState(HeadAggregation aggregations) {
+      this.width = aggregations.width();
+      this.groups = new Aggregation.BoundedGroups(aggregations);
     }
 
     @Override public void offer(Object[] row) {
@@ -253,20 +249,18 @@ public final class SemiNaive {
 
   /** Aggregations not of meet kind: the seed's groups, aggregated once, then fixed. */
   private static final class OnceState extends BatchState {
-    private final String[] aggregations;
-    private final HostAggregations host;
+    private final HeadAggregation aggregations;
     private List<Object[]> groups;
     private boolean fresh;
 
-    OnceState(String[] aggregations, HostAggregations host) {
+    OnceState(HeadAggregation aggregations) {
       this.aggregations = aggregations;
-      this.host = host;
     }
 
     @Override boolean merge(List<Object[]> rows) {
       fresh = groups == null;
       if (fresh) {
-        groups = Aggregation.normal(rows, aggregations, host);
+        groups = Aggregation.normal(rows, aggregations);
       }
       return fresh && !groups.isEmpty();
     }

@@ -13,7 +13,6 @@ import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.ErrorCode;
-import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.DataContext;
@@ -214,7 +213,6 @@ final class StrataRunner implements AutoCloseable {
       }
       final Map<String, Object> variables = new HashMap<>();
       variables.put(DataContext.Variable.CANCEL_FLAG.camelName, stop);
-      variables.put(HostAggregations.VARIABLE, options.host());
       final SemiNaive.Progress rounds = options.rounds();
       final SemiNaive.Progress told = rounds == null ? progress : progress == null ? rounds
           : (round, deltas) -> {

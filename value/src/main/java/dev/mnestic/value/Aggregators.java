@@ -210,15 +210,21 @@ public final class Aggregators {
 
   /** A fresh normal aggregation for a {@linkplain #spec spec}. */
   public static Aggregator create(String spec) {
+    return factory(spec).get();
+  }
+
+  /** The factory of a {@linkplain #spec spec}'s normal aggregations, its argument parsed once. */
+  public static Supplier<Aggregator> factory(String spec) {
     final String name = name(spec);
     if (!name.equals(spec)) {
-      return new Collect(Integer.parseInt(spec.substring(name.length() + 1, spec.length() - 1)));
+      final int limit = Integer.parseInt(spec.substring(name.length() + 1, spec.length() - 1));
+      return () -> new Collect(limit);
     }
     final Supplier<Aggregator> s = NORMAL.get(name);
     if (s == null) {
       throw new IllegalArgumentException("no aggregation " + spec);
     }
-    return s.get();
+    return s;
   }
 
   /** The meet form of a {@linkplain #spec spec}. */

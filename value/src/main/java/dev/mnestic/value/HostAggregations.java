@@ -1,5 +1,6 @@
 package dev.mnestic.value;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * Aggregations a host program registered on one engine, looked up before
- * the built-in ones ({@link Aggregators}); runtime code finds them in its
- * context under {@link #VARIABLE}. Registered names are plain identifiers
+ * the built-in ones ({@link Aggregators}) when a script is lowered
+ * ({@link #resolve}). Registered names are plain identifiers
  * and never a built-in's or a reserved one's.
  *
  * <p>Immutable: registering makes a new set of registrations and leaves
@@ -29,8 +30,6 @@ import java.util.function.Supplier;
  * </ul>
  */
 public final class HostAggregations {
-  /** The context variable holding the registrations of the running script's engine. */
-  public static final String VARIABLE = "mnesticHostAggregations";
   /** No registrations. */
   public static final HostAggregations NONE = new HostAggregations(Map.of(), Map.of(), Map.of());
 
@@ -44,11 +43,6 @@ public final class HostAggregations {
     this.boundedMeets = Map.copyOf(boundedMeets);
     this.normal = Map.copyOf(normal);
     this.meets = Map.copyOf(meets);
-  }
-
-  /** The registrations in a runtime context's variable, or {@link #NONE}. */
-  public static HostAggregations of(Object variable) {
-    return variable == null ? NONE : (HostAggregations) variable;
   }
 
   /**
@@ -135,22 +129,40 @@ public final class HostAggregations {
     return boundedMeets.containsKey(name) || Aggregators.isBoundedMeet(name);
   }
 
-  /** As {@link Aggregators#create}, registered ones first. */
-  public Aggregators.Aggregator create(String spec) {
-    final Supplier<? extends Aggregators.Aggregator> f = normal.get(spec);
-    return f != null ? f.get() : Aggregators.create(spec);
-  }
-
-  /** As {@link Aggregators#meet}, registered ones first. */
-  public Aggregators.Meet meet(String spec) {
-    final Aggregators.Meet m = meets.get(spec);
-    return m != null ? m : Aggregators.meet(spec);
-  }
-
-  /** As {@link Aggregators#boundedMeet}, registered ones first. */
-  public BoundedMeet boundedMeet(String spec) {
-    final BoundedMeet m = boundedMeets.get(spec);
-    return m != null ? m : Aggregators.boundedMeet(spec);
+  /**
+   * A head's aggregations resolved against these registrations (registered
+   * ones first, then built-in ones), once, for plans to carry to the runtime.
+   *
+   * @param specs per column, an aggregation's {@linkplain Aggregators#spec spec}, or null
+   *     for a grouping key
+   * @throws IllegalArgumentException for an aggregation neither registered nor built in
+   */
+  public HeadAggregation resolve(List<String> specs) {
+    final boolean boundedMeetKind = boundedMeetKind(specs);
+    final boolean meetKind = !boundedMeetKind && meetKind(specs);
+    final boolean aggregated = specs.stream().anyMatch(s -> s != null);
+    List<Supplier<? extends Aggregators.Aggregator>> factories = null;
+    List<Aggregators.Meet> meets = null;
+    BoundedMeet boundedMeet = null;
+    if (boundedMeetKind) {
+      final String spec = specs.get(specs.size() - 1);
+      boundedMeet = boundedMeets.containsKey(spec) ? boundedMeets.get(spec)
+          : Aggregators.boundedMeet(spec);
+    } else if (meetKind) {
+      meets = new ArrayList<>();
+      for (String spec : specs) {
+        meets.add(spec == null ? null
+            : this.meets.containsKey(spec) ? this.meets.get(spec) : Aggregators.meet(spec));
+      }
+    } else if (aggregated) {
+      factories = new ArrayList<>();
+      for (String spec : specs) {
+        factories.add(spec == null ? null
+            : normal.containsKey(spec) ? normal.get(spec) : Aggregators.factory(spec));
+      }
+    }
+    return new HeadAggregation(specs, meetKind, boundedMeetKind, orderBlind(specs), factories,
+        meets, boundedMeet);
   }
 
   /** As {@link Aggregators#meetKind}, registered ones included. */

@@ -11,6 +11,7 @@ import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.store.Session;
 import dev.mnestic.value.ErrorCode;
+import dev.mnestic.value.HeadAggregation;
 import dev.mnestic.value.HostAggregations;
 
 import org.apache.calcite.adapter.jdbc.JdbcSchema;
@@ -132,7 +133,8 @@ public final class StratumLowering implements RuleLowering.Tables {
   public RelNode once(StratumPlan.Once step) {
     final RelNode union = union(step.rules(), width(step.rules(), step.aggregated()));
     return step.aggregated()
-        ? MnesticRelBuilder.datalogAggregate(b.push(union), step.aggregations()).build()
+        ? MnesticRelBuilder.datalogAggregate(b.push(union), host.resolve(step.aggregations()))
+            .build()
         : distinct(union);
   }
 
@@ -191,12 +193,12 @@ public final class StratumLowering implements RuleLowering.Tables {
     final Set<String> members = new TreeSet<>(step.relations());
     final List<RelNode> seeds = new ArrayList<>();
     final List<RelNode> iteratives = new ArrayList<>();
-    final List<List<String>> aggregations = new ArrayList<>();
+    final List<HeadAggregation> aggregations = new ArrayList<>();
     inFixpoint = true;
     try {
       for (StratumPlan.Member m : step.members()) {
         final int width = m.arity() + (m.aggregations() != null ? 1 : 0);
-        aggregations.add(m.aggregations());
+        aggregations.add(m.aggregations() == null ? null : host.resolve(m.aggregations()));
         final List<RelNode> seedPlans = new ArrayList<>();
         for (StratumPlan.Part p : m.seeds()) {
           seedPlans.add(lower(p.rule(), p.ordinal()));
@@ -238,7 +240,7 @@ public final class StratumLowering implements RuleLowering.Tables {
    */
   private RelNode distinct(RelNode input) {
     return MnesticRelBuilder.datalogAggregate(b.push(input),
-        Collections.nCopies(input.getRowType().getFieldCount(), null)).build();
+        host.resolve(Collections.nCopies(input.getRowType().getFieldCount(), null))).build();
   }
 
   private RelNode lower(Rule rule, int ordinal) {
