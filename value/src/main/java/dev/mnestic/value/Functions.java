@@ -140,7 +140,8 @@ public final class Functions {
         throw new ValueException(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION,
             "Function '" + name + "' of CozoDB is not supported by mnestic", null);
       }
-      throw new ValueException(ErrorCode.EVAL_NO_IMPLEMENTATION, "No implementation found for op `" + name + "`", null);
+      throw new ValueException(ErrorCode.EVAL_NO_IMPLEMENTATION,
+          "No implementation found for op `" + name + "`", null);
     }
     return def;
   }

@@ -176,7 +176,10 @@ public final class HostAggregations {
         || Aggregators.isBoundedMeet(s));
   }
 
-  /** As {@link Aggregators#orderBlind}: registered ones are never taken as order-blind, but bounded-meet ones. */
+  /**
+   * As {@link Aggregators#orderBlind}: registered ones are never taken as order-blind, but
+   * bounded-meet ones.
+   */
   public boolean orderBlind(List<String> specs) {
     return specs.stream().allMatch(s -> s == null || boundedMeets.containsKey(s)
         || !isRegistered(s) && Aggregators.orderBlind(List.of(s)));
