@@ -41,7 +41,7 @@ SqlCreate SqlCreateStandingQuery(Span s, boolean replace) :
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     standing = StandingTarget(query)
     {
-        return new SqlCreateStandingQuery(s.end(this), replace, name, standing);
+        return new SqlCreateStandingQuery(s.end(this), replace, name, standing, null);
     }
 }
 

@@ -2,7 +2,6 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
-import dev.mnestic.store.StoreDdlExecutor;
 
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.server.DdlExecutor;
@@ -14,7 +13,7 @@ import java.io.Reader;
 
 /**
  * The parser every mnestic connection uses: mnestic's SQL dialect
- * (sql-dialect), whose DDL runs against the store.
+ * (sql-dialect), whose DDL runs against the store and its standing queries.
  */
 public final class MnesticParserFactory implements SqlParserImplFactory {
   /** Named by the {@code parserFactory} connection property. */
@@ -42,7 +41,8 @@ public final class MnesticParserFactory implements SqlParserImplFactory {
     return MnesticSqlParserImpl.FACTORY.getParser(RunningStatement.checked(stream));
   }
 
+  /** Standing-query DDL to the standing queries, the rest to the store. */
   @Override public DdlExecutor getDdlExecutor() {
-    return StoreDdlExecutor.INSTANCE;
+    return MnesticDdlExecutor.INSTANCE;
   }
 }

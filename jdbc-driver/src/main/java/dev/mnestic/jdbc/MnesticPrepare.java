@@ -4,7 +4,6 @@ import dev.mnestic.rel.PlanRules;
 import dev.mnestic.runtime.DeepStack;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlCreateStandingQuery;
-import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.SqlStandingQuery;
 import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
 
@@ -21,7 +20,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.util.CancelFlag;
@@ -99,7 +97,8 @@ class MnesticPrepare extends CalcitePrepareImpl {
    * The statement router. A statement prepared before under the same {@link PlanCache.Key} is
    * the plan kept then; any other is parsed once, and its parsed tree decides what handles it:
    * <ul>
-   *   <li>DDL ({@link SqlKind#DDL}): {@link #executeDdl(Context, String, SqlNode)}, run now;
+   *   <li>DDL ({@link SqlKind#DDL}), standing queries' included: run now by the parser's
+   *       {@link org.apache.calcite.server.DdlExecutor} ({@link MnesticDdlExecutor});
    *   <li>a query with a target ({@link SqlStandingQuery}) and an EXPLAIN of a standing query:
    *       the connection's standing queries ({@link StandingStatements});
    *   <li>anything else (queries, EXPLAIN, INSERT, UPDATE, DELETE, and MERGE, whose two branches
@@ -125,7 +124,9 @@ class MnesticPrepare extends CalcitePrepareImpl {
     }
     final SqlNode node = parseStatement(context, query.sql);
     if (node.getKind().belongsTo(SqlKind.DDL)) {
-      executeDdl(context, query.sql, node);
+      // as Calcite runs DDL (MnesticDdlExecutor); a standing query is stored as its text
+      executeDdl(context, node instanceof SqlCreateStandingQuery create
+          ? create.withSource(query.sql) : node);
       // The connection's tables or standing queries changed: plans over the old ones must not
       // run.
       cache.clear();
@@ -143,27 +144,6 @@ class MnesticPrepare extends CalcitePrepareImpl {
         super.prepareSql(context, query, elementType, maxRowCount);
     cache.put(key, signature);
     return signature;
-  }
-
-  /**
-   * Runs DDL {@code node} (the statement {@code sql}) as Calcite's preparation does: CREATE and
-   * DROP STANDING QUERY on the connection's standing queries, the rest by the parser's
-   * {@link org.apache.calcite.server.DdlExecutor} on the store
-   * ({@link MnesticParserFactory#getDdlExecutor()}), a DROP TABLE refused first while standing
-   * queries read the table.
-   */
-  private void executeDdl(Context context, String sql, SqlNode node) {
-    final StandingStatements standing = StandingStatements.of(context);
-    if (node instanceof SqlCreateStandingQuery create) {
-      standing.execute(sql, create);
-    } else if (node instanceof SqlDropStandingQuery drop) {
-      standing.execute(drop);
-    } else {
-      if (node instanceof SqlDropTable drop) {
-        standing.refuseDependedOn(context, drop);
-      }
-      executeDdl(context, node);
-    }
   }
 
   private static SqlNode parseStatement(Context context, String sql) {

@@ -60,7 +60,7 @@ final class Standing {
       return new AbstractSchema();
     }
 
-    @Override public void create(SchemaPlus root, SqlCreateStandingQuery create, String sql) {
+    @Override public void create(SchemaPlus root, SqlCreateStandingQuery create) {
       throw SqlFailures.<RuntimeException>sneaky(missing("CREATE STANDING QUERY"));
     }
 

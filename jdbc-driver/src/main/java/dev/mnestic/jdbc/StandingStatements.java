@@ -61,14 +61,14 @@ final class StandingStatements {
   }
 
   /**
-   * CREATE or DROP STANDING QUERY {@code ddl} (the statement {@code sql}): changes the store's
-   * standing queries now, in the session's transaction, as Calcite runs DDL.
+   * CREATE STANDING QUERY {@code ddl}, its text attached: changes the store's standing queries
+   * now, in the session's transaction, as Calcite runs DDL.
    */
-  void execute(String sql, SqlCreateStandingQuery ddl) {
-    Standing.queries().create(root, ddl, sql);
+  void execute(SqlCreateStandingQuery ddl) {
+    Standing.queries().create(root, ddl);
   }
 
-  /** DROP STANDING QUERY {@code ddl}: as {@link #execute(String, SqlCreateStandingQuery)}. */
+  /** DROP STANDING QUERY {@code ddl}: as {@link #execute(SqlCreateStandingQuery)}. */
   void execute(SqlDropStandingQuery ddl) {
     Standing.queries().drop(root, ddl);
   }

@@ -18,12 +18,24 @@ public final class SqlCreateStandingQuery extends SqlCreate {
 
   public final SqlIdentifier name;
   public final SqlStandingQuery query;
+  /**
+   * The statement as written, which the store's catalog keeps (as a view's text is kept), so that
+   * a later failure names its place in the definition as the user wrote it; null as parsed: the
+   * parser never sees the text whole, the statement router attaches it ({@link #withSource}).
+   */
+  public final String source;
 
   public SqlCreateStandingQuery(SqlParserPos pos, boolean replace, SqlIdentifier name,
-      SqlStandingQuery query) {
+      SqlStandingQuery query, String source) {
     super(OPERATOR, pos, replace, false);
     this.name = name;
     this.query = query;
+    this.source = source;
+  }
+
+  /** This statement, whose text is {@code sql}. */
+  public SqlCreateStandingQuery withSource(String sql) {
+    return new SqlCreateStandingQuery(getParserPosition(), getReplace(), name, query, sql);
   }
 
   @Override public List<SqlNode> getOperandList() {

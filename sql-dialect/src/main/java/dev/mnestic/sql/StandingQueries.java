@@ -44,8 +44,11 @@ public interface StandingQueries {
    */
   Schema schema(SchemaPlus root);
 
-  /** Stores {@code create}, the statement {@code sql}, in the session's transaction. */
-  void create(SchemaPlus root, SqlCreateStandingQuery create, String sql);
+  /**
+   * Stores {@code create}, whose {@link SqlCreateStandingQuery#source} is its statement's text,
+   * in the session's transaction.
+   */
+  void create(SchemaPlus root, SqlCreateStandingQuery create);
 
   /** Removes {@code drop}'s standing query, in the session's transaction. */
   void drop(SchemaPlus root, SqlDropStandingQuery drop);

@@ -51,6 +51,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -165,10 +166,12 @@ public final class Dashboard extends AbstractSchema {
   }
 
   /**
-   * Stores {@code create} (the statement {@code sql}) in the store's catalog, in the session's
-   * transaction, once it lowers (errors name their place in {@code sql}).
+   * Stores {@code create} (its {@link SqlCreateStandingQuery#source} text) in the store's
+   * catalog, in the session's transaction, once it lowers (errors name their place in that text).
    */
-  public synchronized void create(SqlCreateStandingQuery create, String sql) {
+  public synchronized void create(SqlCreateStandingQuery create) {
+    final String sql = Objects.requireNonNull(create.source,
+        "a standing query is stored as its statement's text");
     sync();
     final String name = create.name.getSimple();
     final StandingCatalog.Definition existing = find(name);

@@ -40,8 +40,8 @@ public final class StandingProvider implements StandingQueries {
     return dashboard;
   }
 
-  @Override public void create(SchemaPlus root, SqlCreateStandingQuery create, String sql) {
-    Dashboard.of(root).create(create, sql);
+  @Override public void create(SchemaPlus root, SqlCreateStandingQuery create) {
+    Dashboard.of(root).create(create);
   }
 
   @Override public void drop(SchemaPlus root, SqlDropStandingQuery drop) {
