@@ -68,19 +68,6 @@ class QuantileDefinitionTest {
     return minutes;
   }
 
-  /** The smallest m with P(Binomial(w, δ) > m) ≤ 10^-9. */
-  private static int allowedFailures(int w, double delta) {
-    double pmf = Math.pow(1 - delta, w);
-    double atMost = pmf;
-    int m = 0;
-    while (1 - atMost > 1e-9 && m < w) {
-      pmf *= (double) (w - m) / (m + 1) * delta / (1 - delta);
-      atMost += pmf;
-      m++;
-    }
-    return m;
-  }
-
   @Test void everyFamilyMeetsItsTargetByTheDefinition() {
     final TreeMap<Long, List<Double>> minutes = minutes();
     final List<Object[]> rows = new ArrayList<>();
@@ -154,7 +141,7 @@ class QuantileDefinitionTest {
       }
       for (int[] trials : kllTrials.values()) {
         // δ = 0.01, the planner's for KLL (planner-milp's Parameters.Kll.DELTA).
-        assertTrue(trials[1] <= allowedFailures(trials[0], 0.01),
+        assertTrue(trials[1] <= TrueQuantile.allowedFailures(trials[0], 0.01),
             summary + ": " + trials[1] + " of " + trials[0] + " windows beyond ε=" + epsilon);
       }
     }

@@ -61,4 +61,21 @@ public final class TrueQuantile {
     return Math.abs(answer - truth)
         <= alpha * Math.abs(truth) + 2 * Math.ulp(Math.max(Math.abs(truth), Math.abs(answer)));
   }
+
+  /**
+   * The most of {@code w} independent windows that may miss a target met with probability at
+   * least 1 - δ each, but for 10^-9: the smallest m with P(Binomial(w, δ) > m) ≤ 10^-9. A test
+   * allowing m failures then fails wrongly once in 10^9 runs at worst.
+   */
+  public static int allowedFailures(int w, double delta) {
+    double pmf = Math.pow(1 - delta, w);
+    double atMost = pmf;
+    int m = 0;
+    while (1 - atMost > 1e-9 && m < w) {
+      pmf *= (double) (w - m) / (m + 1) * delta / (1 - delta);
+      atMost += pmf;
+      m++;
+    }
+    return m;
+  }
 }
