@@ -7,7 +7,10 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.datasketches.kll.KllDoublesSketch;
+import org.apache.datasketches.quantilescommon.QuantileSearchCriteria;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -50,12 +53,12 @@ public final class Sketches {
   /**
    * One summary per window. The windows are [end - width, end) for every end that is a multiple
    * of {@code step} since the epoch and whose window holds a row. {@code family} is KLL
-   * (DataSketches' KLL of size {@code parameter} = k; the φ-quantile read inclusively), DDSKETCH
-   * (DataDog's DDSketch of relative accuracy {@code parameter} = α) or EXACT (every value kept;
-   * the value at rank ⌊φ·(n - 1)⌋). With {@code subWidth} 0 each row updates every window that
-   * holds it (width / step of them); otherwise each row updates one tumbling sub-window of
-   * {@code subWidth}, and each window merges the sub-windows that tile it. Every φ of
-   * {@code phis} is read from each window's summary.
+   * (DataSketches' KLL of size {@code parameter} = k), DDSKETCH (DataDog's DDSketch of relative
+   * accuracy {@code parameter} = α) or EXACT (every value kept); each is asked for the
+   * φ-quantile of {@link #nearestRank}, which EXACT returns exactly. With {@code subWidth} 0 each
+   * row updates every window that holds it (width / step of them); otherwise each row updates
+   * one tumbling sub-window of {@code subWidth}, and each window merges the sub-windows that tile
+   * it. Every φ of {@code phis} is read from each window's summary.
    */
   public record Summary(Family family, double parameter, long width, long step, long subWidth,
       List<Double> phis) {
@@ -88,6 +91,10 @@ public final class Sketches {
     /** Adds everything {@code other} (of the same family and parameter) summarizes. */
     void merge(Sketch other);
 
+    /**
+     * The φ-quantile: the value of {@link #nearestRank} among the values added, exactly or
+     * within the family's error; NaN when none were.
+     */
     double quantile(double phi);
 
     /** The bytes it holds. */
@@ -399,8 +406,8 @@ public final class Sketches {
    * read by counting instead of copying: the cells' values, sorted and without repeats, index a
    * Fenwick tree of counts (Fenwick, "A new data structure for cumulative frequency tables",
    * 1994). Moving to the next window adds each value of the cells that enter it and removes each
-   * of those that leave, O(log d) per value for d distinct values; the φ-quantile (the value at
-   * rank ⌊φ·(n - 1)⌋, as {@link Exact#quantile}) is found by descending the tree, O(log d). So
+   * of those that leave, O(log d) per value for d distinct values; the φ-quantile (the value of
+   * {@link #nearestRank}, as {@link Exact#quantile}) is found by descending the tree, O(log d). So
    * every value is counted in and out once whatever the overlap, and the merge holds d values and
    * d counts beside the cells.
    */
@@ -492,8 +499,8 @@ public final class Sketches {
       if (count == 0) {
         return Double.NaN;
       }
-      // The first position whose cumulative count passes the rank.
-      long rank = (long) Math.floor(phi * (count - 1));
+      // The first position whose cumulative count passes the 0-based rank.
+      long rank = nearestRank(phi, count) - 1;
       int at = 0;
       for (int bit = Integer.highestOneBit(counts.length - 1); bit > 0; bit >>= 1) {
         if (at + bit < counts.length && counts[at + bit] <= rank) {
@@ -535,6 +542,17 @@ public final class Sketches {
     return ((Number) time).longValue();
   }
 
+  /**
+   * The rank of the φ-quantile of n values by the nearest-rank definition: the ⌈φ·n⌉-th
+   * smallest (1-based), the smallest for φ = 0. φ is taken as the decimal it prints as (a SQL
+   * literal's), so that 0.07 of 100 values is the 7th where the double product 0.07 · 100 is
+   * 7.000000000000001.
+   */
+  static long nearestRank(double phi, long n) {
+    return Math.max(1, BigDecimal.valueOf(phi).multiply(BigDecimal.valueOf(n))
+        .setScale(0, RoundingMode.CEILING).longValueExact());
+  }
+
   static Sketch sketch(Family family, double parameter) {
     return switch (family) {
       case KLL -> new Kll(KllDoublesSketch.newHeapInstance((int) parameter));
@@ -552,8 +570,17 @@ public final class Sketches {
       sketch.merge(((Kll) other).sketch);
     }
 
+    /**
+     * INCLUSIVE reads the first retained value whose cumulative weight reaches the natural rank
+     * ⌈rank·n⌉: asked for (r - 1/2) / n, that is r itself, free of rounding, so on a window of
+     * at most k values (all of weight 1) this is the r-th smallest.
+     */
     @Override public double quantile(double phi) {
-      return sketch.isEmpty() ? Double.NaN : sketch.getQuantile(phi);
+      if (sketch.isEmpty()) {
+        return Double.NaN;
+      }
+      final long n = sketch.getN();
+      return sketch.getQuantile((nearestRank(phi, n) - 0.5) / n, QuantileSearchCriteria.INCLUSIVE);
     }
 
     @Override public long bytes() {
@@ -570,8 +597,17 @@ public final class Sketches {
       sketch.mergeWith(((Dd) other).sketch);
     }
 
+    /**
+     * DDSketch reads q as the value whose bucket holds the (⌊q·(n - 1)⌋ + 1)-th smallest: asked
+     * for (r - 1/2) / (n - 1), at most 1, that is the r-th, free of rounding.
+     */
     @Override public double quantile(double phi) {
-      return sketch.isEmpty() ? Double.NaN : sketch.getValueAtQuantile(phi);
+      if (sketch.isEmpty()) {
+        return Double.NaN;
+      }
+      final long n = (long) sketch.getCount();
+      return sketch.getValueAtQuantile(
+          n == 1 ? 0 : Math.min(1, (nearestRank(phi, n) - 0.5) / (n - 1)));
     }
 
     @Override public long bytes() {
@@ -598,7 +634,6 @@ public final class Sketches {
       throw new UnsupportedOperationException("exact windows are merged by counting");
     }
 
-    /** The value at rank ⌊φ·(n - 1)⌋ of the sorted values. */
     @Override public double quantile(double phi) {
       if (size == 0) {
         return Double.NaN;
@@ -607,7 +642,7 @@ public final class Sketches {
         Arrays.sort(values, 0, size);
         sorted = true;
       }
-      return values[(int) Math.floor(phi * (size - 1))];
+      return values[(int) nearestRank(phi, size) - 1];
     }
 
     @Override public long bytes() {

@@ -2,6 +2,7 @@ package dev.mnestic.rel;
 
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.Sketches;
+import dev.mnestic.runtime.TrueQuantile;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -164,10 +165,8 @@ class EnumerableSketchAggregateTest {
         final double[] exact = window((long) row[0], MINUTE);
         for (int i = 0; i < PHIS.length; i++) {
           final double answer = (double) row[i + 1];
-          final long atOrBelow = Arrays.stream(exact).filter(v -> v <= answer).count();
-          final double rank = (double) atOrBelow / exact.length;
-          assertTrue(Math.abs(rank - PHIS[i]) <= epsilon + 1.0 / exact.length,
-              "φ=" + PHIS[i] + " rank " + rank + " beyond ε=" + epsilon);
+          assertTrue(TrueQuantile.rankError(exact, PHIS[i], answer) <= epsilon,
+              "φ=" + PHIS[i] + ": " + answer + " beyond ε=" + epsilon);
         }
       }
     }
@@ -185,10 +184,10 @@ class EnumerableSketchAggregateTest {
       for (int w = 0; w < direct.size(); w++) {
         final double[] exact = window((long) direct.get(w)[0], 3 * MINUTE);
         for (int i = 0; i < PHIS.length; i++) {
-          final double truth = exact[(int) Math.floor(PHIS[i] * (exact.length - 1))];
+          final double truth = TrueQuantile.value(exact, PHIS[i]);
           for (List<Object[]> rows : List.of(direct, merged)) {
             final double answer = (double) rows.get(w)[i + 1];
-            assertTrue(Math.abs(answer - truth) <= 0.01 * truth, answer + " vs " + truth);
+            assertTrue(TrueQuantile.withinRelative(truth, answer, 0.01), answer + " vs " + truth);
           }
         }
       }
@@ -201,8 +200,7 @@ class EnumerableSketchAggregateTest {
     final List<Object[]> rows = run(Sketches.Family.DDSKETCH, alpha, MINUTE, MINUTE, 0);
     for (Object[] row : rows) {
       final double[] exact = window((long) row[0], MINUTE);
-      final double truth = exact[(int) Math.floor(0.99 * (exact.length - 1))]
-          / exact[(int) Math.floor(0.5 * (exact.length - 1))];
+      final double truth = TrueQuantile.value(exact, 0.99) / TrueQuantile.value(exact, 0.5);
       final double answer = (double) row[4] / (double) row[1];
       assertTrue(Math.abs(answer - truth) <= (2 * alpha) / (1 - alpha) * truth, answer + " vs " + truth);
     }
@@ -216,7 +214,7 @@ class EnumerableSketchAggregateTest {
     for (int w = 0; w < direct.size(); w++) {
       final double[] exact = window((long) direct.get(w)[0], 2 * MINUTE);
       for (int i = 0; i < PHIS.length; i++) {
-        final double truth = exact[(int) Math.floor(PHIS[i] * (exact.length - 1))];
+        final double truth = TrueQuantile.value(exact, PHIS[i]);
         assertEquals(truth, (double) direct.get(w)[i + 1]);
         assertEquals(truth, (double) merged.get(w)[i + 1]);
       }
@@ -226,8 +224,8 @@ class EnumerableSketchAggregateTest {
   /**
    * Test case for #6: an hour-long window every second (here 10 minutes every second, 2,399
    * windows over 30 minutes of 100 rows a second) read from exact accumulators, directly and
-   * merged from 1 s sub-windows: every sampled window is the sorted window's value at rank
-   * ⌊φ·(n - 1)⌋, ties and all, and the pass held at most a few copies of the rows' values
+   * merged from 1 s sub-windows: every sampled window is the sorted window's value at the
+   * nearest rank ⌈φ·n⌉, ties and all, and the pass held at most a few copies of the rows' values
    * (counting each window's values, as before, would have held 2,399 × 60,000 of them).
    */
   @Test void exactSlidingWindowsAreCountedNotCopied() throws SQLException {
@@ -251,7 +249,7 @@ class EnumerableSketchAggregateTest {
       final long end = (long) out.get(0).get(w)[0];
       final double[] exact = window(end, width);
       for (int i = 0; i < PHIS.length; i++) {
-        final double truth = exact[(int) Math.floor(PHIS[i] * (exact.length - 1))];
+        final double truth = TrueQuantile.value(exact, PHIS[i]);
         assertEquals(truth, (double) out.get(0).get(w)[i + 1], "window ending " + end);
         assertEquals(truth, (double) out.get(1).get(w)[i + 1], "window ending " + end);
       }

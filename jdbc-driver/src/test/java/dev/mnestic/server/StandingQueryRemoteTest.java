@@ -55,7 +55,7 @@ class StandingQueryRemoteTest {
       assertEquals(2, rows.size());
       assertEquals(Timestamp.valueOf("2026-11-30 00:00:00"), rows.get(0)[0]);
       assertEquals(Timestamp.valueOf("2026-11-30 00:01:00"), rows.get(1)[0]);
-      // Exact: the value at rank ⌊0.9 · 99⌋ = 89 of each minute's sorted values.
+      // Exact: the ⌈0.9 · 100⌉ = 90th of each minute's sorted values.
       assertTrue(Math.abs((double) rows.get(0)[1] - 90) <= 0.9, rows.get(0)[1].toString());
       assertTrue(Math.abs((double) rows.get(1)[1] - 900) <= 9, rows.get(1)[1].toString());
       s.execute("DROP STANDING QUERY p90");
@@ -93,7 +93,7 @@ class StandingQueryRemoteTest {
           medians.add(rs.getDouble(1));
         }
       }
-      // The value at rank ⌊0.5 · 99⌋ = 49 of each minute's: 50 and 500.
+      // The ⌈0.5 · 100⌉ = 50th of each minute's: 50 and 500.
       assertEquals(2, medians.size());
       assertTrue(Math.abs(medians.get(0) - 50) <= 0.5 && Math.abs(medians.get(1) - 500) <= 5,
           medians.toString());

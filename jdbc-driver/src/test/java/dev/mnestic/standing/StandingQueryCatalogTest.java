@@ -88,7 +88,7 @@ class StandingQueryCatalogTest {
           medians.add(rs.getDouble(2));
         }
       }
-      // The value at rank ⌊0.5 · 99⌋ = 49 of each minute's: 50 and 500.
+      // The ⌈0.5 · 100⌉ = 50th of each minute's: 50 and 500.
       assertTrue(medians.size() == 2 && Math.abs(medians.get(0) - 50) <= 0.5
           && Math.abs(medians.get(1) - 500) <= 5, medians.toString());
       sb.execute("DROP STANDING QUERY p90");

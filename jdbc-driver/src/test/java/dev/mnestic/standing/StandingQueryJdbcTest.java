@@ -1,6 +1,7 @@
 package dev.mnestic.standing;
 
 import dev.mnestic.runtime.Sketches;
+import dev.mnestic.runtime.TrueQuantile;
 import dev.mnestic.store.Session;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -82,18 +83,15 @@ class StandingQueryJdbcTest {
   }
 
   private static double exact(double[] sorted, double phi) {
-    return sorted[(int) Math.floor(phi * (sorted.length - 1))];
+    return TrueQuantile.value(sorted, phi);
   }
 
-  /** The rank of {@code answer} among {@code sorted} is within ε of φ (one value's rank of slack). */
   private static void assertRank(double[] sorted, double phi, double answer, double epsilon) {
-    final double rank = (double) Arrays.stream(sorted).filter(v -> v <= answer).count() / sorted.length;
-    assertTrue(Math.abs(rank - phi) <= epsilon + 1.0 / sorted.length,
-        "φ=" + phi + ": rank " + rank + " of " + answer);
+    assertTrue(TrueQuantile.rankError(sorted, phi, answer) <= epsilon, "φ=" + phi + ": " + answer);
   }
 
   private static void assertRelative(double truth, double answer, double epsilon) {
-    assertTrue(Math.abs(answer - truth) <= epsilon * Math.abs(truth), answer + " vs " + truth);
+    assertTrue(TrueQuantile.withinRelative(truth, answer, epsilon), answer + " vs " + truth);
   }
 
   private static List<Object[]> rows(Statement s, String sql) throws SQLException {

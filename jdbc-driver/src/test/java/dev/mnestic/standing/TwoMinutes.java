@@ -6,7 +6,8 @@ import java.sql.Statement;
 /**
  * A table small enough to know each window's exact quantiles: {@code (ts TIMESTAMP NOT NULL,
  * latency DOUBLE)} with minute 0 of 2026-11-30 holding 1, 2, ..., 100 and minute 1 holding 10,
- * 20, ..., 1000, so the value at rank ⌊φ · 99⌋ of each minute is (⌊φ · 99⌋ + 1) and ten times it.
+ * 20, ..., 1000, so each minute's true φ-quantile, its ⌈φ · 100⌉-th value, is ⌈φ · 100⌉ and ten
+ * times it.
  */
 public final class TwoMinutes {
   private TwoMinutes() {

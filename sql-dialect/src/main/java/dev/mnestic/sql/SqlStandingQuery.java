@@ -14,8 +14,10 @@ import java.util.List;
 /**
  * A standing quantile query: {@code query WITHIN {RANK | RELATIVE} ERROR bound}. Every
  * {@code APPROX_QUANTILE} of the query's select list (alone, or the ratio of two) is answered
- * within {@code bound}: rank error (|rank(answer) - φ| ≤ bound) or relative error
- * (|answer - true| ≤ bound·|true|). The sketch-sharing planner decides how.
+ * within {@code bound} of the window's true φ-quantile, its ⌈φ·n⌉-th smallest value: rank error
+ * (the answer holds a rank within bound·n of it) or relative error (|answer - true| ≤
+ * bound·|true|); README.md, "Standing quantile queries", states it whole. The sketch-sharing
+ * planner decides how.
  */
 public final class SqlStandingQuery extends SqlCall {
   /** What the target bounds. */

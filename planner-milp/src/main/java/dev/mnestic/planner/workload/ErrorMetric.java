@@ -7,9 +7,15 @@ package dev.mnestic.planner.workload;
  * ranks. An exact answer satisfies either.
  */
 public enum ErrorMetric {
-  /** |rank(answer) - φ| ≤ ε, with probability at least 1 - δ. */
+  /**
+   * The answer holds a rank within ε·n of the true φ-quantile's, ⌈φ·n⌉ of n values (a value v
+   * holds ranks #(&lt; v) + 1 to #(≤ v)), with probability at least 1 - δ.
+   */
   RANK("rank error"),
-  /** |answer - true| ≤ ε·|true|, with probability at least 1 - δ. */
+  /**
+   * |answer - true| ≤ ε·|true|, true the ⌈φ·n⌉-th smallest value, with probability at least
+   * 1 - δ.
+   */
   RELATIVE_VALUE("relative error"),
   /** No error at all. */
   EXACT("exact");
