@@ -6,6 +6,7 @@ import dev.mnestic.planner.physical.PlanSpace;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Candidates no optimal plan uses, found before the MILP is built. A plan using v contains a
@@ -20,10 +21,19 @@ final class Pruning {
   }
 
   /**
-   * @param bound the cost of a known plan of each candidate's part, by candidate
-   * @return which candidates may still be in an optimal plan
+   * Which candidates may still be in an optimal plan ({@code alive}), and whether the passes
+   * reached their fixpoint ({@code complete}); a pass stopped early leaves more alive, never
+   * fewer than the fixpoint would.
    */
-  static boolean[] alive(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, double[] bound) {
+  record Alive(boolean[] alive, boolean complete) {
+  }
+
+  /**
+   * @param bound the cost of a known plan of each candidate's part, by candidate
+   * @param goesOn whether another pass may start (the time limit not reached)
+   */
+  static Alive alive(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, double[] bound,
+      BooleanSupplier goesOn) {
     final int n = space.candidates().size();
     final List<List<PhysicalEdge>> readers = new ArrayList<>();
     for (int v = 0; v < n; v++) {
@@ -48,6 +58,9 @@ final class Pruning {
     final double[] up = new double[n];
     boolean changed = true;
     while (changed) {
+      if (!goesOn.getAsBoolean()) {
+        return new Alive(alive, false);
+      }
       changed = false;
       for (int v : order) {
         double worst = 0;
@@ -81,6 +94,6 @@ final class Pruning {
         }
       }
     }
-    return alive;
+    return new Alive(alive, true);
   }
 }
