@@ -142,14 +142,7 @@ public final class MilpSelector implements Selector {
     final long pruneUntil = schedule.pruningDeadline();
     final Pruning.Alive pruning = Pruning.alive(space, feasible, bound, () -> schedule.goesOn(pruneUntil));
     final boolean[] alive = pruning.alive();
-    final List<List<List<PhysicalEdge>>> inputs = new ArrayList<>();
-    for (List<List<PhysicalEdge>> in : feasible) {
-      final List<List<PhysicalEdge>> kept = new ArrayList<>();
-      for (List<PhysicalEdge> edges : in) {
-        kept.add(edges.stream().filter(e -> alive[e.producer()]).toList());
-      }
-      inputs.add(kept);
-    }
+    final List<List<List<PhysicalEdge>>> inputs = alive(feasible, alive);
     final List<List<PhysicalCandidate>> members = parts.stream()
         .map(part -> part.stream().filter(v -> alive[v.id()]).toList()).toList();
     final List<Search.Cut> cuts = cuts(parts, alive, bound);
@@ -237,6 +230,29 @@ public final class MilpSelector implements Selector {
     return new Plan(chosen, edges, cost, status == Plan.Status.OPTIMAL ? cost : lower, status,
         variables, constraints, (schedule.now() - start) / 1_000_000,
         new Search(phases, Arrays.asList(report), cuts));
+  }
+
+  /**
+   * The edges of {@code feasible} from producers still {@code alive}: {@code feasible} itself when
+   * all are, as filtering is a pass over every edge (millions at scale).
+   */
+  private static List<List<List<PhysicalEdge>>> alive(List<List<List<PhysicalEdge>>> feasible, boolean[] alive) {
+    boolean all = true;
+    for (boolean a : alive) {
+      all &= a;
+    }
+    if (all) {
+      return feasible;
+    }
+    final List<List<List<PhysicalEdge>>> inputs = new ArrayList<>();
+    for (List<List<PhysicalEdge>> in : feasible) {
+      final List<List<PhysicalEdge>> kept = new ArrayList<>();
+      for (List<PhysicalEdge> edges : in) {
+        kept.add(edges.stream().filter(e -> alive[e.producer()]).toList());
+      }
+      inputs.add(kept);
+    }
+    return inputs;
   }
 
   /** Adds the phase that ran from {@code since} until now to {@code phases}; returns now. */

@@ -35,6 +35,12 @@ final class Pruning {
   static Alive alive(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, double[] bound,
       BooleanSupplier goesOn) {
     final int n = space.candidates().size();
+    if (!goesOn.getAsBoolean()) {
+      // No time for even one pass: listing the readers of every candidate is a pass's work.
+      final boolean[] all = new boolean[n];
+      java.util.Arrays.fill(all, true);
+      return new Alive(all, false);
+    }
     final List<List<PhysicalEdge>> readers = new ArrayList<>();
     for (int v = 0; v < n; v++) {
       readers.add(new ArrayList<>());
