@@ -50,6 +50,11 @@ final class Schedule {
   private final long deadline;
   /** The end of the bounds' phase ({@link #startBounds}): the deadline less a fiftieth. */
   private long end;
+  /**
+   * When a bound must be built by to be started: {@link #end}, or under a short limit the
+   * bounds' window's close, so that a build (which is not cut) leaves CP-SAT its round.
+   */
+  private long buildBy;
   /** The known plans' window ({@link #startKnownPlans}) and the bounds' ({@link #startBounds}). */
   private Window known;
   private Window bounds;
@@ -136,19 +141,21 @@ final class Schedule {
     final long remaining = Math.max(0, deadline - pruned);
     final long search = MIN_SEARCH.toNanos();
     this.end = deadline - remaining / 50;
-    final long close = remaining >= parts * search ? pruned + remaining / 4
-        : remaining >= 2 * search ? end - search : end;
+    final boolean roomy = remaining >= parts * search;
+    final long close = roomy ? pruned + remaining / 4 : remaining >= 2 * search ? end - search : end;
     this.bounds = new Window(close, parts);
+    this.buildBy = roomy ? end : close;
   }
 
   /**
    * For the next part starting on one of {@code threads} cores: until when its bound may step,
-   * or {@link #NO_BOUND} when a bound would not be built before the window's end at the average
-   * build time so far. Call {@link #built} once its bound is built.
+   * or {@link #NO_BOUND} when a bound would not be built in time at the average build time so
+   * far: before the bounds' phase ends, or under a short limit before its window closes. Call
+   * {@link #built} once its bound is built.
    */
   long boundDeadline(int threads) {
     final long until = bounds.next(threads);
-    if (now() + building.get() / Math.max(1, built.get()) >= end) {
+    if (now() + building.get() / Math.max(1, built.get()) >= buildBy) {
       return NO_BOUND;
     }
     return until;

@@ -51,6 +51,11 @@ class ScheduleTest {
     s.startBounds(4);
     final long end = clock.now + 3 * SECOND - 3 * SECOND / 50;
     assertEquals(end - Schedule.MIN_SEARCH.toNanos(), s.boundDeadline(4));
+    // a bound that would not be built before the window closes is not started: CP-SAT keeps its round
+    s.built(SECOND);
+    clock.advance(1);
+    // 2 s in, builds take 1 s: done at 3 s, past the window's close at 1.94 s (not the 2.94 s end)
+    assertEquals(Schedule.NO_BOUND, s.boundDeadline(4));
     // under 2 MIN_SEARCH, the bounds get all of it but a fiftieth
     final Schedule shorter = new Schedule(clock, Duration.ofMillis(1500), new StopSignal());
     shorter.startBounds(4);
