@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   under 2 {@link #MIN_SEARCH}, all of it; less a fiftieth kept for a bound's last step and
  *   for joining the parts' plans. Each part starting on a core gets its cores' share of what is
  *   left of that window among the parts not yet started ({@link #boundDeadline}); a part whose
- *   bound would not be built before the end (at the average time a build took so far) gets none.
+ *   bound would not be built before the end (at the average time a build took so far; under a
+ *   short limit, before the window closes, so that a build leaves CP-SAT its round) gets none.
  *   <li>Each part still open then, the widest gap first, gets an equal share of the time left
  *   among the open parts, and at least {@link #MIN_SEARCH} while that much is left
  *   ({@link #partShare}): a part proven early leaves its time to the ones after it.
