@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -90,6 +91,27 @@ class BudgetTest {
       pruned += a ? 0 : 1;
     }
     assertTrue(pruned > 0);
+    // Given one more look at the deadline each time: never more removed than the fixpoint
+    // removes, never fewer than with fewer looks (a pass stopped midway removes nothing), until
+    // it reaches the fixpoint itself.
+    int removedBefore = 0;
+    for (int looks = 1; ; looks++) {
+      final int[] left = {looks};
+      final Pruning.Alive some = Pruning.alive(space, space.feasibleInputs(), bound, () -> left[0]-- > 0);
+      int removed = 0;
+      for (int v = 0; v < bound.length; v++) {
+        assertTrue(some.alive()[v] || !all.alive()[v], "v" + v + " after " + looks + " looks");
+        removed += some.alive()[v] ? 0 : 1;
+      }
+      assertTrue(removed >= removedBefore && (looks > 1 || removed == 0), removed + " after " + looks);
+      removedBefore = removed;
+      if (some.complete()) {
+        assertArrayEquals(all.alive(), some.alive());
+        assertTrue(looks > 3, looks + " looks");
+        break;
+      }
+      assertTrue(looks < 1000);
+    }
   }
 
   /**
