@@ -3,6 +3,7 @@ package dev.mnestic.bench;
 import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.select.Plan;
+import dev.mnestic.planner.select.Search;
 import dev.mnestic.planner.select.TreePlans;
 import dev.mnestic.planner.workload.Dashboards;
 import dev.mnestic.planner.workload.Workload;
@@ -10,7 +11,10 @@ import dev.mnestic.planner.workload.WorkloadParser;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The sketch-sharing planner at scale (issue 6, point 8), on generated dashboards
@@ -20,7 +24,9 @@ import java.util.Locale;
  * space (memo, Stage 2, edges) and selecting (plan grown query by query, pruning, CP-SAT per
  * part, one part at a time with a worker per core), median of 3 runs (or --runs) after a warm-up
  * on a small dashboard. A run stopped by the time limit reports the gap between its plan and the
- * solver's proven bound.
+ * proven bound, the phases the limit cut short ({@code Plan.search}), and how the parts ended:
+ * proven by the Lagrangian bound, proven by CP-SAT, CP-SAT stopped, no time left for CP-SAT, no
+ * time left for the bound (the last run's).
  *
  * <p>Reproduce: {@code bench/run PlannerBench 50 400 800 1664} (selection limited to 30 s), and
  * {@code bench/run PlannerBench --total 5 1664}: planning (space and selection) within 5 s in
@@ -54,8 +60,9 @@ public final class PlannerBench {
     // Warm-up: the JIT and OR-Tools' native library, on a small dashboard.
     Planner.plan(WorkloadParser.parse(Dashboards.generate(16, 2)), Planner.Options.defaults().withSelectionLimit(LIMIT));
     System.out.println("| queries | parts (services) | plan cost | without sharing | × cheaper | variables | constraints "
-        + "| space (s) | selection (s) | planning (s) | optimal? |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        + "| space (s) | selection (s) | planning (s) | optimal? | cut short | parts: bound / CP-SAT / stopped / "
+        + "no CP-SAT / no bound |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (String arg : sizes) {
       final int n = Integer.parseInt(arg);
       final Workload workload = WorkloadParser.parse(Dashboards.generate(n, 1));
@@ -79,10 +86,18 @@ public final class PlannerBench {
       final double alone = TreePlans.costWithoutSharing(planSpace);
       final long parts = planSpace.workload().metrics().size();
       final String optimal = plan.status() == Plan.Status.OPTIMAL ? "proven"
-          : String.format(Locale.ROOT, "gap %.1f%%", 100 * (plan.cost() - plan.bound()) / plan.cost());
-      System.out.printf(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %s |%n",
+          : String.format(Locale.ROOT, "gap %.1f%% (bound %.1f)", 100 * (plan.cost() - plan.bound()) / plan.cost(),
+          plan.bound());
+      final String cut = plan.search().phases().stream().filter(Search.Phase::cut).map(Search.Phase::name)
+          .collect(Collectors.joining(", "));
+      final Map<Search.Outcome, Long> outcomes = new EnumMap<>(Search.Outcome.class);
+      for (Search.Outcome o : Search.Outcome.values()) {
+        outcomes.put(o, plan.search().parts().stream().filter(p -> p.outcome() == o).count());
+      }
+      System.out.printf(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %s | %s | %s |%n",
           n, parts, plan.cost(), alone, alone / plan.cost(), plan.variables(), plan.constraints(),
-          median(space), median(select), median(total), optimal);
+          median(space), median(select), median(total), optimal, cut.isEmpty() ? "none" : cut,
+          outcomes.values().stream().map(String::valueOf).collect(Collectors.joining(" / ")));
     }
   }
 

@@ -16,6 +16,7 @@ import dev.mnestic.planner.rules.Stage2;
 import dev.mnestic.planner.select.MilpSelector;
 import dev.mnestic.planner.select.Plan;
 import dev.mnestic.planner.select.PlanningException;
+import dev.mnestic.planner.select.Search;
 import dev.mnestic.planner.select.Solver;
 import dev.mnestic.planner.select.StopSignal;
 import dev.mnestic.planner.select.Ticker;
@@ -107,8 +108,15 @@ public final class Planner {
     final PlanSpace space = space(workload, options.lists());
     final long built = options.ticker().read() - start;
     final Duration limit = options.limitCoversSpace() ? options.timeLimit().minusNanos(built) : options.timeLimit();
-    final Plan plan = new MilpSelector(space, options.solver(), limit.isNegative() ? Duration.ZERO : limit,
+    final Plan selected = new MilpSelector(space, options.solver(), limit.isNegative() ? Duration.ZERO : limit,
         options.ticker(), options.stop()).solve();
+    // Building the space comes first among the phases the plan reports; it is never cut short.
+    final List<Search.Phase> phases = new ArrayList<>();
+    phases.add(new Search.Phase("plan space", built / 1_000_000, false));
+    phases.addAll(selected.search().phases());
+    final Plan plan = new Plan(selected.candidates(), selected.edges(), selected.cost(), selected.bound(),
+        selected.status(), selected.variables(), selected.constraints(), selected.millis(),
+        new Search(phases, selected.search().parts(), selected.search().cuts()));
     return new Planned(space, plan, built);
   }
 

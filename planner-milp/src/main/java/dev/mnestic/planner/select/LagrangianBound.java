@@ -106,6 +106,8 @@ final class LagrangianBound {
   private final double[] bestMu;
   private double best;
   private int iterations;
+  /** Whether the last {@link #improve} was ended by its {@code goesOn} before it converged. */
+  private boolean stopped;
   // Work arrays of one evaluation: each entry's cheapest tree below it, each candidate's Σ_k μ.
   private final double[] cost;
   private final int[] argA;
@@ -237,7 +239,16 @@ final class LagrangianBound {
         moved[s] = mu[s] - moved[s];
       }
     }
+    stopped = best < upper - TOLERANCE * upper && lambda >= MIN_STEP;
     return best;
+  }
+
+  /**
+   * Whether the last {@link #improve} was stopped by its {@code goesOn} (the time limit) before
+   * the bound reached its target or its steps became too small: more time may raise it.
+   */
+  boolean stopped() {
+    return stopped;
   }
 
   /** Moves the shares of one candidate's {@code slots} (each at least 0) back to Σ ≤ w, closest. */
@@ -355,12 +366,16 @@ final class LagrangianBound {
    * Of the candidates {@code plan} uses, those every plan of the part costing at most
    * {@code upper} uses: without v each query's cheapest tree avoids v, and when the bound so
    * found, Σ_q min over q's trees without v at the best shares, exceeds {@code upper}, no plan
-   * that cheap does without v.
+   * that cheap does without v. Each candidate tried takes an evaluation of the trees, so it
+   * tries the next only while {@code goesOn}: those not tried are not reported needed.
    */
-  List<Integer> needed(Collection<Integer> plan, double upper) {
+  List<Integer> needed(Collection<Integer> plan, double upper, BooleanSupplier goesOn) {
     final double[] m = bestMu.clone();
     final List<Integer> needed = new ArrayList<>();
     for (int v : plan) {
+      if (!goesOn.getAsBoolean()) {
+        break;
+      }
       if (slotsOf[v].length == 0) {
         continue;
       }

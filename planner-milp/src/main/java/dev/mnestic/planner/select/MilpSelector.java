@@ -107,23 +107,31 @@ public final class MilpSelector implements Selector {
    * query-by-query plans ({@link TreePlans#improved}), which bounds its optimum from above, so
    * candidates that cannot be in a plan that cheap are left out ({@link Pruning}), and the
    * part's Lagrangian bound ({@link LagrangianBound}) towards that plan's cost, which proves
-   * many parts optimal with no solver. Then the parts left, one after the other, with CP-SAT's
-   * workers on every core: each alternates CP-SAT on what its bound leaves (started from the best
-   * known plan) with the bound, until the bound meets that plan's cost or the part's time is up.
-   * How the time limit is shared among them is {@link Schedule}'s.
+   * many parts optimal with no solver. Then the parts left, the widest gap first, one after the
+   * other, with CP-SAT's workers on every core: each alternates CP-SAT on what its bound leaves
+   * (started from the best known plan) with the bound, until the bound meets that plan's cost or
+   * the part's time is up. How the time limit is shared among them is {@link Schedule}'s; the
+   * plan's {@link Plan#search} says which phases it cut short and where each part ended.
    */
   @Override public Plan solve() {
-    final long start = System.nanoTime();
     schedule = new Schedule(ticker, timeLimit, stop);
+    final long start = schedule.now();
+    final List<Search.Phase> phases = new ArrayList<>();
     final int n = space.candidates().size();
     final List<List<PhysicalCandidate>> parts = Components.of(space, !space.workload().budgets().isEmpty());
     final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
-    final long split = System.nanoTime();
+    long mark = phase(phases, "split into parts", start, false);
+    // 1. A known plan of each part: grown in full, improved while its share of the time lasts.
+    final int threads = Math.max(1, Math.min(THREADS, parts.size()));
+    schedule.startKnownPlans(parts.size());
     final List<Plan> known = inParallel(parts.size(), k -> {
       checkStopped();
-      return TreePlans.improved(space, feasible, queriesOf(parts.get(k)));
+      final long until = schedule.knownDeadline(threads);
+      return TreePlans.improved(space, feasible, queriesOf(parts.get(k)), () -> schedule.goesOn(until));
     });
     checkStopped();
+    mark = phase(phases, "known plans", mark, known.stream().anyMatch(p -> p != null && p.search().cut()));
+    // 2. Pruning against each part's known plan.
     final double[] bound = new double[n];
     Arrays.fill(bound, Double.POSITIVE_INFINITY);
     for (int k = 0; k < parts.size(); k++) {
@@ -131,26 +139,26 @@ public final class MilpSelector implements Selector {
         bound[v.id()] = known.get(k) == null ? Double.POSITIVE_INFINITY : known.get(k).cost();
       }
     }
-    final long searched = System.nanoTime();
-    final boolean[] alive = Pruning.alive(space, feasible, bound);
-    final List<List<List<PhysicalEdge>>> inputs = new ArrayList<>();
-    for (List<List<PhysicalEdge>> in : feasible) {
-      final List<List<PhysicalEdge>> kept = new ArrayList<>();
-      for (List<PhysicalEdge> edges : in) {
-        kept.add(edges.stream().filter(e -> alive[e.producer()]).toList());
-      }
-      inputs.add(kept);
-    }
+    final long pruneUntil = schedule.pruningDeadline();
+    final Pruning.Alive pruning = Pruning.alive(space, feasible, bound, () -> schedule.goesOn(pruneUntil));
+    final boolean[] alive = pruning.alive();
+    final List<List<List<PhysicalEdge>>> inputs = alive(feasible, alive);
     final List<List<PhysicalCandidate>> members = parts.stream()
         .map(part -> part.stream().filter(v -> alive[v.id()]).toList()).toList();
-    final long pruned = System.nanoTime();
-    // Building a bound takes a while at scale, and comes out of its part's share.
+    final List<Search.Cut> cuts = cuts(parts, alive, bound);
+    checkStopped();
+    mark = phase(phases, "pruning", mark, !pruning.complete());
+    // 3. The Lagrangian bounds. Building one takes a while at scale, and comes out of its part's share.
     schedule.startBounds(parts.size());
-    final int threads = Math.min(THREADS, parts.size());
+    final boolean[] noBound = new boolean[parts.size()];
     final List<LagrangianBound> lagranges = inParallel(parts.size(), k -> {
       checkStopped();
       final long until = schedule.boundDeadline(threads);
-      if (known.get(k) == null || until == Schedule.NO_BOUND) {
+      if (known.get(k) == null) {
+        return null;
+      }
+      if (until == Schedule.NO_BOUND) {
+        noBound[k] = true;
         return null;
       }
       final long begin = schedule.now();
@@ -159,13 +167,47 @@ public final class MilpSelector implements Selector {
       lagrange.improve(known.get(k).cost(), () -> schedule.goesOn(until));
       return lagrange;
     });
-    int open = 0;
+    checkStopped();
+    boolean boundsCut = false;
     for (int k = 0; k < parts.size(); k++) {
-      open += proven(known.get(k), lagranges.get(k)) ? 0 : 1;
+      boundsCut |= noBound[k] || lagranges.get(k) != null && lagranges.get(k).stopped();
     }
-    LOG.log(System.Logger.Level.DEBUG, "{0} parts ({1} open): split in {2} ms, known plans {3} ms, pruning {4} ms, "
-        + "bounds {5} ms", parts.size(), open, (split - start) / 1_000_000, (searched - split) / 1_000_000,
-        (pruned - searched) / 1_000_000, (System.nanoTime() - pruned) / 1_000_000);
+    mark = phase(phases, "Lagrangian bounds", mark, boundsCut);
+    // 4. CP-SAT on the parts still open, the widest gap first (no known plan: the widest).
+    final Plan[] plans = new Plan[parts.size()];
+    final Search.Part[] report = new Search.Part[parts.size()];
+    final List<Integer> open = new ArrayList<>();
+    final List<List<String>> names = parts.stream().map(p -> queriesOf(p).stream().map(Query::name).toList()).toList();
+    for (int k = 0; k < parts.size(); k++) {
+      final List<String> queries = names.get(k);
+      if (noBound[k]) {
+        plans[k] = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0,
+            Plan.Status.FEASIBLE, 0, 0, 0);
+        report[k] = part(queries, parts.get(k), members.get(k), Search.Outcome.NO_TIME_FOR_BOUND, plans[k], 0);
+      } else if (proven(known.get(k), lagranges.get(k))) {
+        plans[k] = proven(known.get(k), lagranges.get(k).bound());
+        report[k] = part(queries, parts.get(k), members.get(k), Search.Outcome.PROVEN_BY_BOUND, plans[k], 0);
+      } else {
+        open.add(k);
+      }
+    }
+    open.sort(Comparator.comparingDouble((Integer k) -> known.get(k) == null ? Double.NEGATIVE_INFINITY
+        : lagranges.get(k).bound() - known.get(k).cost()).thenComparing(k -> k));
+    boolean searchCut = false;
+    for (int i = 0; i < open.size(); i++) {
+      checkStopped();
+      final int k = open.get(i);
+      final Duration share = schedule.partShare(open.size() - i);
+      final Searched searched = known.get(k) == null
+          ? fromScratch(members.get(k), inputs, share)
+          : solve(members.get(k), inputs, known.get(k), lagranges.get(k), schedule.now() + share.toNanos());
+      plans[k] = searched.plan();
+      report[k] = part(names.get(k), parts.get(k), members.get(k), searched.outcome(), plans[k], searched.modelled());
+      cuts.addAll(searched.leftOut().stream().map(v -> new Search.Cut(v, k, Search.CutReason.LAGRANGIAN,
+          searched.leftOutAbove())).toList());
+      searchCut |= plans[k].status() != Plan.Status.OPTIMAL;
+    }
+    mark = phase(phases, "CP-SAT", mark, searchCut);
     final List<Integer> chosen = new ArrayList<>();
     final List<PhysicalEdge> edges = new ArrayList<>();
     double cost = 0;
@@ -173,20 +215,7 @@ public final class MilpSelector implements Selector {
     Plan.Status status = Plan.Status.OPTIMAL;
     int variables = 0;
     int constraints = 0;
-    for (int k = 0; k < parts.size(); k++) {
-      checkStopped();
-      final Plan part;
-      if (known.get(k) != null && lagranges.get(k) == null) {
-        part = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0,
-            Plan.Status.FEASIBLE, 0, 0, 0);
-      } else if (proven(known.get(k), lagranges.get(k))) {
-        part = proven(known.get(k), lagranges.get(k).bound());
-      } else {
-        final Duration share = schedule.partShare(open--);
-        part = known.get(k) == null
-            ? solve(members.get(k), inputs, null, 0, Set.of(), share)
-            : solve(members.get(k), inputs, known.get(k), lagranges.get(k), schedule.now() + share.toNanos());
-      }
+    for (Plan part : plans) {
       chosen.addAll(part.candidates());
       edges.addAll(part.edges());
       cost += part.cost();
@@ -196,8 +225,88 @@ public final class MilpSelector implements Selector {
       constraints += part.constraints();
     }
     assertDag(chosen, edges);
+    phase(phases, "join", mark, false);
+    LOG.log(System.Logger.Level.DEBUG, "{0} parts ({1} open after the bounds): {2}", parts.size(), open.size(), phases);
     return new Plan(chosen, edges, cost, status == Plan.Status.OPTIMAL ? cost : lower, status,
-        variables, constraints, (System.nanoTime() - start) / 1_000_000);
+        variables, constraints, (schedule.now() - start) / 1_000_000,
+        new Search(phases, Arrays.asList(report), cuts));
+  }
+
+  /**
+   * The edges of {@code feasible} from producers still {@code alive}: {@code feasible} itself when
+   * all are, as filtering is a pass over every edge (millions at scale).
+   */
+  private static List<List<List<PhysicalEdge>>> alive(List<List<List<PhysicalEdge>>> feasible, boolean[] alive) {
+    boolean all = true;
+    for (boolean a : alive) {
+      all &= a;
+    }
+    if (all) {
+      return feasible;
+    }
+    final List<List<List<PhysicalEdge>>> inputs = new ArrayList<>();
+    for (List<List<PhysicalEdge>> in : feasible) {
+      final List<List<PhysicalEdge>> kept = new ArrayList<>();
+      for (List<PhysicalEdge> edges : in) {
+        kept.add(edges.stream().filter(e -> alive[e.producer()]).toList());
+      }
+      inputs.add(kept);
+    }
+    return inputs;
+  }
+
+  /** Adds the phase that ran from {@code since} until now to {@code phases}; returns now. */
+  private long phase(List<Search.Phase> phases, String name, long since, boolean cut) {
+    final long now = schedule.now();
+    phases.add(new Search.Phase(name, (now - since) / 1_000_000, cut));
+    return now;
+  }
+
+  /** How a part's search ended, for {@link Search}. */
+  private static Search.Part part(List<String> queries, List<PhysicalCandidate> reached, List<PhysicalCandidate> pruned,
+      Search.Outcome outcome, Plan plan, int modelled) {
+    return new Search.Part(queries, reached.size(), pruned.size(), outcome, plan.cost(), plan.bound(),
+        plan.variables(), plan.constraints(), modelled);
+  }
+
+  /**
+   * The candidates set aside before the bounds: those no answer reaches (in no part), and those
+   * {@link Pruning} left out of their part, above its known plan's cost {@code bound}.
+   */
+  private List<Search.Cut> cuts(List<List<PhysicalCandidate>> parts, boolean[] alive, double[] bound) {
+    final int[] partOf = new int[space.candidates().size()];
+    Arrays.fill(partOf, -1);
+    for (int k = 0; k < parts.size(); k++) {
+      for (PhysicalCandidate v : parts.get(k)) {
+        partOf[v.id()] = k;
+      }
+    }
+    final List<Search.Cut> cuts = new ArrayList<>();
+    for (int v = 0; v < partOf.length; v++) {
+      if (partOf[v] < 0) {
+        cuts.add(new Search.Cut(v, -1, Search.CutReason.UNREACHED, Double.NaN));
+      } else if (!alive[v]) {
+        cuts.add(new Search.Cut(v, partOf[v], Search.CutReason.PATHS, bound[v]));
+      }
+    }
+    return cuts;
+  }
+
+  /**
+   * A part's plan and how its search ended; {@code leftOut}: the candidates its last CP-SAT
+   * model left out by the Lagrangian bound, as no plan costing at most {@code leftOutAbove} uses
+   * them; {@code modelled}: the candidates that model held.
+   */
+  private record Searched(Plan plan, Search.Outcome outcome, int modelled, List<Integer> leftOut,
+      double leftOutAbove) {
+  }
+
+  /** A part with no known plan: CP-SAT on all of it, for {@code share}. */
+  private Searched fromScratch(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs,
+      Duration share) {
+    final Plan plan = solve(members, inputs, null, 0, Set.of(), share, schedule.now() + share.toNanos());
+    return new Searched(plan, plan.status() == Plan.Status.OPTIMAL ? Search.Outcome.PROVEN_BY_CP_SAT
+        : Search.Outcome.CP_SAT_STOPPED, members.size(), List.of(), Double.NaN);
   }
 
   /** Whether the bound already meets the known plan's cost (either may be null). */
@@ -263,16 +372,21 @@ public final class MilpSelector implements Selector {
    * then left) and what is left out, then a round with all the time left. Proven optimal when
    * the bound reaches the best plan's cost (within {@link LagrangianBound#TOLERANCE}) or CP-SAT
    * proves its optimum of what is left, which holds every plan as cheap as the best known. The
-   * bound reported is the larger of the two.
+   * bound reported is the larger of the two. Nothing runs past {@code deadline} but the round
+   * under way's last step (CP-SAT's own limit is set from it once the model is built).
    */
-  private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
+  private Searched solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
       LagrangianBound lagrange, long deadline) {
-    final long start = System.nanoTime();
+    final long start = schedule.now();
     Plan best = known;
     double lower = lagrange.bound();
     boolean first = true;
+    boolean searched = false;
     int variables = 0;
     int constraints = 0;
+    int modelled = 0;
+    List<Integer> leftOut = List.of();
+    double leftOutAbove = Double.NaN;
     while (true) {
       checkStopped();
       final long left = deadline - schedule.now();
@@ -281,10 +395,15 @@ public final class MilpSelector implements Selector {
       if (status != null) {
         LOG.log(System.Logger.Level.DEBUG, "part of {0} candidates: {1}, cost {2}, bound {3} ({4} steps)",
             members.size(), status, best.cost(), lower, lagrange.iterations());
-        return new Plan(best.candidates(), best.edges(), best.cost(), lower, status, variables, constraints,
-            (System.nanoTime() - start) / 1_000_000);
+        final Search.Outcome outcome = status == Plan.Status.OPTIMAL
+            ? searched ? Search.Outcome.PROVEN_BY_CP_SAT : Search.Outcome.PROVEN_BY_BOUND
+            : searched ? Search.Outcome.CP_SAT_STOPPED : Search.Outcome.NO_TIME_FOR_CP_SAT;
+        return new Searched(new Plan(best.candidates(), best.edges(), best.cost(), lower, status, variables,
+            constraints, (schedule.now() - start) / 1_000_000), outcome, modelled, leftOut, leftOutAbove);
       }
-      final Set<Integer> needed = new HashSet<>(lagrange.needed(best.candidates(), best.cost()));
+      final long until = deadline;
+      final Set<Integer> needed = new HashSet<>(lagrange.needed(best.candidates(), best.cost(),
+          () -> schedule.goesOn(until)));
       final LagrangianBound.Kept kept = lagrange.alive(best.cost());
       final Set<PhysicalEdge> bestEdges = new HashSet<>(best.edges());
       best.candidates().forEach(v -> kept.candidates()[v] = true);
@@ -305,20 +424,26 @@ public final class MilpSelector implements Selector {
         keptInputs.set(v.id(), inputs.get(v.id()).stream()
             .map(edges -> edges.stream().filter(e -> arcs.contains(arcKey(e))).toList()).toList());
       }
-      final Plan found = solve(members.stream().filter(v -> kept.candidates()[v.id()]).toList(), keptInputs,
-          best, lower, needed, first ? Schedule.firstRound(left) : Duration.ofNanos(left));
+      final List<PhysicalCandidate> model = members.stream().filter(v -> kept.candidates()[v.id()]).toList();
+      final Plan found = solve(model, keptInputs, best, lower, needed,
+          first ? Schedule.firstRound(left) : Duration.ofNanos(left), deadline);
       first = false;
+      searched |= found.variables() > 0;
       variables = found.variables();
       constraints = found.constraints();
+      modelled = model.size();
+      leftOut = members.stream().filter(v -> !kept.candidates()[v.id()]).map(PhysicalCandidate::id).toList();
+      leftOutAbove = best.cost();
       if (found.status() == Plan.Status.OPTIMAL) {
-        return new Plan(found.candidates(), found.edges(), found.cost(), found.cost(), Plan.Status.OPTIMAL, variables,
-            constraints, (System.nanoTime() - start) / 1_000_000);
+        return new Searched(new Plan(found.candidates(), found.edges(), found.cost(), found.cost(),
+            Plan.Status.OPTIMAL, variables, constraints, (schedule.now() - start) / 1_000_000),
+            Search.Outcome.PROVEN_BY_CP_SAT, modelled, leftOut, leftOutAbove);
       }
       lower = Math.max(lower, found.bound());
       if (found.cost() < best.cost() * (1 - LagrangianBound.TOLERANCE)) {
         best = found;
-        final long until = schedule.refineDeadline(deadline);
-        lower = Math.max(lower, lagrange.improve(best.cost(), () -> schedule.goesOn(until)));
+        final long refine = schedule.refineDeadline(deadline);
+        lower = Math.max(lower, lagrange.improve(best.cost(), () -> schedule.goesOn(refine)));
       }
     }
   }
@@ -329,10 +454,11 @@ public final class MilpSelector implements Selector {
    * that is cheaper. {@code lower} (0 when none) bounds every plan's cost from below and is a
    * row of the model; the candidates {@code needed} are fixed in it (x_v = 1). With under
    * {@link Schedule#MIN_SEARCH} (CP-SAT's presolve alone could overrun it), {@code known} with
-   * no bound.
+   * no bound. Building the model comes out of {@code limit}: CP-SAT gets what is left of it, to
+   * end by {@code until} ({@link Schedule#searchLimit}); with nothing left, {@code known}.
    */
   private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
-      double lower, Set<Integer> needed, Duration limit) {
+      double lower, Set<Integer> needed, Duration limit, long until) {
     if (Schedule.tooShort(limit.toNanos()) && known != null) {
       return new Plan(known.candidates(), known.edges(), known.cost(), 0, Plan.Status.FEASIBLE, 0, 0, 0);
     }
@@ -373,7 +499,11 @@ public final class MilpSelector implements Selector {
       if (known != null) {
         hint(model, known);
       }
-      solver.setTimeLimit(limit.toMillis());
+      final Duration left = schedule.searchLimit(limit, until);
+      if (left.isZero() && known != null) {
+        return new Plan(known.candidates(), known.edges(), known.cost(), 0, Plan.Status.FEASIBLE, 0, 0, 0);
+      }
+      solver.setTimeLimit(Math.max(1, left.toMillis()));
       if (this.solver == Solver.CP_SAT) {
         // Every core a worker: the default search with the linear relaxation beside large
         // neighbourhood searches proves far more than one worker (at 50 queries both parts

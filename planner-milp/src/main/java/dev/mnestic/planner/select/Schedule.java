@@ -6,23 +6,33 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * When each phase of {@link MilpSelector#solve} must end, on an injected {@link Ticker}: the
- * time limit from the moment the schedule is made, shared among the parts of the plan space as
- * docs/planner.md, (c), states; and the search's {@link StopSignal}. It decides times only;
- * what runs in them is the selector's.
+ * time limit from the moment the schedule is made, shared among the phases and the parts of the
+ * plan space as docs/planner.md, (c), states; and the search's {@link StopSignal}. It decides
+ * times only; what runs in them is the selector's. Every phase but two asks it before each step
+ * whether to go on, so none runs past its end by more than a step: growing each part's plan
+ * query by query (a plan of every query is the least a search returns) and building a
+ * Lagrangian bound once started (whose build time it estimates instead).
  *
  * <ol>
+ *   <li>The known plans ({@link #startKnownPlans}) get half of the time left: each part starting
+ *   on a core gets its cores' share of what is left of that window among the parts not yet
+ *   started ({@link #knownDeadline}); its growth comes out of it, the local search gets the rest.
+ *   <li>Pruning gets a quarter of the time then left ({@link #pruningDeadline}).
  *   <li>The Lagrangian bounds ({@link #startBounds}) get a quarter of the time left after
- *   pruning, or all of it when that is too short to give every part {@link #MIN_SEARCH} of
- *   CP-SAT, less a fiftieth kept for a bound's last step and for joining the parts' plans. Each
- *   part starting on a core gets its cores' share of what is left of that window among the parts
- *   not yet started ({@link #boundDeadline}); a part whose bound would not be built before the
- *   end (at the average time a build took so far) gets none.
- *   <li>Each part still open then gets an equal share of the time left among the open parts, and
- *   at least {@link #MIN_SEARCH} while that much is left ({@link #partShare}): a part proven
- *   early leaves its time to the ones after it.
+ *   pruning, or, when that is too short to give every part {@link #MIN_SEARCH} of CP-SAT, all of
+ *   it but {@link #MIN_SEARCH} (so that CP-SAT still searches the part with the widest gap) or,
+ *   under 2 {@link #MIN_SEARCH}, all of it; less a fiftieth kept for a bound's last step and
+ *   for joining the parts' plans. Each part starting on a core gets its cores' share of what is
+ *   left of that window among the parts not yet started ({@link #boundDeadline}); a part whose
+ *   bound would not be built before the end (at the average time a build took so far; under a
+ *   short limit, before the window closes, so that a build leaves CP-SAT its round) gets none.
+ *   <li>Each part still open then, the widest gap first, gets an equal share of the time left
+ *   among the open parts, and at least {@link #MIN_SEARCH} while that much is left
+ *   ({@link #partShare}): a part proven early leaves its time to the ones after it.
  *   <li>Within a part, CP-SAT's first round gets a quarter of the part's time left, at least
  *   {@link #MIN_SEARCH} ({@link #firstRound}); a cheaper plan found buys the bound a quarter of
- *   the time then left ({@link #refineDeadline}); the next round gets the rest.
+ *   the time then left ({@link #refineDeadline}); the next round gets the rest. Building a
+ *   round's model comes out of the round's time ({@link #searchLimit}).
  * </ol>
  */
 final class Schedule {
@@ -41,10 +51,14 @@ final class Schedule {
   private final long deadline;
   /** The end of the bounds' phase ({@link #startBounds}): the deadline less a fiftieth. */
   private long end;
-  /** When the bounds' window closes: a quarter of the time left after pruning, or {@link #end}. */
-  private long boundsEnd;
-  private int parts;
-  private final AtomicInteger started = new AtomicInteger();
+  /**
+   * When a bound must be built by to be started: {@link #end}, or under a short limit the
+   * bounds' window's close, so that a build (which is not cut) leaves CP-SAT its round.
+   */
+  private long buildBy;
+  /** The known plans' window ({@link #startKnownPlans}) and the bounds' ({@link #startBounds}). */
+  private Window known;
+  private Window bounds;
   /** Nanoseconds spent building bounds so far, and how many were built. */
   private final AtomicLong building = new AtomicLong();
   private final AtomicInteger built = new AtomicInteger();
@@ -84,27 +98,68 @@ final class Schedule {
     return now() < until && !stop.isStopped();
   }
 
+  /**
+   * A window shared among the parts of a phase run one part per core: each part starting on
+   * one of {@code threads} cores gets its cores' share of what is left of the window among the
+   * parts not yet started, so a part done early leaves its time to the ones after it.
+   */
+  private final class Window {
+    private final long close;
+    private final int parts;
+    private final AtomicInteger started = new AtomicInteger();
+
+    Window(long close, int parts) {
+      this.close = close;
+      this.parts = parts;
+    }
+
+    /** Until when the next part to start may run. */
+    long next(int threads) {
+      final int waiting = Math.max(1, parts - started.getAndIncrement());
+      final long begin = now();
+      return Math.min(begin + Math.max(0, close - begin) * Math.min(threads, waiting) / waiting, close);
+    }
+  }
+
+  /** Opens the known plans' window for {@code parts} parts, from now: half of the time left. */
+  void startKnownPlans(int parts) {
+    known = new Window(now() + left() / 2, parts);
+  }
+
+  /** For the next part starting on one of {@code threads} cores: until when its local search may move. */
+  long knownDeadline(int threads) {
+    return known.next(threads);
+  }
+
+  /** Until when pruning may take another pass, from now: a quarter of the time left. */
+  long pruningDeadline() {
+    return now() + left() / 4;
+  }
+
   /** Opens the bounds' window for {@code parts} parts, from now (pruning done). */
   void startBounds(int parts) {
     final long pruned = now();
     final long remaining = Math.max(0, deadline - pruned);
-    this.parts = parts;
+    final long search = MIN_SEARCH.toNanos();
     this.end = deadline - remaining / 50;
-    this.boundsEnd = remaining < parts * MIN_SEARCH.toNanos() ? end : pruned + remaining / 4;
+    final boolean roomy = remaining >= parts * search;
+    final long close = roomy ? pruned + remaining / 4 : remaining >= 2 * search ? end - search : end;
+    this.bounds = new Window(close, parts);
+    this.buildBy = roomy ? end : close;
   }
 
   /**
    * For the next part starting on one of {@code threads} cores: until when its bound may step,
-   * or {@link #NO_BOUND} when a bound would not be built before the window's end at the average
-   * build time so far. Call {@link #built} once its bound is built.
+   * or {@link #NO_BOUND} when a bound would not be built in time at the average build time so
+   * far: before the bounds' phase ends, or under a short limit before its window closes. Call
+   * {@link #built} once its bound is built.
    */
   long boundDeadline(int threads) {
-    final int waiting = parts - started.getAndIncrement();
-    final long begin = now();
-    if (begin + building.get() / Math.max(1, built.get()) >= end) {
+    final long until = bounds.next(threads);
+    if (now() + building.get() / Math.max(1, built.get()) >= buildBy) {
       return NO_BOUND;
     }
-    return Math.min(begin + Math.max(0, boundsEnd - begin) * threads / waiting, end);
+    return until;
   }
 
   /** A part's bound took {@code nanos} to build. */
@@ -130,6 +185,14 @@ final class Schedule {
   /** A part's first CP-SAT round of its {@code left}: a quarter, at least {@link #MIN_SEARCH}. */
   static Duration firstRound(long left) {
     return Duration.ofNanos(Math.max(left / 4, MIN_SEARCH.toNanos()));
+  }
+
+  /**
+   * What a CP-SAT round asked {@code round} may be given now, its model built, so as to end by
+   * {@code until}: at most {@code round}, and nothing once {@code until} has passed.
+   */
+  Duration searchLimit(Duration round, long until) {
+    return Duration.ofNanos(Math.max(0, Math.min(round.toNanos(), until - now())));
   }
 
   /** Until when a bound may step towards a cheaper plan found before {@code partDeadline}. */

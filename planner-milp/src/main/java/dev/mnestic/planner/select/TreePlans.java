@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * One query at a time, as a tree: dynamic programming over (candidate v, history M asked of v)
@@ -213,12 +214,29 @@ public final class TreePlans {
    * @param inputs the feasible edges into each candidate's inputs ({@link PlanSpace#feasibleInputs})
    */
   static Plan improved(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries) {
+    return improved(space, inputs, queries, () -> true);
+  }
+
+  /**
+   * {@link #improved(PlanSpace, List, List)} with a time limit: the plan is grown in full (a
+   * plan of every query is the least a selector returns), then the local search tries another
+   * move only while {@code goesOn} (the part's deadline not reached, the search not stopped).
+   * The plan's {@link Plan#search} has one phase, "local search", cut when {@code goesOn} ended
+   * it with moves untried; its plan is then a valid plan, as every kept move leaves one.
+   */
+  static Plan improved(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries,
+      BooleanSupplier goesOn) {
     final TreePlans trees = grown(space, inputs, queries);
     if (trees == null) {
       return null;
     }
-    trees.improve(queries);
-    return trees.excess() > 0 ? null : trees.plan();
+    final boolean finished = trees.improve(queries, goesOn);
+    if (trees.excess() > 0) {
+      return null;
+    }
+    final Plan plan = trees.plan();
+    return new Plan(plan.candidates(), plan.edges(), plan.cost(), 0, Plan.Status.HEURISTIC, 0, 0, 0,
+        new Search(List.of(new Search.Phase("local search", 0, !finished)), List.of(), List.of()));
   }
 
   /**
@@ -227,9 +245,12 @@ public final class TreePlans {
    * cheaper (or closer to its budgets). A round re-plans each query alone (in workload order,
    * reversed every other round), then, for each candidate of the plan from the dearest, every
    * query whose tree reads it together, with that candidate barred: a summary two queries
-   * share goes only when both move. Rounds repeat until one improves nothing.
+   * share goes only when both move. Rounds repeat until one improves nothing, or until
+   * {@code goesOn} says no before a move.
+   *
+   * @return whether it ended by itself (false: {@code goesOn} stopped it with moves untried)
    */
-  private void improve(List<Query> queries) {
+  private boolean improve(List<Query> queries, BooleanSupplier goesOn) {
     double[] score = score();
     // Moves kept so far, and by move (a query, or a candidate barred) how many had been kept
     // when it last changed nothing: until another is kept, the plan is the same and so would be
@@ -245,6 +266,9 @@ public final class TreePlans {
       for (Query q : order) {
         if (futile.getOrDefault(q, -1) == kept) {
           continue;
+        }
+        if (!goesOn.getAsBoolean()) {
+          return false;
         }
         final double[] now = move(List.of(q), -1, queries, score);
         if (now != null) {
@@ -271,6 +295,9 @@ public final class TreePlans {
         if (moved.size() < 2 || !tried.add(moved)) {
           continue;
         }
+        if (!goesOn.getAsBoolean()) {
+          return false;
+        }
         final double[] now = move(moved, u, queries, score);
         if (now != null) {
           score = now;
@@ -280,9 +307,10 @@ public final class TreePlans {
         }
       }
       if (kept == before) {
-        break;
+        return true;
       }
     }
+    return true;
   }
 
   /**

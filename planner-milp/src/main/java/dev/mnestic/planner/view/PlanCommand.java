@@ -18,9 +18,10 @@ import java.time.Duration;
 /**
  * {@code plan WORKLOAD [--memo] [--output text|json|dot] [--solver CP_SAT|SCIP|CBC]
  * [--time-limit SECONDS]}: plans a workload file and prints the {@link PlanView}: as text, the
- * memo's size and the chosen plan with its summaries, readers and costs
+ * memo's size and the chosen plan with its candidates' ε and δ, its summaries, readers and
+ * costs, the MILP solved per part with its proven bound and what each stage pruned
  * ({@link PlanView#memoSize}, {@link PlanView#chosen}), with {@code --memo} every group,
- * candidate, edge and pruned alternative before them ({@link PlanView#text}). Exit status 0, 1 for a workload that
+ * candidate, edge and pruned candidate before them ({@link PlanView#text}). Exit status 0, 1 for a workload that
  * cannot be read or planned (the message names the file, line and column), 2 for bad usage.
  */
 public final class PlanCommand {

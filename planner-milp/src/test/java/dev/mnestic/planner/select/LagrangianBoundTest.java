@@ -59,7 +59,7 @@ class LagrangianBoundTest {
       // candidates, is in the enumerator's optimal plan.
       final Plan greedy = TreePlans.greedy(space);
       if (greedy != null) {
-        final List<Integer> needed = lagrange.needed(greedy.candidates(), optimum.cost());
+        final List<Integer> needed = lagrange.needed(greedy.candidates(), optimum.cost(), () -> true);
         for (int v : needed) {
           assertTrue(optimum.candidates().contains(v), "candidate " + v + " called needed\n" + text);
         }

@@ -43,13 +43,51 @@ class ScheduleTest {
     assertEquals(clock.now + 10 * SECOND * 2 / 3, s.boundDeadline(2));
   }
 
-  @Test void aShortLimitGivesTheBoundsAllButAFiftieth() {
+  @Test void aShortLimitLeavesCpSatOneRoundAndTheBoundsTheRest() {
     final FakeTicker clock = new FakeTicker();
     final Schedule s = new Schedule(clock, Duration.ofSeconds(3), new StopSignal());
-    // 3 s for 4 parts is under MIN_SEARCH each: the bounds are what narrows the gaps
+    // 3 s for 4 parts is under MIN_SEARCH each: the bounds are what narrows most gaps, but
+    // CP-SAT keeps one MIN_SEARCH for the part they leave the widest gap
     s.startBounds(4);
     final long end = clock.now + 3 * SECOND - 3 * SECOND / 50;
-    assertEquals(end, s.boundDeadline(4));
+    assertEquals(end - Schedule.MIN_SEARCH.toNanos(), s.boundDeadline(4));
+    // a bound that would not be built before the window closes is not started: CP-SAT keeps its round
+    s.built(SECOND);
+    clock.advance(1);
+    // 2 s in, builds take 1 s: done at 3 s, past the window's close at 1.94 s (not the 2.94 s end)
+    assertEquals(Schedule.NO_BOUND, s.boundDeadline(4));
+    // under 2 MIN_SEARCH, the bounds get all of it but a fiftieth
+    final Schedule shorter = new Schedule(clock, Duration.ofMillis(1500), new StopSignal());
+    shorter.startBounds(4);
+    assertEquals(clock.now + 1500_000_000L - 1500_000_000L / 50, shorter.boundDeadline(4));
+  }
+
+  @Test void theKnownPlansGetHalfOfWhatIsLeftSharedAsPartsStart() {
+    final FakeTicker clock = new FakeTicker();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(10), new StopSignal());
+    clock.advance(2);
+    s.startKnownPlans(4);
+    // 8 s left, the window closes 4 s from now; 2 cores, 4 parts waiting: half of it each
+    assertEquals(clock.now + 2 * SECOND, s.knownDeadline(2));
+    clock.advance(1);
+    // the first part done in 1 s: 3 waiting share the 3 s left of the window
+    assertEquals(clock.now + 2 * SECOND, s.knownDeadline(2));
+    clock.advance(3);
+    assertEquals(clock.now, s.knownDeadline(2));
+    assertFalse(s.goesOn(s.knownDeadline(2)));
+    // pruning: a quarter of the time then left
+    assertEquals(clock.now + SECOND, s.pruningDeadline());
+  }
+
+  @Test void buildingAModelComesOutOfItsRound() {
+    final FakeTicker clock = new FakeTicker();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(10), new StopSignal());
+    final long until = clock.now + 4 * SECOND;
+    clock.advance(1.5);
+    assertEquals(Duration.ofSeconds(2), s.searchLimit(Duration.ofSeconds(2), until));
+    assertEquals(Duration.ofMillis(2500), s.searchLimit(Duration.ofSeconds(9), until));
+    clock.advance(3);
+    assertEquals(Duration.ZERO, s.searchLimit(Duration.ofSeconds(9), until));
   }
 
   @Test void aBoundThatWouldNotBeBuiltInTimeIsNotStarted() {

@@ -177,12 +177,13 @@ class SelectionTest {
     final Plan greedy = TreePlans.greedy(space);
     assertTrue(plan.cost() <= greedy.cost() * (1 + 1e-9), plan.cost() + " vs " + greedy.cost());
     assertTrue(plan.cost() * 2 < TreePlans.costWithoutSharing(space));
-    // Out of time, each part returns its plan found by local search, a whole valid plan.
+    // Out of time, each part returns its plan grown query by query (the local search gets no
+    // time either, #16), a whole valid plan.
     final Plan late = new MilpSelector(space, SOLVER, Duration.ZERO).solve();
-    assertTrue(late.status() == Plan.Status.FEASIBLE || late.status() == Plan.Status.OPTIMAL, late.status().name());
+    assertEquals(Plan.Status.FEASIBLE, late.status());
     assertEquals(null, ReferenceEnumerator.violation(space, late));
-    final Plan improved = TreePlans.improved(space, space.feasibleInputs(), space.workload().queries());
-    assertEquals(improved.cost(), late.cost(), 1e-9 * improved.cost());
+    assertEquals(greedy.cost(), late.cost(), 1e-9 * greedy.cost());
+    assertTrue(late.search().cut());
     assertTrue(late.cost() >= plan.cost() * (1 - 1e-9), late.cost() + " vs " + plan.cost());
   }
 

@@ -1,0 +1,165 @@
+package dev.mnestic.planner.select;
+
+import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.workload.Dashboards;
+import dev.mnestic.planner.workload.WorkloadParser;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Test case for #16, point 6: every phase of the selection keeps the time limit, on a clock that
+ * moves a fixed step each time it is read (so a test sees a deadline pass without sleeping, at
+ * a point set by the step): each phase asks before each step whether to go on, so after the
+ * deadline no phase takes more than a step; the plan returned is still valid by the one
+ * definition of the constraints ({@link ReferenceEnumerator#violation}), and its
+ * {@link Plan#search} says which phases the limit cut and the bound each part reached.
+ */
+class BudgetTest {
+  private static final long MILLI = 1_000_000L;
+  /** A generated dashboard of 40 queries: two parts (services). */
+  private static PlanSpace space;
+
+  @BeforeAll static void plan() {
+    space = Planner.space(WorkloadParser.parse(Dashboards.generate(40, 1)), ParameterLists.DEFAULT);
+  }
+
+  /** A clock that moves {@code step} nanoseconds each time it is read, counting reads past {@code deadline}. */
+  private static final class SteppingTicker implements Ticker {
+    private final long step;
+    private long now;
+    long deadline = Long.MAX_VALUE;
+    int late;
+
+    SteppingTicker(long step) {
+      this.step = step;
+    }
+
+    @Override public synchronized long read() {
+      now += step;
+      late += now > deadline ? 1 : 0;
+      return now;
+    }
+  }
+
+  /**
+   * The local search stops at its deadline with the plan it has, a valid plan; with no deadline
+   * it goes on to its own end.
+   */
+  @Test void theLocalSearchStopsAtItsDeadline() {
+    final Plan grown = TreePlans.greedy(space);
+    final Plan stopped = TreePlans.improved(space, space.feasibleInputs(), space.workload().queries(), () -> false);
+    final Plan finished = TreePlans.improved(space, space.feasibleInputs(), space.workload().queries(), () -> true);
+    assertEquals(grown.cost(), stopped.cost(), 1e-9 * grown.cost());
+    assertTrue(stopped.search().cut());
+    assertFalse(finished.search().cut());
+    assertTrue(finished.cost() < stopped.cost(), finished.cost() + " vs " + stopped.cost());
+    assertEquals(null, ReferenceEnumerator.violation(space, stopped));
+    // Stopped after a few moves: between the two.
+    final int[] moves = {0};
+    final Plan some = TreePlans.improved(space, space.feasibleInputs(), space.workload().queries(),
+        () -> moves[0]++ < 5);
+    assertTrue(some.search().cut());
+    assertEquals(null, ReferenceEnumerator.violation(space, some));
+    assertTrue(some.cost() <= stopped.cost() && some.cost() >= finished.cost(), String.valueOf(some.cost()));
+  }
+
+  /** Pruning stopped before its first pass keeps every candidate, and says it stopped. */
+  @Test void pruningStopsAtItsDeadline() {
+    final double[] bound = new double[space.candidates().size()];
+    java.util.Arrays.fill(bound, TreePlans.greedy(space).cost());
+    final Pruning.Alive none = Pruning.alive(space, space.feasibleInputs(), bound, () -> false);
+    assertFalse(none.complete());
+    for (boolean a : none.alive()) {
+      assertTrue(a);
+    }
+    final Pruning.Alive all = Pruning.alive(space, space.feasibleInputs(), bound, () -> true);
+    assertTrue(all.complete());
+    int pruned = 0;
+    for (boolean a : all.alive()) {
+      pruned += a ? 0 : 1;
+    }
+    assertTrue(pruned > 0);
+    // Given one more look at the deadline each time: never more removed than the fixpoint
+    // removes, never fewer than with fewer looks (a pass stopped midway removes nothing), until
+    // it reaches the fixpoint itself.
+    int removedBefore = 0;
+    for (int looks = 1; ; looks++) {
+      final int[] left = {looks};
+      final Pruning.Alive some = Pruning.alive(space, space.feasibleInputs(), bound, () -> left[0]-- > 0);
+      int removed = 0;
+      for (int v = 0; v < bound.length; v++) {
+        assertTrue(some.alive()[v] || !all.alive()[v], "v" + v + " after " + looks + " looks");
+        removed += some.alive()[v] ? 0 : 1;
+      }
+      assertTrue(removed >= removedBefore && (looks > 1 || removed == 0), removed + " after " + looks);
+      removedBefore = removed;
+      if (some.complete()) {
+        assertArrayEquals(all.alive(), some.alive());
+        assertTrue(looks > 3, looks + " looks");
+        break;
+      }
+      assertTrue(looks < 1000);
+    }
+  }
+
+  /**
+   * The whole selection on a clock that passes its deadline in each phase in turn (a step of
+   * 1 s passes it at once, smaller ones later): a valid plan, its bound at most its cost, each
+   * part's outcome consistent with its status, and after the deadline only a few reads of the
+   * clock per part (each phase's check that it may not go on), so no phase kept stepping.
+   */
+  @Test void everyPhaseStopsAtTheBudget() {
+    for (long step : new long[] {1000 * MILLI, 20 * MILLI, 2 * MILLI}) {
+      final SteppingTicker clock = new SteppingTicker(step);
+      final Duration limit = Duration.ofSeconds(4);
+      clock.deadline = clock.now + step + limit.toNanos();
+      final Plan plan = new MilpSelector(space, Solver.CP_SAT, limit, clock, new StopSignal()).solve();
+      final String at = "step " + step / MILLI + " ms: " + plan.search().phases() + " " + plan.search().parts();
+      assertEquals(null, ReferenceEnumerator.violation(space, plan), at);
+      assertTrue(plan.bound() <= plan.cost() * (1 + 1e-9), at);
+      final Search search = plan.search();
+      assertEquals(List.of("split into parts", "known plans", "pruning", "Lagrangian bounds", "CP-SAT", "join"),
+          search.phases().stream().map(Search.Phase::name).toList(), at);
+      assertEquals(2, search.parts().size(), at);
+      double cost = 0;
+      for (Search.Part p : search.parts()) {
+        cost += p.cost();
+        assertTrue(p.bound() <= p.cost() * (1 + 1e-9), at);
+        final boolean proven = p.outcome() == Search.Outcome.PROVEN_BY_BOUND
+            || p.outcome() == Search.Outcome.PROVEN_BY_CP_SAT;
+        assertEquals(proven, p.gap() <= LagrangianBound.TOLERANCE, at);
+        assertTrue(p.afterPruning() <= p.candidates() && p.modelled() <= p.afterPruning(), at);
+      }
+      assertEquals(plan.cost(), cost, 1e-9 * cost, at);
+      if (plan.status() != Plan.Status.OPTIMAL) {
+        assertTrue(search.cut(), at);
+      }
+      assertTrue(clock.late <= 12 * search.parts().size() + 12, clock.late + " reads past the deadline, " + at);
+    }
+    // With the deadline passed at once, nothing but the growth of the known plans ran.
+    final SteppingTicker late = new SteppingTicker(10_000 * MILLI);
+    final Plan plan = new MilpSelector(space, Solver.CP_SAT, Duration.ofSeconds(4), late, new StopSignal()).solve();
+    assertEquals(TreePlans.greedy(space).cost(), plan.cost(), 1e-9 * plan.cost());
+    assertEquals(Plan.Status.FEASIBLE, plan.status());
+    assertEquals(0, plan.bound());
+    for (Search.Part p : plan.search().parts()) {
+      assertEquals(Search.Outcome.NO_TIME_FOR_BOUND, p.outcome());
+      assertEquals(p.candidates(), p.afterPruning());
+    }
+    assertTrue(plan.search().phases().get(1).cut() && plan.search().phases().get(2).cut()
+        && plan.search().phases().get(3).cut(), plan.search().phases().toString());
+    assertNotEquals(0, plan.search().cuts().size());
+  }
+}
