@@ -35,6 +35,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Avatica's {@link JdbcMeta} with the server's rules for clients:
@@ -310,28 +311,33 @@ final class ClientMeta extends JdbcMetaSubclassing {
    * A followed standing query's frame holds the rows ready, waiting at most
    * {@link #FOLLOW_WAIT_MILLIS} for the first; any other result's, the rows asked for.
    */
-  @Override protected int frameRows(Statement statement, int requested) {
-    final StandingQueries.Feed feed = feedOf(statement);
+  @Override protected int frameRows(Statement statement, int requested) throws SQLException {
+    final AtomicBoolean flag = cancelFlag(statement);
+    final StandingQueries.Feed feed = flag == null ? null : Feeds.of(flag);
     if (feed == null || requested == 0) {
       return requested;
     }
     final int ready;
     try {
       ready = feed.await(FOLLOW_WAIT_MILLIS);
-    } catch (RuntimeException stopped) {
-      // Read one row: the result set's next fails as the driver states the stop (57014, HYT00).
-      return 1;
+    } catch (RuntimeException e) {
+      if (flag.get()) {
+        // stopped: as the driver states it (57014, HYT00), not as the result set's next would
+        // (Avatica's "Statement canceled", which knows no SQLSTATE)
+        throw RunningStatement.stopped(flag);
+      }
+      return 1; // the result set's next fails as the driver states the failure
     }
     return requested < 0 ? ready : Math.min(ready, requested);
   }
 
-  /** The feed {@code statement}'s result reads, if it follows a standing query. */
-  private static StandingQueries.Feed feedOf(Statement statement) {
+  /** The cancel flag of {@code statement}, the server's; null once it is closed. */
+  private static AtomicBoolean cancelFlag(Statement statement) {
     try {
       final AvaticaStatement s = statement.unwrap(AvaticaStatement.class);
-      return Feeds.of(s.connection.getCancelFlag(s.handle));
+      return s.connection.getCancelFlag(s.handle);
     } catch (SQLException | NoSuchStatementException e) {
-      return null; // closed: it reads nothing
+      return null;
     }
   }
 

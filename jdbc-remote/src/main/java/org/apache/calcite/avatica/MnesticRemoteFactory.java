@@ -116,6 +116,19 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
       super(statement, state, signature, metaData, timeZone, firstFrame);
     }
 
+    /**
+     * As Avatica's, but a failure of a later frame's request (the server stopped the statement:
+     * a followed standing query cancelled or timed out) is the server's SQLException, not
+     * Avatica's unchecked one.
+     */
+    @Override public boolean next() throws SQLException {
+      try {
+        return super.next();
+      } catch (AvaticaClientRuntimeException e) {
+        throw ThinConnection.fromServer(e);
+      }
+    }
+
     @Override public Object getObject(int columnIndex) throws SQLException {
       final Object o = super.getObject(columnIndex);
       return o instanceof Array ? MnesticArray.of(accessorList.get(columnIndex - 1)) : o;

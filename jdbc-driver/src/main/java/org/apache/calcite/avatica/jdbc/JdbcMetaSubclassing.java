@@ -145,7 +145,7 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
    * yet gives an empty frame that is not the last, and the client fetches the rest.
    */
   private MetaResultSet firstFrame(StatementHandle h, StatementInfo info, int maxRows,
-      Signature signature) {
+      Signature signature) throws SQLException {
     final int rows = frameRows(info.statement, maxRows);
     if (rows == 0 && maxRows != 0) {
       return new JdbcResultSet(h.connectionId, h.id, true, signature,
@@ -159,7 +159,7 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
    * negative number: a default frame's); 0 (of a positive number, or a negative) sends a frame
    * of no rows that is not the last. JdbcMeta reads them all, waiting for each.
    */
-  protected int frameRows(Statement statement, int requested) {
+  protected int frameRows(Statement statement, int requested) throws SQLException {
     return requested;
   }
 
