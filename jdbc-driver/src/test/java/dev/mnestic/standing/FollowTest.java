@@ -1,8 +1,14 @@
 package dev.mnestic.standing;
 
+import dev.mnestic.cli.Main;
+
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -140,18 +146,7 @@ class FollowTest {
          Statement s = c.createStatement()) {
       final String url = "jdbc:mnestic:db=mem:follow" + STORES.get();
       final AtomicBoolean writing = new AtomicBoolean(true);
-      final Thread writer = new Thread(() -> {
-        try (Connection w = DriverManager.getConnection(url);
-             Statement ws = w.createStatement()) {
-          for (int i = 0; writing.get(); i++) {
-            insert(ws, now(), i % 97);
-            Thread.sleep(20);
-          }
-        } catch (SQLException | InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
-      writer.start();
+      final Thread writer = writer(url, writing);
       final List<Object[]> followed = new ArrayList<>();
       final List<Long> arrived = new ArrayList<>();
       try {
@@ -181,6 +176,51 @@ class FollowTest {
         assertTrue(arrived.get(i) < end + 300 + 3000, "given soon after it closed");
         assertArrayEquals(pulled.get(end), followed.get(i), "the pull read's row");
       }
+    }
+  }
+
+  /** Starts writing rows stamped now to {@code url}'s table, every 20 ms, while {@code writing}. */
+  private static Thread writer(String url, AtomicBoolean writing) {
+    final Thread writer = new Thread(() -> {
+      try (Connection w = DriverManager.getConnection(url);
+           Statement ws = w.createStatement()) {
+        for (int i = 0; writing.get(); i++) {
+          insert(ws, now(), i % 97);
+          Thread.sleep(20);
+        }
+      } catch (SQLException | InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    writer.start();
+    return writer;
+  }
+
+  /** {@code mnestic follow NAME} prints a CSV header, then each window's row as it closes. */
+  @Test void cliFollows() throws Exception {
+    try (Connection c = store("")) {
+      final String db = "mem:follow" + STORES.get();
+      final AtomicBoolean writing = new AtomicBoolean(true);
+      final Thread writer = writer("jdbc:mnestic:db=" + db, writing);
+      final ByteArrayOutputStream out = new ByteArrayOutputStream();
+      final ByteArrayOutputStream err = new ByteArrayOutputStream();
+      final int status;
+      try {
+        status = assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> Main.run(
+            new String[] {"follow", "--db", db, "--lateness", "200", "--rows", "2", "p"},
+            InputStream.nullInputStream(), new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8)));
+      } finally {
+        writing.set(false);
+        writer.join();
+      }
+      assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+      final String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+      assertEquals(3, lines.length, out.toString(StandardCharsets.UTF_8));
+      assertEquals("w,p50,top", lines[0]);
+      assertTrue(lines[1].compareTo(lines[2]) < 0, "in window order: " + lines[1] + ", " + lines[2]);
+      assertEquals(2, Main.run(new String[] {"follow", "--rows", "0", "p"},
+          InputStream.nullInputStream(), new PrintStream(out), new PrintStream(err)));
     }
   }
 
