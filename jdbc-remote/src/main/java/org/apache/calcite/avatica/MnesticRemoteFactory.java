@@ -3,6 +3,7 @@ package org.apache.calcite.avatica;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.remote.TypeMap;
 
+import org.apache.calcite.avatica.remote.MnesticRemoteMeta;
 import org.apache.calcite.avatica.remote.AvaticaHttpClient;
 import org.apache.calcite.avatica.remote.MetaDataOperation;
 import org.apache.calcite.avatica.remote.ProtobufTranslation;
@@ -84,6 +85,12 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
   public static class Driver extends org.apache.calcite.avatica.remote.Driver {
     @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
       return MnesticRemoteFactory.class.getName();
+    }
+
+    /** Avatica's (which logs in and sets the connection's service), reading rows by frame. */
+    @Override public Meta createMeta(AvaticaConnection connection) {
+      super.createMeta(connection);
+      return new MnesticRemoteMeta(connection, connection.getService());
     }
   }
 
