@@ -242,6 +242,19 @@ public final class RunningStatement implements AutoCloseable {
     }
   }
 
+  /**
+   * The failure of the statement whose flag is {@code flag}, set: as {@link #error} of the one
+   * running with it (its timeout, its cancel, its memory), else a cancel's.
+   */
+  public static SQLException stopped(AtomicBoolean flag) {
+    final RunningStatement s;
+    synchronized (RUNNING) {
+      s = RUNNING.get(flag);
+    }
+    final SQLException e = s != null ? s.error(null) : null;
+    return e != null ? e : new SQLException("statement cancelled", Cause.CANCEL.sqlState);
+  }
+
   /** Why it was stopped; null while it runs. A flag set by no {@link #stop} is a cancel. */
   public Cause cause() {
     if (!flag.get()) {

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * The {@code mnestic} command line: {@code mnestic sql ...}, {@code run},
- * {@code import}, {@code serve} and {@code plan}; see {@link #USAGE}.
+ * {@code import}, {@code serve}, {@code plan} and {@code follow}; see {@link #USAGE}.
  *
  * <p>Exit status: 0 on success, 1 when a statement or the server fails (the
  * message on standard error), 2 for a command line that cannot run (the
@@ -30,6 +30,7 @@ public final class Main {
         import   Load CozoDB relation-JSON into stored relations
         serve    Serve a store to JDBC clients over HTTP
         plan     Plan a workload file of standing quantile queries and print the chosen plan
+        follow   Print a standing query's rows as its windows close
 
       Options:
         -h, --help     Show this help; 'mnestic COMMAND --help' shows a command's options
@@ -87,11 +88,15 @@ public final class Main {
             : ServeCommand.run(rest, out, err);
       case "plan":
         return Driver.standingQueries().plan(rest, out, err);
+      case "follow":
+        return CommandLine.wantsHelp(rest) ? help(out, FollowCommand.USAGE)
+            : FollowCommand.run(rest, out, err);
       default:
         throw new UsageException("unknown command '" + command + "'");
       }
     } catch (UsageException e) {
-      final boolean known = command != null && List.of("sql", "run", "import", "serve").contains(command);
+      final boolean known = command != null && List.of("sql", "run", "import", "serve", "follow")
+          .contains(command);
       out.flush();
       err.print("Error: " + e.getMessage() + "\n"
           + "Run 'mnestic " + (known ? command + " " : "") + "--help' for usage.\n");

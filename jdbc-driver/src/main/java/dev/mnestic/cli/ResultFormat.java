@@ -112,40 +112,48 @@ enum ResultFormat {
    */
   CSV("\n") {
     @Override void write(ResultSet rs, PrintStream out) throws SQLException {
-      final int n = rs.getMetaData().getColumnCount();
-      final StringBuilder b = new StringBuilder();
-      appendRecord(b, labels(rs));
-      out.print(b);
-      final String[] fields = new String[n];
-      while (rs.next()) {
-        for (int i = 0; i < n; i++) {
-          final Object value = rs.getObject(i + 1);
-          fields[i] = value == null ? null : Values.text(value);
-        }
-        b.setLength(0);
-        appendRecord(b, fields);
-        out.print(b);
-      }
-    }
-
-    private void appendRecord(StringBuilder b, String[] fields) {
-      for (int i = 0; i < fields.length; i++) {
-        if (i > 0) {
-          b.append(',');
-        }
-        final String field = fields[i];
-        if (field == null) {
-          continue;
-        }
-        if (field.isEmpty() || field.chars().anyMatch(c -> c == ',' || c == '"' || c == '\r' || c == '\n')) {
-          b.append('"').append(field.replace("\"", "\"\"")).append('"');
-        } else {
-          b.append(field);
-        }
-      }
-      b.append('\n');
+      csv(rs, out, Long.MAX_VALUE);
     }
   };
+
+  /**
+   * Writes at most {@code rows} rows of {@code rs} as {@link #CSV}, a line (one {@code print})
+   * per row: followed rows ({@code mnestic follow}) are written as they come.
+   */
+  static void csv(ResultSet rs, PrintStream out, long rows) throws SQLException {
+    final int n = rs.getMetaData().getColumnCount();
+    final StringBuilder b = new StringBuilder();
+    appendRecord(b, labels(rs));
+    out.print(b);
+    final String[] fields = new String[n];
+    for (long written = 0; written < rows && rs.next(); written++) {
+      for (int i = 0; i < n; i++) {
+        final Object value = rs.getObject(i + 1);
+        fields[i] = value == null ? null : Values.text(value);
+      }
+      b.setLength(0);
+      appendRecord(b, fields);
+      out.print(b);
+    }
+  }
+
+  private static void appendRecord(StringBuilder b, String[] fields) {
+    for (int i = 0; i < fields.length; i++) {
+      if (i > 0) {
+        b.append(',');
+      }
+      final String field = fields[i];
+      if (field == null) {
+        continue;
+      }
+      if (field.isEmpty() || field.chars().anyMatch(c -> c == ',' || c == '"' || c == '\r' || c == '\n')) {
+        b.append('"').append(field.replace("\"", "\"\"")).append('"');
+      } else {
+        b.append(field);
+      }
+    }
+    b.append('\n');
+  }
 
   /** What is written between two result sets of one run. */
   final String separator;

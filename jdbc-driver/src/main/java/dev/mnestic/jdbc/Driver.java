@@ -92,6 +92,17 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
   public static final String STATEMENT_MEMORY = "statementMemory";
 
   /**
+   * Connection property: the allowed lateness of a followed standing query's rows
+   * ({@code SELECT STREAM * FROM name}), in milliseconds, 0 to a day: a window closes, and its
+   * row is given, when the wall clock passes its end plus this; rows committed later for it are
+   * counted by pull reads only. Default {@value #DEFAULT_FOLLOW_LATENESS}.
+   */
+  public static final String FOLLOW_LATENESS = "followLateness";
+
+  /** {@value #FOLLOW_LATENESS} when the connection does not set it: 5 seconds. */
+  public static final long DEFAULT_FOLLOW_LATENESS = 5000;
+
+  /**
    * Connection properties {@code user} and {@code password}: accepted and
    * ignored (the store has no users), since SQL tools always send them.
    */
@@ -121,7 +132,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
 
   /** mnestic's own connection properties. */
   private static final Set<String> MNESTIC = Set.of(
-      DB, LANG, PROGRESS, STATEMENT_TIMEOUT, STATEMENT_MEMORY);
+      DB, LANG, PROGRESS, STATEMENT_TIMEOUT, STATEMENT_MEMORY, FOLLOW_LATENESS);
 
   /** {@code jdbc:mnestic:remote:} URLs, which this driver hands to the thin client. */
   private static final RemoteDriver REMOTE = new RemoteDriver();
@@ -157,6 +168,28 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
    */
   public static StandingQueries standingQueries() {
     return Standing.queries();
+  }
+
+  /**
+   * The {@value #FOLLOW_LATENESS} of connection {@code properties}, in milliseconds.
+   *
+   * @throws IllegalArgumentException naming the property and its bad value
+   */
+  public static long followLateness(Properties properties) {
+    final String value = properties.getProperty(FOLLOW_LATENESS);
+    if (value == null || value.isBlank()) {
+      return DEFAULT_FOLLOW_LATENESS;
+    }
+    try {
+      final long millis = Long.parseLong(value.trim());
+      if (millis >= 0 && millis <= 86_400_000) {
+        return millis;
+      }
+    } catch (NumberFormatException e) {
+      // the message below says what is expected
+    }
+    throw new IllegalArgumentException(FOLLOW_LATENESS + " must be a whole number of"
+        + " milliseconds from 0 to 86400000 (a day), not '" + value + "'");
   }
 
   /** A failure as a caller of this driver's connections sees it ({@link SqlFailures}). */
@@ -269,6 +302,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
         }
         try {
           MnesticMeta.limits(calciteConnection.getProperties());
+          followLateness(calciteConnection.getProperties());
         } catch (IllegalArgumentException e) {
           throw new SQLException("bad connection property: " + e.getMessage(), "08001", e);
         }

@@ -260,7 +260,14 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         forgetIfBroken(signature, e);
         throw failed(stmt, e);
       }
-      return new Iterator<Object>() {
+      /** Closed with the result set: the rows' own iterator is closed too (a followed feed). */
+      final class Rows implements Iterator<Object>, AutoCloseable {
+        @Override public void close() throws Exception {
+          if (i instanceof AutoCloseable closeable) {
+            closeable.close();
+          }
+        }
+
         @Override public boolean hasNext() {
           try {
             final boolean more = i.hasNext();
@@ -285,7 +292,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
             throw SqlFailures.<RuntimeException>sneaky(sqlException(stmt, e));
           }
         }
-      };
+      }
+      return new Rows();
     };
   }
 
@@ -296,6 +304,11 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   private final Map<Integer, RunningStatement> latest = new ConcurrentHashMap<>();
 
   @Override public void closeStatement(StatementHandle h) {
+    try {
+      Feeds.close(connection.getCancelFlag(h));
+    } catch (NoSuchStatementException e) {
+      // closed before: it reads no feed
+    }
     final RunningStatement s = latest.remove(h.id);
     if (s != null) {
       s.close();

@@ -20,6 +20,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.util.CancelFlag;
@@ -99,8 +100,9 @@ class MnesticPrepare extends CalcitePrepareImpl {
    * <ul>
    *   <li>DDL ({@link SqlKind#DDL}), standing queries' included: run now by the parser's
    *       {@link org.apache.calcite.server.DdlExecutor} ({@link MnesticDdlExecutor});
-   *   <li>a query with a target ({@link SqlStandingQuery}) and an EXPLAIN of a standing query:
-   *       the connection's standing queries ({@link StandingStatements});
+   *   <li>a query with a target ({@link SqlStandingQuery}), {@code SELECT STREAM} of a standing
+   *       query (followed) and an EXPLAIN of a standing query: the connection's standing queries
+   *       ({@link StandingStatements});
    *   <li>anything else (queries, EXPLAIN, INSERT, UPDATE, DELETE, and MERGE, whose two branches
    *       the validator splits): Calcite's preparation, handed the parsed tree
    *       ({@link #createParser}).
@@ -135,6 +137,9 @@ class MnesticPrepare extends CalcitePrepareImpl {
     }
     if (node instanceof SqlStandingQuery target) {
       return standing.prepare(context, query.sql, target);
+    }
+    if (node instanceof SqlSelect select && standing.follows(select)) {
+      return standing.follow(context, query.sql, select);
     }
     if (node instanceof SqlExplain explain && standing.explains(explain)) {
       return standing.prepare(context, query.sql, explain);

@@ -9,6 +9,7 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.parser.SqlParser;
 
 import java.io.PrintStream;
@@ -71,6 +72,10 @@ final class Standing {
     @Override public Target lower(SqlStandingQuery query, SchemaPlus root,
         JavaTypeFactory typeFactory) {
       throw SqlFailures.<RuntimeException>sneaky(missing("a query WITHIN RANK or RELATIVE ERROR"));
+    }
+
+    @Override public Followed follow(SchemaPlus root, SqlIdentifier name) {
+      throw SqlFailures.<RuntimeException>sneaky(missing("SELECT STREAM of a standing query"));
     }
 
     @Override public boolean isStanding(SchemaPlus root, List<String> names) {

@@ -11,9 +11,13 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.jdbc.CalcitePrepare.Context;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.schema.SchemaPlus;
@@ -21,6 +25,7 @@ import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -28,9 +33,11 @@ import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -80,8 +87,21 @@ final class StandingStatements {
   <T> CalciteSignature<T> prepare(Context context, String sql, SqlStandingQuery query) {
     final StandingQueries.Target standing = Standing.queries().lower(query, root,
         context.getTypeFactory());
+    final Bindable<T> bindable = dataContext -> {
+      @SuppressWarnings("unchecked")
+      final List<T> rows = (List<T>) (List<?>) standing.answer(
+          dataContext.getRootSchema(), DataContext.Variable.CANCEL_FLAG.get(dataContext));
+      return Linq4j.asEnumerable(rows);
+    };
+    return new CalciteSignature<>(sql, List.of(), Map.of(), standing.rowType(),
+        columns(standing.rowType()), Meta.CursorFactory.ARRAY, context.getRootSchema(),
+        List.of(), -1, bindable, Meta.StatementType.SELECT);
+  }
+
+  /** The columns of a standing query's rows of type {@code rowType}: window bounds and values. */
+  private static List<ColumnMetaData> columns(RelDataType rowType) {
     final List<ColumnMetaData> columns = new ArrayList<>();
-    for (RelDataTypeField f : standing.rowType().getFieldList()) {
+    for (RelDataTypeField f : rowType.getFieldList()) {
       final boolean time = f.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP;
       columns.add(new ColumnMetaData(f.getIndex(), false, true, false, false,
           f.getType().isNullable() ? DatabaseMetaData.columnNullable
@@ -91,15 +111,44 @@ final class StandingStatements {
               : ColumnMetaData.scalar(Types.DOUBLE, "DOUBLE", ColumnMetaData.Rep.DOUBLE),
           true, false, false, time ? Long.class.getName() : Double.class.getName()));
     }
-    final Bindable<T> bindable = dataContext -> {
-      @SuppressWarnings("unchecked")
-      final List<T> rows = (List<T>) (List<?>) standing.answer(
-          dataContext.getRootSchema(), DataContext.Variable.CANCEL_FLAG.get(dataContext));
-      return Linq4j.asEnumerable(rows);
-    };
-    return new CalciteSignature<>(sql, List.of(), Map.of(), standing.rowType(), columns,
-        Meta.CursorFactory.ARRAY, context.getRootSchema(), List.of(), -1, bindable,
-        Meta.StatementType.SELECT);
+    return columns;
+  }
+
+  /** Whether {@code select} is {@code SELECT STREAM ... FROM name} of a standing query. */
+  boolean follows(SqlSelect select) {
+    return select.isKeywordPresent(SqlSelectKeyword.STREAM)
+        && select.getFrom() instanceof SqlIdentifier from
+        && Standing.queries().isStanding(root, from.names);
+  }
+
+  /**
+   * {@code SELECT STREAM * FROM name} (a {@code select} that {@link #follows}): the standing
+   * query followed, each window's row as the window closes (the lateness rule:
+   * {@link StandingQueries.Feed}'s implementation), with the connection's
+   * {@value Driver#FOLLOW_LATENESS}. Its result set has no end: Statement.cancel, close or the
+   * query timeout stop it.
+   */
+  <T> CalciteSignature<T> follow(Context context, String sql, SqlSelect select) {
+    final boolean whole = select.getSelectList().size() == 1
+        && select.getSelectList().get(0) instanceof SqlIdentifier star && star.isStar()
+        && select.getWhere() == null && select.getGroup() == null && select.getHaving() == null
+        && select.getWindowList().isEmpty() && select.getQualify() == null
+        && select.getOrderList() == null && select.getOffset() == null
+        && select.getFetch() == null && !select.isDistinct();
+    if (!whole) {
+      throw SqlFailures.<RuntimeException>sneaky(new SQLException("At line "
+          + select.getParserPosition().getLineNum() + ", column "
+          + select.getParserPosition().getColumnNum() + ": a standing query is followed whole:"
+          + " SELECT STREAM * FROM name", "42000"));
+    }
+    final long lateness = Driver.followLateness(
+        ((CalciteConnection) context.getDataContext().getQueryProvider()).getProperties());
+    final StandingQueries.Followed followed =
+        Standing.queries().follow(root, (SqlIdentifier) select.getFrom());
+    final Bindable<T> bindable = dataContext -> new FeedRows<>(followed, dataContext, lateness);
+    return new CalciteSignature<>(sql, List.of(), Map.of(), followed.rowType(),
+        columns(followed.rowType()), Meta.CursorFactory.ARRAY, context.getRootSchema(),
+        List.of(), -1, bindable, Meta.StatementType.SELECT);
   }
 
   /** Whether {@code explain} is of a SELECT from one standing query of the connection. */
@@ -172,6 +221,54 @@ final class StandingStatements {
           + String.join(", ", dependents) + " read" + (dependents.size() == 1 ? "s" : "")
           + " it; drop " + (dependents.size() == 1 ? "it" : "them")
           + " first (DROP STANDING QUERY name)", "2BP01"));
+    }
+  }
+
+  /**
+   * A followed standing query's rows, read from its feed: endless, so its iterator waits in
+   * {@code next()} (not in {@code hasNext()}, nor when made: the statement's result set is
+   * returned at once), and closing the iterator (the result set) ends the feed.
+   */
+  private static final class FeedRows<T> extends AbstractEnumerable<T> {
+    private final StandingQueries.Followed followed;
+    private final DataContext dataContext;
+    private final long lateness;
+
+    FeedRows(StandingQueries.Followed followed, DataContext dataContext, long lateness) {
+      this.followed = followed;
+      this.dataContext = dataContext;
+      this.lateness = lateness;
+    }
+
+    @Override public Iterator<T> iterator() {
+      final AtomicBoolean flag = DataContext.Variable.CANCEL_FLAG.get(dataContext);
+      final StandingQueries.Feed feed = followed.open(dataContext.getRootSchema(), flag, lateness);
+      if (flag != null) {
+        Feeds.put(flag, feed);
+      }
+      final class Rows implements Iterator<T>, AutoCloseable {
+        @Override public boolean hasNext() {
+          return true;
+        }
+
+        @SuppressWarnings("unchecked")
+        @Override public T next() {
+          return (T) feed.next();
+        }
+
+        @Override public void close() {
+          if (flag != null) {
+            Feeds.close(flag, feed);
+          } else {
+            feed.close();
+          }
+        }
+      }
+      return new Rows();
+    }
+
+    @Override public Enumerator<T> enumerator() {
+      return Linq4j.iterableEnumerator(this);
     }
   }
 }

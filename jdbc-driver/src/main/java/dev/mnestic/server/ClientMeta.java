@@ -1,8 +1,10 @@
 package dev.mnestic.server;
 
 import dev.mnestic.jdbc.Driver;
+import dev.mnestic.jdbc.Feeds;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.runtime.RunningStatement;
+import dev.mnestic.sql.StandingQueries;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -33,6 +35,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Avatica's {@link JdbcMeta} with the server's rules for clients:
@@ -60,7 +63,14 @@ final class ClientMeta extends JdbcMetaSubclassing {
    * (The thin client keeps Avatica's own properties to itself.)
    */
   static final Set<String> ACCEPTED = Set.of(
-      Driver.LANG, Driver.STATEMENT_TIMEOUT, "user", "password");
+      Driver.LANG, Driver.STATEMENT_TIMEOUT, Driver.FOLLOW_LATENESS, "user", "password");
+
+  /**
+   * The longest a request for a followed standing query's rows waits for one to be ready, in
+   * milliseconds: then it answers with no rows and the client asks again, so no client holds a
+   * server thread longer (beside one evaluation of the query).
+   */
+  static final long FOLLOW_WAIT_MILLIS = 1000;
 
   private final int statementTimeout;
   private final long statementMemory;
@@ -96,7 +106,8 @@ final class ClientMeta extends JdbcMetaSubclassing {
       if (!ACCEPTED.contains(name)) {
         throw refused("connection property '" + name + "' is not accepted by this server;"
             + " a client may set lang (sql or datalog) and statementTimeout (seconds, at most"
-            + " the server's), and user and password are ignored");
+            + " the server's) and followLateness (milliseconds), and user and password are"
+            + " ignored");
       }
       if (name.equals(Driver.LANG)) {
         if (!value.equalsIgnoreCase("sql") && !value.equalsIgnoreCase(Driver.DATALOG)) {
@@ -105,6 +116,14 @@ final class ClientMeta extends JdbcMetaSubclassing {
         embedded.put(name, value);
       } else if (name.equals(Driver.STATEMENT_TIMEOUT)) {
         embedded.put(name, Integer.toString(clientTimeout(value)));
+      } else if (name.equals(Driver.FOLLOW_LATENESS)) {
+        try {
+          final Properties lateness = new Properties();
+          lateness.setProperty(name, value);
+          embedded.put(name, Long.toString(Driver.followLateness(lateness)));
+        } catch (IllegalArgumentException bad) {
+          throw refused("connection property " + bad.getMessage());
+        }
       }
     }
     if (statementTimeout > 0) {
@@ -141,7 +160,8 @@ final class ClientMeta extends JdbcMetaSubclassing {
   @Override protected Connection createConnection(String url, Properties info)
       throws SQLException {
     final Properties embedded = new Properties();
-    for (String name : List.of(Driver.LANG, Driver.STATEMENT_TIMEOUT, Driver.STATEMENT_MEMORY)) {
+    for (String name : List.of(Driver.LANG, Driver.STATEMENT_TIMEOUT, Driver.STATEMENT_MEMORY,
+        Driver.FOLLOW_LATENESS)) {
       if (info.getProperty(name) != null) {
         embedded.setProperty(name, info.getProperty(name));
       }
@@ -285,6 +305,40 @@ final class ClientMeta extends JdbcMetaSubclassing {
       }
     }
     return ColumnMetaData.scalar(Types.JAVA_OBJECT, name, ColumnMetaData.Rep.OBJECT);
+  }
+
+  /**
+   * A followed standing query's frame holds the rows ready, waiting at most
+   * {@link #FOLLOW_WAIT_MILLIS} for the first; any other result's, the rows asked for.
+   */
+  @Override protected int frameRows(Statement statement, int requested) throws SQLException {
+    final AtomicBoolean flag = cancelFlag(statement);
+    final StandingQueries.Feed feed = flag == null ? null : Feeds.of(flag);
+    if (feed == null || requested == 0) {
+      return requested;
+    }
+    final int ready;
+    try {
+      ready = feed.await(FOLLOW_WAIT_MILLIS);
+    } catch (RuntimeException e) {
+      if (flag.get()) {
+        // stopped: as the driver states it (57014, HYT00), not as the result set's next would
+        // (Avatica's "Statement canceled", which knows no SQLSTATE)
+        throw RunningStatement.stopped(flag);
+      }
+      return 1; // the result set's next fails as the driver states the failure
+    }
+    return requested < 0 ? ready : Math.min(ready, requested);
+  }
+
+  /** The cancel flag of {@code statement}, the server's; null once it is closed. */
+  private static AtomicBoolean cancelFlag(Statement statement) {
+    try {
+      final AvaticaStatement s = statement.unwrap(AvaticaStatement.class);
+      return s.connection.getCancelFlag(s.handle);
+    } catch (SQLException | NoSuchStatementException e) {
+      return null;
+    }
   }
 
   @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)

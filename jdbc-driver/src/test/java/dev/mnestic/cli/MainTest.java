@@ -178,7 +178,7 @@ class MainTest {
     assertOk(ServeCommand.USAGE, run("serve", "--help"));
     assertTrue(SqlCommand.USAGE.startsWith("Usage: mnestic sql"));
     // Every command Main runs is listed, and answers its own --help.
-    for (String command : List.of("sql", "run", "import", "serve", "plan")) {
+    for (String command : List.of("sql", "run", "import", "serve", "plan", "follow")) {
       assertTrue(Main.USAGE.contains("\n  " + command + " "), command);
       final Run help = run(command, "--help");
       assertEquals(0, help.status(), command);

@@ -106,8 +106,8 @@ class RemoteDriverTest {
         "serialization must be protobuf, the only one mnestic serve speaks; was 'json'");
     assertRefused(url + ";colour=blue", "connection property 'colour' is not accepted;"
         + " jdbc:mnestic:remote: accepts authentication, avatica_password, avatica_user,"
-        + " password, serialization, truststore, truststore_password, url, user, lang,"
-        + " statementTimeout");
+        + " password, serialization, truststore, truststore_password, url, user, followLateness,"
+        + " lang, statementTimeout");
     assertRefused(url + ";url='http://a", "cannot parse ");
     // Nothing listens there: a clear failure to connect, not a transport exception.
     assertRefused(RemoteDriver.PREFIX + "url=http://127.0.0.1:1", "cannot connect to");

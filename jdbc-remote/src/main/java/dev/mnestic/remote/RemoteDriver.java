@@ -33,8 +33,8 @@ import java.util.logging.Logger;
  *       {@code mnestic serve --user --password} requires;
  *   <li>{@code truststore}, {@code truststore_password}: a trust store holding the server's
  *       certificate (HTTPS);
- *   <li>{@code lang} and {@code statementTimeout}: sent to the server, which checks them (see
- *       the embedded driver);
+ *   <li>{@code lang}, {@code statementTimeout} and {@code followLateness}: sent to the server,
+ *       which checks them (see the embedded driver);
  *   <li>{@code serialization} ({@code protobuf} only, the default: the server speaks nothing
  *       else) and {@code authentication} ({@code BASIC} only, implied by a user), as Avatica's
  *       URLs spell them, so the URL {@code mnestic serve} prints works after
@@ -51,7 +51,7 @@ public final class RemoteDriver implements Driver {
   private static final Set<String> CLIENT = Set.of("url", "user", "password", "avatica_user",
       "avatica_password", "truststore", "truststore_password", "serialization", "authentication");
   /** Keys the server reads (sent with the connection's properties). */
-  private static final Set<String> SERVER = Set.of("lang", "statementTimeout");
+  private static final Set<String> SERVER = Set.of("lang", "statementTimeout", "followLateness");
 
   static {
     try {

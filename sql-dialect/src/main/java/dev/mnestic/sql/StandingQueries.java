@@ -4,6 +4,7 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.parser.SqlParser;
 
 import java.io.PrintStream;
@@ -56,6 +57,15 @@ public interface StandingQueries {
   /** {@code query}, a query with an accuracy target, lowered to run alone. */
   Target lower(SqlStandingQuery query, SchemaPlus root, JavaTypeFactory typeFactory);
 
+  /**
+   * The standing query {@code name} (a FROM's identifier, one that {@link #isStanding}) to be
+   * followed ({@code SELECT STREAM * FROM name}).
+   *
+   * @throws RuntimeException when it cannot be followed (it selects no window bound), naming
+   *     the place of {@code name}
+   */
+  Followed follow(SchemaPlus root, SqlIdentifier name);
+
   /** Whether {@code names} (a FROM's identifier) names one of the connection's standing queries. */
   boolean isStanding(SchemaPlus root, List<String> names);
 
@@ -83,5 +93,41 @@ public interface StandingQueries {
 
     /** Plans this query alone and answers it once, stopped when {@code cancel} is set. */
     List<Object[]> answer(SchemaPlus root, AtomicBoolean cancel);
+  }
+
+  /** A standing query to follow: its rows' type, and a feed of them for each execution. */
+  interface Followed {
+    RelDataType rowType();
+
+    /**
+     * Starts following, now: the feed's rows are those of the windows that close from now on,
+     * each window closing {@code lateness} milliseconds after its end; it stops when
+     * {@code cancel} is set.
+     */
+    Feed open(SchemaPlus root, AtomicBoolean cancel, long lateness);
+  }
+
+  /**
+   * The rows of a followed standing query, each when its window closes, in window order; it has
+   * no end. Read by one thread at a time; {@link #close} may come from any.
+   */
+  interface Feed extends AutoCloseable {
+    /**
+     * Waits at most {@code millis} for a row to be ready (returning at once when one is);
+     * returns how many rows {@link #next} gives now without waiting.
+     *
+     * @throws RuntimeException when the feed was stopped (its cancel flag) or closed
+     */
+    int await(long millis);
+
+    /**
+     * The next row, waiting for its window to close.
+     *
+     * @throws RuntimeException when the feed was stopped (its cancel flag) or closed
+     */
+    Object[] next();
+
+    /** Stops the feed: a thread waiting in {@link #await} or {@link #next} fails soon after. */
+    @Override void close();
   }
 }

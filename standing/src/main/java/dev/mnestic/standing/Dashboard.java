@@ -243,6 +243,19 @@ public final class Dashboard extends AbstractSchema {
   }
 
   /**
+   * The standing query {@code names} ({@code name} or {@code STANDING.name}, one that
+   * {@link #isStanding}) lowered against the store's tables now.
+   */
+  synchronized StandingQuery lowered(List<String> names) {
+    sync();
+    final StandingCatalog.Definition d = find(names.get(names.size() - 1));
+    if (d == null) {
+      throw new IllegalStateException("no standing query " + names.get(names.size() - 1));
+    }
+    return lower(d);
+  }
+
+  /**
    * The names of the standing queries that read the store's table {@code table} (its stored
    * name), in the order they were created; one that no longer lowers reads none.
    */

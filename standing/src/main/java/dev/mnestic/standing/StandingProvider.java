@@ -10,6 +10,7 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.parser.SqlParser;
 
 import java.io.PrintStream;
@@ -58,6 +59,24 @@ public final class StandingProvider implements StandingQueries {
 
       @Override public List<Object[]> answer(SchemaPlus root, AtomicBoolean cancel) {
         return Dashboard.answer(standing, root, cancel);
+      }
+    };
+  }
+
+  @Override public Followed follow(SchemaPlus root, SqlIdentifier name) {
+    final StandingQuery query = Dashboard.of(root).lowered(name.names);
+    if (Follow.boundColumn(query) < 0) {
+      throw new StandingQueryException(name.getParserPosition(), "standing query " + query.name()
+          + " selects no window bound, so its rows cannot be told apart as windows close: add"
+          + " TUMBLE_START, TUMBLE_END, HOP_START or HOP_END to follow it");
+    }
+    return new Followed() {
+      @Override public RelDataType rowType() {
+        return query.rowType();
+      }
+
+      @Override public Feed open(SchemaPlus root, AtomicBoolean cancel, long lateness) {
+        return new Follow(Dashboard.of(root), query, lateness, Follow.WALL_CLOCK, cancel);
       }
     };
   }

@@ -3,6 +3,7 @@ package org.apache.calcite.avatica;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.remote.TypeMap;
 
+import org.apache.calcite.avatica.remote.MnesticRemoteMeta;
 import org.apache.calcite.avatica.remote.AvaticaHttpClient;
 import org.apache.calcite.avatica.remote.MetaDataOperation;
 import org.apache.calcite.avatica.remote.ProtobufTranslation;
@@ -85,6 +86,12 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
     @Override protected String getFactoryClassName(JdbcVersion jdbcVersion) {
       return MnesticRemoteFactory.class.getName();
     }
+
+    /** Avatica's (which logs in and sets the connection's service), reading rows by frame. */
+    @Override public Meta createMeta(AvaticaConnection connection) {
+      super.createMeta(connection);
+      return new MnesticRemoteMeta(connection, connection.getService());
+    }
   }
 
   @Override public AvaticaConnection newConnection(UnregisteredDriver driver,
@@ -114,6 +121,19 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
         ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame)
         throws SQLException {
       super(statement, state, signature, metaData, timeZone, firstFrame);
+    }
+
+    /**
+     * As Avatica's, but a failure of a later frame's request (the server stopped the statement:
+     * a followed standing query cancelled or timed out) is the server's SQLException, not
+     * Avatica's unchecked one.
+     */
+    @Override public boolean next() throws SQLException {
+      try {
+        return super.next();
+      } catch (AvaticaClientRuntimeException e) {
+        throw ThinConnection.fromServer(e);
+      }
     }
 
     @Override public Object getObject(int columnIndex) throws SQLException {

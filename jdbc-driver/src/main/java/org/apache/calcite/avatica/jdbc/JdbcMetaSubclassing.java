@@ -1,23 +1,30 @@
 package org.apache.calcite.avatica.jdbc;
 
+import org.apache.calcite.avatica.AvaticaUtils;
+import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.avatica.util.DateTimeUtils;
 
 import com.google.common.base.Optional;
 
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Properties;
 
 /**
  * mnestic's one class inside Avatica's server package: a {@link JdbcMeta}
  * keeps each client statement's JDBC statement in a package-private field
  * of {@link StatementInfo}, and the server must reach it to cancel the
- * statement's work, register the metadata result sets it returns, and
- * read the rows of later frames as it reads a result's first.
+ * statement's work, register the metadata result sets it returns, read
+ * the rows of later frames as it reads a result's first, and send a frame of
+ * the rows ready ({@link #frameRows}) when waiting for more would hold the
+ * request (a followed standing query's rows come as its windows close).
  */
 public abstract class JdbcMetaSubclassing extends JdbcMeta {
   protected JdbcMetaSubclassing(String url, Properties info) throws SQLException {
@@ -63,13 +70,97 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
       return Frame.EMPTY;
     }
     try {
+      final int rows = frameRows(info.statement, fetchMaxRowCount);
+      if (rows == 0 && fetchMaxRowCount != 0) {
+        return new Frame(offset, false, List.of());
+      }
       // Read before the frame: a frame that reaches the end closes the result set.
       final ResultSetMetaData metaData = rs.getMetaData();
-      return fetched(JdbcResultSet.frame(info, rs, offset, fetchMaxRowCount,
+      return fetched(JdbcResultSet.frame(info, rs, offset, rows,
           DateTimeUtils.calendar(), Optional.absent()), metaData);
     } catch (SQLException e) {
       throw propagate(e);
     }
+  }
+
+  /**
+   * As JdbcMeta's, but the first frame holds {@link #frameRows} rows (JdbcMeta's reads the rows
+   * asked for, waiting for each).
+   */
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
+      long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
+      throws NoSuchStatementException {
+    final StatementInfo info = getStatementCache().getIfPresent(h.id);
+    if (info == null) {
+      throw new NoSuchStatementException(h);
+    }
+    try {
+      setMaxRows(info.statement, maxRowCount);
+      info.statement.execute(sql);
+      info.setResultSet(info.statement.getResultSet());
+      if (info.getResultSet() == null) {
+        return new ExecuteResult(List.of(JdbcResultSet.count(h.connectionId, h.id,
+            AvaticaUtils.getLargeUpdateCount(info.statement))));
+      }
+      return new ExecuteResult(List.of(firstFrame(h, info, maxRowsInFirstFrame,
+          signature(info.getResultSet().getMetaData()))));
+    } catch (SQLException e) {
+      throw propagate(e);
+    }
+  }
+
+  /**
+   * As JdbcMeta's for the server's own (Avatica) prepared statements, but the first frame holds
+   * {@link #frameRows} rows.
+   */
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    final StatementInfo info = getStatementCache().getIfPresent(h.id);
+    if (info == null) {
+      throw new NoSuchStatementException(h);
+    }
+    try {
+      if (parameterValues != null && MetaImpl.checkParameterValueHasNull(parameterValues)) {
+        throw new SQLException("exception while executing query: unbound parameter");
+      }
+      final PreparedStatement statement = (PreparedStatement) info.statement;
+      for (int i = 0; parameterValues != null && i < parameterValues.size(); i++) {
+        statement.setObject(i + 1, parameterValues.get(i).toJdbc(calendar));
+      }
+      if (!statement.execute()) {
+        return new ExecuteResult(List.of(JdbcResultSet.count(h.connectionId, h.id,
+            statement.getUpdateCount())));
+      }
+      info.setResultSet(statement.getResultSet());
+      return new ExecuteResult(List.of(info.getResultSet() == null
+          ? JdbcResultSet.empty(h.connectionId, h.id, h.signature)
+          : firstFrame(h, info, maxRowsInFirstFrame, h.signature)));
+    } catch (SQLException e) {
+      throw propagate(e);
+    }
+  }
+
+  /**
+   * A result's first frame, of {@link #frameRows} of the {@code maxRows} asked for; none ready
+   * yet gives an empty frame that is not the last, and the client fetches the rest.
+   */
+  private MetaResultSet firstFrame(StatementHandle h, StatementInfo info, int maxRows,
+      Signature signature) throws SQLException {
+    final int rows = frameRows(info.statement, maxRows);
+    if (rows == 0 && maxRows != 0) {
+      return new JdbcResultSet(h.connectionId, h.id, true, signature,
+          new Frame(0, false, List.of()));
+    }
+    return JdbcResultSet.create(h.connectionId, h.id, info.getResultSet(), rows, signature);
+  }
+
+  /**
+   * How many rows a frame of {@code statement}'s result reads, of the {@code requested} (a
+   * negative number: a default frame's); 0 (of a positive number, or a negative) sends a frame
+   * of no rows that is not the last. JdbcMeta reads them all, waiting for each.
+   */
+  protected int frameRows(Statement statement, int requested) throws SQLException {
+    return requested;
   }
 
   /** {@code frame}, rows of a result with columns {@code metaData}, as the client gets them. */
