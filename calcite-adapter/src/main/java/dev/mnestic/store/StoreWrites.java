@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -224,8 +225,9 @@ public final class StoreWrites {
    * all-or-nothing, as one statement ({@link #modify}): its own transaction in auto-commit
    * mode, otherwise a savepoint inside the open one. A row that fails fails the batch with a
    * {@link BatchUpdateException} naming the row's index in the batch (from 0) and carrying
-   * the failure's SQLSTATE and vendor code; its update counts are empty, since nothing of
-   * the batch is stored.
+   * the failure's SQLSTATE and vendor code; its update counts are one per row before it, as
+   * JDBC counts a batch that stopped at its first failure, each {@code EXECUTE_FAILED}, since
+   * nothing of the batch is stored.
    */
   public static long[] insertBatch(Session session, DirectInsert insert, BatchRows rows)
       throws SQLException {
@@ -295,9 +297,12 @@ public final class StoreWrites {
 
   /** The failure of a batch at its row {@code index}, caused by {@code e}. */
   private static BatchUpdateException failedRow(int index, SQLException e) {
+    // JDBC's counts of a batch that stopped at its first failure: one per row before it
+    final long[] counts = new long[index];
+    Arrays.fill(counts, Statement.EXECUTE_FAILED);
     return new BatchUpdateException("batch row " + index
         + " (counting from 0) failed, nothing of the batch was stored: " + e.getMessage(),
-        e.getSQLState(), e.getErrorCode(), new long[0], e);
+        e.getSQLState(), e.getErrorCode(), counts, e);
   }
 
   private static long write(Session session, String table, TableModify.Operation operation,
