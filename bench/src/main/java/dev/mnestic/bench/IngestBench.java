@@ -45,8 +45,9 @@ import java.util.Set;
  *       an in-memory store and a file store (its log synced at commit);
  *   <li>{@code csv-mem}, {@code csv-file}: {@code mnestic import --csv} of the same rows as a
  *       CSV file (written before the timing), run in this JVM;
- *   <li>{@code hsqldb}: plain HSQLDB JDBC batches on a mnestic session's own connection (an
- *       in-memory store): the store's own insert path, what the two above can at best reach;
+ *   <li>{@code hsqldb-mem}, {@code hsqldb-file}: plain HSQLDB JDBC batches on a mnestic
+ *       session's own connection, of an in-memory and a file store: the store's own insert
+ *       path, what the four above can at best reach;
  *   <li>{@code postgres}: PostgreSQL 15's {@code COPY m FROM STDIN (FORMAT csv)} of the CSV
  *       file through {@code CopyManager} ({@code bin/postgres-local}'s cluster: fsync off);
  *   <li>{@code duckdb}: DuckDB's appender into a file database.
@@ -54,14 +55,15 @@ import java.util.Set;
  * Each run drops and creates the table first (not timed) and counts its rows after (timed).
  *
  * <p>Run: {@code bench/run IngestBench [--rows N[,N...]] [--warmups W] [--runs R]
- * [--peers batch-mem,batch-file,csv-mem,csv-file,hsqldb,postgres,duckdb]}; the default is
- * 1,000,000 and 10,000,000 rows, 1 warm-up and 3 runs.
+ * [--peers PEER,...]}, the peers among {@code batch-mem, batch-file, csv-mem, csv-file,
+ * hsqldb-mem, hsqldb-file, postgres, duckdb}; the default is all of them, 1,000,000 and
+ * 10,000,000 rows, 1 warm-up and 3 runs.
  */
 public final class IngestBench {
   private static final Path DIR = Path.of("bench/target/ingest");
   private static final Path POSTGRES_DIR = Path.of("bench/target/postgres");
-  private static final List<String> PEERS =
-      List.of("batch-mem", "batch-file", "csv-mem", "csv-file", "hsqldb", "postgres", "duckdb");
+  private static final List<String> PEERS = List.of("batch-mem", "batch-file", "csv-mem",
+      "csv-file", "hsqldb-mem", "hsqldb-file", "postgres", "duckdb");
   private static final int BATCH = 65_536;
   /** The first row's time: 2024-01-01 00:00 UTC; row i is i milliseconds later. */
   private static final long START = 1_704_067_200_000L;
@@ -158,7 +160,8 @@ public final class IngestBench {
   private static final class Peers implements AutoCloseable {
     private final Connection mem;
     private final Connection file;
-    private final Session hsqldb;
+    private final Session hsqldbMem;
+    private final Session hsqldbFile;
     private final Connection postgres;
     private final Connection duckdb;
     private final String fileDb = DIR.resolve("mnestic").toAbsolutePath().toString();
@@ -166,7 +169,9 @@ public final class IngestBench {
     Peers(Set<String> peers) throws Exception {
       mem = DriverManager.getConnection("jdbc:mnestic:db=mem:ingest-bench");
       file = DriverManager.getConnection("jdbc:mnestic:db=" + fileDb);
-      hsqldb = peers.contains("hsqldb") ? Session.open(StoreLocation.privateMemory()) : null;
+      hsqldbMem = peers.contains("hsqldb-mem") ? Session.open(StoreLocation.privateMemory()) : null;
+      hsqldbFile = peers.contains("hsqldb-file")
+          ? Session.open(StoreLocation.directory(DIR.resolve("hsqldb"))) : null;
       postgres = peers.contains("postgres") ? startPostgres() : null;
       duckdb = peers.contains("duckdb")
           ? DriverManager.getConnection("jdbc:duckdb:" + DIR.resolve("duck.db")) : null;
@@ -178,7 +183,8 @@ public final class IngestBench {
         case "batch-file" -> () -> batch(file, n);
         case "csv-mem" -> () -> csvImport(mem, "mem:ingest-bench", csv);
         case "csv-file" -> () -> csvImport(file, fileDb, csv);
-        case "hsqldb" -> () -> hsqldb(n);
+        case "hsqldb-mem" -> () -> hsqldb(hsqldbMem, n);
+        case "hsqldb-file" -> () -> hsqldb(hsqldbFile, n);
         case "postgres" -> () -> copy(csv);
         case "duckdb" -> () -> appender(n);
         default -> throw new IllegalArgumentException(peer);
@@ -233,8 +239,8 @@ public final class IngestBench {
       return count(c);
     }
 
-    private long hsqldb(long n) throws SQLException {
-      final Connection c = hsqldb.getConnection();
+    private static long hsqldb(Session session, long n) throws SQLException {
+      final Connection c = session.getConnection();
       try (Statement s = c.createStatement()) {
         s.execute("DROP TABLE IF EXISTS \"m\"");
         s.execute("CREATE TABLE \"m\" (\"ts\" TIMESTAMP(3) NOT NULL, \"host\" VARCHAR(32),"
@@ -295,8 +301,10 @@ public final class IngestBench {
     @Override public void close() throws SQLException, IOException {
       mem.close();
       file.close();
-      if (hsqldb != null) {
-        hsqldb.close();
+      for (Session s : new Session[] {hsqldbMem, hsqldbFile}) {
+        if (s != null) {
+          s.close();
+        }
       }
       if (duckdb != null) {
         duckdb.close();

@@ -233,6 +233,12 @@ public final class StoreWrites {
       throws SQLException {
     final Connection connection = session.getConnection();
     final Target target = Target.of(session, insert.table());
+    if (target.columns.size() != insert.parameters().length) {
+      // DDL replaced the table since the statement was planned (its plan would fail too)
+      throw new SQLException("table " + insert.table() + " has " + target.columns.size()
+          + " columns, the INSERT was prepared for " + insert.parameters().length
+          + ": prepare it again", "42000");
+    }
     final long[] counts = new long[rows.size()];
     final Atomic atomic = new Atomic(connection, connection.getAutoCommit());
     Exception failure = null;

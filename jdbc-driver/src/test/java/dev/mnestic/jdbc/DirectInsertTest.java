@@ -277,6 +277,25 @@ class DirectInsertTest {
     }
   }
 
+  /** A batch prepared before DDL replaced its table with other columns fails, storing nothing. */
+  @Test void aTableReplacedSincePreparingFailsTheBatch() throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:mnestic:");
+         Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE r (a INT, b INT)");
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO r VALUES (?, ?)")) {
+        s.execute("DROP TABLE r");
+        s.execute("CREATE TABLE r (a INT, b INT, x INT)");
+        ps.setInt(1, 1);
+        ps.setInt(2, 2);
+        ps.addBatch();
+        final SQLException e = assertThrows(SQLException.class, ps::executeBatch);
+        assertEquals("42000", e.getSQLState(), e.getMessage());
+        assertTrue(e.getMessage().contains("prepare it again"), e.getMessage());
+      }
+      assertEquals(List.of(), rows(s, "(SELECT 0 AS id FROM r) x"));
+    }
+  }
+
   /**
    * Through the server: a thin client's {@code executeBatch} stores its rows in one go and
    * fails as the embedded driver's does, with a {@link BatchUpdateException} naming the row.
