@@ -1,10 +1,13 @@
 package dev.mnestic.store;
 
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.enumerable.EnumerableValues;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.adapter.jdbc.JdbcTable;
 import org.apache.calcite.linq4j.function.Function0;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
@@ -16,7 +19,13 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+
+import com.google.common.primitives.Primitives;
 
 import java.util.List;
 
@@ -43,6 +52,47 @@ public final class EnumerableStoreModify extends TableModify implements Enumerab
     return new EnumerableStoreModify(getCluster(), traitSet, getTable(),
         getCatalogReader(), sole(inputs), getOperation(), getUpdateColumnList(),
         getSourceExpressionList(), isFlattened());
+  }
+
+  /**
+   * This INSERT as a {@link StoreWrites.DirectInsert}, when each column it writes is a
+   * parameter of the column's own type or NULL ({@code INSERT INTO t [(columns)] VALUES (?, ?,
+   * ...)}, the columns left out having no default): then its rows, one per set of parameter
+   * values, can be bound straight into the store ({@link StoreWrites#insertBatch}) as this
+   * plan would write them, without running it once per row. Otherwise null.
+   */
+  public StoreWrites.DirectInsert directInsert() {
+    if (getOperation() != Operation.INSERT
+        || !(getInput() instanceof EnumerableCalc calc)
+        || !(calc.getInput() instanceof EnumerableValues values)
+        || values.getTuples().size() != 1) {
+      return null;
+    }
+    final RexProgram program = calc.getProgram();
+    if (program.getCondition() != null) {
+      return null;
+    }
+    final List<RexNode> columns = program.expandList(program.getProjectList());
+    final int[] parameters = new int[columns.size()];
+    final Class<?>[] classes = new Class<?>[columns.size()];
+    final JavaTypeFactory types = (JavaTypeFactory) getCluster().getTypeFactory();
+    for (int i = 0; i < columns.size(); i++) {
+      final RexNode column = columns.get(i);
+      // The column's value as the plan hands it to StoreWrites: the parameter's own value (no
+      // cast: the validator gave the parameter the column's type), or NULL
+      if (column instanceof RexDynamicParam parameter
+          && SqlTypeUtil.equalSansNullability(types, parameter.getType(),
+              getTable().getRowType().getFieldList().get(i).getType())) {
+        parameters[i] = parameter.getIndex();
+        classes[i] = Primitives.wrap((Class<?>) types.getJavaClass(parameter.getType()));
+      } else if (RexLiteral.isNullLiteral(column)) {
+        parameters[i] = -1;
+      } else {
+        return null;
+      }
+    }
+    return new StoreWrites.DirectInsert(
+        requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName, parameters, classes);
   }
 
   // Expressions.lambda(Function0.class, ...): a class literal of a generic type is raw.

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,6 +44,8 @@ public final class Session implements DataSource, AutoCloseable {
   private final SessionConnection connection;
   /** The statements {@link #prepared} keeps, by text. */
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
+  /** Rows this session's batches bound straight into the store ({@link StoreWrites#insertBatch}). */
+  private final AtomicLong directRows = new AtomicLong();
   /** The store's table versions: null when they could not be installed. */
   private final TableVersions versions;
 
@@ -198,6 +201,18 @@ public final class Session implements DataSource, AutoCloseable {
    */
   public long sharedReads() {
     return versions == null ? -1 : versions.sharedReads();
+  }
+
+  /**
+   * How many rows this session's INSERT batches bound straight into the store, without running
+   * the statement's plan per row ({@link StoreWrites#insertBatch}), committed or not.
+   */
+  public long directRows() {
+    return directRows.get();
+  }
+
+  void countDirectRows(long rows) {
+    directRows.addAndGet(rows);
   }
 
   /**

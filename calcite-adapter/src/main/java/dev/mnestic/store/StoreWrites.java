@@ -8,10 +8,12 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.function.Function0;
 import org.apache.calcite.rel.core.TableModify;
 
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -168,6 +170,145 @@ public final class StoreWrites {
       Thread.currentThread().interrupt();
       throw new SQLException("interrupted before running the statement again", "HY008", e);
     }
+  }
+
+  /**
+   * An INSERT whose rows are bound straight into the store
+   * ({@link EnumerableStoreModify#directInsert}): its table (stored name) and, for each of the
+   * table's columns, the parameter whose value it takes ({@code -1}: NULL) and the Java class
+   * of that value as the plan holds it (Calcite's internal representation: {@code Long}
+   * milliseconds for a TIMESTAMP, {@code Integer} days for a DATE, {@code ByteString} for a
+   * binary string, ...).
+   */
+  public record DirectInsert(String table, int[] parameters, Class<?>[] classes) {
+    /**
+     * The row of the table's columns that parameter values {@code values} make, as the
+     * plan would compute it, or null when a value is not of the class the plan holds (the plan
+     * converts it, or fails on it: run the plan for that row instead). {@code values} are in
+     * Calcite's internal representation, as the plan reads them.
+     */
+    public Object[] row(List<Object> values) {
+      final Object[] row = new Object[parameters.length];
+      for (int i = 0; i < parameters.length; i++) {
+        if (parameters[i] < 0) {
+          continue;
+        }
+        final Object value = values.get(parameters[i]);
+        if (value != null && value.getClass() != classes[i]) {
+          return null;
+        }
+        row[i] = value;
+      }
+      return row;
+    }
+  }
+
+  /** The rows of one batch of a {@link DirectInsert}. */
+  public interface BatchRows {
+    /** How many rows the batch has. */
+    int size();
+
+    /**
+     * Row {@code i}, the table's columns as the plan would compute them
+     * ({@link DirectInsert#row}), or null when the plan must run for it ({@link #runPlan}).
+     */
+    Object[] row(int i) throws SQLException;
+
+    /** Runs the planned statement for row {@code i}; returns its update count. */
+    long runPlan(int i) throws SQLException;
+  }
+
+  /**
+   * Inserts a batch of rows into {@code insert}'s table, each row bound straight into the
+   * store (HSQLDB's own INSERT, in JDBC batches on the session) or, where {@code rows} says
+   * so, written by running the plan for it; returns each row's update count. The batch is
+   * all-or-nothing, as one statement ({@link #modify}): its own transaction in auto-commit
+   * mode, otherwise a savepoint inside the open one. A row that fails fails the batch with a
+   * {@link BatchUpdateException} naming the row's index in the batch (from 0) and carrying
+   * the failure's SQLSTATE and vendor code; its update counts are one per row before it, as
+   * JDBC counts a batch that stopped at its first failure, each {@code EXECUTE_FAILED}, since
+   * nothing of the batch is stored.
+   */
+  public static long[] insertBatch(Session session, DirectInsert insert, BatchRows rows)
+      throws SQLException {
+    final Connection connection = session.getConnection();
+    final Target target = Target.of(session, insert.table());
+    if (target.columns.size() != insert.parameters().length) {
+      // DDL replaced the table since the statement was planned (its plan would fail too)
+      throw new SQLException("table " + insert.table() + " has " + target.columns.size()
+          + " columns, the INSERT was prepared for " + insert.parameters().length
+          + ": prepare it again", "42000");
+    }
+    final long[] counts = new long[rows.size()];
+    final Atomic atomic = new Atomic(connection, connection.getAutoCommit());
+    Exception failure = null;
+    try (PreparedStatement ps = connection.prepareStatement(target.insertSql())) {
+      // ps holds the rows first .. i - 1 not yet sent
+      int first = 0;
+      long direct = 0;
+      for (int i = 0; i < counts.length; i++) {
+        final Object[] row;
+        try {
+          row = rows.row(i);
+        } catch (SQLException e) {
+          throw failedRow(i, e);
+        }
+        if (row == null) {
+          flush(ps, first, i);
+          first = i + 1;
+          try {
+            counts[i] = rows.runPlan(i);
+          } catch (SQLException e) {
+            throw failedRow(i, e);
+          }
+          continue;
+        }
+        target.bindInsert(row, 0).bind(ps);
+        ps.addBatch();
+        counts[i] = 1;
+        direct++;
+        if (i + 1 - first == DIRECT_BATCH) {
+          flush(ps, first, i + 1);
+          first = i + 1;
+        }
+      }
+      flush(ps, first, counts.length);
+      atomic.succeeded();
+      session.countDirectRows(direct);
+      return counts;
+    } catch (SQLException | RuntimeException e) {
+      failure = e;
+      throw e;
+    } finally {
+      atomic.close(failure != null
+          && WriteGuard.SERIALIZATION_FAILURE.equals(sqlState(failure)));
+    }
+  }
+
+  /** Rows a direct insert sends to HSQLDB at once. */
+  private static final int DIRECT_BATCH = 4096;
+
+  /** Sends the rows {@code from} .. {@code to - 1} that {@code ps} holds. */
+  private static void flush(PreparedStatement ps, int from, int to) throws SQLException {
+    if (from == to) {
+      return;
+    }
+    try {
+      ps.executeBatch();
+    } catch (BatchUpdateException e) {
+      // HSQLDB stops at the first failing row: its counts are those of the rows before it
+      throw failedRow(from + e.getUpdateCounts().length, e);
+    }
+  }
+
+  /** The failure of a batch at its row {@code index}, caused by {@code e}. */
+  private static BatchUpdateException failedRow(int index, SQLException e) {
+    // JDBC's counts of a batch that stopped at its first failure: one per row before it
+    final long[] counts = new long[index];
+    Arrays.fill(counts, Statement.EXECUTE_FAILED);
+    return new BatchUpdateException("batch row " + index
+        + " (counting from 0) failed, nothing of the batch was stored: " + e.getMessage(),
+        e.getSQLState(), e.getErrorCode(), counts, e);
   }
 
   private static long write(Session session, String table, TableModify.Operation operation,

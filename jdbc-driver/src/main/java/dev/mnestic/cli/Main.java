@@ -27,7 +27,7 @@ public final class Main {
       Commands:
         sql      Run SQL statements on a store and print their results
         run      Run a CozoScript (Datalog) script and print its rows
-        import   Load CozoDB relation-JSON into stored relations
+        import   Load CozoDB relation-JSON into stored relations, or CSV into a table
         serve    Serve a store to JDBC clients over HTTP
         plan     Plan a workload file of standing quantile queries and print the chosen plan
         follow   Print a standing query's rows as its windows close

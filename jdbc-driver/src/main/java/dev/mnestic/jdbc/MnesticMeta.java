@@ -182,14 +182,46 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     }
   }
 
+  /**
+   * As Calcite's (an execution per row), but the batch of an INSERT of parameters that
+   * {@link DirectInsertSignature} binds straight into the store goes there, in one
+   * transaction, its time and cancel counted as one statement's.
+   */
   @Override public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
     try {
+      if (preparedSignature(h) instanceof DirectInsertSignature<?> insert) {
+        return new ExecuteBatchResult(executeDirect(h, insert, parameterValues));
+      }
       return super.executeBatch(h, parameterValues);
     } catch (NoSuchStatementException e) {
       throw e;
     } catch (Throwable e) {
       throw SqlFailures.raise(e);
+    }
+  }
+
+  /**
+   * Runs {@code batch} of a {@link DirectInsertSignature} as one statement: its timeout, cancel
+   * and memory limit count for the whole batch. A row the plan must write runs as an execution
+   * of its own (as Calcite's batches run each row).
+   */
+  private long[] executeDirect(StatementHandle h, DirectInsertSignature<?> insert,
+      List<List<TypedValue>> batch) throws SQLException {
+    final RunningStatement running = start(h);
+    running.enter();
+    try {
+      return insert.executeBatch(session(), batch, running, row -> {
+        final ExecuteResult result = execute(h, row, -1);
+        return result.resultSets.size() == 1 ? result.resultSets.get(0).updateCount : -1;
+      });
+    } catch (SQLException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw failed(running, e);
+    } finally {
+      running.exit();
+      unclaimed(h, running);
     }
   }
 

@@ -6,6 +6,8 @@ import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlStandingQuery;
 import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
+import dev.mnestic.store.EnumerableStoreModify;
+import dev.mnestic.store.StoreWrites;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -45,6 +47,14 @@ class MnesticPrepare extends CalcitePrepareImpl {
    * for its parser ({@link #createParser}).
    */
   private Parsed parsed;
+
+  /** What the statement being prepared writes, when its batches go straight to the store. */
+  private StoreWrites.DirectInsert directInsert;
+
+  /** Called by the statement's preparation, with what {@link EnumerableStoreModify#directInsert} found. */
+  void directInsert(StoreWrites.DirectInsert insert) {
+    directInsert = insert;
+  }
 
   /** A statement's text and its parse. */
   private record Parsed(String sql, SqlNode node) {
@@ -105,7 +115,8 @@ class MnesticPrepare extends CalcitePrepareImpl {
    *       ({@link StandingStatements});
    *   <li>anything else (queries, EXPLAIN, INSERT, UPDATE, DELETE, and MERGE, whose two branches
    *       the validator splits): Calcite's preparation, handed the parsed tree
-   *       ({@link #createParser}).
+   *       ({@link #createParser}); an INSERT of parameters whose batches can go straight to
+   *       the store becomes a {@link DirectInsertSignature}.
    * </ul>
    */
   private <T> CalciteSignature<T> route(Context context, Query<T> query, Type elementType,
@@ -145,8 +156,11 @@ class MnesticPrepare extends CalcitePrepareImpl {
       return standing.prepare(context, query.sql, explain);
     }
     parsed = new Parsed(query.sql, node);
-    final CalciteSignature<T> signature =
+    directInsert = null;
+    final CalciteSignature<T> planned =
         super.prepareSql(context, query, elementType, maxRowCount);
+    final CalciteSignature<T> signature = directInsert == null ? planned
+        : new DirectInsertSignature<>(planned, directInsert);
     cache.put(key, signature);
     return signature;
   }

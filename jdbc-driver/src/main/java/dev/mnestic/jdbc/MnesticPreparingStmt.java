@@ -5,6 +5,7 @@ import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.rules.SkylineRules;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.fun.MnesticOperatorTable;
+import dev.mnestic.store.EnumerableStoreModify;
 import dev.mnestic.sql.validate.MnesticSqlValidator;
 import dev.mnestic.sql2rel.MnesticRelFieldTrimmer;
 import dev.mnestic.sql2rel.MnesticSqlToRelConverter;
@@ -39,14 +40,16 @@ import java.util.function.UnaryOperator;
  */
 final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt {
   private final RelOptCluster cluster;
+  private final MnesticPrepare prepare;
 
-  MnesticPreparingStmt(CalcitePrepareImpl prepare, CalcitePrepare.Context context,
+  MnesticPreparingStmt(MnesticPrepare prepare, CalcitePrepare.Context context,
       CalciteCatalogReader catalogReader, RelDataTypeFactory typeFactory, CalciteSchema schema,
       EnumerableRel.Prefer prefer, RelOptCluster cluster, Convention resultConvention,
       SqlRexConvertletTable convertletTable) {
     super(prepare, context, catalogReader, typeFactory, schema, prefer, cluster,
         resultConvention, convertletTable);
     this.cluster = cluster;
+    this.prepare = prepare;
   }
 
   /**
@@ -100,11 +103,15 @@ final class MnesticPreparingStmt extends CalcitePrepareImpl.CalcitePreparingStmt
    * correlates and recursions ({@link EnumerableStopCheck}); a statement stopped while it was
    * planned stops here, before its code is generated, and one stopped while its code is
    * compiled returns at once; a program too long to compile is refused
-   * ({@link RunningStatement#compiled}).
+   * ({@link RunningStatement#compiled}). An INSERT whose batches can be bound straight into
+   * the store tells {@link MnesticPrepare} so ({@link EnumerableStoreModify#directInsert}).
    */
   @Override protected PreparedResult implement(RelRoot root) {
     final RelRoot checked = root.rel instanceof EnumerableRel enumerable
         ? root.withRel(EnumerableStopCheck.insert(enumerable)) : root;
+    if (checked.rel instanceof EnumerableStoreModify modify) {
+      prepare.directInsert(modify.directInsert());
+    }
     RunningStatement.checkCurrent();
     return RunningStatement.compiled(() -> super.implement(checked));
   }

@@ -18,6 +18,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Array;
+import java.sql.BatchUpdateException;
 import java.sql.NClob;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -232,12 +233,19 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
       }
     }
 
+    /**
+     * A batch's failure is a {@link BatchUpdateException}, as JDBC says, with the server's
+     * SQLSTATE, vendor code and message (which names the failing row of an INSERT's batch) and
+     * no update counts: the server stores nothing of an INSERT's failed batch.
+     */
     @Override protected long[] executeBatchUpdateInternal(AvaticaPreparedStatement statement)
         throws SQLException {
       try {
         return super.executeBatchUpdateInternal(statement);
       } catch (AvaticaSqlException e) {
-        throw fromServer(e);
+        final SQLException server = fromServer(e);
+        throw new BatchUpdateException(server.getMessage(), server.getSQLState(),
+            server.getErrorCode(), new long[0], server);
       }
     }
 

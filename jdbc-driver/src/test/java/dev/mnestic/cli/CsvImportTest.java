@@ -1,0 +1,127 @@
+package dev.mnestic.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Test case for #16 (fast ingest): {@code mnestic import --csv FILE TABLE}, run in this JVM:
+ * header mapping, conversions to the table's types, quoting, and bad
+ * lines named by line and column with nothing of the file stored.
+ */
+class CsvImportTest {
+  private record Run(int status, String out, String err) {
+  }
+
+  private static Run run(String stdin, String... args) {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    final int status = Main.run(args,
+        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(status, out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static String sql(String db, String sql) {
+    final Run run = run("", "sql", "--db", db, "--format", "csv", sql);
+    assertEquals(0, run.status, run.err);
+    return run.out;
+  }
+
+  @Test void loadsConvertsAndMapsTheHeader(@TempDir Path dir) throws IOException {
+    final String db = dir.resolve("store").toString();
+    sql(db, "CREATE TABLE m (ts TIMESTAMP(3) NOT NULL, host VARCHAR(20) DEFAULT 'none',"
+        + " v DOUBLE, n INT, d DECIMAL(6,2), dt DATE, ok BOOLEAN, bin VARBINARY(4))");
+    final Path csv = dir.resolve("m.csv");
+    Files.writeString(csv, """
+        V,ts,N,d,dt,ok,bin
+        1.5,2024-01-31 12:00:00.25,7,1.25,2024-02-29,true,0aff
+        -2e3,2024-01-31T12:00:01,,0.5,,FALSE,
+        ,2024-01-31 12:00:02,-3,,1999-12-31,,00
+        """);
+    assertEquals(new Run(0, "", ""), run("", "import", "--db", db, "--csv", csv.toString(), "m"));
+    assertEquals("""
+        ts,host,v,n,d,dt,ok,bin
+        2024-01-31 12:00:00.25,none,1.5,7,1.25,2024-02-29,true,0aff
+        2024-01-31 12:00:01,none,-2000.0,,0.50,,false,
+        2024-01-31 12:00:02,none,,-3,,1999-12-31,,00
+        """, sql(db, "SELECT * FROM m ORDER BY ts"));
+    // quoted fields (a comma, a quote, a line break), CRLF, no header, from standard input
+    sql(db, "CREATE TABLE note (id INT PRIMARY KEY, body VARCHAR(40))");
+    assertEquals(new Run(0, "", ""), run("1,\"a, \"\"b\"\"\"\r\n2,\"two\nlines\"\r\n3,\"\"\r\n4,\n",
+        "import", "--db", db, "--no-header", "--csv", "-", "note"));
+    assertEquals("id,body\n1,\"a, \"\"b\"\"\"\n2,\"two\nlines\"\n3,\"\"\n4,\n",
+        sql(db, "SELECT * FROM note ORDER BY id"));
+    assertEquals("n\n1\n", sql(db, "SELECT COUNT(*) AS n FROM note WHERE body = ''"));
+  }
+
+  /**
+   * Each bad line stops the import, the file's rows before it in an earlier batch of the
+   * driver (65,536 rows) included; an in-memory store, kept open by a connection of the test.
+   */
+  @Test void aBadLineIsNamedAndNothingIsStored(@TempDir Path dir)
+      throws IOException, SQLException {
+    final String db = "mem:csv-import-test";
+    try (Connection holder = DriverManager.getConnection("jdbc:mnestic:db=" + db)) {
+      badLines(dir, db);
+    }
+  }
+
+  private static void badLines(Path dir, String db) throws IOException {
+    sql(db, "CREATE TABLE m (ts TIMESTAMP NOT NULL, host VARCHAR(8), v DOUBLE,"
+        + " PRIMARY KEY (ts, host))");
+    sql(db, "INSERT INTO m VALUES (TIMESTAMP '2024-01-01 00:00:00', 'kept', 1)");
+    final StringBuilder good = new StringBuilder("ts,host,v\n");
+    for (int i = 0; i < 70_000; i++) {
+      good.append(String.format("2024-01-02 00:00:00.%03d", i % 1000)).append(",h").append(i / 1000)
+          .append(',').append(i).append('\n');
+    }
+    final String[][] bad = {
+      {"2024-01-03 00:00:00,h,abc", "line 70002, column 3 (v): 'abc' is not a DOUBLE"},
+      {"2024-13-03 00:00:00,h,1", "line 70002, column 1 (ts): '2024-13-03 00:00:00' is not a"
+          + " TIMESTAMP"},
+      {"2024-01-03 00:00:00,h", "line 70002: expected 3 fields, found 2"},
+      {"2024-01-03 00:00:00,\"h,1", "line 70002: a quoted field is not closed"},
+      {",h,1", "line 70002: integrity constraint violation: NOT NULL"},
+      {"2024-01-03 00:00:00,toolonghost,1", "line 70002: data exception: string data,"
+          + " right truncation"},
+      {"2024-01-01 00:00:00,kept,2", "line 70002: integrity constraint violation: unique"},
+    };
+    for (String[] line : bad) {
+      final Path csv = dir.resolve("bad.csv");
+      Files.writeString(csv, good + line[0] + "\n2024-01-04 00:00:00,h,1\n");
+      final Run run = run("", "import", "--db", db, "--csv", csv.toString(), "m");
+      assertEquals(1, run.status, run.toString());
+      assertTrue(run.err.startsWith("Error: " + csv + ", " + line[1]), run.err);
+      assertTrue(run.err.contains("nothing was imported"), run.err);
+      assertEquals("n\n1\n", sql(db, "SELECT COUNT(*) AS n FROM m"));
+    }
+    final Run unknown = run("ts,hots\n", "import", "--db", db, "--csv", "-", "m");
+    assertEquals(1, unknown.status);
+    assertTrue(unknown.err.startsWith("Error: -, line 1, column 2: table m has no column 'hots';"
+        + " its columns: ts, host, v"), unknown.err);
+    final Run usage = run("", "import", "--db", db, "--csv", "only-one-operand.csv");
+    assertEquals(2, usage.status);
+    assertTrue(usage.err.startsWith("Error: --csv expects FILE.csv and TABLE, got 1 argument"),
+        usage.err);
+    Files.writeString(dir.resolve("good.csv"), good);
+    assertEquals(new Run(0, "", ""),
+        run("", "import", "--db", db, "--csv", dir.resolve("good.csv").toString(), "m"));
+    assertEquals("n\n70001\n", sql(db, "SELECT COUNT(*) AS n FROM m"));
+  }
+}
