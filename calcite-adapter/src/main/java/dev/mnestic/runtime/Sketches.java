@@ -11,15 +11,18 @@ import org.apache.datasketches.kll.KllDoublesSketch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.DoubleUnaryOperator;
 
 /**
@@ -32,7 +35,8 @@ public final class Sketches {
 
   /**
    * The context variable holding an {@code AtomicLong} that counts every summary built from
-   * rows (a window's, or a sub-window's that windows merge); absent for none.
+   * rows (a window's, or a sub-window's that windows merge), not those merged from others;
+   * absent for none.
    */
   public static final String BUILDS = "mnesticSketchBuilds";
 
@@ -44,6 +48,14 @@ public final class Sketches {
    */
   public static final String HELD_BYTES = "mnesticSketchHeldBytes";
 
+  /**
+   * The context variable holding a {@code Consumer<long[]>} that receives, when a pass
+   * finishes, how many windows' summaries each summary made, by index: one per window built
+   * from rows (for an exact summary of sliding windows, per tumbling exact window of its step
+   * that it counts from) or merged; absent for none.
+   */
+  public static final String MADE = "mnesticSketchesMade";
+
   /** The summary families. */
   public enum Family { KLL, DDSKETCH, EXACT }
 
@@ -52,13 +64,17 @@ public final class Sketches {
    * of {@code step} since the epoch and whose window holds a row. {@code family} is KLL
    * (DataSketches' KLL of size {@code parameter} = k; the φ-quantile read inclusively), DDSKETCH
    * (DataDog's DDSketch of relative accuracy {@code parameter} = α) or EXACT (every value kept;
-   * the value at rank ⌊φ·(n - 1)⌋). With {@code subWidth} 0 each row updates every window that
-   * holds it (width / step of them); otherwise each row updates one tumbling sub-window of
-   * {@code subWidth}, and each window merges the sub-windows that tile it. Every φ of
-   * {@code phis} is read from each window's summary.
+   * the value at rank ⌊φ·(n - 1)⌋). With {@code subWidth} 0 the summary is built from rows: each
+   * row updates every window that holds it (width / step of them). Otherwise each window merges
+   * the tumbling sub-windows of {@code subWidth} that tile it: those of the summary at index
+   * {@code source} of the same pass (a tumbling summary of the same family, {@code subWidth}
+   * wide, built from rows or itself merged: the producer a plan chose, so one summary per
+   * sub-window serves every reader of it), or, when {@code source} is -1, sub-windows built from
+   * rows for this summary alone. Every φ of {@code phis} is read from each window's summary; a
+   * summary only merged into others reads none.
    */
   public record Summary(Family family, double parameter, long width, long step, long subWidth,
-      List<Double> phis) {
+      List<Double> phis, int source) {
     public Summary {
       if (width <= 0 || step <= 0 || step > width || width % step != 0) {
         throw new IllegalArgumentException(
@@ -68,16 +84,32 @@ public final class Sketches {
         throw new IllegalArgumentException("sub-windows of " + subWidth
             + " ms do not tile windows of " + width + " ms every " + step + " ms");
       }
-      if (phis.isEmpty() || phis.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
+      if (source < -1 || source >= 0 && subWidth == 0) {
+        throw new IllegalArgumentException("only a merge reads another summary's windows: source "
+            + source + " with sub-windows of " + subWidth + " ms");
+      }
+      if (phis.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
         throw new IllegalArgumentException("quantiles must be in [0, 1]: " + phis);
       }
       phis = List.copyOf(phis);
     }
 
+    /** A summary reading no other's windows: built from rows, or merging its own sub-windows. */
+    public Summary(Family family, double parameter, long width, long step, long subWidth,
+        List<Double> phis) {
+      this(family, parameter, width, step, subWidth, phis, -1);
+    }
+
+    /** Whether it is built from rows, not merged from sub-windows. */
+    public boolean builtFromRows() {
+      return subWidth == 0;
+    }
+
     @Override public String toString() {
       return family + "(" + (family == Family.KLL ? "k=" + (int) parameter
           : family == Family.DDSKETCH ? "α=" + parameter : "exact") + ", width=" + width
-          + ", step=" + step + (subWidth > 0 ? ", sub=" + subWidth : "") + ", phis=" + phis + ")";
+          + ", step=" + step + (subWidth > 0 ? ", sub=" + subWidth : "")
+          + (source >= 0 ? ", merging #" + source : "") + ", phis=" + phis + ")";
     }
   }
 
@@ -105,15 +137,16 @@ public final class Sketches {
    * Calcite holds a TIMESTAMP), φ and the value (the operator's semantics:
    * {@code dev.mnestic.rel.SketchAggregate}).
    *
-   * <p>Tumbling summaries of one family, parameter and width are built once per row whoever
-   * reads them: a summary of tumbling windows, and the sub-windows other summaries merge. The
-   * rows need not come in time order, so the pass builds every such sub-window (and every window
-   * of a KLL or DDSketch built directly over sliding windows) before the first read; a merged
-   * window is made only when the reader reaches it and dropped at the next, so the pass holds the
-   * sub-windows plus one merged window. Exact accumulators never copy a value into several
-   * windows: exact sliding windows, and exact windows merged from sub-windows, are read by
-   * counting (see {@link ExactWindows}) from tumbling exact sub-windows of the step (or the given
-   * sub-width).
+   * <p>Each summary built from rows is its own: two summaries share work only where one merges
+   * the other's windows ({@link Summary#source}), as a plan chose. The rows need not come in
+   * time order, so the pass builds every tumbling window or sub-window built from rows (and
+   * every window of a KLL or DDSketch built directly over sliding windows) before the first
+   * read. A merged window is made only when the reader reaches it and dropped at the next, so
+   * the pass holds the windows built from rows plus one merged window; but the windows of a
+   * merge that another merges are all made once, when first read, and held. Exact accumulators
+   * never copy a value into several windows: exact sliding windows, and exact windows merged
+   * from sub-windows, are read by counting (see {@link ExactWindows}) from tumbling exact
+   * windows of the step (or those of the sub-windows' producer, or its own producer's).
    *
    * <p>The context's {@code DataContext.Variable.CANCEL_FLAG} (a statement's cancel or query
    * timeout) stops the pass between two rows, two merged windows or two reads: it fails and
@@ -122,29 +155,34 @@ public final class Sketches {
   public static Enumerable<Object[]> windows(DataContext root, Enumerable<Object[]> rows,
       int timeColumn, int valueColumn, List<Summary> summaries) {
     final int n = summaries.size();
-    final Map<List<Object>, Cells> cells = new LinkedHashMap<>();
-    final Cells[] tumbling = new Cells[n];
-    final List<Sliding> sliding = new ArrayList<>();
+    // Each summary built from rows: in tumbling cells (its windows, its own sub-windows, or an
+    // exact summary's step) or, for a sliding KLL or DDSketch, window by window.
+    final Cells[] cellsOf = new Cells[n];
     final Sliding[] slidingOf = new Sliding[n];
+    final List<Cells> cells = new ArrayList<>();
+    final List<Sliding> sliding = new ArrayList<>();
     for (int s = 0; s < n; s++) {
       final Summary summary = summaries.get(s);
+      if (summary.source() >= 0) {
+        checkSource(summaries, s);
+        continue;
+      }
       final long cellWidth = cellWidth(summary.family(), summary.width(), summary.step(),
           summary.subWidth());
       if (cellWidth > 0) {
-        tumbling[s] = cells.computeIfAbsent(
-            List.of(summary.family(), summary.parameter(), cellWidth),
-            k -> new Cells(summary.family(), summary.parameter(), cellWidth));
+        cellsOf[s] = new Cells(summary.family(), summary.parameter(), cellWidth);
+        cells.add(cellsOf[s]);
       } else {
         slidingOf[s] = new Sliding(summary.family(), summary.parameter(), summary.width(),
             summary.step());
         sliding.add(slidingOf[s]);
       }
     }
-    final Cells[] distinct = cells.values().toArray(new Cells[0]);
+    final Cells[] distinct = cells.toArray(new Cells[0]);
     final Sliding[] slidings = sliding.toArray(new Sliding[0]);
     final Stop stop = new Stop(DataContext.Variable.CANCEL_FLAG.get(root));
-    // 1. One pass: each row updates every distinct tumbling summary and every sliding window
-    //    that holds it.
+    // 1. One pass: each row updates every tumbling summary and every sliding window that holds
+    //    it.
     for (Object[] row : rows) {
       stop.row();
       if (row[valueColumn] == null) {
@@ -159,38 +197,47 @@ public final class Sketches {
         w.update(t, v);
       }
     }
-    long built = 0;
-    long held = 0;
-    for (Cells c : distinct) {
-      built += c.byStart.size();
-      held += bytes(c.byStart);
+    final long[] made = new long[n];
+    final long[] held = {0};
+    for (int s = 0; s < n; s++) {
+      final TreeMap<Long, Sketch> built = cellsOf[s] != null ? cellsOf[s].byStart
+          : slidingOf[s] != null ? slidingOf[s].windows : null;
+      if (built != null) {
+        made[s] = built.size();
+        held[0] += bytes(built);
+      }
     }
-    for (Sliding w : slidings) {
-      built += w.windows.size();
-      held += bytes(w.windows);
-    }
+    final long builtFromRows = Arrays.stream(made).sum();
     // 2. Each window's quantiles read from its one summary, merged windows made as reached.
+    final long[] peak = {held[0]};
+    final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], held[0] + bytes);
+    final Windows producers = new Windows(summaries, cellsOf, made, held, stop, merges);
     final List<Iterator<Window>> windows = new ArrayList<>();
-    final long pass = held;
-    final long[] peak = {held};
-    final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], pass + bytes);
     for (int s = 0; s < n; s++) {
       final Summary summary = summaries.get(s);
+      final int counted = s;
       windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0)
           : summary.family() == Family.EXACT
               && (summary.subWidth() > 0 || summary.width() != summary.step())
-          ? new ExactWindows(tumbling[s].byStart, summary.width(), summary.step(), stop, merges)
+          ? new ExactWindows(producers.exactCells(s), summary.width(), summary.step(), stop,
+              merges, summary.builtFromRows() ? () -> { } : () -> made[counted]++)
+          : summary.subWidth() > 0 && producers.merged(s)
+          ? ends(producers.tumbling(s), summary.width())
           : summary.subWidth() > 0
-          ? tumbling[s].merged(summary.width(), summary.step(), summary.family(),
-              summary.parameter(), stop, merges)
-          : ends(tumbling[s].byStart, summary.width()));
+          ? merged(producers.subWindows(s), summary.width(), summary.step(), summary.family(),
+              summary.parameter(), stop, merges, () -> made[counted]++)
+          : ends(cellsOf[s].byStart, summary.width()));
     }
-    // 3. Only a pass that finished counts what it built.
-    final long builtBySummaries = built;
+    // 3. Only a pass that finished counts what it made.
     final Runnable finished = () -> {
       final AtomicLong builds = (AtomicLong) root.get(BUILDS);
       if (builds != null) {
-        builds.addAndGet(builtBySummaries);
+        builds.addAndGet(builtFromRows);
+      }
+      @SuppressWarnings("unchecked")
+      final Consumer<long[]> madeBySummary = (Consumer<long[]>) root.get(MADE);
+      if (madeBySummary != null) {
+        madeBySummary.accept(made.clone());
       }
       final AtomicLong heldBytes = (AtomicLong) root.get(HELD_BYTES);
       if (heldBytes != null) {
@@ -198,6 +245,103 @@ public final class Sketches {
       }
     };
     return Linq4j.asEnumerable(() -> new Reads(windows, summaries, stop, finished));
+  }
+
+  /**
+   * Checks that summary {@code s} merges the windows of a tumbling summary of its family, as
+   * wide as its sub-windows (a DDSketch's of its α: DDSketches merge only with one index
+   * mapping), and that following sources from it ends at a summary built from rows.
+   */
+  private static void checkSource(List<Summary> summaries, int s) {
+    final Summary merge = summaries.get(s);
+    int at = s;
+    for (int hops = 0; summaries.get(at).source() >= 0; hops++) {
+      if (hops == summaries.size()) {
+        throw new IllegalArgumentException("summary " + s + "'s sources make a cycle");
+      }
+      at = summaries.get(at).source();
+      if (at >= summaries.size()) {
+        throw new IllegalArgumentException("summary " + s + " merges summary " + at + " of "
+            + summaries.size());
+      }
+    }
+    final Summary source = summaries.get(merge.source());
+    if (source.family() != merge.family() || source.width() != source.step()
+        || source.width() != merge.subWidth()
+        || merge.family() == Family.DDSKETCH && source.parameter() != merge.parameter()) {
+      throw new IllegalArgumentException("summary " + s + " (" + merge + ") cannot merge the "
+          + "windows of summary " + merge.source() + " (" + source + ")");
+    }
+  }
+
+  /**
+   * The tumbling windows merges read, by summary: those built from rows, and those of a merge
+   * that another merges, made once when first asked and held (counted into {@code made} and
+   * {@code held}).
+   */
+  private static final class Windows {
+    private final List<Summary> summaries;
+    private final Cells[] cellsOf;
+    private final long[] made;
+    private final long[] held;
+    private final Stop stop;
+    private final Stop.Merges merges;
+    private final Map<Integer, TreeMap<Long, Sketch>> mergedOnce = new HashMap<>();
+    /** The summaries another merges. */
+    private final Set<Integer> sources = new HashSet<>();
+
+    Windows(List<Summary> summaries, Cells[] cellsOf, long[] made, long[] held, Stop stop,
+        Stop.Merges merges) {
+      this.summaries = summaries;
+      this.cellsOf = cellsOf;
+      this.made = made;
+      this.held = held;
+      this.stop = stop;
+      this.merges = merges;
+      summaries.forEach(x -> sources.add(x.source()));
+    }
+
+    /** Whether {@code s} is a merge whose windows another merges: they are made once, held. */
+    boolean merged(int s) {
+      return sources.contains(s) && !summaries.get(s).builtFromRows();
+    }
+
+    /** The sub-windows merge {@code s} reads, by start. */
+    TreeMap<Long, Sketch> subWindows(int s) {
+      final int source = summaries.get(s).source();
+      return source < 0 ? cellsOf[s].byStart : tumbling(source);
+    }
+
+    /** Tumbling summary {@code t}'s windows, by start. */
+    TreeMap<Long, Sketch> tumbling(int t) {
+      final Summary summary = summaries.get(t);
+      if (summary.builtFromRows()) {
+        return cellsOf[t].byStart;
+      }
+      TreeMap<Long, Sketch> windows = mergedOnce.get(t);
+      if (windows == null) {
+        windows = new TreeMap<>();
+        final TreeMap<Long, Sketch> sub = subWindows(t);
+        for (long end : windowEnds(sub.keySet(), summary.width(), summary.step(), stop)) {
+          windows.put(end - summary.width(), merge(sub, end - summary.width(), end,
+              summary.family(), summary.parameter(), stop));
+          made[t]++;
+        }
+        held[0] += bytes(windows);
+        merges.holding(0);
+        mergedOnce.put(t, windows);
+      }
+      return windows;
+    }
+
+    /** The exact cells exact summary {@code s} counts from: its own, or its producers'. */
+    TreeMap<Long, Sketch> exactCells(int s) {
+      int at = s;
+      while (summaries.get(at).source() >= 0) {
+        at = summaries.get(at).source();
+      }
+      return cellsOf[at].byStart;
+    }
   }
 
   /** Each summary's windows in turn, each window's φs in turn: a row per read. */
@@ -343,7 +487,7 @@ public final class Sketches {
     return bytes;
   }
 
-  /** Tumbling summaries of one family, parameter and width, by start. */
+  /** Tumbling summaries of one family, parameter and width built from rows, by start. */
   private static final class Cells {
     private final Family family;
     private final double parameter;
@@ -367,31 +511,40 @@ public final class Sketches {
       }
       last.update(v);
     }
+  }
 
-    /**
-     * Windows of {@code windowWidth} every {@code step}, each merged from the cells tiling it
-     * when the reader reaches it.
-     */
-    Iterator<Window> merged(long windowWidth, long step, Family family, double parameter,
-        Stop stop, Stop.Merges merges) {
-      final Iterator<Long> ends = windowEnds(byStart.keySet(), windowWidth, step, stop).iterator();
-      return new Iterator<>() {
-        @Override public boolean hasNext() {
-          return ends.hasNext();
-        }
+  /**
+   * Windows of {@code width} every {@code step}, each merged from the tumbling sub-windows of
+   * {@code subWindows} (by start) tiling it when the reader reaches it; {@code made} runs once a
+   * window.
+   */
+  private static Iterator<Window> merged(TreeMap<Long, Sketch> subWindows, long width, long step,
+      Family family, double parameter, Stop stop, Stop.Merges merges, Runnable made) {
+    final Iterator<Long> ends = windowEnds(subWindows.keySet(), width, step, stop).iterator();
+    return new Iterator<>() {
+      @Override public boolean hasNext() {
+        return ends.hasNext();
+      }
 
-        @Override public Window next() {
-          final long end = ends.next();
-          stop.merged();
-          final Sketch merged = sketch(family, parameter);
-          for (Sketch sub : byStart.subMap(end - windowWidth, end).values()) {
-            merged.merge(sub);
-          }
-          merges.holding(merged.bytes());
-          return new Window(end, merged::quantile);
-        }
-      };
+      @Override public Window next() {
+        final long end = ends.next();
+        final Sketch merged = merge(subWindows, end - width, end, family, parameter, stop);
+        made.run();
+        merges.holding(merged.bytes());
+        return new Window(end, merged::quantile);
+      }
+    };
+  }
+
+  /** The sub-windows of {@code subWindows} starting in [from, to) merged into one summary. */
+  private static Sketch merge(TreeMap<Long, Sketch> subWindows, long from, long to, Family family,
+      double parameter, Stop stop) {
+    stop.merged();
+    final Sketch merged = sketch(family, parameter);
+    for (Sketch sub : subWindows.subMap(from, to).values()) {
+      merged.merge(sub);
     }
+    return merged;
   }
 
   /**
@@ -410,6 +563,7 @@ public final class Sketches {
     private final Iterator<Long> ends;
     private final Stop stop;
     private final Stop.Merges merges;
+    private final Runnable made;
     private double[] values;
     /** counts[i] covers values (i - (i & -i), i] (1-based). */
     private int[] counts;
@@ -419,12 +573,13 @@ public final class Sketches {
     private long to;
 
     ExactWindows(TreeMap<Long, Sketch> cells, long width, long step, Stop stop,
-        Stop.Merges merges) {
+        Stop.Merges merges, Runnable made) {
       this.cells = cells;
       this.width = width;
       this.ends = windowEnds(cells.keySet(), width, step, stop).iterator();
       this.stop = stop;
       this.merges = merges;
+      this.made = made;
     }
 
     @Override public boolean hasNext() {
@@ -448,6 +603,7 @@ public final class Sketches {
       }
       from = start;
       to = end;
+      made.run();
       return new Window(end, this::quantile);
     }
 

@@ -423,10 +423,14 @@ public final class Dashboard extends AbstractSchema {
             }
             return b.project(b.field(m.timeColumn()), b.field(m.valueColumn())).build();
           },
-          rel -> Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
-              List.of(), Map.of(Sketches.BUILDS, builds,
-                  DataContext.Variable.CANCEL_FLAG.camelName,
-                  cancel != null ? cancel : new AtomicBoolean())));
+          (rel, context) -> {
+            final Map<String, Object> variables = new HashMap<>(context);
+            variables.put(Sketches.BUILDS, builds);
+            variables.put(DataContext.Variable.CANCEL_FLAG.camelName,
+                cancel != null ? cancel : new AtomicBoolean());
+            return Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
+                List.of(), variables);
+          });
       final Map<String, List<Object[]>> out = new HashMap<>();
       for (StandingQuery q : queries) {
         final TreeSet<Long> ends = new TreeSet<>();
