@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Function;
 
 /**
  * Runtime of the sketch aggregate ({@code dev.mnestic.rel.SketchAggregate}): per-window
@@ -154,97 +155,167 @@ public final class Sketches {
    */
   public static Enumerable<Object[]> windows(DataContext root, Enumerable<Object[]> rows,
       int timeColumn, int valueColumn, List<Summary> summaries) {
-    final int n = summaries.size();
-    // Each summary built from rows: in tumbling cells (its windows, its own sub-windows, or an
-    // exact summary's step) or, for a sliding KLL or DDSketch, window by window.
-    final Cells[] cellsOf = new Cells[n];
-    final Sliding[] slidingOf = new Sliding[n];
-    final List<Cells> cells = new ArrayList<>();
-    final List<Sliding> sliding = new ArrayList<>();
-    for (int s = 0; s < n; s++) {
-      final Summary summary = summaries.get(s);
-      if (summary.source() >= 0) {
-        checkSource(summaries, s);
-        continue;
-      }
-      final long cellWidth = cellWidth(summary.family(), summary.width(), summary.step(),
-          summary.subWidth());
-      if (cellWidth > 0) {
-        cellsOf[s] = new Cells(summary.family(), summary.parameter(), cellWidth);
-        cells.add(cellsOf[s]);
-      } else {
-        slidingOf[s] = new Sliding(summary.family(), summary.parameter(), summary.width(),
-            summary.step());
-        sliding.add(slidingOf[s]);
-      }
-    }
-    final Cells[] distinct = cells.toArray(new Cells[0]);
-    final Sliding[] slidings = sliding.toArray(new Sliding[0]);
+    final State state = new State(summaries);
     final Stop stop = new Stop(DataContext.Variable.CANCEL_FLAG.get(root));
     // 1. One pass: each row updates every tumbling summary and every sliding window that holds
     //    it.
     for (Object[] row : rows) {
       stop.row();
-      if (row[valueColumn] == null) {
-        continue;
+      if (row[valueColumn] != null) {
+        state.add(millis(row[timeColumn]), ((Number) row[valueColumn]).doubleValue());
       }
-      final long t = millis(row[timeColumn]);
-      final double v = ((Number) row[valueColumn]).doubleValue();
-      for (Cells c : distinct) {
+    }
+    @SuppressWarnings("unchecked")
+    final Consumer<State> keep = (Consumer<State>) root.get(KEEP);
+    return state.reads(root::get, stop, keep == null ? null : () -> keep.accept(state));
+  }
+
+  /**
+   * The context variable holding a {@code Consumer<State>} that receives, once a pass has
+   * finished, the {@link State} it built, to be read again with more rows added; absent for
+   * none.
+   */
+  public static final String KEEP = "mnesticSketchesKeep";
+
+  /**
+   * What a pass builds from rows, kept: every summary built from rows, window by window, fed
+   * one row at a time ({@link #add}) in any order, and read whenever asked ({@link #reads}),
+   * merged windows then made from what it holds. A pass over all rows and a state kept and fed
+   * the rows added since are the same code, so they answer alike (KLL compacts at random: the
+   * same rows in another order may answer otherwise within its error).
+   */
+  public static final class State {
+    private final List<Summary> summaries;
+    // Each summary built from rows: in tumbling cells (its windows, its own sub-windows, or an
+    // exact summary's step) or, for a sliding KLL or DDSketch, window by window.
+    private final Cells[] cellsOf;
+    private final Sliding[] slidingOf;
+    private final Cells[] cells;
+    private final Sliding[] slidings;
+    /** The windows built from rows that a read has counted into {@link #BUILDS}, by summary. */
+    private final long[] counted;
+    private long rows;
+
+    public State(List<Summary> summaries) {
+      this.summaries = List.copyOf(summaries);
+      final int n = summaries.size();
+      cellsOf = new Cells[n];
+      slidingOf = new Sliding[n];
+      final List<Cells> cells = new ArrayList<>();
+      final List<Sliding> sliding = new ArrayList<>();
+      for (int s = 0; s < n; s++) {
+        final Summary summary = summaries.get(s);
+        if (summary.source() >= 0) {
+          checkSource(summaries, s);
+          continue;
+        }
+        final long cellWidth = cellWidth(summary.family(), summary.width(), summary.step(),
+            summary.subWidth());
+        if (cellWidth > 0) {
+          cellsOf[s] = new Cells(summary.family(), summary.parameter(), cellWidth);
+          cells.add(cellsOf[s]);
+        } else {
+          slidingOf[s] = new Sliding(summary.family(), summary.parameter(), summary.width(),
+              summary.step());
+          sliding.add(slidingOf[s]);
+        }
+      }
+      this.cells = cells.toArray(new Cells[0]);
+      this.slidings = sliding.toArray(new Sliding[0]);
+      this.counted = new long[n];
+    }
+
+    public List<Summary> summaries() {
+      return summaries;
+    }
+
+    /** Adds the value {@code v} at time {@code t} (epoch milliseconds) to every summary. */
+    public void add(long t, double v) {
+      rows++;
+      for (Cells c : cells) {
         c.update(t, v);
       }
       for (Sliding w : slidings) {
         w.update(t, v);
       }
     }
-    final long[] made = new long[n];
-    final long[] held = {0};
-    for (int s = 0; s < n; s++) {
-      final TreeMap<Long, Sketch> built = cellsOf[s] != null ? cellsOf[s].byStart
-          : slidingOf[s] != null ? slidingOf[s].windows : null;
-      if (built != null) {
-        made[s] = built.size();
-        held[0] += bytes(built);
-      }
+
+    /** How many rows were added. */
+    public long rows() {
+      return rows;
     }
-    final long builtFromRows = Arrays.stream(made).sum();
-    // 2. Each window's quantiles read from its one summary, merged windows made as reached.
-    final long[] peak = {held[0]};
-    final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], held[0] + bytes);
-    final Windows producers = new Windows(summaries, cellsOf, made, held, stop, merges);
-    final List<Iterator<Window>> windows = new ArrayList<>();
-    for (int s = 0; s < n; s++) {
-      final Summary summary = summaries.get(s);
-      final int counted = s;
-      windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0)
-          : summary.family() == Family.EXACT
-              && (summary.subWidth() > 0 || summary.width() != summary.step())
-          ? new ExactWindows(producers.exactCells(s), summary.width(), summary.step(), stop,
-              merges, summary.builtFromRows() ? () -> { } : () -> made[counted]++)
-          : summary.subWidth() > 0 && producers.merged(s)
-          ? ends(producers.tumbling(s), summary.width())
-          : summary.subWidth() > 0
-          ? merged(producers.subWindows(s), summary.width(), summary.step(), summary.family(),
-              summary.parameter(), stop, merges, () -> made[counted]++)
-          : ends(cellsOf[s].byStart, summary.width()));
+
+    /**
+     * Every summary's reads per window now, as {@link #windows} returns them; {@code context}
+     * gives the variables {@link #BUILDS} (counting the windows built from rows since the last
+     * read), {@link #MADE}, {@link #HELD_BYTES} and the cancel flag.
+     */
+    public Enumerable<Object[]> reads(Function<String, Object> context) {
+      return reads(context,
+          new Stop((AtomicBoolean) context.apply(DataContext.Variable.CANCEL_FLAG.camelName)),
+          null);
     }
-    // 3. Only a pass that finished counts what it made.
-    final Runnable finished = () -> {
-      final AtomicLong builds = (AtomicLong) root.get(BUILDS);
-      if (builds != null) {
-        builds.addAndGet(builtFromRows);
+
+    private Enumerable<Object[]> reads(Function<String, Object> context, Stop stop,
+        Runnable then) {
+      final int n = summaries.size();
+      final long[] made = new long[n];
+      final long[] held = {0};
+      for (int s = 0; s < n; s++) {
+        final TreeMap<Long, Sketch> built = cellsOf[s] != null ? cellsOf[s].byStart
+            : slidingOf[s] != null ? slidingOf[s].windows : null;
+        if (built != null) {
+          made[s] = built.size();
+          held[0] += bytes(built);
+        }
       }
-      @SuppressWarnings("unchecked")
-      final Consumer<long[]> madeBySummary = (Consumer<long[]>) root.get(MADE);
-      if (madeBySummary != null) {
-        madeBySummary.accept(made.clone());
+      final long[] builtFromRows = made.clone();
+      // 2. Each window's quantiles read from its one summary, merged windows made as reached.
+      final long[] peak = {held[0]};
+      final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], held[0] + bytes);
+      final Windows producers = new Windows(summaries, cellsOf, made, held, stop, merges);
+      final List<Iterator<Window>> windows = new ArrayList<>();
+      for (int s = 0; s < n; s++) {
+        final Summary summary = summaries.get(s);
+        final int counting = s;
+        windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0)
+            : summary.family() == Family.EXACT
+                && (summary.subWidth() > 0 || summary.width() != summary.step())
+            ? new ExactWindows(producers.exactCells(s), summary.width(), summary.step(), stop,
+                merges, summary.builtFromRows() ? () -> { } : () -> made[counting]++)
+            : summary.subWidth() > 0 && producers.merged(s)
+            ? ends(producers.tumbling(s), summary.width())
+            : summary.subWidth() > 0
+            ? merged(producers.subWindows(s), summary.width(), summary.step(), summary.family(),
+                summary.parameter(), stop, merges, () -> made[counting]++)
+            : ends(cellsOf[s].byStart, summary.width()));
       }
-      final AtomicLong heldBytes = (AtomicLong) root.get(HELD_BYTES);
-      if (heldBytes != null) {
-        heldBytes.accumulateAndGet(peak[0], Math::max);
-      }
-    };
-    return Linq4j.asEnumerable(() -> new Reads(windows, summaries, stop, finished));
+      // 3. Only a read that finished counts what it made.
+      final Runnable finished = () -> {
+        final AtomicLong builds = (AtomicLong) context.apply(BUILDS);
+        long built = 0;
+        for (int s = 0; s < n; s++) {
+          built += builtFromRows[s] - counted[s];
+          counted[s] = builtFromRows[s];
+        }
+        if (builds != null) {
+          builds.addAndGet(built);
+        }
+        @SuppressWarnings("unchecked")
+        final Consumer<long[]> madeBySummary = (Consumer<long[]>) context.apply(MADE);
+        if (madeBySummary != null) {
+          madeBySummary.accept(made.clone());
+        }
+        final AtomicLong heldBytes = (AtomicLong) context.apply(HELD_BYTES);
+        if (heldBytes != null) {
+          heldBytes.accumulateAndGet(peak[0], Math::max);
+        }
+        if (then != null) {
+          then.run();
+        }
+      };
+      return Linq4j.asEnumerable(() -> new Reads(windows, summaries, stop, finished));
+    }
   }
 
   /**

@@ -87,6 +87,17 @@ public final class TableVersions extends TransactionManagerMVCC {
     long stepsFrom;
     int stepRows;
 
+    /**
+     * The commits since {@link #logFrom} while some {@link TableFeed} follows the table: each
+     * commit's inserted rows, or null for one that did not only insert (or rolled part of
+     * itself back); trimmed to what the furthest-behind follower has not read.
+     */
+    final List<List<Object[]>> log = new ArrayList<>();
+    long logFrom;
+    int logRows;
+    /** Each follower's version: the log is kept from the least. */
+    final Map<TableFeed, Long> followers = new WeakHashMap<>();
+
     /** Forgets the steps: the table is at version {@code v} and no step has been taken. */
     void stepsFrom(long v) {
       steps.clear();
@@ -317,6 +328,24 @@ public final class TableVersions extends TransactionManagerMVCC {
       final Entry e = entries.get(t);
       e.inFlight--;
       e.version++;
+      if (!e.followers.isEmpty()) {
+        if (w.inserted != null && e.logRows + w.inserted.size() <= MAX_APPENDED) {
+          e.log.add(committed ? w.inserted : List.of());
+          e.logRows += w.inserted.size();
+        } else {
+          e.log.add(null);
+        }
+        if (e.log.size() > MAX_APPENDED) {
+          // a follower this far behind reads the table again
+          e.log.clear();
+          e.logRows = 0;
+          e.logFrom = e.version;
+        }
+      } else {
+        e.log.clear();
+        e.logRows = 0;
+        e.logFrom = e.version;
+      }
       if (committed && w.inserted != null && e.stepRows + w.inserted.size() <= MAX_APPENDED) {
         e.steps.add(w.inserted);
         e.stepRows += w.inserted.size();
@@ -324,6 +353,59 @@ public final class TableVersions extends TransactionManagerMVCC {
         e.stepsFrom(e.version);
       }
     });
+  }
+
+  /**
+   * Starts or moves {@code feed}'s following of {@code table} at {@code version}, the version
+   * it has read up to: commits after it are logged for it.
+   */
+  synchronized void follow(Table table, TableFeed feed, long version) {
+    final Entry e = entries.computeIfAbsent(table, k -> new Entry());
+    if (e.followers.isEmpty()) {
+      e.log.clear();
+      e.logRows = 0;
+      e.logFrom = e.version;
+    }
+    e.followers.put(feed, version);
+    // The log is kept from the least version a follower has read up to.
+    final long least = e.followers.values().stream().mapToLong(Long::longValue).min()
+        .orElse(e.version);
+    while (e.logFrom < least && !e.log.isEmpty()) {
+      final List<Object[]> step = e.log.remove(0);
+      e.logRows -= step == null ? 0 : step.size();
+      e.logFrom++;
+    }
+  }
+
+  /** Stops logging {@code table}'s commits for {@code feed}. */
+  synchronized void unfollow(Table table, TableFeed feed) {
+    final Entry e = entries.get(table);
+    if (e != null) {
+      e.followers.remove(feed);
+    }
+  }
+
+  /**
+   * The rows the commits of {@code table} after {@code version} up to now inserted, in
+   * commit order, when they only inserted and are still logged ({@link #follow}); null when
+   * one did more or the log does not reach back, or while a commit of it is under way.
+   */
+  synchronized List<Object[]> insertedSince(Table table, long version) {
+    final Entry e = entries.get(table);
+    if (e == null) {
+      return version == 0 ? List.of() : null;
+    }
+    if (e.inFlight > 0 || version < e.logFrom || version > e.version) {
+      return null;
+    }
+    final List<Object[]> rows = new ArrayList<>();
+    for (List<Object[]> step : e.log.subList((int) (version - e.logFrom), e.log.size())) {
+      if (step == null) {
+        return null;
+      }
+      rows.addAll(step);
+    }
+    return rows;
   }
 
   /**

@@ -13,6 +13,7 @@ import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.rel.PlanRules;
 import dev.mnestic.rel.Plans;
+import dev.mnestic.rel.SketchAggregate;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.Sketches;
 import dev.mnestic.sql.SqlCreateStandingQuery;
@@ -20,6 +21,7 @@ import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreDdlExecutor;
+import dev.mnestic.store.TableFeed;
 import dev.mnestic.type.MnesticTypeSystem;
 
 import org.apache.calcite.DataContext;
@@ -55,6 +57,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -94,6 +97,13 @@ public final class Dashboard extends AbstractSchema {
   private final Map<String, List<Object[]>> unread = new HashMap<>();
   private int evaluations;
   private final AtomicLong builds = new AtomicLong();
+  /** The summaries built from rows each metric's evaluations keep, with the table's feed. */
+  private final Map<String, Kept> kept = new HashMap<>();
+  /**
+   * Rows the evaluations of queries without WHERE consumed: every row of a pass, and those
+   * added to kept summaries.
+   */
+  private final AtomicLong consumed = new AtomicLong();
 
   private Dashboard(SchemaPlus root, SqlParser.Config parser) {
     this.root = root;
@@ -134,6 +144,27 @@ public final class Dashboard extends AbstractSchema {
     return builds.get();
   }
 
+  /**
+   * How many rows the evaluations of queries without WHERE consumed: every row a pass read,
+   * and every row committed since that an evaluation added to the summaries it kept.
+   */
+  public long consumed() {
+    return consumed.get();
+  }
+
+  /**
+   * Drops the summaries kept across evaluations: the next evaluation reads every row again,
+   * as the first after the store is reopened does.
+   */
+  public synchronized void dropKept() {
+    forget();
+  }
+
+  /** How many metrics' summaries are kept for the next evaluation. */
+  public synchronized int kept() {
+    return kept.size();
+  }
+
   /** The summaries of the current plan, per metric; empty before the first evaluation. */
   public synchronized Map<String, List<Sketches.Summary>> summaries() {
     return planned == null ? Map.of() : planned.summaries;
@@ -160,6 +191,7 @@ public final class Dashboard extends AbstractSchema {
     }
     definitions = now;
     planned = null;
+    forget();
     unread.clear();
     return true;
   }
@@ -271,9 +303,16 @@ public final class Dashboard extends AbstractSchema {
   private Planned planFor(List<StandingQuery> standing) {
     if (planned == null || !planned.queries.equals(standing)) {
       planned = plan(standing, root);
+      forget();
       unread.clear();
     }
     return planned;
+  }
+
+  /** Drops the kept summaries (the plan changed), no longer following their tables. */
+  private void forget() {
+    kept.values().forEach(k -> k.feed.close());
+    kept.clear();
   }
 
   /**
@@ -352,8 +391,9 @@ public final class Dashboard extends AbstractSchema {
   private Map<String, List<Object[]>> evaluate(List<StandingQuery> standing, String name,
       AtomicBoolean cancel) {
     try {
-      return planFor(standing).run(root, builds, cancel);
+      return planFor(standing).run(root, builds, cancel, this);
     } catch (RuntimeException e) {
+      forget();
       if (standing.size() == 1 || cancel != null && cancel.get()) {
         throw e;
       }
@@ -362,7 +402,7 @@ public final class Dashboard extends AbstractSchema {
       RuntimeException own = null;
       for (StandingQuery q : standing) {
         try {
-          answers.putAll(plan(List.of(q), root).run(root, builds, cancel));
+          answers.putAll(plan(List.of(q), root).run(root, builds, cancel, null));
         } catch (RuntimeException alone) {
           if (cancel != null && cancel.get()) {
             throw alone;
@@ -391,13 +431,74 @@ public final class Dashboard extends AbstractSchema {
     return message;
   }
 
+  /** A metric's summaries built from rows, kept at {@code version} of its table's feed. */
+  private static final class Kept {
+    final TableFeed feed;
+    final Sketches.State state;
+    long version;
+
+    Kept(TableFeed feed, Sketches.State state, long version) {
+      this.feed = feed;
+      this.state = state;
+      this.version = version;
+    }
+  }
+
+  /**
+   * {@code aggregate}'s reads over {@code metric} (of a query without WHERE) from the summaries
+   * kept for it, with the rows committed to its table since added; or null, the pass then to
+   * run with {@code variables}, to which this adds what keeps the pass's summaries when they
+   * are known to hold exactly the table's committed rows at one version.
+   *
+   * <p>Kept summaries are used when the table's feed tells the rows committed since they were
+   * kept, all inserts; a commit that updated or deleted rows, or rolled a statement back, makes
+   * the next evaluation a pass again. While the connection has writes of its own not committed
+   * (which its reads see, but no version counts), evaluations run passes and keep nothing.
+   */
+  private Iterable<Object[]> kept(SchemaPlus root, Metric metric, SketchAggregate aggregate,
+      Map<String, Object> variables) {
+    final Kept k = kept.get(metric.name());
+    if (k != null && k.state.summaries().equals(aggregate.summaries)) {
+      final long now = k.feed.version();
+      if (now < 0) {
+        return null;
+      }
+      final List<double[]> rows = k.feed.insertedSince(k.version, now);
+      if (rows != null) {
+        for (double[] row : rows) {
+          k.state.add((long) row[0], row[1]);
+        }
+        consumed.addAndGet(rows.size());
+        k.version = now;
+        k.feed.mark(now);
+        return k.state.reads(variables::get);
+      }
+    }
+    if (k != null) {
+      k.feed.close();
+      kept.remove(metric.name());
+    }
+    final TableFeed feed = TableFeed.of(Session.of(root), metric.table(), metric.timeColumn(),
+        metric.valueColumn());
+    final long before = feed == null ? -1 : feed.version();
+    variables.put(Sketches.KEEP, (Consumer<Sketches.State>) state -> {
+      consumed.addAndGet(state.rows());
+      // Kept only when no commit of the table came while the pass read it.
+      if (before >= 0 && feed.version() == before) {
+        feed.mark(before);
+        kept.put(metric.name(), new Kept(feed, state, before));
+      }
+    });
+    return null;
+  }
+
   /**
    * Plans {@code standing} alone and answers it once: a standing query run as a statement,
    * stopped by {@code cancel}.
    */
   public static List<Object[]> answer(StandingQuery standing, SchemaPlus root,
       AtomicBoolean cancel) {
-    return plan(List.of(standing), root).run(root, new AtomicLong(), cancel)
+    return plan(List.of(standing), root).run(root, new AtomicLong(), cancel, null)
         .get(standing.name());
   }
 
@@ -405,10 +506,13 @@ public final class Dashboard extends AbstractSchema {
   private record Planned(List<StandingQuery> queries, PlanSpace space, Plan plan,
       Map<String, List<Sketches.Summary>> summaries) {
     /**
-     * One evaluation: every query's rows, from one pass per metric; counts into {@code builds}.
-     * Setting {@code cancel} (if any) stops it (see {@link Sketches#windows}).
+     * One evaluation: every query's rows, from one pass per metric or, with {@code keeping}
+     * (the dashboard keeping summaries across evaluations, or null), from the summaries it
+     * kept, brought up to date ({@link Dashboard#kept}); counts into {@code builds}. Setting
+     * {@code cancel} (if any) stops it (see {@link Sketches#windows}).
      */
-    Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds, AtomicBoolean cancel) {
+    Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds, AtomicBoolean cancel,
+        Dashboard keeping) {
       final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
       PlanRules.STANDING.applyTo(b.getCluster().getPlanner());
       final Map<String, RowFilter> filters = new HashMap<>();
@@ -423,11 +527,17 @@ public final class Dashboard extends AbstractSchema {
             }
             return b.project(b.field(m.timeColumn()), b.field(m.valueColumn())).build();
           },
-          (rel, context) -> {
+          (metric, rel, context) -> {
             final Map<String, Object> variables = new HashMap<>(context);
             variables.put(Sketches.BUILDS, builds);
             variables.put(DataContext.Variable.CANCEL_FLAG.camelName,
                 cancel != null ? cancel : new AtomicBoolean());
+            if (keeping != null && filters.get(metric.name()) == null) {
+              final Iterable<Object[]> reads = keeping.kept(root, metric, rel, variables);
+              if (reads != null) {
+                return reads;
+              }
+            }
             return Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
                 List.of(), variables);
           });

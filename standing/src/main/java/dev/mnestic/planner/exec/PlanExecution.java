@@ -27,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -139,8 +138,7 @@ public final class PlanExecution {
    * each aggregate of {@link #aggregates} with the context variables it is given added to its
    * own; a query whose summaries no row reached has none.
    */
-  public Map<String, TreeMap<Long, Double>> answers(Function<Metric, RelNode> rows,
-      BiFunction<RelNode, Map<String, Object>, Iterable<Object[]>> run) {
+  public Map<String, TreeMap<Long, Double>> answers(Function<Metric, RelNode> rows, Run run) {
     // chosen summary → φ → window end → value
     final Map<Integer, Map<Double, Map<Long, Double>>> values = new HashMap<>();
     made.clear();
@@ -151,7 +149,8 @@ public final class PlanExecution {
           made.merge(vs.get(i), counts[i], Long::sum);
         }
       };
-      for (Object[] read : run.apply(aggregate, Map.of(Sketches.MADE, counted))) {
+      for (Object[] read : run.run(space.workload().metric(metric), aggregate,
+          Map.of(Sketches.MADE, counted))) {
         values.computeIfAbsent(vs.get((Integer) read[0]), k -> new HashMap<>())
             .computeIfAbsent((Double) read[2], k -> new HashMap<>())
             .put(((Number) read[1]).longValue(), (Double) read[3]);
@@ -192,6 +191,16 @@ public final class PlanExecution {
     final double phi = op instanceof Operator.Readout r ? r.phi() : ((Operator.SortQuantile) op).phi();
     out.putAll(values.getOrDefault(read, Map.of()).getOrDefault(phi, Map.of()));
     return out;
+  }
+
+  /** Runs one metric's aggregate. */
+  @FunctionalInterface
+  public interface Run {
+    /**
+     * The rows of {@code aggregate} (over {@code metric}'s rows), run with {@code context}'s
+     * variables added to the caller's own.
+     */
+    Iterable<Object[]> run(Metric metric, SketchAggregate aggregate, Map<String, Object> context);
   }
 
   private int producer(int consumer, int input) {

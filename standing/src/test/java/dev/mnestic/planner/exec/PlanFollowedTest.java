@@ -198,7 +198,7 @@ class PlanFollowedTest {
       final PlanExecution execution = new PlanExecution(space, plan);
       execution.answers(
           m -> LogicalTableScan.create(b.getCluster(), tables.get(m.name()), List.of()),
-          (rel, context) -> Plans.run(Plans.optimize(rel), root,
+          (metric, rel, context) -> Plans.run(Plans.optimize(rel), root,
               (JavaTypeFactory) b.getTypeFactory(), rows, context));
       return execution.made();
     }
