@@ -246,6 +246,65 @@ public final class Sketches {
     }
 
     /**
+     * Drops, in every summary built from rows, the windows holding one of {@code times} (rows
+     * deleted or updated since): they are built again from the rows of the time ranges
+     * returned (merged, in time order) with {@link #refill}, while rows inserted meanwhile go
+     * to the other windows with {@link #addOutside}; {@link #refilled} ends it.
+     */
+    public List<long[]> drop(long[] times) {
+      final List<long[]> ranges = new ArrayList<>();
+      for (long t : times) {
+        for (Cells c : cells) {
+          c.drop(t, ranges);
+        }
+        for (Sliding w : slidings) {
+          w.drop(t, ranges);
+        }
+      }
+      ranges.sort((a, b) -> Long.compare(a[0], b[0]));
+      final List<long[]> merged = new ArrayList<>();
+      for (long[] r : ranges) {
+        final long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+        if (last != null && r[0] <= last[1]) {
+          last[1] = Math.max(last[1], r[1]);
+        } else {
+          merged.add(r.clone());
+        }
+      }
+      return merged;
+    }
+
+    /** Adds a row to the windows {@link #drop} did not drop. */
+    public void addOutside(long t, double v) {
+      add(t, v, false);
+    }
+
+    /** Adds a row of a range {@link #drop} returned to the windows it dropped. */
+    public void refill(long t, double v) {
+      add(t, v, true);
+    }
+
+    /** Ends a {@link #drop}: every window is built as a whole again. */
+    public void refilled() {
+      for (Cells c : cells) {
+        c.dropped.clear();
+      }
+      for (Sliding w : slidings) {
+        w.dropped.clear();
+      }
+    }
+
+    private void add(long t, double v, boolean toDropped) {
+      rows++;
+      for (Cells c : cells) {
+        c.update(t, v, toDropped);
+      }
+      for (Sliding w : slidings) {
+        w.update(t, v, toDropped);
+      }
+    }
+
+    /**
      * Every summary's reads per window now, as {@link #windows} returns them; {@code context}
      * gives the variables {@link #BUILDS} (counting the windows built from rows since the last
      * read), {@link #MADE}, {@link #HELD_BYTES} and the cancel flag.
@@ -582,6 +641,27 @@ public final class Sketches {
       }
       last.update(v);
     }
+
+    /** The cells dropped to be built again ({@link State#drop}), by start. */
+    private final Set<Long> dropped = new HashSet<>();
+
+    /** Adds {@code v} to the cell holding {@code t} if it was dropped, or if it was not. */
+    void update(long t, double v, boolean toDropped) {
+      final long start = Math.floorDiv(t, width) * width;
+      if (dropped.contains(start) == toDropped) {
+        update(t, v);
+      }
+    }
+
+    /** Drops the cell holding {@code t}, adding the times it covers to {@code ranges}. */
+    void drop(long t, List<long[]> ranges) {
+      final long start = Math.floorDiv(t, width) * width;
+      byStart.remove(start);
+      last = null;
+      if (dropped.add(start)) {
+        ranges.add(new long[] {start, start + width});
+      }
+    }
   }
 
   /**
@@ -748,9 +828,31 @@ public final class Sketches {
       this.step = step;
     }
 
+    /** The windows dropped to be built again ({@link State#drop}), by end. */
+    private final Set<Long> dropped = new HashSet<>();
+
     void update(long t, double v) {
       for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
         windows.computeIfAbsent(end, e -> sketch(family, parameter)).update(v);
+      }
+    }
+
+    /** Adds {@code v} to the windows holding {@code t} that were dropped, or to the others. */
+    void update(long t, double v, boolean toDropped) {
+      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+        if (dropped.contains(end) == toDropped) {
+          windows.computeIfAbsent(end, e -> sketch(family, parameter)).update(v);
+        }
+      }
+    }
+
+    /** Drops the windows holding {@code t}, adding the times they cover to {@code ranges}. */
+    void drop(long t, List<long[]> ranges) {
+      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+        windows.remove(end);
+        if (dropped.add(end)) {
+          ranges.add(new long[] {end - width, end});
+        }
       }
     }
   }

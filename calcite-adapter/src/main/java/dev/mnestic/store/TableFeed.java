@@ -2,6 +2,11 @@ package dev.mnestic.store;
 
 import org.hsqldb.Table;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,14 +16,14 @@ import java.util.List;
  * again. Every write reaches the store's transaction manager ({@link TableVersions}), whatever
  * path made it (SQL, Datalog, a batch, a direct write on the session's HSQLDB connection):
  * each commit of the table moves its version by one, and while a feed follows the table the
- * rows of each commit that only inserted are logged; a rollback logs nothing.
+ * rows each commit inserted and deleted are logged; a rollback logs nothing.
  *
  * <p>A reader {@link #mark marks} the version its state was read at (a read of the table that
- * started and ended at that version, no commit of it in flight); {@link #insertedSince} then
- * gives the rows committed since, as (time in epoch milliseconds, value) pairs of two columns,
- * or null when a commit did more than insert (an UPDATE, DELETE or MERGE changing rows, a
- * statement rolled back in part) or the log no longer reaches back: the reader reads the table
- * again. The log is kept from the least version a live feed has marked, at most
+ * started and ended at that version, no commit of it in flight); {@link #changesSince} then
+ * gives the rows committed since, inserted and deleted, as (time in epoch milliseconds, value)
+ * pairs of two columns, or null when a commit's rows are not known (a statement rolled back in
+ * part, more than {@code TableVersions.MAX_APPENDED} rows) or the log no longer reaches back:
+ * the reader reads the table again. The log is kept from the least version a live feed has marked, at most
  * {@code TableVersions.MAX_APPENDED} rows.
  */
 public final class TableFeed {
@@ -85,17 +90,31 @@ public final class TableFeed {
   }
 
   /**
-   * The (time, value) of each row committed after {@code version} up to {@code now} (a
-   * {@link #version} read since), rows with a null time or value left out; null when they
+   * The rows committed after {@code version} up to {@code now} (a {@link #version} read
+   * since): each commit's inserted and deleted rows (an UPDATE deletes the old row and inserts
+   * the new) as (time, value) pairs, rows with a null time or value left out; null when they
    * cannot be told (see the class comment) or the table has moved past {@code now}.
    */
-  public List<double[]> insertedSince(long version, long now) {
-    final List<Object[]> rows = versions.insertedSince(table, version);
-    if (rows == null || versions.version(table) != now) {
+  public Changes changesSince(long version, long now) {
+    final List<TableVersions.Step> steps = versions.since(table, version);
+    if (steps == null || versions.version(table) != now) {
       return null;
     }
     final StoreSnapshot s = StoreSnapshot.of(session(store), table);
-    final List<double[]> out = new ArrayList<>(rows.size());
+    final List<double[]> inserted = new ArrayList<>();
+    final List<double[]> deleted = new ArrayList<>();
+    for (TableVersions.Step step : steps) {
+      pairs(s, step.inserted(), inserted);
+      pairs(s, step.deleted(), deleted);
+    }
+    return new Changes(inserted, deleted);
+  }
+
+  /** What commits changed: (time in epoch milliseconds, value) of the rows each way. */
+  public record Changes(List<double[]> inserted, List<double[]> deleted) {
+  }
+
+  private void pairs(StoreSnapshot s, List<Object[]> rows, List<double[]> out) {
     for (Object[] row : rows) {
       final Object t = StoreReads.read(s, StoreReads.Read.TIMESTAMP, timeColumn, row[timeColumn]);
       final Object v = row[valueColumn];
@@ -103,6 +122,43 @@ public final class TableFeed {
         out.add(new double[] {(Long) t, ((Number) v).doubleValue()});
       }
     }
-    return out;
+  }
+
+  /** Receives a row's time (epoch milliseconds) and value. */
+  @FunctionalInterface
+  public interface Sink {
+    void row(long time, double value);
+  }
+
+  /**
+   * Reads the (time, value) of the committed rows whose time is in [from, to) (null values
+   * left out) into {@code sink}, in a statement of the store's session; returns whether the
+   * table was at version {@code now} before and after it, so that the statement read exactly
+   * the rows committed at {@code now}.
+   */
+  public boolean read(long now, long from, long to, Sink sink) throws SQLException {
+    final String time = StoreDdlExecutor.quote(table.getColumn(timeColumn).getName().name);
+    final String value = StoreDdlExecutor.quote(table.getColumn(valueColumn).getName().name);
+    final PreparedStatement select = store.prepared("SELECT " + time + ", " + value + " FROM "
+        + StoreDdlExecutor.quote(Session.SCHEMA) + "."
+        + StoreDdlExecutor.quote(table.getName().name) + " WHERE " + time + " >= ? AND " + time
+        + " < ? AND " + value + " IS NOT NULL");
+    select.setObject(1, LocalDateTime.ofEpochSecond(Math.floorDiv(from, 1000),
+        Math.floorMod(from, 1000) * 1_000_000, ZoneOffset.UTC));
+    select.setObject(2, LocalDateTime.ofEpochSecond(Math.floorDiv(to, 1000),
+        Math.floorMod(to, 1000) * 1_000_000, ZoneOffset.UTC));
+    if (version() != now) {
+      return false;
+    }
+    try (ResultSet rs = select.executeQuery()) {
+      while (rs.next()) {
+        sink.row(StoreReads.timestamp(rs, 1), rs.getDouble(2));
+      }
+    }
+    return version() == now;
+  }
+
+  @Override public String toString() {
+    return "table " + table.getName().name;
   }
 }

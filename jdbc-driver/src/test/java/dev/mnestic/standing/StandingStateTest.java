@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * summaries they built from rows across evaluations and bring them up to date from the rows
  * committed since, whichever connection or path committed them; what they answer is what a
  * pass over every row answers (the pass the first evaluation after reopening runs:
- * {@link Dashboard#dropKept}), and a read after k inserted rows consumes k rows, not the table.
+ * {@link Dashboard#dropKept}); a read after k inserted rows consumes k rows, not the table, and
+ * one after an UPDATE the rows of the windows holding the rows it changed.
  * The queries are of relative error, answered by DDSketches or exact summaries, which answer
  * the same rows alike in any order.
  */
@@ -69,6 +70,14 @@ class StandingStateTest {
       }
     }
     return out;
+  }
+
+  private static long rows(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM requests")) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   /** Inserts {@code n} rows from id {@code id} at random times of minutes [from, to). */
@@ -138,11 +147,19 @@ class StandingStateTest {
             writer.rollback();
             writer.setAutoCommit(true);
           } else if (op == 4) {
-            try (Statement s = writer.createStatement()) {
-              s.execute("UPDATE requests SET latency = latency * 2 WHERE MOD(id, 97) = "
-                  + r.nextInt(97));
+            // an update of one minute's rows rebuilds the windows holding them, not the table
+            final Timestamp from = new Timestamp(START + r.nextInt(minutes) * MINUTE);
+            try (PreparedStatement update = writer.prepareStatement("UPDATE requests"
+                + " SET latency = latency * 2 WHERE ts >= ? AND ts < ?")) {
+              update.setTimestamp(1, from);
+              update.setTimestamp(2, new Timestamp(from.getTime() + MINUTE));
+              update.execute();
             }
-            k = -1;
+            kept = answers(reader);
+            assertTrue(d.consumed() - before < rows(reader),
+                (d.consumed() - before) + " rows read again of " + rows(reader));
+            keptReads++;
+            continue;
           } else {
             try (Statement s = (r.nextBoolean() ? writer : reader).createStatement()) {
               s.execute("DELETE FROM requests WHERE MOD(id, 89) = " + r.nextInt(89));

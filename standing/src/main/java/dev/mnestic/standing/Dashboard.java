@@ -451,8 +451,8 @@ public final class Dashboard extends AbstractSchema {
    * are known to hold exactly the table's committed rows at one version.
    *
    * <p>Kept summaries are used when the table's feed tells the rows committed since they were
-   * kept, all inserts; a commit that updated or deleted rows, or rolled a statement back, makes
-   * the next evaluation a pass again. While the connection has writes of its own not committed
+   * kept ({@link #update}); a commit that rolled a statement back, or wrote more rows than the
+   * feed logs, makes the next evaluation a pass again. While the connection has writes of its own not committed
    * (which its reads see, but no version counts), evaluations run passes and keep nothing.
    */
   private Iterable<Object[]> kept(SchemaPlus root, Metric metric, SketchAggregate aggregate,
@@ -463,12 +463,8 @@ public final class Dashboard extends AbstractSchema {
       if (now < 0) {
         return null;
       }
-      final List<double[]> rows = k.feed.insertedSince(k.version, now);
-      if (rows != null) {
-        for (double[] row : rows) {
-          k.state.add((long) row[0], row[1]);
-        }
-        consumed.addAndGet(rows.size());
+      final TableFeed.Changes changes = k.feed.changesSince(k.version, now);
+      if (changes != null && update(k, changes, now)) {
         k.version = now;
         k.feed.mark(now);
         return k.state.reads(variables::get);
@@ -490,6 +486,40 @@ public final class Dashboard extends AbstractSchema {
       }
     });
     return null;
+  }
+
+  /**
+   * Brings {@code k} up to date with {@code changes}, the commits up to version {@code now}:
+   * inserted rows are added; the windows holding a deleted row (an UPDATE's old row among
+   * them) are dropped and built again from the table's rows of their time ranges, read at
+   * {@code now}. Returns false, {@code k} then useless, when the table moved on meanwhile.
+   */
+  private boolean update(Kept k, TableFeed.Changes changes, long now) {
+    final long before = k.state.rows();
+    if (changes.deleted().isEmpty()) {
+      for (double[] row : changes.inserted()) {
+        k.state.add((long) row[0], row[1]);
+      }
+    } else {
+      final List<long[]> ranges = k.state.drop(changes.deleted().stream()
+          .mapToLong(row -> (long) row[0]).toArray());
+      for (double[] row : changes.inserted()) {
+        k.state.addOutside((long) row[0], row[1]);
+      }
+      try {
+        for (long[] range : ranges) {
+          if (!k.feed.read(now, range[0], range[1], k.state::refill)) {
+            return false;
+          }
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException("reading " + k.feed + " again failed", e);
+      } finally {
+        k.state.refilled();
+      }
+    }
+    consumed.addAndGet(k.state.rows() - before);
+    return true;
   }
 
   /**
