@@ -180,6 +180,55 @@ class StandingStateTest {
     }
   }
 
+  /**
+   * A reader refreshing while another connection commits inserts and updates and rolls back
+   * ends, once the writer stops, where a full pass does.
+   */
+  @Test void concurrentWritesLeaveTheKeptStateExact() throws Exception {
+    final String url = "jdbc:mnestic:db=mem:standing-concurrent";
+    try (Connection reader = DriverManager.getConnection(url);
+        Connection writer = DriverManager.getConnection(url)) {
+      try (Statement s = reader.createStatement()) {
+        define(s);
+      }
+      insert(writer, new Random(5), 0, 2000, 0, 10);
+      answers(reader);
+      final java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      final Thread writes = new Thread(() -> {
+        final Random r = new Random(6);
+        try (Statement s = writer.createStatement()) {
+          for (int i = 0; i < 60; i++) {
+            if (i % 7 == 3) {
+              writer.setAutoCommit(false);
+              insert(writer, r, 100_000 + i * 100, 50, 0, 12);
+              writer.rollback();
+              writer.setAutoCommit(true);
+            } else if (i % 5 == 2) {
+              s.execute("UPDATE requests SET latency = latency + 1 WHERE MOD(id, 50) = " + i);
+            } else {
+              insert(writer, r, 10_000 + i * 100, 1 + r.nextInt(100), 8, 12);
+            }
+          }
+        } catch (Throwable e) {
+          failed.set(e);
+        }
+      });
+      writes.start();
+      final Dashboard d = dashboard(reader);
+      while (writes.isAlive()) {
+        answers(reader);
+      }
+      writes.join();
+      if (failed.get() != null) {
+        throw new AssertionError(failed.get());
+      }
+      final List<String> kept = answers(reader);
+      d.dropKept();
+      assertEquals(answers(reader), kept);
+    }
+  }
+
   /** A writer's rows not committed count only once committed; the reader never sees them before. */
   @Test void onlyCommittedRowsCount() throws SQLException {
     final String url = "jdbc:mnestic:db=mem:standing-committed";
