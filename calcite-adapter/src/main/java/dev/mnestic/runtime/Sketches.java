@@ -625,6 +625,8 @@ public final class Sketches {
     private final TreeMap<Long, Sketch> byStart = new TreeMap<>();
     private long lastStart;
     private Sketch last;
+    /** The cells dropped to be built again ({@link State#drop}), by start. */
+    private final Set<Long> dropped = new HashSet<>();
 
     Cells(Family family, double parameter, long width) {
       this.family = family;
@@ -641,9 +643,6 @@ public final class Sketches {
       }
       last.update(v);
     }
-
-    /** The cells dropped to be built again ({@link State#drop}), by start. */
-    private final Set<Long> dropped = new HashSet<>();
 
     /** Adds {@code v} to the cell holding {@code t} if it was dropped, or if it was not. */
     void update(long t, double v, boolean toDropped) {
@@ -820,6 +819,8 @@ public final class Sketches {
     private final long step;
     /** By end. */
     private final TreeMap<Long, Sketch> windows = new TreeMap<>();
+    /** The windows dropped to be built again ({@link State#drop}), by end. */
+    private final Set<Long> dropped = new HashSet<>();
 
     Sliding(Family family, double parameter, long width, long step) {
       this.family = family;
@@ -827,9 +828,6 @@ public final class Sketches {
       this.width = width;
       this.step = step;
     }
-
-    /** The windows dropped to be built again ({@link State#drop}), by end. */
-    private final Set<Long> dropped = new HashSet<>();
 
     void update(long t, double v) {
       for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
