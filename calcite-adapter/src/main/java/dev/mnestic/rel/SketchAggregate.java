@@ -12,20 +12,18 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Quantiles of a time series per window, read from summaries built in one pass over the input:
  * the sketch builds and reads of a sketch-sharing plan. The input's column {@code timeColumn} (a
  * TIMESTAMP) places each row, its column {@code valueColumn} (numeric; rows where it is null are
  * skipped) is summarized. Each row updates, in the same pass, every {@link Summary} of
- * {@code summaries} (each with its own family, parameter and windows), so a summary that several
- * quantiles or queries read is built once per window, and several summaries cost one pass.
- * Tumbling summaries of one family, parameter and width are built once per row whoever reads
- * them: a summary of tumbling windows, and the sub-windows other summaries merge (so a 1m KLL
- * read directly and merged into 5m windows is one KLL per minute); see {@link #updatesPerRow(List)}.
+ * {@code summaries} (each with its own family, parameter and windows) that is built from rows,
+ * so a summary that several quantiles or queries read is built once per window, and several
+ * summaries cost one pass. A summary merged from sub-windows reads those of the summary it names
+ * ({@link Summary#source}), so a 1m KLL read directly and merged into 5m windows is one KLL per
+ * minute; see {@link #updatesPerRow(List)}.
  *
  * <p>One output row per read: the summary's index in {@code summaries} (INTEGER), the window's
  * end (TIMESTAMP), the quantile φ (DOUBLE) and its value (DOUBLE); by summary, then window in
@@ -55,23 +53,20 @@ public abstract class SketchAggregate extends SingleRel {
   }
 
   /**
-   * Summary updates per input row: one per distinct tumbling summary (family, parameter, width
-   * of the tumbling windows or sub-windows it is built from; exact sliding windows are built
-   * from sub-windows of their step), plus width / step per KLL or DDSketch summary of sliding
-   * windows built directly.
+   * Summary updates per input row: none for a summary merging another's windows, width / step
+   * for a KLL or DDSketch summary of sliding windows built directly, and one for every other
+   * (built in tumbling windows or sub-windows; exact sliding windows from sub-windows of their
+   * step).
    */
   public static long updatesPerRow(List<Summary> summaries) {
-    final Set<List<Object>> cells = new HashSet<>();
-    long sliding = 0;
+    long updates = 0;
     for (Summary s : summaries) {
-      final long cellWidth = Sketches.cellWidth(s.family(), s.width(), s.step(), s.subWidth());
-      if (cellWidth > 0) {
-        cells.add(List.of(s.family(), s.parameter(), cellWidth));
-      } else {
-        sliding += s.width() / s.step();
+      if (s.source() < 0) {
+        updates += Sketches.cellWidth(s.family(), s.width(), s.step(), s.subWidth()) > 0 ? 1
+            : s.width() / s.step();
       }
     }
-    return cells.size() + sliding;
+    return updates;
   }
 
   @Override protected RelDataType deriveRowType() {

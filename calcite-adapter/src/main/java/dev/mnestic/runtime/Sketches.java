@@ -14,16 +14,20 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Function;
 
 /**
  * Runtime of the sketch aggregate ({@code dev.mnestic.rel.SketchAggregate}): per-window
@@ -35,7 +39,8 @@ public final class Sketches {
 
   /**
    * The context variable holding an {@code AtomicLong} that counts every summary built from
-   * rows (a window's, or a sub-window's that windows merge); absent for none.
+   * rows (a window's, or a sub-window's that windows merge), not those merged from others;
+   * absent for none.
    */
   public static final String BUILDS = "mnesticSketchBuilds";
 
@@ -47,6 +52,14 @@ public final class Sketches {
    */
   public static final String HELD_BYTES = "mnesticSketchHeldBytes";
 
+  /**
+   * The context variable holding a {@code Consumer<long[]>} that receives, when a pass
+   * finishes, how many windows' summaries each summary made, by index: one per window built
+   * from rows (for an exact summary of sliding windows, per tumbling exact window of its step
+   * that it counts from) or merged; absent for none.
+   */
+  public static final String MADE = "mnesticSketchesMade";
+
   /** The summary families. */
   public enum Family { KLL, DDSKETCH, EXACT }
 
@@ -55,13 +68,17 @@ public final class Sketches {
    * of {@code step} since the epoch and whose window holds a row. {@code family} is KLL
    * (DataSketches' KLL of size {@code parameter} = k), DDSKETCH (DataDog's DDSketch of relative
    * accuracy {@code parameter} = α) or EXACT (every value kept); each is asked for the
-   * φ-quantile of {@link #nearestRank}, which EXACT returns exactly. With {@code subWidth} 0 each
-   * row updates every window that holds it (width / step of them); otherwise each row updates
-   * one tumbling sub-window of {@code subWidth}, and each window merges the sub-windows that tile
-   * it. Every φ of {@code phis} is read from each window's summary.
+   * φ-quantile of {@link #nearestRank}, which EXACT returns exactly. With {@code subWidth} 0 the
+   * summary is built from rows: each row updates every window that holds it (width / step of
+   * them). Otherwise each window merges the tumbling sub-windows of {@code subWidth} that tile
+   * it: those of the summary at index {@code source} of the same pass (a tumbling summary of the
+   * same family, {@code subWidth} wide, built from rows or itself merged: the producer a plan
+   * chose, so one summary per sub-window serves every reader of it), or, when {@code source} is
+   * -1, sub-windows built from rows for this summary alone. Every φ of {@code phis} is read from
+   * each window's summary; a summary only merged into others reads none.
    */
   public record Summary(Family family, double parameter, long width, long step, long subWidth,
-      List<Double> phis) {
+      List<Double> phis, int source) {
     public Summary {
       if (width <= 0 || step <= 0 || step > width || width % step != 0) {
         throw new IllegalArgumentException(
@@ -71,16 +88,32 @@ public final class Sketches {
         throw new IllegalArgumentException("sub-windows of " + subWidth
             + " ms do not tile windows of " + width + " ms every " + step + " ms");
       }
-      if (phis.isEmpty() || phis.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
+      if (source < -1 || source >= 0 && subWidth == 0) {
+        throw new IllegalArgumentException("only a merge reads another summary's windows: source "
+            + source + " with sub-windows of " + subWidth + " ms");
+      }
+      if (phis.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
         throw new IllegalArgumentException("quantiles must be in [0, 1]: " + phis);
       }
       phis = List.copyOf(phis);
     }
 
+    /** A summary reading no other's windows: built from rows, or merging its own sub-windows. */
+    public Summary(Family family, double parameter, long width, long step, long subWidth,
+        List<Double> phis) {
+      this(family, parameter, width, step, subWidth, phis, -1);
+    }
+
+    /** Whether it is built from rows, not merged from sub-windows. */
+    public boolean builtFromRows() {
+      return subWidth == 0;
+    }
+
     @Override public String toString() {
       return family + "(" + (family == Family.KLL ? "k=" + (int) parameter
           : family == Family.DDSKETCH ? "α=" + parameter : "exact") + ", width=" + width
-          + ", step=" + step + (subWidth > 0 ? ", sub=" + subWidth : "") + ", phis=" + phis + ")";
+          + ", step=" + step + (subWidth > 0 ? ", sub=" + subWidth : "")
+          + (source >= 0 ? ", merging #" + source : "") + ", phis=" + phis + ")";
     }
   }
 
@@ -112,15 +145,16 @@ public final class Sketches {
    * Calcite holds a TIMESTAMP), φ and the value (the operator's semantics:
    * {@code dev.mnestic.rel.SketchAggregate}).
    *
-   * <p>Tumbling summaries of one family, parameter and width are built once per row whoever
-   * reads them: a summary of tumbling windows, and the sub-windows other summaries merge. The
-   * rows need not come in time order, so the pass builds every such sub-window (and every window
-   * of a KLL or DDSketch built directly over sliding windows) before the first read; a merged
-   * window is made only when the reader reaches it and dropped at the next, so the pass holds the
-   * sub-windows plus one merged window. Exact accumulators never copy a value into several
-   * windows: exact sliding windows, and exact windows merged from sub-windows, are read by
-   * counting (see {@link ExactWindows}) from tumbling exact sub-windows of the step (or the given
-   * sub-width).
+   * <p>Each summary built from rows is its own: two summaries share work only where one merges
+   * the other's windows ({@link Summary#source}), as a plan chose. The rows need not come in
+   * time order, so the pass builds every tumbling window or sub-window built from rows (and
+   * every window of a KLL or DDSketch built directly over sliding windows) before the first
+   * read. A merged window is made only when the reader reaches it and dropped at the next, so
+   * the pass holds the windows built from rows plus one merged window; but the windows of a
+   * merge that another merges are all made once, when first read, and held. Exact accumulators
+   * never copy a value into several windows: exact sliding windows, and exact windows merged
+   * from sub-windows, are read by counting (see {@link ExactWindows}) from tumbling exact
+   * windows of the step (or those of the sub-windows' producer, or its own producer's).
    *
    * <p>The context's {@code DataContext.Variable.CANCEL_FLAG} (a statement's cancel or query
    * timeout) stops the pass between two rows, two merged windows or two reads: it fails and
@@ -128,83 +162,323 @@ public final class Sketches {
    */
   public static Enumerable<Object[]> windows(DataContext root, Enumerable<Object[]> rows,
       int timeColumn, int valueColumn, List<Summary> summaries) {
-    final int n = summaries.size();
-    final Map<List<Object>, Cells> cells = new LinkedHashMap<>();
-    final Cells[] tumbling = new Cells[n];
-    final List<Sliding> sliding = new ArrayList<>();
-    final Sliding[] slidingOf = new Sliding[n];
-    for (int s = 0; s < n; s++) {
-      final Summary summary = summaries.get(s);
-      final long cellWidth = cellWidth(summary.family(), summary.width(), summary.step(),
-          summary.subWidth());
-      if (cellWidth > 0) {
-        tumbling[s] = cells.computeIfAbsent(
-            List.of(summary.family(), summary.parameter(), cellWidth),
-            k -> new Cells(summary.family(), summary.parameter(), cellWidth));
-      } else {
-        slidingOf[s] = new Sliding(summary.family(), summary.parameter(), summary.width(),
-            summary.step());
-        sliding.add(slidingOf[s]);
-      }
-    }
-    final Cells[] distinct = cells.values().toArray(new Cells[0]);
-    final Sliding[] slidings = sliding.toArray(new Sliding[0]);
+    final State state = new State(summaries);
     final Stop stop = new Stop(DataContext.Variable.CANCEL_FLAG.get(root));
-    // 1. One pass: each row updates every distinct tumbling summary and every sliding window
-    //    that holds it.
+    // 1. One pass: each row updates every tumbling summary and every sliding window that holds
+    //    it.
     for (Object[] row : rows) {
       stop.row();
-      if (row[valueColumn] == null) {
-        continue;
+      if (row[valueColumn] != null) {
+        state.add(millis(row[timeColumn]), ((Number) row[valueColumn]).doubleValue());
       }
-      final long t = millis(row[timeColumn]);
-      final double v = ((Number) row[valueColumn]).doubleValue();
-      for (Cells c : distinct) {
+    }
+    @SuppressWarnings("unchecked")
+    final Consumer<State> keep = (Consumer<State>) root.get(KEEP);
+    return state.reads(root::get, stop, keep == null ? null : () -> keep.accept(state));
+  }
+
+  /**
+   * The context variable holding a {@code Consumer<State>} that receives, once a pass has
+   * finished, the {@link State} it built, to be read again with more rows added; absent for
+   * none.
+   */
+  public static final String KEEP = "mnesticSketchesKeep";
+
+  /**
+   * What a pass builds from rows, kept: every summary built from rows, window by window, fed
+   * one row at a time ({@link #add}) in any order, and read whenever asked ({@link #reads}),
+   * merged windows then made from what it holds. A pass over all rows and a state kept and fed
+   * the rows added since are the same code, so they answer alike (KLL compacts at random: the
+   * same rows in another order may answer otherwise within its error).
+   */
+  public static final class State {
+    private final List<Summary> summaries;
+    // Each summary built from rows: in tumbling cells (its windows, its own sub-windows, or an
+    // exact summary's step) or, for a sliding KLL or DDSketch, window by window.
+    private final Cells[] cellsOf;
+    private final Sliding[] slidingOf;
+    private final Cells[] cells;
+    private final Sliding[] slidings;
+    /** The windows built from rows that a read has counted into {@link #BUILDS}, by summary. */
+    private final long[] counted;
+    private long rows;
+
+    public State(List<Summary> summaries) {
+      this.summaries = List.copyOf(summaries);
+      final int n = summaries.size();
+      cellsOf = new Cells[n];
+      slidingOf = new Sliding[n];
+      final List<Cells> cells = new ArrayList<>();
+      final List<Sliding> sliding = new ArrayList<>();
+      for (int s = 0; s < n; s++) {
+        final Summary summary = summaries.get(s);
+        if (summary.source() >= 0) {
+          checkSource(summaries, s);
+          continue;
+        }
+        final long cellWidth = cellWidth(summary.family(), summary.width(), summary.step(),
+            summary.subWidth());
+        if (cellWidth > 0) {
+          cellsOf[s] = new Cells(summary.family(), summary.parameter(), cellWidth);
+          cells.add(cellsOf[s]);
+        } else {
+          slidingOf[s] = new Sliding(summary.family(), summary.parameter(), summary.width(),
+              summary.step());
+          sliding.add(slidingOf[s]);
+        }
+      }
+      this.cells = cells.toArray(new Cells[0]);
+      this.slidings = sliding.toArray(new Sliding[0]);
+      this.counted = new long[n];
+    }
+
+    public List<Summary> summaries() {
+      return summaries;
+    }
+
+    /** Adds the value {@code v} at time {@code t} (epoch milliseconds) to every summary. */
+    public void add(long t, double v) {
+      rows++;
+      for (Cells c : cells) {
         c.update(t, v);
       }
       for (Sliding w : slidings) {
         w.update(t, v);
       }
     }
-    long built = 0;
-    long held = 0;
-    for (Cells c : distinct) {
-      built += c.byStart.size();
-      held += bytes(c.byStart);
+
+    /** How many rows were added. */
+    public long rows() {
+      return rows;
     }
-    for (Sliding w : slidings) {
-      built += w.windows.size();
-      held += bytes(w.windows);
-    }
-    // 2. Each window's quantiles read from its one summary, merged windows made as reached.
-    final List<Iterator<Window>> windows = new ArrayList<>();
-    final long pass = held;
-    final long[] peak = {held};
-    final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], pass + bytes);
-    for (int s = 0; s < n; s++) {
-      final Summary summary = summaries.get(s);
-      windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0)
-          : summary.family() == Family.EXACT
-              && (summary.subWidth() > 0 || summary.width() != summary.step())
-          ? new ExactWindows(tumbling[s].byStart, summary.width(), summary.step(), stop, merges)
-          : summary.subWidth() > 0
-          ? tumbling[s].merged(summary.width(), summary.step(), summary.family(),
-              summary.parameter(), stop, merges)
-          : ends(tumbling[s].byStart, summary.width()));
-    }
-    // 3. Only a pass that finished counts what it built.
-    final long builtBySummaries = built;
-    final Runnable finished = () -> {
-      final AtomicLong builds = (AtomicLong) root.get(BUILDS);
-      if (builds != null) {
-        builds.addAndGet(builtBySummaries);
+
+    /**
+     * Drops, in every summary built from rows, the windows holding one of {@code times} (rows
+     * deleted or updated since): they are built again from the rows of the time ranges
+     * returned (merged, in time order) with {@link #refill}, while rows inserted meanwhile go
+     * to the other windows with {@link #addOutside}; {@link #refilled} ends it.
+     */
+    public List<long[]> drop(long[] times) {
+      final List<long[]> ranges = new ArrayList<>();
+      for (long t : times) {
+        for (Cells c : cells) {
+          c.drop(t, ranges);
+        }
+        for (Sliding w : slidings) {
+          w.drop(t, ranges);
+        }
       }
-      final AtomicLong heldBytes = (AtomicLong) root.get(HELD_BYTES);
-      if (heldBytes != null) {
-        heldBytes.accumulateAndGet(peak[0], Math::max);
+      ranges.sort((a, b) -> Long.compare(a[0], b[0]));
+      final List<long[]> merged = new ArrayList<>();
+      for (long[] r : ranges) {
+        final long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+        if (last != null && r[0] <= last[1]) {
+          last[1] = Math.max(last[1], r[1]);
+        } else {
+          merged.add(r.clone());
+        }
       }
-    };
-    return Linq4j.asEnumerable(() -> new Reads(windows, summaries, stop, finished));
+      return merged;
+    }
+
+    /** Adds a row to the windows {@link #drop} did not drop. */
+    public void addOutside(long t, double v) {
+      add(t, v, false);
+    }
+
+    /** Adds a row of a range {@link #drop} returned to the windows it dropped. */
+    public void refill(long t, double v) {
+      add(t, v, true);
+    }
+
+    /** Ends a {@link #drop}: every window is built as a whole again. */
+    public void refilled() {
+      for (Cells c : cells) {
+        c.dropped.clear();
+      }
+      for (Sliding w : slidings) {
+        w.dropped.clear();
+      }
+    }
+
+    private void add(long t, double v, boolean toDropped) {
+      rows++;
+      for (Cells c : cells) {
+        c.update(t, v, toDropped);
+      }
+      for (Sliding w : slidings) {
+        w.update(t, v, toDropped);
+      }
+    }
+
+    /**
+     * Every summary's reads per window now, as {@link #windows} returns them; {@code context}
+     * gives the variables {@link #BUILDS} (counting the windows built from rows since the last
+     * read), {@link #MADE}, {@link #HELD_BYTES} and the cancel flag.
+     */
+    public Enumerable<Object[]> reads(Function<String, Object> context) {
+      return reads(context,
+          new Stop((AtomicBoolean) context.apply(DataContext.Variable.CANCEL_FLAG.camelName)),
+          null);
+    }
+
+    private Enumerable<Object[]> reads(Function<String, Object> context, Stop stop,
+        Runnable then) {
+      final int n = summaries.size();
+      final long[] made = new long[n];
+      final long[] held = {0};
+      for (int s = 0; s < n; s++) {
+        final TreeMap<Long, Sketch> built = cellsOf[s] != null ? cellsOf[s].byStart
+            : slidingOf[s] != null ? slidingOf[s].windows : null;
+        if (built != null) {
+          made[s] = built.size();
+          held[0] += bytes(built);
+        }
+      }
+      final long[] builtFromRows = made.clone();
+      // 2. Each window's quantiles read from its one summary, merged windows made as reached.
+      final long[] peak = {held[0]};
+      final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], held[0] + bytes);
+      final Windows producers = new Windows(summaries, cellsOf, made, held, stop, merges);
+      final List<Iterator<Window>> windows = new ArrayList<>();
+      for (int s = 0; s < n; s++) {
+        final Summary summary = summaries.get(s);
+        final int counting = s;
+        windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0)
+            : summary.family() == Family.EXACT
+                && (summary.subWidth() > 0 || summary.width() != summary.step())
+            ? new ExactWindows(producers.exactCells(s), summary.width(), summary.step(), stop,
+                merges, summary.builtFromRows() ? () -> { } : () -> made[counting]++)
+            : summary.subWidth() > 0 && producers.merged(s)
+            ? ends(producers.tumbling(s), summary.width())
+            : summary.subWidth() > 0
+            ? merged(producers.subWindows(s), summary.width(), summary.step(), summary.family(),
+                summary.parameter(), stop, merges, () -> made[counting]++)
+            : ends(cellsOf[s].byStart, summary.width()));
+      }
+      // 3. Only a read that finished counts what it made.
+      final Runnable finished = () -> {
+        final AtomicLong builds = (AtomicLong) context.apply(BUILDS);
+        long built = 0;
+        for (int s = 0; s < n; s++) {
+          built += builtFromRows[s] - counted[s];
+          counted[s] = builtFromRows[s];
+        }
+        if (builds != null) {
+          builds.addAndGet(built);
+        }
+        @SuppressWarnings("unchecked")
+        final Consumer<long[]> madeBySummary = (Consumer<long[]>) context.apply(MADE);
+        if (madeBySummary != null) {
+          madeBySummary.accept(made.clone());
+        }
+        final AtomicLong heldBytes = (AtomicLong) context.apply(HELD_BYTES);
+        if (heldBytes != null) {
+          heldBytes.accumulateAndGet(peak[0], Math::max);
+        }
+        if (then != null) {
+          then.run();
+        }
+      };
+      return Linq4j.asEnumerable(() -> new Reads(windows, summaries, stop, finished));
+    }
+  }
+
+  /**
+   * Checks that summary {@code s} merges the windows of a tumbling summary of its family, as
+   * wide as its sub-windows (a DDSketch's of its α: DDSketches merge only with one index
+   * mapping), and that following sources from it ends at a summary built from rows.
+   */
+  private static void checkSource(List<Summary> summaries, int s) {
+    final Summary merge = summaries.get(s);
+    int at = s;
+    for (int hops = 0; summaries.get(at).source() >= 0; hops++) {
+      if (hops == summaries.size()) {
+        throw new IllegalArgumentException("summary " + s + "'s sources make a cycle");
+      }
+      at = summaries.get(at).source();
+      if (at >= summaries.size()) {
+        throw new IllegalArgumentException("summary " + s + " merges summary " + at + " of "
+            + summaries.size());
+      }
+    }
+    final Summary source = summaries.get(merge.source());
+    if (source.family() != merge.family() || source.width() != source.step()
+        || source.width() != merge.subWidth()
+        || merge.family() == Family.DDSKETCH && source.parameter() != merge.parameter()) {
+      throw new IllegalArgumentException("summary " + s + " (" + merge + ") cannot merge the "
+          + "windows of summary " + merge.source() + " (" + source + ")");
+    }
+  }
+
+  /**
+   * The tumbling windows merges read, by summary: those built from rows, and those of a merge
+   * that another merges, made once when first asked and held (counted into {@code made} and
+   * {@code held}).
+   */
+  private static final class Windows {
+    private final List<Summary> summaries;
+    private final Cells[] cellsOf;
+    private final long[] made;
+    private final long[] held;
+    private final Stop stop;
+    private final Stop.Merges merges;
+    private final Map<Integer, TreeMap<Long, Sketch>> mergedOnce = new HashMap<>();
+    /** The summaries another merges. */
+    private final Set<Integer> sources = new HashSet<>();
+
+    Windows(List<Summary> summaries, Cells[] cellsOf, long[] made, long[] held, Stop stop,
+        Stop.Merges merges) {
+      this.summaries = summaries;
+      this.cellsOf = cellsOf;
+      this.made = made;
+      this.held = held;
+      this.stop = stop;
+      this.merges = merges;
+      summaries.forEach(x -> sources.add(x.source()));
+    }
+
+    /** Whether {@code s} is a merge whose windows another merges: they are made once, held. */
+    boolean merged(int s) {
+      return sources.contains(s) && !summaries.get(s).builtFromRows();
+    }
+
+    /** The sub-windows merge {@code s} reads, by start. */
+    TreeMap<Long, Sketch> subWindows(int s) {
+      final int source = summaries.get(s).source();
+      return source < 0 ? cellsOf[s].byStart : tumbling(source);
+    }
+
+    /** Tumbling summary {@code t}'s windows, by start. */
+    TreeMap<Long, Sketch> tumbling(int t) {
+      final Summary summary = summaries.get(t);
+      if (summary.builtFromRows()) {
+        return cellsOf[t].byStart;
+      }
+      TreeMap<Long, Sketch> windows = mergedOnce.get(t);
+      if (windows == null) {
+        windows = new TreeMap<>();
+        final TreeMap<Long, Sketch> sub = subWindows(t);
+        for (long end : windowEnds(sub.keySet(), summary.width(), summary.step(), stop)) {
+          windows.put(end - summary.width(), merge(sub, end - summary.width(), end,
+              summary.family(), summary.parameter(), stop));
+          made[t]++;
+        }
+        held[0] += bytes(windows);
+        merges.holding(0);
+        mergedOnce.put(t, windows);
+      }
+      return windows;
+    }
+
+    /** The exact cells exact summary {@code s} counts from: its own, or its producers'. */
+    TreeMap<Long, Sketch> exactCells(int s) {
+      int at = s;
+      while (summaries.get(at).source() >= 0) {
+        at = summaries.get(at).source();
+      }
+      return cellsOf[at].byStart;
+    }
   }
 
   /** Each summary's windows in turn, each window's φs in turn: a row per read. */
@@ -350,7 +624,7 @@ public final class Sketches {
     return bytes;
   }
 
-  /** Tumbling summaries of one family, parameter and width, by start. */
+  /** Tumbling summaries of one family, parameter and width built from rows, by start. */
   private static final class Cells {
     private final Family family;
     private final double parameter;
@@ -358,6 +632,8 @@ public final class Sketches {
     private final TreeMap<Long, Sketch> byStart = new TreeMap<>();
     private long lastStart;
     private Sketch last;
+    /** The cells dropped to be built again ({@link State#drop}), by start. */
+    private final Set<Long> dropped = new HashSet<>();
 
     Cells(Family family, double parameter, long width) {
       this.family = family;
@@ -375,30 +651,57 @@ public final class Sketches {
       last.update(v);
     }
 
-    /**
-     * Windows of {@code windowWidth} every {@code step}, each merged from the cells tiling it
-     * when the reader reaches it.
-     */
-    Iterator<Window> merged(long windowWidth, long step, Family family, double parameter,
-        Stop stop, Stop.Merges merges) {
-      final Iterator<Long> ends = windowEnds(byStart.keySet(), windowWidth, step, stop).iterator();
-      return new Iterator<>() {
-        @Override public boolean hasNext() {
-          return ends.hasNext();
-        }
-
-        @Override public Window next() {
-          final long end = ends.next();
-          stop.merged();
-          final Sketch merged = sketch(family, parameter);
-          for (Sketch sub : byStart.subMap(end - windowWidth, end).values()) {
-            merged.merge(sub);
-          }
-          merges.holding(merged.bytes());
-          return new Window(end, merged::quantile);
-        }
-      };
+    /** Adds {@code v} to the cell holding {@code t} if it was dropped, or if it was not. */
+    void update(long t, double v, boolean toDropped) {
+      final long start = Math.floorDiv(t, width) * width;
+      if (dropped.contains(start) == toDropped) {
+        update(t, v);
+      }
     }
+
+    /** Drops the cell holding {@code t}, adding the times it covers to {@code ranges}. */
+    void drop(long t, List<long[]> ranges) {
+      final long start = Math.floorDiv(t, width) * width;
+      byStart.remove(start);
+      last = null;
+      if (dropped.add(start)) {
+        ranges.add(new long[] {start, start + width});
+      }
+    }
+  }
+
+  /**
+   * Windows of {@code width} every {@code step}, each merged from the tumbling sub-windows of
+   * {@code subWindows} (by start) tiling it when the reader reaches it; {@code made} runs once a
+   * window.
+   */
+  private static Iterator<Window> merged(TreeMap<Long, Sketch> subWindows, long width, long step,
+      Family family, double parameter, Stop stop, Stop.Merges merges, Runnable made) {
+    final Iterator<Long> ends = windowEnds(subWindows.keySet(), width, step, stop).iterator();
+    return new Iterator<>() {
+      @Override public boolean hasNext() {
+        return ends.hasNext();
+      }
+
+      @Override public Window next() {
+        final long end = ends.next();
+        final Sketch merged = merge(subWindows, end - width, end, family, parameter, stop);
+        made.run();
+        merges.holding(merged.bytes());
+        return new Window(end, merged::quantile);
+      }
+    };
+  }
+
+  /** The sub-windows of {@code subWindows} starting in [from, to) merged into one summary. */
+  private static Sketch merge(TreeMap<Long, Sketch> subWindows, long from, long to, Family family,
+      double parameter, Stop stop) {
+    stop.merged();
+    final Sketch merged = sketch(family, parameter);
+    for (Sketch sub : subWindows.subMap(from, to).values()) {
+      merged.merge(sub);
+    }
+    return merged;
   }
 
   /**
@@ -417,6 +720,7 @@ public final class Sketches {
     private final Iterator<Long> ends;
     private final Stop stop;
     private final Stop.Merges merges;
+    private final Runnable made;
     private double[] values;
     /** counts[i] covers values (i - (i & -i), i] (1-based). */
     private int[] counts;
@@ -426,12 +730,13 @@ public final class Sketches {
     private long to;
 
     ExactWindows(TreeMap<Long, Sketch> cells, long width, long step, Stop stop,
-        Stop.Merges merges) {
+        Stop.Merges merges, Runnable made) {
       this.cells = cells;
       this.width = width;
       this.ends = windowEnds(cells.keySet(), width, step, stop).iterator();
       this.stop = stop;
       this.merges = merges;
+      this.made = made;
     }
 
     @Override public boolean hasNext() {
@@ -455,6 +760,7 @@ public final class Sketches {
       }
       from = start;
       to = end;
+      made.run();
       return new Window(end, this::quantile);
     }
 
@@ -520,6 +826,8 @@ public final class Sketches {
     private final long step;
     /** By end. */
     private final TreeMap<Long, Sketch> windows = new TreeMap<>();
+    /** The windows dropped to be built again ({@link State#drop}), by end. */
+    private final Set<Long> dropped = new HashSet<>();
 
     Sliding(Family family, double parameter, long width, long step) {
       this.family = family;
@@ -531,6 +839,25 @@ public final class Sketches {
     void update(long t, double v) {
       for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
         windows.computeIfAbsent(end, e -> sketch(family, parameter)).update(v);
+      }
+    }
+
+    /** Adds {@code v} to the windows holding {@code t} that were dropped, or to the others. */
+    void update(long t, double v, boolean toDropped) {
+      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+        if (dropped.contains(end) == toDropped) {
+          windows.computeIfAbsent(end, e -> sketch(family, parameter)).update(v);
+        }
+      }
+    }
+
+    /** Drops the windows holding {@code t}, adding the times they cover to {@code ranges}. */
+    void drop(long t, List<long[]> ranges) {
+      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+        windows.remove(end);
+        if (dropped.add(end)) {
+          ranges.add(new long[] {end - width, end});
+        }
       }
     }
   }

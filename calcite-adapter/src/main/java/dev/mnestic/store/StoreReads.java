@@ -327,7 +327,7 @@ public final class StoreReads {
     return values;
   }
 
-  private static Object read(StoreSnapshot s, Read how, int column, Object v) {
+  static Object read(StoreSnapshot s, Read how, int column, Object v) {
     if (v == null) {
       return null;
     }

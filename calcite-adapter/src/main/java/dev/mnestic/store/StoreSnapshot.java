@@ -87,6 +87,11 @@ public final class StoreSnapshot {
     this.previous = previous;
   }
 
+  /** No rows of {@code table}: what converting its values needs ({@code StoreReads}). */
+  static StoreSnapshot of(org.hsqldb.Session session, Table table) {
+    return new StoreSnapshot(session, table, new Object[0][], 0, null, -1, false, null, 0, null);
+  }
+
   /** A table read from rows, or from what an earlier read left. */
   public interface Reading<T> {
     /**

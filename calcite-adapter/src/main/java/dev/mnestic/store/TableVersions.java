@@ -27,11 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Every row HSQLDB writes, whatever statement or connection writes it, is registered with
  * the transaction manager ({@code addInsertAction}, {@code addDeleteAction}; an UPDATE is a
  * delete and an insert); this one remembers, per session, the tables written since the
- * session's transaction began, and the rows it inserted into a table while it has only
- * inserted there and rolled nothing back. A commit of such a session counts each of those
- * tables in flight while HSQLDB makes the rows visible, then moves the table's version by one
- * and, when the transaction only inserted, keeps its rows as the step from the old version to
- * the new. A rollback changes no committed row and moves nothing.
+ * session's transaction began, and the rows it inserted into and deleted from a table while it
+ * has rolled nothing back. A commit of such a session counts each of those tables in flight
+ * while HSQLDB makes the rows visible, then moves the table's version by one and, when the
+ * transaction only inserted, keeps its rows as the step from the old version to the new; while
+ * a {@link TableFeed} follows the table, it logs the rows inserted and deleted either way. A
+ * rollback changes no committed row and moves nothing.
  *
  * <p>So a walk over a table's rows that starts after its version is read with no commit of it
  * in flight, and ends with the version unchanged and still none in flight, read exactly the
@@ -68,8 +69,24 @@ public final class TableVersions extends TransactionManagerMVCC {
 
   /** What one transaction wrote to one table. */
   private static final class Writes {
-    /** The rows' values inserted, in order, while it has only inserted; else null. */
+    /**
+     * The rows' values inserted, in order, while nothing it did was rolled back and it wrote
+     * at most {@link #MAX_APPENDED} rows; else null.
+     */
     List<Object[]> inserted = new ArrayList<>();
+    /** The rows' values deleted (an UPDATE's old rows among them), as {@link #inserted}. */
+    List<Object[]> deleted = new ArrayList<>();
+
+    /** The rows inserted when it has only inserted (a step of reads' sharing), else null. */
+    List<Object[]> onlyInserted() {
+      return deleted != null && deleted.isEmpty() ? inserted : null;
+    }
+
+    /** Forgets the rows written: they are no longer what it changed. */
+    void lost() {
+      inserted = null;
+      deleted = null;
+    }
   }
 
   private static final class Entry {
@@ -86,6 +103,18 @@ public final class TableVersions extends TransactionManagerMVCC {
     final List<List<Object[]>> steps = new ArrayList<>();
     long stepsFrom;
     int stepRows;
+
+    /**
+     * The commits since {@link #logFrom} while some {@link TableFeed} follows the table: each
+     * commit's inserted and deleted rows, or null for one whose rows are not known (it rolled
+     * part of itself back, or wrote too many); trimmed to what the furthest-behind follower
+     * has not read.
+     */
+    final List<Step> log = new ArrayList<>();
+    long logFrom;
+    int logRows;
+    /** Each follower's version: the log is kept from the least. */
+    final Map<TableFeed, Long> followers = new WeakHashMap<>();
 
     /** Forgets the steps: the table is at version {@code v} and no step has been taken. */
     void stepsFrom(long v) {
@@ -156,10 +185,10 @@ public final class TableVersions extends TransactionManagerMVCC {
       PersistentStore store, Row row, int[] changedColumns) {
     final Writes w = writes(session, table);
     if (w.inserted != null) {
-      if (w.inserted.size() < MAX_APPENDED) {
+      if (w.inserted.size() + w.deleted.size() < MAX_APPENDED) {
         w.inserted.add(row.getData());
       } else {
-        w.inserted = null;
+        w.lost();
       }
     }
     super.addInsertAction(session, table, store, row, changedColumns);
@@ -167,7 +196,14 @@ public final class TableVersions extends TransactionManagerMVCC {
 
   @Override public RowAction addDeleteAction(org.hsqldb.Session session, Table table,
       PersistentStore store, Row row, int[] changedColumns) {
-    writes(session, table).inserted = null;
+    final Writes w = writes(session, table);
+    if (w.deleted != null) {
+      if (w.inserted.size() + w.deleted.size() < MAX_APPENDED) {
+        w.deleted.add(row.getData());
+      } else {
+        w.lost();
+      }
+    }
     // HSQLDB's own conflicts (a row another transaction changed and has not committed) throw
     // here before the guard looks: the statement waits and finds the row again.
     final RowAction action = super.addDeleteAction(session, table, store, row, changedColumns);
@@ -282,7 +318,7 @@ public final class TableVersions extends TransactionManagerMVCC {
   private void partlyRolledBack(org.hsqldb.Session session) {
     final Map<Table, Writes> tables = written.get(session);
     if (tables != null) {
-      tables.values().forEach(w -> w.inserted = null);
+      tables.values().forEach(Writes::lost);
     }
   }
 
@@ -317,13 +353,87 @@ public final class TableVersions extends TransactionManagerMVCC {
       final Entry e = entries.get(t);
       e.inFlight--;
       e.version++;
-      if (committed && w.inserted != null && e.stepRows + w.inserted.size() <= MAX_APPENDED) {
-        e.steps.add(w.inserted);
-        e.stepRows += w.inserted.size();
+      if (!e.followers.isEmpty()) {
+        final int rows = w.inserted == null ? 0 : w.inserted.size() + w.deleted.size();
+        if (!committed) {
+          e.log.add(new Step(List.of(), List.of()));
+        } else if (w.inserted != null && e.logRows + rows <= MAX_APPENDED) {
+          e.log.add(new Step(w.inserted, w.deleted));
+          e.logRows += rows;
+        } else {
+          e.log.add(null);
+        }
+        if (e.log.size() > MAX_APPENDED) {
+          // a follower this far behind reads the table again
+          e.log.clear();
+          e.logRows = 0;
+          e.logFrom = e.version;
+        }
+      } else {
+        e.log.clear();
+        e.logRows = 0;
+        e.logFrom = e.version;
+      }
+      final List<Object[]> inserted = w.onlyInserted();
+      if (committed && inserted != null && e.stepRows + inserted.size() <= MAX_APPENDED) {
+        e.steps.add(inserted);
+        e.stepRows += inserted.size();
       } else {
         e.stepsFrom(e.version);
       }
     });
+  }
+
+  /**
+   * Starts or moves {@code feed}'s following of {@code table} at {@code version}, the version
+   * it has read up to: commits after it are logged for it.
+   */
+  synchronized void follow(Table table, TableFeed feed, long version) {
+    final Entry e = entries.computeIfAbsent(table, k -> new Entry());
+    if (e.followers.isEmpty()) {
+      e.log.clear();
+      e.logRows = 0;
+      e.logFrom = e.version;
+    }
+    e.followers.put(feed, version);
+    // The log is kept from the least version a follower has read up to.
+    final long least = e.followers.values().stream().mapToLong(Long::longValue).min()
+        .orElse(e.version);
+    while (e.logFrom < least && !e.log.isEmpty()) {
+      final Step step = e.log.remove(0);
+      e.logRows -= step == null ? 0 : step.inserted().size() + step.deleted().size();
+      e.logFrom++;
+    }
+  }
+
+  /** Stops logging {@code table}'s commits for {@code feed}. */
+  synchronized void unfollow(Table table, TableFeed feed) {
+    final Entry e = entries.get(table);
+    if (e != null) {
+      e.followers.remove(feed);
+    }
+  }
+
+  /** The rows one commit inserted and deleted (an UPDATE's old rows and new). */
+  record Step(List<Object[]> inserted, List<Object[]> deleted) {
+  }
+
+  /**
+   * The commits of {@code table} after {@code version} up to now, in commit order, when they
+   * are still logged ({@link #follow}) and their rows known; null when one's are not or the
+   * log does not reach back, or while a commit of it is under way.
+   */
+  synchronized List<Step> since(Table table, long version) {
+    final Entry e = entries.get(table);
+    if (e == null) {
+      return version == 0 ? List.of() : null;
+    }
+    if (e.inFlight > 0 || version < e.logFrom || version > e.version) {
+      return null;
+    }
+    final List<Step> steps = new ArrayList<>(e.log.subList((int) (version - e.logFrom),
+        e.log.size()));
+    return steps.contains(null) ? null : steps;
   }
 
   /**

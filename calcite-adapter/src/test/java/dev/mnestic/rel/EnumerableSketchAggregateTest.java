@@ -128,19 +128,23 @@ class EnumerableSketchAggregateTest {
     final List<Sketches.Summary> summaries = List.of(
         summary(Sketches.Family.KLL, 200, MINUTE, MINUTE, 0),
         summary(Sketches.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0),
-        summary(Sketches.Family.DDSKETCH, 0.02, 2 * MINUTE, 2 * MINUTE, MINUTE),
+        // merging the windows of summary 4: one DDSketch per minute for both
+        new Sketches.Summary(Sketches.Family.DDSKETCH, 0.02, 2 * MINUTE, 2 * MINUTE, MINUTE,
+            Arrays.stream(PHIS).boxed().toList(), 4),
         summary(Sketches.Family.EXACT, 0, 2 * MINUTE, MINUTE, 0),
-        // The sub-windows the 2m DDSketch merges: built once for both.
         summary(Sketches.Family.DDSKETCH, 0.02, MINUTE, MINUTE, 0),
         summary(Sketches.Family.EXACT, 0, 3 * MINUTE, MINUTE, MINUTE));
-    // KLL, 3 sliding DDSketches, one DDSketch per minute, one exact per minute (which both exact
-    // summaries count from).
-    assertEquals(1 + 3 + 1 + 1, SketchAggregate.updatesPerRow(summaries));
+    // KLL, 3 sliding DDSketches, one DDSketch per minute (which the 2m one merges), one exact
+    // per minute for each exact summary.
+    assertEquals(1 + 3 + 1 + 1 + 1, SketchAggregate.updatesPerRow(summaries));
     final List<List<Object[]>> together = run(summaries);
     assertEquals(10, together.get(0).size());
     // KLL compacts at random, so only the deterministic families are compared read for read.
     for (int s = 1; s < summaries.size(); s++) {
-      final List<Object[]> alone = run(List.of(summaries.get(s))).get(0);
+      // alone, a merge builds the sub-windows it merges itself
+      final Sketches.Summary x = summaries.get(s);
+      final List<Object[]> alone = run(List.of(new Sketches.Summary(x.family(), x.parameter(),
+          x.width(), x.step(), x.subWidth(), x.phis()))).get(0);
       assertEquals(alone.size(), together.get(s).size());
       for (int w = 0; w < alone.size(); w++) {
         assertArrayEquals(alone.get(w), together.get(s).get(w), summaries.get(s) + " window " + w);

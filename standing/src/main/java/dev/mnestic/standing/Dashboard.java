@@ -13,6 +13,7 @@ import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.rel.PlanRules;
 import dev.mnestic.rel.Plans;
+import dev.mnestic.rel.SketchAggregate;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.Sketches;
 import dev.mnestic.sql.SqlCreateStandingQuery;
@@ -20,6 +21,7 @@ import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreDdlExecutor;
+import dev.mnestic.store.TableFeed;
 import dev.mnestic.type.MnesticTypeSystem;
 
 import org.apache.calcite.DataContext;
@@ -56,6 +58,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -95,6 +98,13 @@ public final class Dashboard extends AbstractSchema {
   private final Map<String, List<Object[]>> unread = new HashMap<>();
   private int evaluations;
   private final AtomicLong builds = new AtomicLong();
+  /** The summaries built from rows each metric's evaluations keep, with the table's feed. */
+  private final Map<String, Kept> kept = new HashMap<>();
+  /**
+   * Rows the evaluations of queries without WHERE consumed: every row of a pass, and those
+   * added to kept summaries.
+   */
+  private final AtomicLong consumed = new AtomicLong();
 
   private Dashboard(SchemaPlus root, SqlParser.Config parser) {
     this.root = root;
@@ -135,6 +145,27 @@ public final class Dashboard extends AbstractSchema {
     return builds.get();
   }
 
+  /**
+   * How many rows the evaluations of queries without WHERE consumed: every row a pass read,
+   * and every row committed since that an evaluation added to the summaries it kept.
+   */
+  public long consumed() {
+    return consumed.get();
+  }
+
+  /**
+   * Drops the summaries kept across evaluations: the next evaluation reads every row again,
+   * as the first after the store is reopened does.
+   */
+  public synchronized void dropKept() {
+    forget();
+  }
+
+  /** How many metrics' summaries are kept for the next evaluation. */
+  public synchronized int kept() {
+    return kept.size();
+  }
+
   /** The summaries of the current plan, per metric; empty before the first evaluation. */
   public synchronized Map<String, List<Sketches.Summary>> summaries() {
     return planned == null ? Map.of() : planned.summaries;
@@ -161,6 +192,7 @@ public final class Dashboard extends AbstractSchema {
     }
     definitions = now;
     planned = null;
+    forget();
     unread.clear();
     return true;
   }
@@ -287,9 +319,16 @@ public final class Dashboard extends AbstractSchema {
   private Planned planFor(List<StandingQuery> standing) {
     if (planned == null || !planned.queries.equals(standing)) {
       planned = plan(standing, root);
+      forget();
       unread.clear();
     }
     return planned;
+  }
+
+  /** Drops the kept summaries (the plan changed), no longer following their tables. */
+  private void forget() {
+    kept.values().forEach(k -> k.feed.close());
+    kept.clear();
   }
 
   /**
@@ -368,8 +407,9 @@ public final class Dashboard extends AbstractSchema {
   private Map<String, List<Object[]>> evaluate(List<StandingQuery> standing, String name,
       AtomicBoolean cancel) {
     try {
-      return planFor(standing).run(root, builds, cancel);
+      return planFor(standing).run(root, builds, cancel, this);
     } catch (RuntimeException e) {
+      forget();
       if (standing.size() == 1 || cancel != null && cancel.get()) {
         throw e;
       }
@@ -378,7 +418,7 @@ public final class Dashboard extends AbstractSchema {
       RuntimeException own = null;
       for (StandingQuery q : standing) {
         try {
-          answers.putAll(plan(List.of(q), root).run(root, builds, cancel));
+          answers.putAll(plan(List.of(q), root).run(root, builds, cancel, null));
         } catch (RuntimeException alone) {
           if (cancel != null && cancel.get()) {
             throw alone;
@@ -407,13 +447,104 @@ public final class Dashboard extends AbstractSchema {
     return message;
   }
 
+  /** A metric's summaries built from rows, kept at {@code version} of its table's feed. */
+  private static final class Kept {
+    final TableFeed feed;
+    final Sketches.State state;
+    long version;
+
+    Kept(TableFeed feed, Sketches.State state, long version) {
+      this.feed = feed;
+      this.state = state;
+      this.version = version;
+    }
+  }
+
+  /**
+   * {@code aggregate}'s reads over {@code metric} (of a query without WHERE) from the summaries
+   * kept for it, with the rows committed to its table since added; or null, the pass then to
+   * run with {@code variables}, to which this adds what keeps the pass's summaries when they
+   * are known to hold exactly the table's committed rows at one version.
+   *
+   * <p>Kept summaries are used when the table's feed tells the rows committed since they were
+   * kept ({@link #update}); a commit that rolled a statement back, or wrote more rows than the
+   * feed logs, makes the next evaluation a pass again. While the connection has writes of its own not committed
+   * (which its reads see, but no version counts), evaluations run passes and keep nothing.
+   */
+  private Iterable<Object[]> kept(SchemaPlus root, Metric metric, SketchAggregate aggregate,
+      Map<String, Object> variables) {
+    final Kept k = kept.get(metric.name());
+    if (k != null && k.state.summaries().equals(aggregate.summaries)) {
+      final long now = k.feed.version();
+      if (now < 0) {
+        return null;
+      }
+      final TableFeed.Changes changes = k.feed.changesSince(k.version, now);
+      if (changes != null && update(k, changes, now)) {
+        k.version = now;
+        k.feed.mark(now);
+        return k.state.reads(variables::get);
+      }
+    }
+    if (k != null) {
+      k.feed.close();
+      kept.remove(metric.name());
+    }
+    final TableFeed feed = TableFeed.of(Session.of(root), metric.table(), metric.timeColumn(),
+        metric.valueColumn());
+    final long before = feed == null ? -1 : feed.version();
+    variables.put(Sketches.KEEP, (Consumer<Sketches.State>) state -> {
+      consumed.addAndGet(state.rows());
+      // Kept only when no commit of the table came while the pass read it.
+      if (before >= 0 && feed.version() == before) {
+        feed.mark(before);
+        kept.put(metric.name(), new Kept(feed, state, before));
+      }
+    });
+    return null;
+  }
+
+  /**
+   * Brings {@code k} up to date with {@code changes}, the commits up to version {@code now}:
+   * inserted rows are added; the windows holding a deleted row (an UPDATE's old row among
+   * them) are dropped and built again from the table's rows of their time ranges, read at
+   * {@code now}. Returns false, {@code k} then useless, when the table moved on meanwhile.
+   */
+  private boolean update(Kept k, TableFeed.Changes changes, long now) {
+    final long before = k.state.rows();
+    if (changes.deleted().isEmpty()) {
+      for (double[] row : changes.inserted()) {
+        k.state.add((long) row[0], row[1]);
+      }
+    } else {
+      final List<long[]> ranges = k.state.drop(changes.deleted().stream()
+          .mapToLong(row -> (long) row[0]).toArray());
+      for (double[] row : changes.inserted()) {
+        k.state.addOutside((long) row[0], row[1]);
+      }
+      try {
+        for (long[] range : ranges) {
+          if (!k.feed.read(now, range[0], range[1], k.state::refill)) {
+            return false;
+          }
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException("reading " + k.feed + " again failed", e);
+      } finally {
+        k.state.refilled();
+      }
+    }
+    consumed.addAndGet(k.state.rows() - before);
+    return true;
+  }
+
   /**
    * Plans {@code standing} alone and answers it once: a standing query run as a statement,
    * stopped by {@code cancel}.
    */
   public static List<Object[]> answer(StandingQuery standing, SchemaPlus root,
       AtomicBoolean cancel) {
-    return plan(List.of(standing), root).run(root, new AtomicLong(), cancel)
+    return plan(List.of(standing), root).run(root, new AtomicLong(), cancel, null)
         .get(standing.name());
   }
 
@@ -421,10 +552,13 @@ public final class Dashboard extends AbstractSchema {
   private record Planned(List<StandingQuery> queries, PlanSpace space, Plan plan,
       Map<String, List<Sketches.Summary>> summaries) {
     /**
-     * One evaluation: every query's rows, from one pass per metric; counts into {@code builds}.
-     * Setting {@code cancel} (if any) stops it (see {@link Sketches#windows}).
+     * One evaluation: every query's rows, from one pass per metric or, with {@code keeping}
+     * (the dashboard keeping summaries across evaluations, or null), from the summaries it
+     * kept, brought up to date ({@link Dashboard#kept}); counts into {@code builds}. Setting
+     * {@code cancel} (if any) stops it (see {@link Sketches#windows}).
      */
-    Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds, AtomicBoolean cancel) {
+    Map<String, List<Object[]>> run(SchemaPlus root, AtomicLong builds, AtomicBoolean cancel,
+        Dashboard keeping) {
       final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
       PlanRules.STANDING.applyTo(b.getCluster().getPlanner());
       final Map<String, RowFilter> filters = new HashMap<>();
@@ -439,10 +573,20 @@ public final class Dashboard extends AbstractSchema {
             }
             return b.project(b.field(m.timeColumn()), b.field(m.valueColumn())).build();
           },
-          rel -> Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
-              List.of(), Map.of(Sketches.BUILDS, builds,
-                  DataContext.Variable.CANCEL_FLAG.camelName,
-                  cancel != null ? cancel : new AtomicBoolean())));
+          (metric, rel, context) -> {
+            final Map<String, Object> variables = new HashMap<>(context);
+            variables.put(Sketches.BUILDS, builds);
+            variables.put(DataContext.Variable.CANCEL_FLAG.camelName,
+                cancel != null ? cancel : new AtomicBoolean());
+            if (keeping != null && filters.get(metric.name()) == null) {
+              final Iterable<Object[]> reads = keeping.kept(root, metric, rel, variables);
+              if (reads != null) {
+                return reads;
+              }
+            }
+            return Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
+                List.of(), variables);
+          });
       final Map<String, List<Object[]>> out = new HashMap<>();
       for (StandingQuery q : queries) {
         final TreeSet<Long> ends = new TreeSet<>();

@@ -1,6 +1,7 @@
 package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.Workloads;
 import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.workload.WorkloadParser;
@@ -29,7 +30,7 @@ class ConstraintsTest {
     final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
     int planned = 0;
     for (int n = 0; n < 60; n++) {
-      final String text = SelectionTest.randomWorkload(random);
+      final String text = Workloads.random(random);
       final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
       final Plan reference;
       try {

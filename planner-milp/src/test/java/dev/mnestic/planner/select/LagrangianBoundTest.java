@@ -1,6 +1,7 @@
 package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.Workloads;
 import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
@@ -34,7 +35,7 @@ class LagrangianBoundTest {
     int withNeeded = 0;
     int differs = 0;
     for (int n = 0; n < 200; n++) {
-      final String text = SelectionTest.randomWorkload(random);
+      final String text = Workloads.random(random);
       final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
       final Plan optimum;
       try {

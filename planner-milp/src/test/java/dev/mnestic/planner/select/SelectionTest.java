@@ -143,7 +143,7 @@ class SelectionTest {
     final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
     int ratios = 0;
     for (int n = 0; n < 60; n++) {
-      final String text = randomWorkload(random);
+      final String text = Workloads.random(random);
       final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
       final double shared;
       try {
@@ -199,7 +199,7 @@ class SelectionTest {
     int optimal = 0;
     int cheaper = 0;
     for (int n = 0; n < 200; n++) {
-      final String text = randomWorkload(random);
+      final String text = Workloads.random(random);
       final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
       final Plan reference;
       try {
@@ -306,7 +306,7 @@ class SelectionTest {
     int withMerges = 0;
     int withRatios = 0;
     for (int n = 0; n < 200; n++) {
-      final String text = randomWorkload(random);
+      final String text = Workloads.random(random);
       final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
       final Plan milp;
       final Plan reference;
@@ -328,45 +328,6 @@ class SelectionTest {
     }
     // The random workloads reach the interesting shapes.
     assertTrue(withMerges > 5 && withRatios > 20, withMerges + " merges, " + withRatios + " ratios");
-  }
-
-  static String randomWorkload(Random r) {
-    // One metric, or two: queries over different metrics are separate parts of the MILP.
-    final List<String> metrics = r.nextBoolean() ? List.of("m") : List.of("m", "n");
-    final StringBuilder b = new StringBuilder();
-    for (String m : metrics) {
-      b.append("metric ").append(m).append(" from t_").append(m).append("(ts, v) rate ")
-          .append(r.nextBoolean() ? 100 : 5000).append("/s raw ").append(r.nextBoolean() ? "10m" : "1d")
-          .append('\n');
-    }
-    final int queries = 1 + r.nextInt(2);
-    for (int q = 0; q < queries; q++) {
-      final String range = pick(r, "1m", "1m", "3m");
-      final String every = range.equals("3m") && r.nextBoolean() ? "1m" : range;
-      final String quantile = "quantile_over_time(" + pick(r, "0.5", "0.9", "0.99") + ", "
-          + metrics.get(r.nextInt(metrics.size())) + "[" + range + "])";
-      final String expr;
-      final String target;
-      if (r.nextInt(10) < 3) {
-        expr = quantile + " / quantile_over_time(" + pick(r, "0.5", "0.9") + ", "
-            + metrics.get(r.nextInt(metrics.size())) + "[" + range + "])";
-        target = "relative error " + pick(r, "0.03", "0.05", "0.1", "0.2");
-      } else {
-        expr = quantile;
-        target = pick(r, "rank error 0.005", "rank error 0.01", "rank error 0.03", "relative error 0.01",
-            "relative error 0.05", "exact");
-      }
-      b.append("Q").append(q).append(": ").append(expr).append(' ').append(target).append(" every ")
-          .append(every).append(" retain ").append(pick(r, "5m", "1h")).append('\n');
-    }
-    if (r.nextInt(5) == 0) {
-      b.append("budget heap ").append(pick(r, "64KiB", "1MiB", "16MiB")).append('\n');
-    }
-    return b.toString();
-  }
-
-  private static String pick(Random r, String... options) {
-    return options[r.nextInt(options.length)];
   }
 
   private static Operator op(PlanSpace space, int v) {

@@ -27,16 +27,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * Runs a chosen plan over the store: per metric one {@link SketchAggregate}, which keeps every
- * chosen summary over that metric (a build, a merge, or the exact sort of a window's rows) in
- * one pass over its rows and reads in it every quantile the summary's chosen readouts need, so a
- * summary shared by several queries is built once per window; then each query's answer per
- * window from those reads (a ratio divides its operands' reads).
- * A 1m summary that a plan both reads directly and merges into 5m windows is one summary per
- * minute ({@link SketchAggregate#updatesPerRow}).
+ * chosen summary over that metric (a build, a merge, or the exact sort of a window's rows), one
+ * {@link Sketches.Summary} per chosen candidate, in one pass over its rows, and reads in it every
+ * quantile the summary's chosen readouts need, so a summary shared by several queries is built
+ * once per window; then each query's answer per window from those reads (a ratio divides its
+ * operands' reads). Each consumer reads the producer the plan chose: a merge merges the windows
+ * of the candidate on its input edge ({@link Sketches.Summary#source}), so a 1m summary that a
+ * plan both reads directly and merges into 5m windows is one summary per minute, and the
+ * summaries made per candidate are what the plan shows ({@link #made}).
  */
 public final class PlanExecution {
   private final PlanSpace space;
@@ -44,8 +47,10 @@ public final class PlanExecution {
   private final Map<String, PhysicalEdge> producerOf = new HashMap<>();
   /** Metric → the chosen candidates holding its summaries, in the order of its aggregate's. */
   private final Map<String, List<Integer>> summaries = new LinkedHashMap<>();
-  /** Chosen summary candidate → the quantiles read from it. */
+  /** Chosen summary candidate → the quantiles read from it (none for one only merged). */
   private final Map<Integer, List<Double>> reads = new LinkedHashMap<>();
+  /** Chosen summary candidate → the windows' summaries the last {@link #answers} made. */
+  private final Map<Integer, Long> made = new LinkedHashMap<>();
 
   public PlanExecution(PlanSpace space, Plan plan) {
     this.space = space;
@@ -54,10 +59,12 @@ public final class PlanExecution {
       producerOf.put(e.consumer() + "/" + e.input(), e);
     }
     for (int v : plan.candidates()) {
-      final LogicalCandidate c = logical(v);
-      if (c.operator() instanceof Operator.Readout r) {
+      final Operator op = logical(v).operator();
+      if (op instanceof Operator.Build || op instanceof Operator.Merge) {
+        reads.computeIfAbsent(v, k -> new ArrayList<>());
+      } else if (op instanceof Operator.Readout r) {
         reads.computeIfAbsent(producer(v, 0), k -> new ArrayList<>()).add(r.phi());
-      } else if (c.operator() instanceof Operator.SortQuantile s) {
+      } else if (op instanceof Operator.SortQuantile s) {
         reads.computeIfAbsent(v, k -> new ArrayList<>()).add(s.phi());
       }
     }
@@ -67,7 +74,10 @@ public final class PlanExecution {
     }
   }
 
-  /** Per metric, the chosen summaries its one pass keeps (what {@link #aggregates} builds). */
+  /**
+   * Per metric, the chosen summaries its one pass keeps (what {@link #aggregates} builds), one
+   * per chosen build, merge or exact sort.
+   */
   public Map<String, List<Sketches.Summary>> summaries() {
     final Map<String, List<Sketches.Summary>> out = new LinkedHashMap<>();
     summaries.forEach((metric, vs) -> out.put(metric, vs.stream().map(this::summary).toList()));
@@ -101,6 +111,7 @@ public final class PlanExecution {
     final Sketches.Family family;
     double parameter = 0;
     long sub = 0;
+    int source = -1;
     if (key instanceof GroupKey.Quantile q) {
       window = q.window();
       family = Sketches.Family.EXACT;
@@ -115,23 +126,31 @@ public final class PlanExecution {
           : theta instanceof Parameters.DdSketch d ? d.alpha() : 0;
       if (c.properties().windowLayout() instanceof WindowLayout.Merged m) {
         sub = m.sub().toMillis();
+        source = summaries.get(metric(v)).indexOf(producer(v, 0));
       }
     }
     return new Sketches.Summary(family, parameter, window.width().toMillis(),
-        window.step().toMillis(), sub, reads.get(v));
+        window.step().toMillis(), sub, reads.get(v), source);
   }
 
   /**
    * Each query's answers, window end (epoch ms) → value, from the rows {@code run} gives for
-   * each aggregate of {@link #aggregates}; a query whose summaries no row reached has none.
+   * each aggregate of {@link #aggregates} with the context variables it is given added to its
+   * own; a query whose summaries no row reached has none.
    */
-  public Map<String, TreeMap<Long, Double>> answers(Function<Metric, RelNode> rows,
-      Function<RelNode, Iterable<Object[]>> run) {
+  public Map<String, TreeMap<Long, Double>> answers(Function<Metric, RelNode> rows, Run run) {
     // chosen summary → φ → window end → value
     final Map<Integer, Map<Double, Map<Long, Double>>> values = new HashMap<>();
+    made.clear();
     aggregates(rows).forEach((metric, aggregate) -> {
       final List<Integer> vs = summaries.get(metric);
-      for (Object[] read : run.apply(aggregate)) {
+      final Consumer<long[]> counted = counts -> {
+        for (int i = 0; i < counts.length; i++) {
+          made.merge(vs.get(i), counts[i], Long::sum);
+        }
+      };
+      for (Object[] read : run.run(space.workload().metric(metric), aggregate,
+          Map.of(Sketches.MADE, counted))) {
         values.computeIfAbsent(vs.get((Integer) read[0]), k -> new HashMap<>())
             .computeIfAbsent((Double) read[2], k -> new HashMap<>())
             .put(((Number) read[1]).longValue(), (Double) read[3]);
@@ -142,6 +161,15 @@ public final class PlanExecution {
       out.put(q.name(), series(producer(space.answers().get(q.name()), 0), values));
     }
     return out;
+  }
+
+  /**
+   * Per chosen summary candidate (build, merge or exact sort), how many windows' summaries the
+   * last {@link #answers} made: built from rows (an exact sort or build of sliding windows
+   * counts the tumbling windows of its step it counts from) or merged.
+   */
+  public Map<Integer, Long> made() {
+    return Map.copyOf(made);
   }
 
   private TreeMap<Long, Double> series(int v, Map<Integer, Map<Double, Map<Long, Double>>> values) {
@@ -163,6 +191,16 @@ public final class PlanExecution {
     final double phi = op instanceof Operator.Readout r ? r.phi() : ((Operator.SortQuantile) op).phi();
     out.putAll(values.getOrDefault(read, Map.of()).getOrDefault(phi, Map.of()));
     return out;
+  }
+
+  /** Runs one metric's aggregate. */
+  @FunctionalInterface
+  public interface Run {
+    /**
+     * The rows of {@code aggregate} (over {@code metric}'s rows), run with {@code context}'s
+     * variables added to the caller's own.
+     */
+    Iterable<Object[]> run(Metric metric, SketchAggregate aggregate, Map<String, Object> context);
   }
 
   private int producer(int consumer, int input) {

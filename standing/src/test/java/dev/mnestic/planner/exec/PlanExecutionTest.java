@@ -90,9 +90,9 @@ class PlanExecutionTest {
         assertEquals(2, aggregate.summaries.size());
         assertEquals(Set.of(Sketches.Family.KLL, Sketches.Family.DDSKETCH),
             aggregate.summaries.stream().map(Sketches.Summary::family).collect(Collectors.toSet()));
-        final Map<String, TreeMap<Long, Double>> answers = execution.answers(rows, rel ->
+        final Map<String, TreeMap<Long, Double>> answers = execution.answers(rows, (metric, rel, context) ->
             Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(), List.of(requests),
-              Map.of()));
+              context));
         assertEquals(10, answers.get("A").size());
         assertEquals(10, answers.get("B").size());
         answers.get("A").forEach((end, answer) -> {
@@ -148,7 +148,7 @@ class PlanExecutionTest {
       final AtomicLong held = new AtomicLong();
       final TreeMap<Long, Double> answers = new PlanExecution(space, plan).answers(
           m -> LogicalTableScan.create(b.getCluster(), table, List.of()),
-          rel -> Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
+          (metric, rel, context) -> Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
               List.of(requests), Map.of(Sketches.HELD_BYTES, held))).get("A");
       assertEquals(seconds + 3600 - 1, answers.size());
       assertTrue(charged < 64 << 20, "charged " + charged + " heap bytes");

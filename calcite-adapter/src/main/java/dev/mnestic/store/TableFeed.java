@@ -1,0 +1,164 @@
+package dev.mnestic.store;
+
+import org.hsqldb.Table;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The committed rows inserted into one store table, followed from a version, for a reader that
+ * keeps what it computed from the table and brings it up to date instead of reading the table
+ * again. Every write reaches the store's transaction manager ({@link TableVersions}), whatever
+ * path made it (SQL, Datalog, a batch, a direct write on the session's HSQLDB connection):
+ * each commit of the table moves its version by one, and while a feed follows the table the
+ * rows each commit inserted and deleted are logged; a rollback logs nothing.
+ *
+ * <p>A reader {@link #mark marks} the version its state was read at (a read of the table that
+ * started and ended at that version, no commit of it in flight); {@link #changesSince} then
+ * gives the rows committed since, inserted and deleted, as (time in epoch milliseconds, value)
+ * pairs of two columns, or null when a commit's rows are not known (a statement rolled back in
+ * part, more than {@code TableVersions.MAX_APPENDED} rows) or the log no longer reaches back:
+ * the reader reads the table again. The log is kept from the least version a live feed has marked, at most
+ * {@code TableVersions.MAX_APPENDED} rows.
+ */
+public final class TableFeed {
+  private final TableVersions versions;
+  private final Session store;
+  private final Table table;
+  private final int timeColumn;
+  private final int valueColumn;
+
+  private TableFeed(TableVersions versions, Session store, Table table, int timeColumn,
+      int valueColumn) {
+    this.versions = versions;
+    this.store = store;
+    this.table = table;
+    this.timeColumn = timeColumn;
+    this.valueColumn = valueColumn;
+  }
+
+  /**
+   * A feed of {@code table}'s (its stored name) rows' {@code timeColumn} (a TIMESTAMP) and
+   * {@code valueColumn} (numeric), or null when the store keeps no table versions or has no
+   * such table.
+   */
+  public static TableFeed of(Session store, String table, String timeColumn,
+      String valueColumn) {
+    final TableVersions versions = store.versions();
+    if (versions == null) {
+      return null;
+    }
+    final org.hsqldb.Session session = session(store);
+    try {
+      final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
+      return new TableFeed(versions, store, t, t.getColumnIndex(timeColumn),
+          t.getColumnIndex(valueColumn));
+    } catch (org.hsqldb.HsqlException e) {
+      return null;
+    }
+  }
+
+  private static org.hsqldb.Session session(Session store) {
+    return (org.hsqldb.Session) ((org.hsqldb.jdbc.JDBCConnection) store.getConnection())
+        .getSession();
+  }
+
+  /**
+   * The table's version now, or -1 while a commit of it is under way or the session has
+   * writes of its own not committed (its reads see rows no version counts).
+   */
+  public long version() {
+    if (!session(store).getRowActionList().isEmpty()) {
+      return -1;
+    }
+    return versions.version(table);
+  }
+
+  /** Stops following the table: nothing more is logged for this feed. */
+  public void close() {
+    versions.unfollow(table, this);
+  }
+
+  /** Follows the table from {@code version}: commits after it are logged for this feed. */
+  public void mark(long version) {
+    versions.follow(table, this, version);
+  }
+
+  /**
+   * The rows committed after {@code version} up to {@code now} (a {@link #version} read
+   * since): each commit's inserted and deleted rows (an UPDATE deletes the old row and inserts
+   * the new) as (time, value) pairs, rows with a null time or value left out; null when they
+   * cannot be told (see the class comment) or the table has moved past {@code now}.
+   */
+  public Changes changesSince(long version, long now) {
+    final List<TableVersions.Step> steps = versions.since(table, version);
+    if (steps == null || versions.version(table) != now) {
+      return null;
+    }
+    final StoreSnapshot s = StoreSnapshot.of(session(store), table);
+    final List<double[]> inserted = new ArrayList<>();
+    final List<double[]> deleted = new ArrayList<>();
+    for (TableVersions.Step step : steps) {
+      pairs(s, step.inserted(), inserted);
+      pairs(s, step.deleted(), deleted);
+    }
+    return new Changes(inserted, deleted);
+  }
+
+  /** What commits changed: (time in epoch milliseconds, value) of the rows each way. */
+  public record Changes(List<double[]> inserted, List<double[]> deleted) {
+  }
+
+  private void pairs(StoreSnapshot s, List<Object[]> rows, List<double[]> out) {
+    for (Object[] row : rows) {
+      final Object t = StoreReads.read(s, StoreReads.Read.TIMESTAMP, timeColumn, row[timeColumn]);
+      final Object v = row[valueColumn];
+      if (t != null && v != null) {
+        out.add(new double[] {(Long) t, ((Number) v).doubleValue()});
+      }
+    }
+  }
+
+  /** Receives a row's time (epoch milliseconds) and value. */
+  @FunctionalInterface
+  public interface Sink {
+    void row(long time, double value);
+  }
+
+  /**
+   * Reads the (time, value) of the committed rows whose time is in [from, to) (null values
+   * left out) into {@code sink}, in a statement of the store's session; returns whether the
+   * table was at version {@code now} before and after it, so that the statement read exactly
+   * the rows committed at {@code now}.
+   */
+  public boolean read(long now, long from, long to, Sink sink) throws SQLException {
+    final String time = StoreDdlExecutor.quote(table.getColumn(timeColumn).getName().name);
+    final String value = StoreDdlExecutor.quote(table.getColumn(valueColumn).getName().name);
+    final PreparedStatement select = store.prepared("SELECT " + time + ", " + value + " FROM "
+        + StoreDdlExecutor.quote(Session.SCHEMA) + "."
+        + StoreDdlExecutor.quote(table.getName().name) + " WHERE " + time + " >= ? AND " + time
+        + " < ? AND " + value + " IS NOT NULL");
+    select.setObject(1, LocalDateTime.ofEpochSecond(Math.floorDiv(from, 1000),
+        Math.floorMod(from, 1000) * 1_000_000, ZoneOffset.UTC));
+    select.setObject(2, LocalDateTime.ofEpochSecond(Math.floorDiv(to, 1000),
+        Math.floorMod(to, 1000) * 1_000_000, ZoneOffset.UTC));
+    if (version() != now) {
+      return false;
+    }
+    try (ResultSet rs = select.executeQuery()) {
+      while (rs.next()) {
+        sink.row(StoreReads.timestamp(rs, 1), rs.getDouble(2));
+      }
+    }
+    return version() == now;
+  }
+
+  @Override public String toString() {
+    return "table " + table.getName().name;
+  }
+}

@@ -1,0 +1,284 @@
+package dev.mnestic.standing;
+
+import dev.mnestic.store.Session;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Test case for #16 ("State that lives as planned"): a connection's standing queries keep the
+ * summaries they built from rows across evaluations and bring them up to date from the rows
+ * committed since, whichever connection or path committed them; what they answer is what a
+ * pass over every row answers (the pass the first evaluation after reopening runs:
+ * {@link Dashboard#dropKept}); a read after k inserted rows consumes k rows, not the table, and
+ * one after an UPDATE the rows of the windows holding the rows it changed.
+ * The queries are of relative error, answered by DDSketches or exact summaries, which answer
+ * the same rows alike in any order.
+ */
+class StandingStateTest {
+  private static final long MINUTE = 60_000;
+  private static final long START = Timestamp.valueOf("2026-11-30 00:00:00").getTime();
+  private static final String[] QUERIES = {"p90", "slow"};
+
+  private static void define(Statement s) throws SQLException {
+    s.execute("CREATE TABLE requests (id INT PRIMARY KEY, ts TIMESTAMP NOT NULL,"
+        + " latency DOUBLE)");
+    s.execute("CREATE STANDING QUERY p90 AS SELECT TUMBLE_END(ts, INTERVAL '1' MINUTE) AS w,"
+        + " APPROX_QUANTILE(latency, 0.9) AS p90, APPROX_QUANTILE(latency, 0.5) AS p50"
+        + " FROM requests GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RELATIVE ERROR 0.02");
+    s.execute("CREATE STANDING QUERY slow AS SELECT HOP_END(ts, INTERVAL '1' MINUTE,"
+        + " INTERVAL '3' MINUTE) AS w, APPROX_QUANTILE(latency, 0.99) AS p99 FROM requests"
+        + " GROUP BY HOP(ts, INTERVAL '1' MINUTE, INTERVAL '3' MINUTE)"
+        + " WITHIN RELATIVE ERROR 0.02");
+  }
+
+  private static Dashboard dashboard(Connection c) throws SQLException {
+    return Dashboard.of(c.unwrap(CalciteConnection.class).getRootSchema());
+  }
+
+  /** Every standing query's rows, as text, read through {@code c}. */
+  private static List<String> answers(Connection c) throws SQLException {
+    final List<String> out = new ArrayList<>();
+    try (Statement s = c.createStatement()) {
+      for (String q : QUERIES) {
+        try (ResultSet rs = s.executeQuery("SELECT * FROM " + q)) {
+          final int n = rs.getMetaData().getColumnCount();
+          while (rs.next()) {
+            final StringBuilder b = new StringBuilder(q);
+            for (int i = 1; i <= n; i++) {
+              b.append(' ').append(rs.getObject(i));
+            }
+            out.add(b.toString());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static long rows(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM requests")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Inserts {@code n} rows from id {@code id} at random times of minutes [from, to). */
+  private static void insert(Connection c, Random r, int id, int n, int from, int to)
+      throws SQLException {
+    // HSQLDB's own connection names the table as stored
+    final String table = c.isWrapperFor(CalciteConnection.class) ? "requests"
+        : "\"PUBLIC\".\"requests\"";
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table
+        + " VALUES (?, ?, ?)")) {
+      for (int i = 0; i < n; i++) {
+        insert.setInt(1, id + i);
+        insert.setTimestamp(2, new Timestamp(START + from * MINUTE
+            + (long) (r.nextDouble() * (to - from) * MINUTE)));
+        insert.setDouble(3, Math.exp(3 + r.nextGaussian()));
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  @Test void keptStateAnswersAsAFullPass() throws SQLException {
+    final String url = "jdbc:mnestic:db=mem:standing-state";
+    try (Connection reader = DriverManager.getConnection(url);
+        Connection writer = DriverManager.getConnection(url)) {
+      try (Statement s = reader.createStatement()) {
+        define(s);
+      }
+      final Random r = new Random(16);
+      insert(writer, r, 0, 3000, 0, 10);
+      final Dashboard d = dashboard(reader);
+      answers(reader);
+      assertEquals(1, d.kept());
+      assertEquals(3000, d.consumed());
+      // The store session's own HSQLDB connection, as a direct writer.
+      final Connection direct = Session.of(writer.unwrap(CalciteConnection.class).getRootSchema())
+          .getConnection();
+      int id = 3000;
+      int minutes = 10;
+      int keptReads = 0;
+      for (int round = 0; round < 8; round++) {
+        List<String> kept = null;
+        for (int step = 0; step < 3; step++) {
+          final long before = d.consumed();
+          final int op = r.nextInt(6);
+          int k = 0;
+          if (op == 0 || op == 1) {
+            // inserts, the table growing a minute now and then
+            k = 1 + r.nextInt(200);
+            minutes += r.nextInt(2);
+            insert(op == 0 ? writer : reader, r, id, k, minutes - 3, minutes);
+            id += k;
+          } else if (op == 2) {
+            k = 1 + r.nextInt(50);
+            direct.setAutoCommit(false);
+            insert(direct, r, id, k, minutes - 2, minutes);
+            direct.commit();
+            direct.setAutoCommit(true);
+            id += k;
+          } else if (op == 3) {
+            // rolled back: nothing changes
+            writer.setAutoCommit(false);
+            insert(writer, r, id, 100, 0, minutes);
+            try (Statement s = writer.createStatement()) {
+              s.execute("DELETE FROM requests WHERE id < 500");
+            }
+            writer.rollback();
+            writer.setAutoCommit(true);
+          } else if (op == 4) {
+            // an update of one minute's rows rebuilds the windows holding them, not the table
+            final Timestamp from = new Timestamp(START + r.nextInt(minutes) * MINUTE);
+            try (PreparedStatement update = writer.prepareStatement("UPDATE requests"
+                + " SET latency = latency * 2 WHERE ts >= ? AND ts < ?")) {
+              update.setTimestamp(1, from);
+              update.setTimestamp(2, new Timestamp(from.getTime() + MINUTE));
+              update.execute();
+            }
+            kept = answers(reader);
+            assertTrue(d.consumed() - before < rows(reader),
+                (d.consumed() - before) + " rows read again of " + rows(reader));
+            keptReads++;
+            continue;
+          } else {
+            try (Statement s = (r.nextBoolean() ? writer : reader).createStatement()) {
+              s.execute("DELETE FROM requests WHERE MOD(id, 89) = " + r.nextInt(89));
+            }
+            k = -1;
+          }
+          kept = answers(reader);
+          if (k >= 0) {
+            // inserts only (or a rollback): the kept summaries took the k rows, nothing more
+            assertEquals(k, d.consumed() - before, "op " + op);
+            keptReads++;
+          }
+        }
+        d.dropKept();
+        assertEquals(answers(reader), kept, "round " + round);
+      }
+      assertTrue(keptReads > 8, keptReads + " reads from kept summaries");
+    }
+  }
+
+  /**
+   * A reader refreshing while another connection commits inserts and updates and rolls back
+   * ends, once the writer stops, where a full pass does.
+   */
+  @Test void concurrentWritesLeaveTheKeptStateExact() throws Exception {
+    final String url = "jdbc:mnestic:db=mem:standing-concurrent";
+    try (Connection reader = DriverManager.getConnection(url);
+        Connection writer = DriverManager.getConnection(url)) {
+      try (Statement s = reader.createStatement()) {
+        define(s);
+      }
+      insert(writer, new Random(5), 0, 2000, 0, 10);
+      answers(reader);
+      final java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      final Thread writes = new Thread(() -> {
+        final Random r = new Random(6);
+        try (Statement s = writer.createStatement()) {
+          for (int i = 0; i < 60; i++) {
+            if (i % 7 == 3) {
+              writer.setAutoCommit(false);
+              insert(writer, r, 100_000 + i * 100, 50, 0, 12);
+              writer.rollback();
+              writer.setAutoCommit(true);
+            } else if (i % 5 == 2) {
+              s.execute("UPDATE requests SET latency = latency + 1 WHERE MOD(id, 50) = " + i);
+            } else {
+              insert(writer, r, 10_000 + i * 100, 1 + r.nextInt(100), 8, 12);
+            }
+          }
+        } catch (Throwable e) {
+          failed.set(e);
+        }
+      });
+      writes.start();
+      final Dashboard d = dashboard(reader);
+      while (writes.isAlive()) {
+        answers(reader);
+      }
+      writes.join();
+      if (failed.get() != null) {
+        throw new AssertionError(failed.get());
+      }
+      final List<String> kept = answers(reader);
+      d.dropKept();
+      assertEquals(answers(reader), kept);
+    }
+  }
+
+  /** A writer's rows not committed count only once committed; the reader never sees them before. */
+  @Test void onlyCommittedRowsCount() throws SQLException {
+    final String url = "jdbc:mnestic:db=mem:standing-committed";
+    try (Connection reader = DriverManager.getConnection(url);
+        Connection writer = DriverManager.getConnection(url)) {
+      try (Statement s = reader.createStatement()) {
+        define(s);
+      }
+      final Random r = new Random(7);
+      insert(writer, r, 0, 1000, 0, 5);
+      final List<String> before = answers(reader);
+      final Dashboard d = dashboard(reader);
+      writer.setAutoCommit(false);
+      insert(writer, r, 1000, 500, 3, 8);
+      assertEquals(before, answers(reader));
+      final long consumed = d.consumed();
+      writer.commit();
+      final List<String> after = answers(reader);
+      assertEquals(500, d.consumed() - consumed);
+      d.dropKept();
+      assertEquals(answers(reader), after);
+      // The reader's own uncommitted rows: seen by its reads, kept by none of them.
+      reader.setAutoCommit(false);
+      insert(reader, r, 2000, 300, 6, 9);
+      final List<String> own = answers(reader);
+      reader.rollback();
+      reader.setAutoCommit(true);
+      assertEquals(after, answers(reader));
+      assertTrue(!own.equals(after));
+    }
+  }
+
+  /** A file store reopened answers as before it was closed, from a pass over its rows. */
+  @Test void reopenedStoreAnswersTheSame(@TempDir Path dir) throws SQLException {
+    final String url = "jdbc:mnestic:db=" + dir.resolve("store");
+    final List<String> before;
+    try (Connection c = DriverManager.getConnection(url)) {
+      try (Statement s = c.createStatement()) {
+        define(s);
+      }
+      final Random r = new Random(3);
+      insert(c, r, 0, 2000, 0, 6);
+      answers(c);
+      insert(c, r, 2000, 300, 5, 8);
+      before = answers(c);
+      assertEquals(2300, dashboard(c).consumed());
+    }
+    try (Connection c = DriverManager.getConnection(url)) {
+      assertEquals(before, answers(c));
+      assertEquals(2300, dashboard(c).consumed());
+    }
+  }
+}
