@@ -1,13 +1,11 @@
 package dev.mnestic.cli;
 
+import dev.mnestic.cli.MainTest.Run;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,18 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * lines named by line and column with nothing of the file stored.
  */
 class CsvImportTest {
-  private record Run(int status, String out, String err) {
-  }
-
   private static Run run(String stdin, String... args) {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    final int status = Main.run(args,
-        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(status, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+    return MainTest.runWithInput(stdin, args);
   }
 
   private static String sql(String db, String sql) {

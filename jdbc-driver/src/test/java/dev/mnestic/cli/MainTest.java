@@ -18,10 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Runs {@link Main} in this JVM, end to end: arguments in, output and exit status out. */
 class MainTest {
   /** Output and exit status of one run. */
-  private record Run(int status, String out, String err) {
+  record Run(int status, String out, String err) {
   }
 
-  private static Run runWithInput(String stdin, String... args) {
+  /** One run of {@link Main} with {@code stdin} as its standard input. */
+  static Run runWithInput(String stdin, String... args) {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
     final ByteArrayOutputStream err = new ByteArrayOutputStream();
     final int status = Main.run(args,
