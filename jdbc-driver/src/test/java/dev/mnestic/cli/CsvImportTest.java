@@ -27,8 +27,8 @@ class CsvImportTest {
 
   private static String sql(String db, String sql) {
     final Run run = run("", "sql", "--db", db, "--format", "csv", sql);
-    assertEquals(0, run.status, run.err);
-    return run.out;
+    assertEquals(0, run.status(), run.err());
+    return run.out();
   }
 
   @Test void loadsConvertsAndMapsTheHeader(@TempDir Path dir) throws IOException {
@@ -94,19 +94,19 @@ class CsvImportTest {
       final Path csv = dir.resolve("bad.csv");
       Files.writeString(csv, good + line[0] + "\n2024-01-04 00:00:00,h,1\n");
       final Run run = run("", "import", "--db", db, "--csv", csv.toString(), "m");
-      assertEquals(1, run.status, run.toString());
-      assertTrue(run.err.startsWith("Error: " + csv + ", " + line[1]), run.err);
-      assertTrue(run.err.contains("nothing was imported"), run.err);
+      assertEquals(1, run.status(), run.toString());
+      assertTrue(run.err().startsWith("Error: " + csv + ", " + line[1]), run.err());
+      assertTrue(run.err().contains("nothing was imported"), run.err());
       assertEquals("n\n1\n", sql(db, "SELECT COUNT(*) AS n FROM m"));
     }
     final Run unknown = run("ts,hots\n", "import", "--db", db, "--csv", "-", "m");
-    assertEquals(1, unknown.status);
-    assertTrue(unknown.err.startsWith("Error: -, line 1, column 2: table m has no column 'hots';"
-        + " its columns: ts, host, v"), unknown.err);
+    assertEquals(1, unknown.status());
+    assertTrue(unknown.err().startsWith("Error: -, line 1, column 2: table m has no column 'hots';"
+        + " its columns: ts, host, v"), unknown.err());
     final Run usage = run("", "import", "--db", db, "--csv", "only-one-operand.csv");
-    assertEquals(2, usage.status);
-    assertTrue(usage.err.startsWith("Error: --csv expects FILE.csv and TABLE, got 1 argument"),
-        usage.err);
+    assertEquals(2, usage.status());
+    assertTrue(usage.err().startsWith("Error: --csv expects FILE.csv and TABLE, got 1 argument"),
+        usage.err());
     Files.writeString(dir.resolve("good.csv"), good);
     assertEquals(new Run(0, "", ""),
         run("", "import", "--db", db, "--csv", dir.resolve("good.csv").toString(), "m"));
