@@ -69,10 +69,17 @@ public final class Pass1 {
    * of the family's list; -1 when the list is empty.
    */
   static int state(Memo memo, Family family, String metric, Window window, ParameterLists lists) {
+    final GroupKey.State key = new GroupKey.State(family, metric, window);
+    final int had = memo.find(key);
+    if (had >= 0) {
+      // Made here before, with every build: adding them again would change nothing, and cost
+      // a hash lookup per θ for every query over the same window.
+      return had;
+    }
     final int rows = rows(memo, metric);
     int group = -1;
     for (Parameters.Fixed theta : lists.of(family)) {
-      group = memo.add(new GroupKey.State(family, metric, window), new LogicalCandidate(
+      group = memo.add(key, new LogicalCandidate(
           new Operator.Build(family), List.of(rows),
           new LogicalProperties(theta, new WindowLayout.Direct())));
     }

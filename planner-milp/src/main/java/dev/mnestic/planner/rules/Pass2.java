@@ -13,8 +13,10 @@ import dev.mnestic.planner.workload.Window;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -31,14 +33,20 @@ public final class Pass2 {
 
   public static void addMerges(Memo memo, ParameterLists lists) {
     final TumblingWidths widths = new TumblingWidths();
+    final Map<Integer, Set<Duration>> merged = new HashMap<>();
     int before;
     do {
       before = memo.candidateCount();
-      addMergesOnce(memo, lists, widths);
+      addMergesOnce(memo, lists, widths, merged);
     } while (memo.candidateCount() != before);
   }
 
-  private static void addMergesOnce(Memo memo, ParameterLists lists, TumblingWidths widths) {
+  /**
+   * One pass over the state groups; {@code merged} holds, by group, the sub-widths whose merges
+   * it has already (a later pass would add them again to no effect, a hash lookup per θ each).
+   */
+  private static void addMergesOnce(Memo memo, ParameterLists lists, TumblingWidths widths,
+      Map<Integer, Set<Duration>> merged) {
     for (int g = 0; g < memo.groupCount(); g++) {
       if (!(memo.key(g) instanceof GroupKey.State state)) {
         continue;
@@ -52,7 +60,11 @@ public final class Pass2 {
           subs.add(width);
         }
       }
+      final Set<Duration> done = merged.computeIfAbsent(g, k -> new HashSet<>());
       for (Duration sub : subs) {
+        if (!done.add(sub)) {
+          continue;
+        }
         final int child = Pass1.state(memo, state.family(), state.metric(), Window.tumbling(sub), lists);
         for (Parameters.Fixed theta : lists.of(state.family())) {
           memo.add(state, new LogicalCandidate(new Operator.Merge(state.family()), List.of(child),

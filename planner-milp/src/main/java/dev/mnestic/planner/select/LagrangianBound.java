@@ -646,25 +646,4 @@ final class LagrangianBound {
       return levels.size() - 1;
     });
   }
-
-  /** A growable int array. */
-  private static final class Ints {
-    private int[] a = new int[16];
-    private int size;
-
-    void add(int v) {
-      if (size == a.length) {
-        a = Arrays.copyOf(a, size * 2);
-      }
-      a[size++] = v;
-    }
-
-    int get(int i) {
-      return a[i];
-    }
-
-    int size() {
-      return size;
-    }
-  }
 }

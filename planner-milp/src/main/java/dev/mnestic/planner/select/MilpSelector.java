@@ -120,6 +120,15 @@ public final class MilpSelector implements Selector {
     final int n = space.candidates().size();
     final List<List<PhysicalCandidate>> parts = Components.of(space, !space.workload().budgets().isEmpty());
     final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
+    // Each part's candidates, and each candidate's place among them: a part's trees are tabled by it.
+    final int[][] ids = new int[parts.size()][];
+    final int[] slot = new int[n];
+    for (int k = 0; k < parts.size(); k++) {
+      ids[k] = parts.get(k).stream().mapToInt(PhysicalCandidate::id).toArray();
+      for (int j = 0; j < ids[k].length; j++) {
+        slot[ids[k][j]] = j;
+      }
+    }
     long mark = phase(phases, "split into parts", start, false);
     // 1. A known plan of each part: grown in full, improved while its share of the time lasts.
     final int threads = Math.max(1, Math.min(THREADS, parts.size()));
@@ -127,7 +136,7 @@ public final class MilpSelector implements Selector {
     final List<Plan> known = inParallel(parts.size(), k -> {
       checkStopped();
       final long until = schedule.knownDeadline(threads);
-      return TreePlans.improved(space, feasible, queriesOf(parts.get(k)), () -> schedule.goesOn(until));
+      return TreePlans.improved(space, feasible, queriesOf(parts.get(k)), ids[k], slot, () -> schedule.goesOn(until));
     });
     checkStopped();
     mark = phase(phases, "known plans", mark, known.stream().anyMatch(p -> p != null && p.search().cut()));

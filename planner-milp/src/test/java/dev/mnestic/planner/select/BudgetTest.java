@@ -4,6 +4,7 @@ import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.workload.Dashboards;
+import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.planner.workload.WorkloadParser;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -161,5 +162,36 @@ class BudgetTest {
     assertTrue(plan.search().phases().get(1).cut() && plan.search().phases().get(2).cut()
         && plan.search().phases().get(3).cut(), plan.search().phases().toString());
     assertNotEquals(0, plan.search().cuts().size());
+  }
+
+  /**
+   * Under a total limit ({@code --total}) building the plan space counts against it: with the
+   * clock moving past the whole limit while the space is built, the selection gets no time, so
+   * the plan is the one grown query by query, valid, and its search says so (the space first
+   * among the phases with the time it took, the selection's phases cut, no part bounded). When
+   * the space takes little of the limit, the selection gets the rest.
+   */
+  @Test void theTotalLimitCountsBuildingTheSpace() {
+    final Workload workload = WorkloadParser.parse(Dashboards.generate(40, 1));
+    final SteppingTicker slow = new SteppingTicker(3000 * MILLI);
+    final Planner.Planned planned = Planner.plan(workload, new Planner.Options(ParameterLists.DEFAULT, Solver.CP_SAT,
+        Duration.ofSeconds(2), true, slow, new StopSignal()));
+    final Plan plan = planned.plan();
+    assertEquals(3000 * MILLI, planned.spaceNanos());
+    assertEquals(new Search.Phase("plan space", 3000, false), plan.search().phases().get(0));
+    assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan));
+    assertEquals(TreePlans.greedy(planned.space()).cost(), plan.cost(), 1e-9 * plan.cost());
+    assertEquals(Plan.Status.FEASIBLE, plan.status());
+    assertTrue(plan.search().phases().get(2).cut(), plan.search().phases().toString());
+    for (Search.Part p : plan.search().parts()) {
+      assertEquals(Search.Outcome.NO_TIME_FOR_BOUND, p.outcome());
+    }
+    // The same limit on a clock that moves 1 ms a read: the space takes 1 ms of it and the
+    // selection searches on, so the plan is cheaper than the grown one.
+    final Planner.Planned selection = Planner.plan(workload, new Planner.Options(ParameterLists.DEFAULT,
+        Solver.CP_SAT, Duration.ofSeconds(2), true, new SteppingTicker(MILLI), new StopSignal()));
+    assertEquals(MILLI, selection.spaceNanos());
+    assertTrue(selection.plan().cost() < plan.cost(), selection.plan().cost() + " vs " + plan.cost());
+    assertEquals(null, ReferenceEnumerator.violation(selection.space(), selection.plan()));
   }
 }

@@ -1,0 +1,66 @@
+package dev.mnestic.bench;
+
+import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.select.MilpSelector;
+import dev.mnestic.planner.select.Plan;
+import dev.mnestic.planner.select.Solver;
+import dev.mnestic.planner.workload.Dashboards;
+import dev.mnestic.planner.workload.Workload;
+import dev.mnestic.planner.workload.WorkloadParser;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The part of planning that no time limit cuts, as CPU rather than wall time (on a busy machine
+ * wall time mostly measures the load): the JVM's process CPU time, garbage collection included,
+ * of building the plan space of a generated dashboard ({@link Dashboards}, seed 1) and of a
+ * selection with no time at all, which splits the space into parts and grows each part's plan
+ * query by query, the least a plan under {@code --total} is. Median of the runs after two
+ * warm-ups; the grown plan's cost shows the plans did not change.
+ *
+ * <p>Reproduce: {@code bench/run PlannerCpuBench 1664 7} (queries, runs).
+ */
+public final class PlannerCpuBench {
+  private PlannerCpuBench() {
+  }
+
+  public static void main(String[] args) {
+    final int n = Integer.parseInt(args[0]);
+    final int runs = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+    if (runs < 3) {
+      throw new IllegalArgumentException("at least 3 runs (2 warm-ups), not " + runs);
+    }
+    final com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    final Workload workload = WorkloadParser.parse(Dashboards.generate(n, 1));
+    final double[] space = new double[runs - 2];
+    final double[] grown = new double[runs - 2];
+    double cost = Double.NaN;
+    for (int run = 0; run < runs; run++) {
+      final long start = os.getProcessCpuTime();
+      final PlanSpace planSpace = Planner.space(workload, ParameterLists.DEFAULT);
+      final long built = os.getProcessCpuTime();
+      final Plan plan = new MilpSelector(planSpace, Solver.CP_SAT, Duration.ZERO).solve();
+      final long done = os.getProcessCpuTime();
+      if (run >= 2) {
+        space[run - 2] = (built - start) / 1e9;
+        grown[run - 2] = (done - built) / 1e9;
+      }
+      cost = plan.cost();
+    }
+    System.out.println("| queries | space, process CPU (s) | grown plans, process CPU (s) | grown plan's cost |");
+    System.out.println("|---|---|---|---|");
+    System.out.printf(Locale.ROOT, "| %d | %.2f | %.2f | %.1f |%n", n, median(space), median(grown), cost);
+  }
+
+  private static double median(double[] seconds) {
+    final double[] s = seconds.clone();
+    Arrays.sort(s);
+    return s[s.length / 2];
+  }
+}
