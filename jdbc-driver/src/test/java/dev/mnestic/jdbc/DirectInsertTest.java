@@ -213,6 +213,59 @@ class DirectInsertTest {
   }
 
   /**
+   * {@code setTimestamp(p, x)} binds what Avatica's binding with the connection zone's calendar
+   * binds ({@code setTimestamp(p, x, calendar)}, which mnestic leaves as Avatica's), with the
+   * JVM's zone changed since Avatica started to zones with and without summer time, at and
+   * around their changes, before and after the Gregorian reform and before 1970.
+   */
+  @Test void timestampsBindAsAvaticaBindsThem() throws SQLException {
+    final Random random = new Random(17);
+    final java.util.TimeZone jvmZone = java.util.TimeZone.getDefault();
+    for (String zone : List.of("UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe",
+        "Europe/London", "Pacific/Chatham")) {
+      java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone(zone));
+      try (Connection c = DriverManager.getConnection("jdbc:mnestic:");
+           Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE own (id INT PRIMARY KEY, ts TIMESTAMP(3))");
+        s.execute("CREATE TABLE avatica (id INT PRIMARY KEY, ts TIMESTAMP(3))");
+        // the connection's zone, as Avatica's setTimestamp(p, x) takes it
+        final java.util.Calendar calendar = java.util.Calendar.getInstance(
+            c.unwrap(org.apache.calcite.avatica.AvaticaConnection.class).getTimeZone(),
+            java.util.Locale.ROOT);
+        try (PreparedStatement own = c.prepareStatement("INSERT INTO own VALUES (?, ?)");
+             PreparedStatement avatica = c.prepareStatement("INSERT INTO avatica VALUES (?, ?)")) {
+          for (int id = 0; id < 3000; id++) {
+            // random instants from 1400 to 2400, and the hours around 2024's changes
+            final long time = id % 3 == 0
+                ? 1_704_067_200_000L + random.nextInt(366) * 86_400_000L
+                    + random.nextInt(3_600_000) * (random.nextBoolean() ? 1L : -1L)
+                : -17_987_443_200_000L + (long) (random.nextDouble() * 31_556_952_000_000L);
+            final Timestamp t = new Timestamp(time);
+            t.setNanos(t.getNanos() / 1_000_000 * 1_000_000);
+            own.setInt(1, id);
+            own.setTimestamp(2, t);
+            own.addBatch();
+            avatica.setInt(1, id);
+            avatica.setTimestamp(2, t, calendar);
+            avatica.addBatch();
+          }
+          own.executeBatch();
+          avatica.executeBatch();
+        }
+        final List<String> avatica = rows(s, "avatica");
+        final List<String> own = rows(s, "own");
+        assertEquals(3000, own.size());
+        for (int id = 0; id < avatica.size(); id++) {
+          // row by row: a failure shows the first row that differs
+          assertEquals(avatica.get(id), own.get(id), zone);
+        }
+      } finally {
+        java.util.TimeZone.setDefault(jvmZone);
+      }
+    }
+  }
+
+  /**
    * Metric rows go straight into the store, all of them; a duplicate key, a NULL into NOT
    * NULL, a string too long or a parameter left unset fails the batch naming the row, with
    * the SQLSTATE a single INSERT gives, and stores nothing of it.
