@@ -242,8 +242,8 @@ public final class StoreWrites {
     final long[] counts = new long[rows.size()];
     final Atomic atomic = new Atomic(connection, connection.getAutoCommit());
     Exception failure = null;
-    try (PreparedStatement ps = connection.prepareStatement(target.insertSql())) {
-      // ps holds the rows first .. i - 1 not yet sent
+    try (Rows store = Rows.of(session, target, insert)) {
+      // store holds the rows first .. i - 1 not yet sent
       int first = 0;
       long direct = 0;
       for (int i = 0; i < counts.length; i++) {
@@ -254,7 +254,7 @@ public final class StoreWrites {
           throw failedRow(i, e);
         }
         if (row == null) {
-          flush(ps, first, i);
+          store.flush(first);
           first = i + 1;
           try {
             counts[i] = rows.runPlan(i);
@@ -263,16 +263,15 @@ public final class StoreWrites {
           }
           continue;
         }
-        target.bindInsert(row, 0).bind(ps);
-        ps.addBatch();
+        store.add(row);
         counts[i] = 1;
         direct++;
         if (i + 1 - first == DIRECT_BATCH) {
-          flush(ps, first, i + 1);
+          store.flush(first);
           first = i + 1;
         }
       }
-      flush(ps, first, counts.length);
+      store.flush(first);
       atomic.succeeded();
       session.countDirectRows(direct);
       return counts;
@@ -285,19 +284,202 @@ public final class StoreWrites {
     }
   }
 
-  /** Rows a direct insert sends to HSQLDB at once. */
+  /** Rows a direct insert holds before it sends them to HSQLDB. */
   private static final int DIRECT_BATCH = 4096;
 
-  /** Sends the rows {@code from} .. {@code to - 1} that {@code ps} holds. */
-  private static void flush(PreparedStatement ps, int from, int to) throws SQLException {
-    if (from == to) {
-      return;
+  /**
+   * Where a batch's rows go: HSQLDB's INSERT of the target table, to which {@link #add} hands
+   * rows of the table's columns (in Calcite's internal representation) and {@link #flush} sends
+   * those held. A failing row fails the flush with a {@link BatchUpdateException} naming its
+   * index in the batch.
+   */
+  private interface Rows extends AutoCloseable {
+    /**
+     * HSQLDB's own INSERT of {@code target}'s rows: its compiled statement run straight on the
+     * store's HSQLDB session ({@link SessionRows}) when every column is of a type whose values
+     * it converts itself, else HSQLDB's JDBC batches ({@link JdbcRows}).
+     */
+    static Rows of(Session session, Target target, DirectInsert insert) throws SQLException {
+      final Rows rows = SessionRows.of(session, target, insert);
+      return rows != null ? rows
+          : new JdbcRows(target, session.getConnection().prepareStatement(target.insertSql()));
     }
-    try {
-      ps.executeBatch();
-    } catch (BatchUpdateException e) {
-      // HSQLDB stops at the first failing row: its counts are those of the rows before it
-      throw failedRow(from + e.getUpdateCounts().length, e);
+
+    void add(Object[] row) throws SQLException;
+
+    /** Sends the rows held, the batch's rows {@code first} on. */
+    void flush(int first) throws SQLException;
+
+    @Override void close() throws SQLException;
+  }
+
+  /** HSQLDB's JDBC batches of a prepared INSERT. */
+  private static final class JdbcRows implements Rows {
+    private final Target target;
+    private final PreparedStatement ps;
+    private int held;
+
+    JdbcRows(Target target, PreparedStatement ps) {
+      this.target = target;
+      this.ps = ps;
+    }
+
+    @Override public void add(Object[] row) throws SQLException {
+      target.bindInsert(row, 0).bind(ps);
+      ps.addBatch();
+      held++;
+    }
+
+    @Override public void flush(int first) throws SQLException {
+      if (held == 0) {
+        return;
+      }
+      held = 0;
+      try {
+        ps.executeBatch();
+      } catch (BatchUpdateException e) {
+        // HSQLDB stops at the first failing row: its counts are those of the rows before it
+        throw failedRow(first + e.getUpdateCounts().length, e);
+      }
+    }
+
+    @Override public void close() throws SQLException {
+      ps.close();
+    }
+  }
+
+  /**
+   * HSQLDB's INSERT of {@link #ROWS} rows at once ({@code VALUES (?, ...), (?, ...), ...}),
+   * compiled once and executed straight on the store's HSQLDB session, as HSQLDB's JDBC
+   * batch executes each of its rows, without its JDBC layer: no copy of the parameters per
+   * row, no conversion through {@code java.time} objects, and one statement (its action in
+   * the transaction manager, its checks) per {@link #ROWS} rows. Each row still goes through
+   * HSQLDB's statement: its types' conversions and limits, constraints, its row actions in the
+   * transaction manager ({@link TableVersions} sees every row). Only for tables whose every
+   * column has a type whose Calcite value is HSQLDB's own (or a TIMESTAMP, made here as HSQLDB
+   * makes it); the store session's HSQLDB session is held for each statement, as its JDBC
+   * connection holds it.
+   */
+  private static final class SessionRows implements Rows {
+    /** Rows per statement: fewer actions per row, without a statement too large to compile. */
+    static final int ROWS = 64;
+    /** The first millisecond of the Gregorian calendar (see {@link Target#set}). */
+    private static final long GREGORIAN_MILLIS =
+        Target.GREGORIAN_REFORM.toEpochDay() * 86_400_000L;
+
+    private final org.hsqldb.Session session;
+    private final org.hsqldb.types.Type[] types;
+    /** Whether each column is a TIMESTAMP (its value: milliseconds). */
+    private final boolean[] timestamps;
+    private final org.hsqldb.Statement many;
+    private final org.hsqldb.Statement one;
+    /** The rows held, column after column, row after row. */
+    private final Object[] values;
+    private int held;
+
+    private SessionRows(org.hsqldb.Session session, org.hsqldb.types.Type[] types,
+        boolean[] timestamps, org.hsqldb.Statement many, org.hsqldb.Statement one) {
+      this.session = session;
+      this.types = types;
+      this.timestamps = timestamps;
+      this.many = many;
+      this.one = one;
+      this.values = new Object[DIRECT_BATCH * types.length];
+    }
+
+    /** Rows for {@code target}, or null when one of its columns' values needs JDBC's. */
+    static SessionRows of(Session store, Target target, DirectInsert insert)
+        throws SQLException {
+      final org.hsqldb.Session session = (org.hsqldb.Session)
+          ((org.hsqldb.jdbc.JDBCConnection) store.getConnection()).getSession();
+      final org.hsqldb.types.Type[] types = session.database.schemaManager
+          .getUserTable(target.table, Session.SCHEMA).getColumnTypes();
+      final boolean[] timestamps = new boolean[types.length];
+      for (int i = 0; i < types.length; i++) {
+        final Class<?> own = switch (types[i].typeCode) {
+        case org.hsqldb.types.Types.SQL_INTEGER -> Integer.class;
+        case org.hsqldb.types.Types.SQL_BIGINT -> Long.class;
+        case org.hsqldb.types.Types.SQL_DOUBLE -> Double.class;
+        case org.hsqldb.types.Types.SQL_BOOLEAN -> Boolean.class;
+        case org.hsqldb.types.Types.SQL_CHAR, org.hsqldb.types.Types.SQL_VARCHAR -> String.class;
+        case org.hsqldb.types.Types.SQL_TIMESTAMP -> Long.class;
+        default -> null;
+        };
+        if (own == null || insert.parameters()[i] >= 0 && insert.classes()[i] != own) {
+          return null;
+        }
+        timestamps[i] = types[i].typeCode == org.hsqldb.types.Types.SQL_TIMESTAMP;
+      }
+      final String sql = target.insertSql();
+      final String row = sql.substring(sql.lastIndexOf(" ("));
+      synchronized (session) {
+        try {
+          return new SessionRows(session, types, timestamps,
+              session.compileStatement(sql + ("," + row).repeat(ROWS - 1)),
+              session.compileStatement(sql));
+        } catch (org.hsqldb.HsqlException e) {
+          throw org.hsqldb.jdbc.JDBCUtil.sqlException(e);
+        }
+      }
+    }
+
+    @Override public void add(Object[] row) {
+      final int n = types.length;
+      for (int i = 0; i < n; i++) {
+        values[held * n + i] = timestamps[i] && row[i] != null ? timestamp((Long) row[i], i)
+            : row[i];
+      }
+      held++;
+    }
+
+    /**
+     * A TIMESTAMP's value from its milliseconds as HSQLDB's JDBC makes it of the
+     * {@code LocalDateTime} {@link Target#set} binds, or, before the Gregorian reform, of the
+     * text it binds.
+     */
+    private Object timestamp(long millis, int column) {
+      final long seconds = Math.floorDiv(millis, 1000);
+      final int nanos = Math.floorMod(millis, 1000) * 1_000_000;
+      if (millis >= GREGORIAN_MILLIS) {
+        return new org.hsqldb.types.TimestampData(seconds, nanos);
+      }
+      return types[column].convertToType(session, Target.TIMESTAMP_TEXT.format(
+          LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC)),
+          org.hsqldb.types.Type.SQL_VARCHAR_DEFAULT);
+    }
+
+    /**
+     * Sends the rows held, {@link #ROWS} a statement, the rest one a statement. When a
+     * statement of {@link #ROWS} rows fails (HSQLDB has undone it), its rows run one at a time,
+     * to name the one at fault.
+     */
+    @Override public void flush(int first) throws SQLException {
+      final int n = types.length;
+      int r = 0;
+      for (; r + ROWS <= held; r += ROWS) {
+        if (execute(many, Arrays.copyOfRange(values, r * n, (r + ROWS) * n)) != null) {
+          break;
+        }
+      }
+      for (; r < held; r++) {
+        final SQLException failed = execute(one, Arrays.copyOfRange(values, r * n, r * n + n));
+        if (failed != null) {
+          throw failedRow(first + r, failed);
+        }
+      }
+      held = 0;
+    }
+
+    /** Runs {@code statement} with {@code arguments}; returns its failure, or null. */
+    private SQLException execute(org.hsqldb.Statement statement, Object[] arguments) {
+      final org.hsqldb.result.Result result;
+      synchronized (session) {
+        result = session.executeCompiledStatement(statement, arguments, 0);
+      }
+      return result.isError() ? org.hsqldb.jdbc.JDBCUtil.sqlException(result) : null;
+    }
+
+    @Override public void close() {
     }
   }
 

@@ -123,20 +123,44 @@ class DirectInsertTest {
    * plan's SQLSTATE and that row's index, and leaves {@code direct} as it was.
    */
   @Test void batchesStoreWhatThePlanStores() throws SQLException {
+    assertBatchesStoreWhatThePlanStores(COLUMNS,
+        java.util.stream.IntStream.rangeClosed(1, 21).toArray());
+  }
+
+  /**
+   * The oracle of {@link #batchesStoreWhatThePlanStores} on a table of only the types whose
+   * values the store hands to HSQLDB's statement itself (INT, BIGINT, BOOLEAN, DOUBLE, CHAR,
+   * VARCHAR, TIMESTAMP of any precision: the metric rows' path), so that batches of more than
+   * the 64 rows a statement takes, bad rows among them, pass where a table of every type
+   * passes through HSQLDB's JDBC batches.
+   */
+  @Test void batchesOfTheStoresOwnTypesStoreWhatThePlanStores() throws SQLException {
+    assertBatchesStoreWhatThePlanStores("(id INT PRIMARY KEY, n BIGINT NOT NULL, b BOOLEAN,"
+        + " i INT, bi BIGINT, db DOUBLE, ch CHAR(5), vc VARCHAR(8), ts TIMESTAMP,"
+        + " ts6 TIMESTAMP(6))", new int[] {1, 2, 3, 6, 7, 12, 13, 14, 20, 21});
+  }
+
+  /**
+   * Random rows into a table of {@code columns}, each column set as {@link #setter} sets the
+   * column {@code setters[k]} of {@link #COLUMNS}.
+   */
+  private static void assertBatchesStoreWhatThePlanStores(String columns, int[] setters)
+      throws SQLException {
     final Random random = new Random(16);
+    final int width = setters.length;
     try (Connection c = DriverManager.getConnection("jdbc:mnestic:");
          Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE planned " + COLUMNS);
-      s.execute("CREATE TABLE direct " + COLUMNS);
-      final String values = " VALUES (?" + ", ?".repeat(20) + ")";
+      s.execute("CREATE TABLE planned " + columns);
+      s.execute("CREATE TABLE direct " + columns);
+      final String values = " VALUES (?" + ", ?".repeat(width - 1) + ")";
       final List<List<Setter>> good = new ArrayList<>();
       final List<List<Setter>> bad = new ArrayList<>();
       final List<String> badStates = new ArrayList<>();
       try (PreparedStatement planned = c.prepareStatement("INSERT INTO planned" + values)) {
         for (int id = 0; id < 400; id++) {
           final List<Setter> row = new ArrayList<>();
-          for (int column = 1; column <= 21; column++) {
-            row.add(setter(random, column, id));
+          for (int column = 1; column <= width; column++) {
+            row.add(setter(random, setters[column - 1], id));
             row.get(column - 1).set(planned, column);
           }
           try {
@@ -148,12 +172,12 @@ class DirectInsertTest {
           }
         }
       }
-      assertTrue(good.size() > 50 && bad.size() > 50, good.size() + " good, " + bad.size());
+      assertTrue(good.size() > 50 && bad.size() > 30, good.size() + " good, " + bad.size());
       final long before = directRows(c);
       try (PreparedStatement direct = c.prepareStatement("INSERT INTO direct" + values)) {
-        for (int from = 0; from < good.size(); from += 64) {
-          for (List<Setter> row : good.subList(from, Math.min(from + 64, good.size()))) {
-            for (int column = 1; column <= 21; column++) {
+        for (int from = 0; from < good.size(); from += 150) {
+          for (List<Setter> row : good.subList(from, Math.min(from + 150, good.size()))) {
+            for (int column = 1; column <= width; column++) {
               row.get(column - 1).set(direct, column);
             }
             direct.addBatch();
@@ -167,12 +191,12 @@ class DirectInsertTest {
         assertEquals(rows(s, "planned"), rows(s, "direct"));
         // A bad row after a good one (whose key is new) fails the batch; nothing is stored.
         for (int k = 0; k < bad.size(); k++) {
-          for (int column = 1; column <= 21; column++) {
+          for (int column = 1; column <= width; column++) {
             good.get(0).get(column - 1).set(direct, column);
           }
           direct.setInt(1, 10_000 + k);
           direct.addBatch();
-          for (int column = 1; column <= 21; column++) {
+          for (int column = 1; column <= width; column++) {
             bad.get(k).get(column - 1).set(direct, column);
           }
           direct.addBatch();
@@ -184,6 +208,59 @@ class DirectInsertTest {
           assertArrayEquals(new long[] {Statement.EXECUTE_FAILED}, e.getLargeUpdateCounts());
         }
         assertEquals(rows(s, "planned"), rows(s, "direct"));
+      }
+    }
+  }
+
+  /**
+   * {@code setTimestamp(p, x)} binds what Avatica's binding with the connection zone's calendar
+   * binds ({@code setTimestamp(p, x, calendar)}, which mnestic leaves as Avatica's), with the
+   * JVM's zone changed since Avatica started to zones with and without summer time, at and
+   * around their changes, before and after the Gregorian reform and before 1970.
+   */
+  @Test void timestampsBindAsAvaticaBindsThem() throws SQLException {
+    final Random random = new Random(17);
+    final java.util.TimeZone jvmZone = java.util.TimeZone.getDefault();
+    for (String zone : List.of("UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe",
+        "Europe/London", "Pacific/Chatham")) {
+      java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone(zone));
+      try (Connection c = DriverManager.getConnection("jdbc:mnestic:");
+           Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE own (id INT PRIMARY KEY, ts TIMESTAMP(3))");
+        s.execute("CREATE TABLE avatica (id INT PRIMARY KEY, ts TIMESTAMP(3))");
+        // the connection's zone, as Avatica's setTimestamp(p, x) takes it
+        final java.util.Calendar calendar = java.util.Calendar.getInstance(
+            c.unwrap(org.apache.calcite.avatica.AvaticaConnection.class).getTimeZone(),
+            java.util.Locale.ROOT);
+        try (PreparedStatement own = c.prepareStatement("INSERT INTO own VALUES (?, ?)");
+             PreparedStatement avatica = c.prepareStatement("INSERT INTO avatica VALUES (?, ?)")) {
+          for (int id = 0; id < 3000; id++) {
+            // random instants from 1400 to 2400, and the hours around 2024's changes
+            final long time = id % 3 == 0
+                ? 1_704_067_200_000L + random.nextInt(366) * 86_400_000L
+                    + random.nextInt(3_600_000) * (random.nextBoolean() ? 1L : -1L)
+                : -17_987_443_200_000L + (long) (random.nextDouble() * 31_556_952_000_000L);
+            final Timestamp t = new Timestamp(time);
+            t.setNanos(t.getNanos() / 1_000_000 * 1_000_000);
+            own.setInt(1, id);
+            own.setTimestamp(2, t);
+            own.addBatch();
+            avatica.setInt(1, id);
+            avatica.setTimestamp(2, t, calendar);
+            avatica.addBatch();
+          }
+          own.executeBatch();
+          avatica.executeBatch();
+        }
+        final List<String> avatica = rows(s, "avatica");
+        final List<String> own = rows(s, "own");
+        assertEquals(3000, own.size());
+        for (int id = 0; id < avatica.size(); id++) {
+          // row by row: a failure shows the first row that differs
+          assertEquals(avatica.get(id), own.get(id), zone);
+        }
+      } finally {
+        java.util.TimeZone.setDefault(jvmZone);
       }
     }
   }
@@ -217,20 +294,26 @@ class DirectInsertTest {
           {"toolonghost", new Timestamp(1_800_000_000_000L), "22001"},
         };
         for (Object[] row : bad) {
-          for (int i = 0; i < 3; i++) {
-            ps.setString(1, "new");
-            ps.setTimestamp(2, new Timestamp(1_900_000_000_000L + i));
-            ps.setDouble(3, 1);
+          // the bad row sits inside the batch's second statement of 64 rows, good rows after
+          for (int i = 0; i < 130; i++) {
+            if (i == 70) {
+              ps.setString(1, (String) row[0]);
+              ps.setTimestamp(2, (Timestamp) row[1]);
+              ps.setNull(3, Types.DOUBLE);
+            } else {
+              ps.setString(1, "new");
+              ps.setTimestamp(2, new Timestamp(1_900_000_000_000L + i));
+              ps.setDouble(3, 1);
+            }
             ps.addBatch();
           }
+          final BatchUpdateException e = assertThrows(BatchUpdateException.class, ps::executeBatch);
+          assertEquals(row[2], e.getSQLState(), e.getMessage());
+          assertTrue(e.getMessage().startsWith("batch row 70 (counting from 0) failed"),
+              e.getMessage());
           ps.setString(1, (String) row[0]);
           ps.setTimestamp(2, (Timestamp) row[1]);
           ps.setNull(3, Types.DOUBLE);
-          ps.addBatch();
-          final BatchUpdateException e = assertThrows(BatchUpdateException.class, ps::executeBatch);
-          assertEquals(row[2], e.getSQLState(), e.getMessage());
-          assertTrue(e.getMessage().startsWith("batch row 3 (counting from 0) failed"),
-              e.getMessage());
           final SQLException single = assertThrows(SQLException.class, ps::executeUpdate);
           assertEquals(row[2], single.getSQLState());
         }
