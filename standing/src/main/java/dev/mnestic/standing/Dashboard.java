@@ -21,10 +21,12 @@ import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreDdlExecutor;
+import dev.mnestic.store.StoreReads;
 import dev.mnestic.store.TableFeed;
 import dev.mnestic.type.MnesticTypeSystem;
 
 import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
@@ -101,8 +103,8 @@ public final class Dashboard extends AbstractSchema {
   /** The summaries built from rows each metric's evaluations keep, with the table's feed. */
   private final Map<String, Kept> kept = new HashMap<>();
   /**
-   * Rows the evaluations of queries without WHERE consumed: every row of a pass, and those
-   * added to kept summaries.
+   * Rows the evaluations consumed: every row of a pass (of its WHERE), and those added to kept
+   * summaries.
    */
   private final AtomicLong consumed = new AtomicLong();
 
@@ -146,8 +148,9 @@ public final class Dashboard extends AbstractSchema {
   }
 
   /**
-   * How many rows the evaluations of queries without WHERE consumed: every row a pass read,
-   * and every row committed since that an evaluation added to the summaries it kept.
+   * How many rows the evaluations consumed: every row a pass summarized (those of its query's
+   * WHERE), and every such row committed since that an evaluation added to the summaries it
+   * kept, or read again to rebuild a window an UPDATE or DELETE changed.
    */
   public long consumed() {
     return consumed.get();
@@ -451,18 +454,48 @@ public final class Dashboard extends AbstractSchema {
   private static final class Kept {
     final TableFeed feed;
     final Sketches.State state;
+    /**
+     * The pass's rows for a query with WHERE: the (time, value) of the table's rows that pass
+     * its filter, as a plan that reads the feed's rows ({@link StoreReads#ROWS}) as the table;
+     * null without WHERE, the feed's rows then taken as they are.
+     */
+    final EnumerableRel rows;
     long version;
 
-    Kept(TableFeed feed, Sketches.State state, long version) {
+    Kept(TableFeed feed, Sketches.State state, EnumerableRel rows, long version) {
       this.feed = feed;
       this.state = state;
+      this.rows = rows;
       this.version = version;
+    }
+
+    /**
+     * The (time, value) of {@code changed} (rows of the table, whole) that the pass summarizes:
+     * a query's WHERE is applied by the same plan as in the pass, run over them.
+     */
+    List<double[]> pairs(SchemaPlus root, List<Object[]> changed, Map<String, Object> context) {
+      if (rows == null) {
+        return feed.pairs(changed);
+      }
+      final List<double[]> out = new ArrayList<>();
+      if (changed.isEmpty()) {
+        return out;
+      }
+      final Map<String, Object> variables = new HashMap<>(context);
+      variables.put(StoreReads.ROWS, feed.rows(changed));
+      for (Object[] row : Plans.run(rows, root, (JavaTypeFactory) rows.getCluster()
+          .getTypeFactory(), List.of(), variables)) {
+        if (row[0] != null && row[1] != null) {
+          out.add(new double[] {((Number) row[0]).longValue(), ((Number) row[1]).doubleValue()});
+        }
+      }
+      return out;
     }
   }
 
   /**
-   * {@code aggregate}'s reads over {@code metric} (of a query without WHERE) from the summaries
-   * kept for it, with the rows committed to its table since added; or null, the pass then to
+   * {@code aggregate}'s reads over {@code metric} from the summaries kept for it (for a query
+   * with WHERE, {@code filtered}, the rows the feed gives pass it as in the pass), with the rows committed to its table since added; or null, the pass then to
    * run with {@code variables}, to which this adds what keeps the pass's summaries when they
    * are known to hold exactly the table's committed rows at one version.
    *
@@ -472,7 +505,7 @@ public final class Dashboard extends AbstractSchema {
    * (which its reads see, but no version counts), evaluations run passes and keep nothing.
    */
   private Iterable<Object[]> kept(SchemaPlus root, Metric metric, SketchAggregate aggregate,
-      Map<String, Object> variables) {
+      boolean filtered, Map<String, Object> variables) {
     final Kept k = kept.get(metric.name());
     if (k != null && k.state.summaries().equals(aggregate.summaries)) {
       final long now = k.feed.version();
@@ -480,7 +513,7 @@ public final class Dashboard extends AbstractSchema {
         return null;
       }
       final TableFeed.Changes changes = k.feed.changesSince(k.version, now);
-      if (changes != null && update(k, changes, now)) {
+      if (changes != null && update(root, k, changes, now, variables)) {
         k.version = now;
         k.feed.mark(now);
         return k.state.reads(variables::get);
@@ -493,12 +526,15 @@ public final class Dashboard extends AbstractSchema {
     final TableFeed feed = TableFeed.of(Session.of(root), metric.table(), metric.timeColumn(),
         metric.valueColumn());
     final long before = feed == null ? -1 : feed.version();
+    // planned before the pass, whose planning of the whole reuses the cluster's planner
+    final EnumerableRel rows = feed != null && filtered ? Plans.optimize(aggregate.getInput())
+        : null;
     variables.put(Sketches.KEEP, (Consumer<Sketches.State>) state -> {
       consumed.addAndGet(state.rows());
       // Kept only when no commit of the table came while the pass read it.
       if (before >= 0 && feed.version() == before) {
         feed.mark(before);
-        kept.put(metric.name(), new Kept(feed, state, before));
+        kept.put(metric.name(), new Kept(feed, state, rows, before));
       }
     });
     return null;
@@ -508,24 +544,37 @@ public final class Dashboard extends AbstractSchema {
    * Brings {@code k} up to date with {@code changes}, the commits up to version {@code now}:
    * inserted rows are added; the windows holding a deleted row (an UPDATE's old row among
    * them) are dropped and built again from the table's rows of their time ranges, read at
-   * {@code now}. Returns false, {@code k} then useless, when the table moved on meanwhile.
+   * {@code now}; rows of a query with WHERE are those that pass it ({@link Kept#pairs}).
+   * Returns false, {@code k} then useless, when the table moved on meanwhile.
    */
-  private boolean update(Kept k, TableFeed.Changes changes, long now) {
+  private boolean update(SchemaPlus root, Kept k, TableFeed.Changes changes, long now,
+      Map<String, Object> context) {
     final long before = k.state.rows();
-    if (changes.deleted().isEmpty()) {
-      for (double[] row : changes.inserted()) {
+    final List<double[]> deleted = k.pairs(root, changes.deleted(), context);
+    if (deleted.isEmpty()) {
+      for (double[] row : k.pairs(root, changes.inserted(), context)) {
         k.state.add((long) row[0], row[1]);
       }
     } else {
-      final List<long[]> ranges = k.state.drop(changes.deleted().stream()
+      final List<long[]> ranges = k.state.drop(deleted.stream()
           .mapToLong(row -> (long) row[0]).toArray());
-      for (double[] row : changes.inserted()) {
+      for (double[] row : k.pairs(root, changes.inserted(), context)) {
         k.state.addOutside((long) row[0], row[1]);
       }
       try {
         for (long[] range : ranges) {
-          if (!k.feed.read(now, range[0], range[1], k.state::refill)) {
+          if (k.rows == null) {
+            if (!k.feed.read(now, range[0], range[1], k.state::refill)) {
+              return false;
+            }
+            continue;
+          }
+          final List<Object[]> rows = k.feed.rowsIn(now, range[0], range[1]);
+          if (rows == null) {
             return false;
+          }
+          for (double[] row : k.pairs(root, rows, context)) {
+            k.state.refill((long) row[0], row[1]);
           }
         }
       } catch (SQLException e) {
@@ -578,8 +627,9 @@ public final class Dashboard extends AbstractSchema {
             variables.put(Sketches.BUILDS, builds);
             variables.put(DataContext.Variable.CANCEL_FLAG.camelName,
                 cancel != null ? cancel : new AtomicBoolean());
-            if (keeping != null && filters.get(metric.name()) == null) {
-              final Iterable<Object[]> reads = keeping.kept(root, metric, rel, variables);
+            if (keeping != null) {
+              final Iterable<Object[]> reads = keeping.kept(root, metric, rel,
+                  filters.get(metric.name()) != null, variables);
               if (reads != null) {
                 return reads;
               }
