@@ -1,5 +1,6 @@
 package dev.mnestic.standing;
 
+import dev.mnestic.runtime.Sketches;
 import dev.mnestic.store.Session;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -16,6 +17,7 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -243,6 +245,122 @@ class StandingStateTest {
       d.dropKept();
       assertEquals(answers(c, "api"), kept);
       assertTrue(kept.size() > 3, kept.toString());
+    }
+  }
+
+  /**
+   * RETAIN bounds what is kept: over an hour of minutes (and late rows, some older than any
+   * retention), each query answers the windows ending after the latest row's time less its
+   * retention, the kept summaries hold no more windows than the longest retention reading them
+   * asks (the same after 30 minutes as after 60), and the kept answers equal a full pass.
+   */
+  @Test void retentionBoundsTheKeptState() throws SQLException {
+    final String url = "jdbc:mnestic:db=mem:standing-retained";
+    try (Connection c = DriverManager.getConnection(url)) {
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE requests (id INT PRIMARY KEY, ts TIMESTAMP NOT NULL,"
+            + " latency DOUBLE)");
+        s.execute("CREATE STANDING QUERY recent AS SELECT TUMBLE_END(ts, INTERVAL '1' MINUTE)"
+            + " AS w, APPROX_QUANTILE(latency, 0.9) AS p90 FROM requests"
+            + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE) WITHIN RELATIVE ERROR 0.02"
+            + " RETAIN INTERVAL '5' MINUTE");
+        s.execute("CREATE STANDING QUERY slow AS SELECT HOP_END(ts, INTERVAL '1' MINUTE,"
+            + " INTERVAL '3' MINUTE) AS w, APPROX_QUANTILE(latency, 0.99) AS p99 FROM requests"
+            + " GROUP BY HOP(ts, INTERVAL '1' MINUTE, INTERVAL '3' MINUTE)"
+            + " WITHIN RELATIVE ERROR 0.05 RETAIN INTERVAL '10' MINUTE");
+      }
+      final Dashboard d = dashboard(c);
+      final Random r = new Random(21);
+      final long[] heldAt30 = new long[1];
+      for (int minute = 1, id = 0; minute <= 60; minute++) {
+        // this minute's rows, and a few late ones anywhere before
+        insert(c, r, id, 40, minute - 1, minute);
+        insert(c, r, id + 40, 3, 0, minute);
+        id += 43;
+        final List<String> recent = answers(c, "recent");
+        final List<String> slow = answers(c, "slow");
+        final long latest = latest(c);
+        checkRetained(recent, latest, 5 * MINUTE, MINUTE, MINUTE);
+        checkRetained(slow, latest, 10 * MINUTE, MINUTE, 3 * MINUTE);
+        final long held = bounded(d);
+        if (minute == 30) {
+          heldAt30[0] = held;
+        }
+        if (minute % 20 == 0) {
+          d.dropKept();
+          assertEquals(recent, answers(c, "recent"), "minute " + minute);
+          assertEquals(slow, answers(c, "slow"), "minute " + minute);
+        }
+      }
+      assertEquals(heldAt30[0], bounded(d));
+      // EXPLAIN shows each summary's retention and what its kept windows hold
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR SELECT * FROM recent")) {
+        final StringBuilder b = new StringBuilder();
+        while (rs.next()) {
+          b.append(rs.getString(1)).append('\n');
+        }
+        final String[] held = d.summaries().values().iterator().next().stream()
+            .map(Sketches.Summary::toString).toArray(String[]::new);
+        for (int i = 0; i < held.length; i++) {
+          final long windows = d.keptWindows().values().iterator().next()[i];
+          assertTrue(b.toString().contains(held[i] + " kept " + windows + " windows, "), b
+              + " lacks " + held[i]);
+        }
+        assertTrue(b.toString().contains("retain=300000") && b.toString().contains(
+            "retain=600000"), b.toString());
+      }
+    }
+  }
+
+  /**
+   * Checks that {@code rows} (a query's, as text: name, window end, value) are the windows of
+   * {@code width} every {@code step} holding a row whose end is after {@code latest} less
+   * {@code retain}, each in order: the rows are dense from {@link #START} on, so every such
+   * window after it holds one.
+   */
+  private static void checkRetained(List<String> rows, long latest, long retain, long step,
+      long width) {
+    final List<Long> expected = new ArrayList<>();
+    for (long end = Math.floorDiv(latest - retain, step) * step + step;
+        end - width <= latest; end += step) {
+      // the first rows are at START
+      if (end > START) {
+        expected.add(end);
+      }
+    }
+    // "name yyyy-mm-dd hh:mm:ss.f value"
+    final List<Long> ends = rows.stream().map(row -> row.split(" "))
+        .map(f -> Timestamp.valueOf(f[1] + " " + f[2]).getTime()).toList();
+    assertEquals(expected, ends, rows.toString());
+  }
+
+  /**
+   * The windows the kept summaries hold, in all, after checking that each summary's are no
+   * more than the longest retention among the plan's summaries, and its window, ask.
+   */
+  private static long bounded(Dashboard d) {
+    long total = 0;
+    for (Map.Entry<String, List<Sketches.Summary>> e : d.summaries().entrySet()) {
+      final long[] held = d.keptWindows().get(e.getKey());
+      final long reach = e.getValue().stream().mapToLong(x -> x.retain() + x.width()).max()
+          .orElseThrow();
+      for (int i = 0; i < held.length; i++) {
+        final Sketches.Summary x = e.getValue().get(i);
+        final long cell = Sketches.cellWidth(x.family(), x.width(), x.step(), x.subWidth());
+        final long bound = (cell > 0 ? reach / cell : (reach + x.width()) / x.step()) + 1;
+        assertTrue(held[i] <= bound, x + " holds " + held[i] + " windows, over " + bound);
+        total += held[i];
+      }
+    }
+    return total;
+  }
+
+  private static long latest(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT MAX(ts) FROM requests")) {
+      rs.next();
+      return rs.getTimestamp(1).getTime();
     }
   }
 

@@ -169,6 +169,16 @@ public final class Dashboard extends AbstractSchema {
     return kept.size();
   }
 
+  /**
+   * The windows built from rows that the kept summaries hold, per metric, by summary (as
+   * {@link #summaries} lists them; see {@link Sketches.State#windowsHeld}).
+   */
+  public synchronized Map<String, long[]> keptWindows() {
+    final Map<String, long[]> out = new HashMap<>();
+    kept.forEach((metric, k) -> out.put(metric, k.state.windowsHeld()));
+    return out;
+  }
+
   /** The summaries of the current plan, per metric; empty before the first evaluation. */
   public synchronized Map<String, List<Sketches.Summary>> summaries() {
     return planned == null ? Map.of() : planned.summaries;
@@ -218,7 +228,8 @@ public final class Dashboard extends AbstractSchema {
       throw new StandingQueryException(create.name.getParserPosition(),
           "a table " + name + " exists in the store");
     }
-    StandingQuery.lower(name, create.query, root, typeFactory);
+    StandingQuery.lower(name, create.query, StandingQuery.retention(create.retain), root,
+        typeFactory);
     StandingCatalog.put(session(), existing == null ? null : existing.name(),
         new StandingCatalog.Definition(name, sql));
     sync();
@@ -271,7 +282,8 @@ public final class Dashboard extends AbstractSchema {
           + " does not parse: " + e.getMessage(), e);
     }
     try {
-      return StandingQuery.lower(d.name(), create.query, root, typeFactory);
+      return StandingQuery.lower(d.name(), create.query, StandingQuery.retention(create.retain),
+          root, typeFactory);
     } catch (StandingQueryException e) {
       throw new StandingQueryException(d, e);
     }
@@ -337,7 +349,8 @@ public final class Dashboard extends AbstractSchema {
   /**
    * The connection's plan, as {@code EXPLAIN PLAN FOR SELECT * FROM name} shows it (made now if
    * the registrations changed since the last; no pass runs): which planner queries answer which
-   * standing query, the summaries each metric's pass builds, then the planner's viewer
+   * standing query, the summaries each metric's pass builds (with, once an evaluation kept
+   * them, the windows each holds and their bytes), then the planner's viewer
    * ({@link PlanView}, as {@code mnestic plan} prints it): the chosen plan with the queries
    * reading each summary and the cost against the cost without sharing, or with {@code all}
    * every group, candidate, edge and pruned alternative too. {@code json} and {@code dot} are the
@@ -364,10 +377,19 @@ public final class Dashboard extends AbstractSchema {
         b.append("  ").append(q.name()).append(": ").append(q.queries().stream()
             .map(Query::name).collect(Collectors.joining(", "))).append('\n');
       }
+      // each summary with what the connection keeps of it since its last read
       b.append("one pass per metric, building\n");
       planned.summaries.forEach((metric, summaries) -> {
         b.append("  ").append(metric).append('\n');
-        summaries.forEach(x -> b.append("    ").append(x).append('\n'));
+        final Kept k = kept.get(metric);
+        for (int i = 0; i < summaries.size(); i++) {
+          b.append("    ").append(summaries.get(i));
+          if (k != null) {
+            b.append(" kept ").append(k.state.windowsHeld()[i]).append(" windows, ")
+                .append(k.state.bytesHeld()[i]).append(" bytes");
+          }
+          b.append('\n');
+        }
       });
       return b.append('\n').append(all ? view.text() : view.chosen()).toString();
     }
@@ -551,14 +573,23 @@ public final class Dashboard extends AbstractSchema {
       Map<String, Object> context) {
     final long before = k.state.rows();
     final List<double[]> deleted = k.pairs(root, changes.deleted(), context);
+    final List<double[]> inserted = k.pairs(root, changes.inserted(), context);
+    final double latestDeleted = deleted.stream().mapToDouble(row -> row[0]).max()
+        .orElse(Double.NEGATIVE_INFINITY);
+    if (latestDeleted >= k.state.latest()
+        && inserted.stream().noneMatch(row -> row[0] >= latestDeleted)) {
+      // The latest row time may have moved back, and with it what the retention reads:
+      // windows already dropped would be read again.
+      return false;
+    }
     if (deleted.isEmpty()) {
-      for (double[] row : k.pairs(root, changes.inserted(), context)) {
+      for (double[] row : inserted) {
         k.state.add((long) row[0], row[1]);
       }
     } else {
       final List<long[]> ranges = k.state.drop(deleted.stream()
           .mapToLong(row -> (long) row[0]).toArray());
-      for (double[] row : k.pairs(root, changes.inserted(), context)) {
+      for (double[] row : inserted) {
         k.state.addOutside((long) row[0], row[1]);
       }
       try {
@@ -597,9 +628,16 @@ public final class Dashboard extends AbstractSchema {
         .get(standing.name());
   }
 
-  /** Standing queries planned together: the workload, its plan space and the chosen plan. */
+  /**
+   * Standing queries planned together: the workload, its plan space and the chosen plan, and
+   * how far back each planner query's windows are kept and read (by name; zero for every
+   * window). The planner's queries keep their window's width as retention: told RETAIN (seven
+   * days by default), its cost model charges the windows kept only to summaries it keeps across
+   * evaluations, so it chooses summaries recomputed at each evaluation, which the executor does
+   * not run (it keeps every summary built from rows).
+   */
   private record Planned(List<StandingQuery> queries, PlanSpace space, Plan plan,
-      Map<String, List<Sketches.Summary>> summaries) {
+      Map<String, Duration> retain, Map<String, List<Sketches.Summary>> summaries) {
     /**
      * One evaluation: every query's rows, from one pass per metric or, with {@code keeping}
      * (the dashboard keeping summaries across evaluations, or null), from the summaries it
@@ -614,7 +652,8 @@ public final class Dashboard extends AbstractSchema {
       for (StandingQuery q : queries) {
         q.valueColumns().keySet().forEach(metric -> filters.put(metric, q.filter()));
       }
-      final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan).answers(
+      final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan,
+          q -> retain.get(q.name())).answers(
           m -> {
             b.scan(Session.SCHEMA, m.table());
             if (filters.get(m.name()) != null) {
@@ -663,15 +702,18 @@ public final class Dashboard extends AbstractSchema {
   private static Planned plan(List<StandingQuery> standing, SchemaPlus root) {
     final Map<String, Metric> metrics = new LinkedHashMap<>();
     final List<Query> queries = new ArrayList<>();
+    final Map<String, Duration> retain = new HashMap<>();
     for (StandingQuery q : standing) {
       for (Query query : q.queries()) {
-        queries.add(query);
         final List<QueryExpr.Quantile> quantiles = query.expr() instanceof QueryExpr.Ratio r
             ? List.of(r.numerator(), r.denominator()) : List.of((QueryExpr.Quantile) query.expr());
         for (QueryExpr.Quantile quantile : quantiles) {
           metrics.computeIfAbsent(quantile.metric(),
               name -> metric(name, q, q.valueColumns().get(name), root));
         }
+        queries.add(query);
+        // A statement (no retention) answers every window.
+        retain.put(query.name(), q.retain() == null ? Duration.ZERO : q.retain());
       }
     }
     // made before the search, so a statement stopped before the solver starts still stops it
@@ -679,8 +721,8 @@ public final class Dashboard extends AbstractSchema {
     final Callable<Planned> search = () -> {
       final Planner.Planned planned = Planner.plan(new Workload(metrics, queries, List.of()),
           Planner.Options.defaults().withStop(stop));
-      return new Planned(standing, planned.space(), planned.plan(),
-          new PlanExecution(planned.space(), planned.plan()).summaries());
+      return new Planned(standing, planned.space(), planned.plan(), retain,
+          new PlanExecution(planned.space(), planned.plan(), q -> retain.get(q.name())).summaries());
     };
     // The local search and the solver look at no cancel flag (a 1 ms step makes seconds of
     // them): the reading statement waits for them on its own terms, and stops the search
