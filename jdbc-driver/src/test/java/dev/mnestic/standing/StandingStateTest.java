@@ -249,6 +249,80 @@ class StandingStateTest {
   }
 
   /**
+   * Every bulk path reaches the kept summaries: a JDBC batch INSERT (which goes straight into
+   * the store, counted by {@code Session.directRows}), {@code mnestic import --csv} from
+   * another connection of the CLI, and Datalog's {@code :put} and {@code :rm}; each read
+   * consumes the rows written (a :rm the windows it changed), and answers as a full pass.
+   * (Datalog's {@code :replace} makes the relation again with Datalog's types, its TIMESTAMP
+   * column then text: the standing queries reading it fail, naming the column.)
+   */
+  @Test void bulkCsvAndDatalogWritesReachTheKeptState(@TempDir Path dir) throws Exception {
+    final String db = dir.resolve("store").toString();
+    final String url = "jdbc:mnestic:db=" + db;
+    try (Connection reader = DriverManager.getConnection(url);
+        Connection writer = DriverManager.getConnection(url);
+        Connection datalog = DriverManager.getConnection(url + ";lang=datalog")) {
+      try (Statement s = reader.createStatement()) {
+        define(s);
+      }
+      final Random r = new Random(8);
+      insert(writer, r, 0, 2000, 0, 10);
+      final Dashboard d = dashboard(reader);
+      answers(reader);
+      assertEquals(1, d.kept());
+      // the batch INSERT: straight into the store
+      final Session session = Session.of(writer.unwrap(CalciteConnection.class).getRootSchema());
+      long direct = session.directRows();
+      long consumed = d.consumed();
+      insert(writer, r, 2000, 500, 8, 12);
+      assertEquals(500, session.directRows() - direct);
+      List<String> kept = answers(reader);
+      assertEquals(500, d.consumed() - consumed);
+      d.dropKept();
+      assertEquals(answers(reader), kept);
+      // mnestic import --csv, its own connection
+      final StringBuilder csv = new StringBuilder("id,ts,latency\n");
+      for (int i = 0; i < 300; i++) {
+        csv.append(10_000 + i).append(',').append(new Timestamp(START + 11 * MINUTE
+            + r.nextInt((int) (2 * MINUTE)))).append(',').append(Math.exp(3 + r.nextGaussian()))
+            .append('\n');
+      }
+      final Path file = dir.resolve("rows.csv");
+      java.nio.file.Files.writeString(file, csv);
+      consumed = d.consumed();
+      final java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      assertEquals(0, dev.mnestic.cli.Main.run(new String[] {"import", "--db", db, "--csv",
+          file.toString(), "requests"}, java.io.InputStream.nullInputStream(),
+          new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+          new java.io.PrintStream(err)), err.toString());
+      kept = answers(reader);
+      assertEquals(300, d.consumed() - consumed);
+      d.dropKept();
+      assertEquals(answers(reader), kept);
+      // Datalog's :put, then :rm of some rows
+      consumed = d.consumed();
+      datalog(datalog, "?[id, ts, latency] <- [[20000, '" + new Timestamp(START + 12 * MINUTE)
+          + "', 40.5], [20001, '" + new Timestamp(START + 12 * MINUTE + 1000) + "', 2.5]]"
+          + " :put requests {id => ts, latency}");
+      kept = answers(reader);
+      assertEquals(2, d.consumed() - consumed);
+      consumed = d.consumed();
+      datalog(datalog, "?[id] <- [[5], [2100], [20000]] :rm requests {id}");
+      kept = answers(reader);
+      assertTrue(d.consumed() - consumed < rows(reader), (d.consumed() - consumed)
+          + " rows read again");
+      d.dropKept();
+      assertEquals(answers(reader), kept);
+    }
+  }
+
+  private static void datalog(Connection c, String script) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.executeQuery(script).close();
+    }
+  }
+
+  /**
    * RETAIN bounds what is kept: over an hour of minutes (and late rows, some older than any
    * retention), each query answers the windows ending after the latest row's time less its
    * retention, the kept summaries hold no more windows than the longest retention reading them
