@@ -4,9 +4,10 @@
 
     query WITHIN {RANK | RELATIVE} ERROR bound
     CREATE [OR REPLACE] STANDING QUERY name AS query WITHIN {RANK | RELATIVE} ERROR bound
+        [RETAIN interval]
     DROP STANDING QUERY [IF EXISTS] name
 
-  STANDING and QUERY are non-reserved. The target ends the statement (after
+  STANDING, QUERY and RETAIN are non-reserved. The target ends the statement (after
   ORDER BY / LIMIT), so it belongs to the whole query: SqlStandingQuery.
 -->
 
@@ -35,13 +36,15 @@ SqlCreate SqlCreateStandingQuery(Span s, boolean replace) :
     final SqlIdentifier name;
     final SqlNode query;
     final SqlStandingQuery standing;
+    SqlLiteral retain = null;
 }
 {
     <STANDING> <QUERY> name = SimpleIdentifier() <AS>
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     standing = StandingTarget(query)
+    [ <RETAIN> retain = IntervalLiteral() ]
     {
-        return new SqlCreateStandingQuery(s.end(this), replace, name, standing, null);
+        return new SqlCreateStandingQuery(s.end(this), replace, name, standing, retain, null);
     }
 }
 

@@ -76,10 +76,19 @@ public final class Sketches {
    * chose, so one summary per sub-window serves every reader of it), or, when {@code source} is
    * -1, sub-windows built from rows for this summary alone. Every φ of {@code phis} is read from
    * each window's summary; a summary only merged into others reads none.
+   *
+   * <p>With {@code retain} (milliseconds) positive, only the windows whose end is after the
+   * latest row time less {@code retain} are read, and a {@link State} keeps only what those
+   * windows, and those of the merges reading it, are made from: the windows and sub-windows
+   * before them are dropped, and a row older than all it keeps is not added. 0 reads every
+   * window.
    */
   public record Summary(Family family, double parameter, long width, long step, long subWidth,
-      List<Double> phis, int source) {
+      List<Double> phis, int source, long retain) {
     public Summary {
+      if (retain < 0) {
+        throw new IllegalArgumentException("a retention is not negative: " + retain);
+      }
       if (width <= 0 || step <= 0 || step > width || width % step != 0) {
         throw new IllegalArgumentException(
             "windows need 0 < step <= width, width a multiple of step: " + width + ", " + step);
@@ -104,6 +113,12 @@ public final class Sketches {
       this(family, parameter, width, step, subWidth, phis, -1);
     }
 
+    /** A summary reading every window. */
+    public Summary(Family family, double parameter, long width, long step, long subWidth,
+        List<Double> phis, int source) {
+      this(family, parameter, width, step, subWidth, phis, source, 0);
+    }
+
     /** Whether it is built from rows, not merged from sub-windows. */
     public boolean builtFromRows() {
       return subWidth == 0;
@@ -113,7 +128,8 @@ public final class Sketches {
       return family + "(" + (family == Family.KLL ? "k=" + (int) parameter
           : family == Family.DDSKETCH ? "α=" + parameter : "exact") + ", width=" + width
           + ", step=" + step + (subWidth > 0 ? ", sub=" + subWidth : "")
-          + (source >= 0 ? ", merging #" + source : "") + ", phis=" + phis + ")";
+          + (source >= 0 ? ", merging #" + source : "") + ", phis=" + phis
+          + (retain > 0 ? ", retain=" + retain : "") + ")";
     }
   }
 
@@ -202,6 +218,8 @@ public final class Sketches {
     /** The windows built from rows that a read has counted into {@link #BUILDS}, by summary. */
     private final long[] counted;
     private long rows;
+    /** The latest row time added (epoch milliseconds); {@code Long.MIN_VALUE} before any. */
+    private long latest = Long.MIN_VALUE;
 
     public State(List<Summary> summaries) {
       this.summaries = List.copyOf(summaries);
@@ -239,6 +257,7 @@ public final class Sketches {
     /** Adds the value {@code v} at time {@code t} (epoch milliseconds) to every summary. */
     public void add(long t, double v) {
       rows++;
+      latest = Math.max(latest, t);
       for (Cells c : cells) {
         c.update(t, v);
       }
@@ -250,6 +269,85 @@ public final class Sketches {
     /** How many rows were added. */
     public long rows() {
       return rows;
+    }
+
+    /** The latest row time added (epoch milliseconds); {@code Long.MIN_VALUE} before any. */
+    public long latest() {
+      return latest;
+    }
+
+    /**
+     * How many windows built from rows each summary holds, by index: its tumbling windows or
+     * sub-windows (an exact summary's of its step), or its sliding windows; 0 for one merging
+     * another's. As of the last read, which drops those no summary reads any more.
+     */
+    public long[] windowsHeld() {
+      final long[] out = new long[summaries.size()];
+      for (int s = 0; s < out.length; s++) {
+        out[s] = cellsOf[s] != null ? cellsOf[s].byStart.size()
+            : slidingOf[s] != null ? slidingOf[s].windows.size() : 0;
+      }
+      return out;
+    }
+
+    /** The bytes of the windows {@link #windowsHeld} counts, by summary. */
+    public long[] bytesHeld() {
+      final long[] out = new long[summaries.size()];
+      for (int s = 0; s < out.length; s++) {
+        out[s] = cellsOf[s] != null ? bytes(cellsOf[s].byStart)
+            : slidingOf[s] != null ? bytes(slidingOf[s].windows) : 0;
+      }
+      return out;
+    }
+
+    /**
+     * The earliest window end summary {@code s} reads now: the first after the latest row time
+     * less its retention; {@code Long.MIN_VALUE} for every window.
+     */
+    private long firstEnd(int s) {
+      final Summary summary = summaries.get(s);
+      if (summary.retain() == 0 || latest == Long.MIN_VALUE) {
+        return Long.MIN_VALUE;
+      }
+      return Math.floorDiv(latest - summary.retain(), summary.step()) * summary.step()
+          + summary.step();
+    }
+
+    /**
+     * The earliest time whose rows each summary's windows are made of, by summary: the start
+     * of the first window it reads, or, for one that merges read, the earliest of theirs and
+     * its own; {@code Long.MIN_VALUE} for all.
+     */
+    private long[] needed() {
+      final int n = summaries.size();
+      final long[] need = new long[n];
+      for (int s = 0; s < n; s++) {
+        final long first = firstEnd(s);
+        need[s] = summaries.get(s).phis().isEmpty() ? Long.MAX_VALUE
+            : first == Long.MIN_VALUE ? Long.MIN_VALUE : first - summaries.get(s).width();
+      }
+      // down the chains of sources, at most one link a round
+      for (int round = 0; round < n; round++) {
+        for (int s = 0; s < n; s++) {
+          final int source = summaries.get(s).source();
+          if (source >= 0) {
+            need[source] = Math.min(need[source], need[s]);
+          }
+        }
+      }
+      return need;
+    }
+
+    /** Drops the windows no summary reads any more ({@link Summary#retain}). */
+    private void prune(long[] need) {
+      for (int s = 0; s < summaries.size(); s++) {
+        if (cellsOf[s] != null) {
+          cellsOf[s].prune(need[s]);
+        }
+        if (slidingOf[s] != null) {
+          slidingOf[s].prune(need[s]);
+        }
+      }
     }
 
     /**
@@ -303,6 +401,7 @@ public final class Sketches {
 
     private void add(long t, double v, boolean toDropped) {
       rows++;
+      latest = Math.max(latest, t);
       for (Cells c : cells) {
         c.update(t, v, toDropped);
       }
@@ -325,6 +424,8 @@ public final class Sketches {
     private Enumerable<Object[]> reads(Function<String, Object> context, Stop stop,
         Runnable then) {
       final int n = summaries.size();
+      final long[] need = needed();
+      prune(need);
       final long[] made = new long[n];
       final long[] held = {0};
       for (int s = 0; s < n; s++) {
@@ -339,22 +440,23 @@ public final class Sketches {
       // 2. Each window's quantiles read from its one summary, merged windows made as reached.
       final long[] peak = {held[0]};
       final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], held[0] + bytes);
-      final Windows producers = new Windows(summaries, cellsOf, made, held, stop, merges);
+      final Windows producers = new Windows(summaries, cellsOf, need, made, held, stop, merges);
       final List<Iterator<Window>> windows = new ArrayList<>();
       for (int s = 0; s < n; s++) {
         final Summary summary = summaries.get(s);
         final int counting = s;
-        windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0)
+        final long first = firstEnd(s);
+        windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0, first)
             : summary.family() == Family.EXACT
                 && (summary.subWidth() > 0 || summary.width() != summary.step())
-            ? new ExactWindows(producers.exactCells(s), summary.width(), summary.step(), stop,
-                merges, summary.builtFromRows() ? () -> { } : () -> made[counting]++)
+            ? new ExactWindows(producers.exactCells(s), summary.width(), summary.step(), first,
+                stop, merges, summary.builtFromRows() ? () -> { } : () -> made[counting]++)
             : summary.subWidth() > 0 && producers.merged(s)
-            ? ends(producers.tumbling(s), summary.width())
+            ? ends(producers.tumbling(s), summary.width(), first)
             : summary.subWidth() > 0
-            ? merged(producers.subWindows(s), summary.width(), summary.step(), summary.family(),
-                summary.parameter(), stop, merges, () -> made[counting]++)
-            : ends(cellsOf[s].byStart, summary.width()));
+            ? merged(producers.subWindows(s), summary.width(), summary.step(), first,
+                summary.family(), summary.parameter(), stop, merges, () -> made[counting]++)
+            : ends(cellsOf[s].byStart, summary.width(), first));
       }
       // 3. Only a read that finished counts what it made.
       final Runnable finished = () -> {
@@ -419,6 +521,8 @@ public final class Sketches {
   private static final class Windows {
     private final List<Summary> summaries;
     private final Cells[] cellsOf;
+    /** The earliest time each summary's windows are made of ({@link State#needed}). */
+    private final long[] need;
     private final long[] made;
     private final long[] held;
     private final Stop stop;
@@ -427,10 +531,11 @@ public final class Sketches {
     /** The summaries another merges. */
     private final Set<Integer> sources = new HashSet<>();
 
-    Windows(List<Summary> summaries, Cells[] cellsOf, long[] made, long[] held, Stop stop,
-        Stop.Merges merges) {
+    Windows(List<Summary> summaries, Cells[] cellsOf, long[] need, long[] made, long[] held,
+        Stop stop, Stop.Merges merges) {
       this.summaries = summaries;
       this.cellsOf = cellsOf;
+      this.need = need;
       this.made = made;
       this.held = held;
       this.stop = stop;
@@ -459,7 +564,9 @@ public final class Sketches {
       if (windows == null) {
         windows = new TreeMap<>();
         final TreeMap<Long, Sketch> sub = subWindows(t);
-        for (long end : windowEnds(sub.keySet(), summary.width(), summary.step(), stop)) {
+        final long first = need[t] == Long.MIN_VALUE ? Long.MIN_VALUE
+            : need[t] + summary.width();
+        for (long end : windowEnds(sub.keySet(), summary.width(), summary.step(), first, stop)) {
           windows.put(end - summary.width(), merge(sub, end - summary.width(), end,
               summary.family(), summary.parameter(), stop));
           made[t]++;
@@ -581,9 +688,13 @@ public final class Sketches {
     return subWidth > 0 ? subWidth : width == step || family == Family.EXACT ? step : 0;
   }
 
-  /** The windows of {@code byStart} (by start; by end when {@code width} is 0) in time order. */
-  private static Iterator<Window> ends(TreeMap<Long, Sketch> byStart, long width) {
-    final Iterator<Map.Entry<Long, Sketch>> i = byStart.entrySet().iterator();
+  /**
+   * The windows of {@code byStart} (by start; by end when {@code width} is 0) that end at
+   * {@code first} or later, in time order.
+   */
+  private static Iterator<Window> ends(TreeMap<Long, Sketch> byStart, long width, long first) {
+    final Iterator<Map.Entry<Long, Sketch>> i = (first == Long.MIN_VALUE ? byStart
+        : byStart.tailMap(first - width, true)).entrySet().iterator();
     return new Iterator<>() {
       @Override public boolean hasNext() {
         return i.hasNext();
@@ -597,16 +708,17 @@ public final class Sketches {
   }
 
   /**
-   * The ends of the windows of {@code width} every {@code step} holding a sub-window that starts
-   * at one of {@code starts}; {@code stop} is checked every 4,096 ends (a short step makes
-   * millions of them).
+   * The ends, {@code first} or later, of the windows of {@code width} every {@code step}
+   * holding a sub-window that starts at one of {@code starts}; {@code stop} is checked every
+   * 4,096 ends (a short step makes millions of them).
    */
   private static TreeSet<Long> windowEnds(Iterable<Long> starts, long width, long step,
-      Stop stop) {
+      long first, Stop stop) {
     final TreeSet<Long> ends = new TreeSet<>();
     long made = 0;
     for (long start : starts) {
-      for (long end = Math.floorDiv(start, step) * step + step; end - width <= start; end += step) {
+      for (long end = Math.max(Math.floorDiv(start, step) * step + step, first);
+          end - width <= start; end += step) {
         ends.add(end);
         if ((++made & 4095) == 0) {
           stop.check();
@@ -634,6 +746,8 @@ public final class Sketches {
     private Sketch last;
     /** The cells dropped to be built again ({@link State#drop}), by start. */
     private final Set<Long> dropped = new HashSet<>();
+    /** No cell ending at or before it is kept ({@link #prune}). */
+    private long floor = Long.MIN_VALUE;
 
     Cells(Family family, double parameter, long width) {
       this.family = family;
@@ -644,6 +758,9 @@ public final class Sketches {
     void update(long t, double v) {
       // Rows mostly come in time order: the last cell is usually the one.
       final long start = Math.floorDiv(t, width) * width;
+      if (start + width <= floor) {
+        return;
+      }
       if (last == null || start != lastStart) {
         last = byStart.computeIfAbsent(start, k -> sketch(family, parameter));
         lastStart = start;
@@ -659,9 +776,21 @@ public final class Sketches {
       }
     }
 
+    /** Drops the cells ending at or before {@code need}, and keeps no such cell from now on. */
+    void prune(long need) {
+      if (need > floor) {
+        floor = need;
+        byStart.headMap(need - width, true).clear();
+        last = null;
+      }
+    }
+
     /** Drops the cell holding {@code t}, adding the times it covers to {@code ranges}. */
     void drop(long t, List<long[]> ranges) {
       final long start = Math.floorDiv(t, width) * width;
+      if (start + width <= floor) {
+        return;
+      }
       byStart.remove(start);
       last = null;
       if (dropped.add(start)) {
@@ -676,8 +805,9 @@ public final class Sketches {
    * window.
    */
   private static Iterator<Window> merged(TreeMap<Long, Sketch> subWindows, long width, long step,
-      Family family, double parameter, Stop stop, Stop.Merges merges, Runnable made) {
-    final Iterator<Long> ends = windowEnds(subWindows.keySet(), width, step, stop).iterator();
+      long first, Family family, double parameter, Stop stop, Stop.Merges merges, Runnable made) {
+    final Iterator<Long> ends = windowEnds(subWindows.keySet(), width, step, first, stop)
+        .iterator();
     return new Iterator<>() {
       @Override public boolean hasNext() {
         return ends.hasNext();
@@ -729,11 +859,11 @@ public final class Sketches {
     private long from;
     private long to;
 
-    ExactWindows(TreeMap<Long, Sketch> cells, long width, long step, Stop stop,
+    ExactWindows(TreeMap<Long, Sketch> cells, long width, long step, long first, Stop stop,
         Stop.Merges merges, Runnable made) {
       this.cells = cells;
       this.width = width;
-      this.ends = windowEnds(cells.keySet(), width, step, stop).iterator();
+      this.ends = windowEnds(cells.keySet(), width, step, first, stop).iterator();
       this.stop = stop;
       this.merges = merges;
       this.made = made;
@@ -828,6 +958,8 @@ public final class Sketches {
     private final TreeMap<Long, Sketch> windows = new TreeMap<>();
     /** The windows dropped to be built again ({@link State#drop}), by end. */
     private final Set<Long> dropped = new HashSet<>();
+    /** No window starting before it is kept ({@link #prune}). */
+    private long floor = Long.MIN_VALUE;
 
     Sliding(Family family, double parameter, long width, long step) {
       this.family = family;
@@ -836,24 +968,39 @@ public final class Sketches {
       this.step = step;
     }
 
+    /** The end of the first window kept that holds {@code t}. */
+    private long firstEnd(long t) {
+      final long end = Math.floorDiv(t, step) * step + step;
+      return floor == Long.MIN_VALUE ? end : Math.max(end, floor + width);
+    }
+
     void update(long t, double v) {
-      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+      for (long end = firstEnd(t); end - width <= t; end += step) {
         windows.computeIfAbsent(end, e -> sketch(family, parameter)).update(v);
       }
     }
 
     /** Adds {@code v} to the windows holding {@code t} that were dropped, or to the others. */
     void update(long t, double v, boolean toDropped) {
-      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+      for (long end = firstEnd(t); end - width <= t; end += step) {
         if (dropped.contains(end) == toDropped) {
           windows.computeIfAbsent(end, e -> sketch(family, parameter)).update(v);
         }
       }
     }
 
+    /** Drops the windows starting before {@code need}, and keeps no such window from now on. */
+    void prune(long need) {
+      if (need > floor) {
+        floor = need;
+        windows.headMap(need > Long.MAX_VALUE - width ? Long.MAX_VALUE : need + width, false)
+            .clear();
+      }
+    }
+
     /** Drops the windows holding {@code t}, adding the times they cover to {@code ranges}. */
     void drop(long t, List<long[]> ranges) {
-      for (long end = Math.floorDiv(t, step) * step + step; end - width <= t; end += step) {
+      for (long end = firstEnd(t); end - width <= t; end += step) {
         windows.remove(end);
         if (dropped.add(end)) {
           ranges.add(new long[] {end - width, end});

@@ -159,6 +159,13 @@ public final class StoreReads {
   private static final long GREGORIAN_SECONDS = -12_219_292_800L;
 
   /**
+   * The context variable holding rows of one store table ({@link TableFeed#rows}) that a scan
+   * of that table reads instead of the table's, so that a plan over the table runs as it is
+   * over rows a {@link TableFeed} gave; absent for none.
+   */
+  public static final String ROWS = "mnesticStoreRows";
+
+  /**
    * The rows of store table {@code table} that this statement sees (read by
    * {@link StoreSnapshot#read} when the first row is asked for), each column read as
    * {@code how} says: an {@code Object[]} per row, or the value itself when {@code array}
@@ -173,6 +180,8 @@ public final class StoreReads {
       boolean array) {
     final Session store = Session.of(root.getRootSchema());
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
+    final StoreSnapshot fed = root.get(ROWS) instanceof StoreSnapshot s
+        && s.tableName().equals(table) ? s : null;
     final StoreSnapshot.Reading<Columns> reading = new StoreSnapshot.Reading<>() {
       @Override public Columns fromShared(Object shared, StoreSnapshot appended) {
         final Columns columns = (Columns) shared;
@@ -214,7 +223,8 @@ public final class StoreReads {
 
           @Override public boolean moveNext() {
             if (columns == null) {
-              final Columns read = StoreSnapshot.read(store, table, cancel, reading);
+              final Columns read = fed != null ? reading.fromRows(fed)
+                  : StoreSnapshot.read(store, table, cancel, reading);
               columns = new Object[how.length][];
               for (int c = 0; c < how.length; c++) {
                 columns[c] = read.get(c, how[c]);

@@ -89,7 +89,17 @@ public final class StoreSnapshot {
 
   /** No rows of {@code table}: what converting its values needs ({@code StoreReads}). */
   static StoreSnapshot of(org.hsqldb.Session session, Table table) {
-    return new StoreSnapshot(session, table, new Object[0][], 0, null, -1, false, null, 0, null);
+    return of(session, table, new Object[0][]);
+  }
+
+  /** {@code rows} (HSQLDB's values) of {@code table}, shared with no later read. */
+  static StoreSnapshot of(org.hsqldb.Session session, Table table, Object[][] rows) {
+    return new StoreSnapshot(session, table, rows, rows.length, null, -1, false, null, 0, null);
+  }
+
+  /** The stored name of the table the rows are of. */
+  String tableName() {
+    return table.getName().name;
   }
 
   /** A table read from rows, or from what an earlier read left. */

@@ -1,6 +1,8 @@
 package dev.mnestic.store;
 
 import org.hsqldb.Table;
+import org.hsqldb.jdbc.JDBCResultSet;
+import org.hsqldb.navigator.RowSetNavigator;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,6 +10,7 @@ import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,8 +23,9 @@ import java.util.List;
  *
  * <p>A reader {@link #mark marks} the version its state was read at (a read of the table that
  * started and ended at that version, no commit of it in flight); {@link #changesSince} then
- * gives the rows committed since, inserted and deleted, as (time in epoch milliseconds, value)
- * pairs of two columns, or null when a commit's rows are not known (a statement rolled back in
+ * gives the rows committed since, inserted and deleted, whole (read as (time in epoch
+ * milliseconds, value) pairs of two columns by {@link #pairs}, or scanned as the table by a
+ * plan given {@link #rows}), or null when a commit's rows are not known (a statement rolled back in
  * part, more than {@code TableVersions.MAX_APPENDED} rows) or the log no longer reaches back:
  * the reader reads the table again. The log is kept from the least version a live feed has marked, at most
  * {@code TableVersions.MAX_APPENDED} rows.
@@ -92,7 +96,7 @@ public final class TableFeed {
   /**
    * The rows committed after {@code version} up to {@code now} (a {@link #version} read
    * since): each commit's inserted and deleted rows (an UPDATE deletes the old row and inserts
-   * the new) as (time, value) pairs, rows with a null time or value left out; null when they
+   * the new) as HSQLDB holds them ({@link #pairs} and {@link #rows} read them); null when they
    * cannot be told (see the class comment) or the table has moved past {@code now}.
    */
   public Changes changesSince(long version, long now) {
@@ -100,21 +104,23 @@ public final class TableFeed {
     if (steps == null || versions.version(table) != now) {
       return null;
     }
-    final StoreSnapshot s = StoreSnapshot.of(session(store), table);
-    final List<double[]> inserted = new ArrayList<>();
-    final List<double[]> deleted = new ArrayList<>();
+    final List<Object[]> inserted = new ArrayList<>();
+    final List<Object[]> deleted = new ArrayList<>();
     for (TableVersions.Step step : steps) {
-      pairs(s, step.inserted(), inserted);
-      pairs(s, step.deleted(), deleted);
+      inserted.addAll(step.inserted());
+      deleted.addAll(step.deleted());
     }
     return new Changes(inserted, deleted);
   }
 
-  /** What commits changed: (time in epoch milliseconds, value) of the rows each way. */
-  public record Changes(List<double[]> inserted, List<double[]> deleted) {
+  /** What commits changed: the rows each way, as HSQLDB holds them. */
+  public record Changes(List<Object[]> inserted, List<Object[]> deleted) {
   }
 
-  private void pairs(StoreSnapshot s, List<Object[]> rows, List<double[]> out) {
+  /** The (time in epoch milliseconds, value) of {@code rows}, those with a null left out. */
+  public List<double[]> pairs(List<Object[]> rows) {
+    final StoreSnapshot s = StoreSnapshot.of(session(store), table);
+    final List<double[]> out = new ArrayList<>(rows.size());
     for (Object[] row : rows) {
       final Object t = StoreReads.read(s, StoreReads.Read.TIMESTAMP, timeColumn, row[timeColumn]);
       final Object v = row[valueColumn];
@@ -122,6 +128,15 @@ public final class TableFeed {
         out.add(new double[] {(Long) t, ((Number) v).doubleValue()});
       }
     }
+    return out;
+  }
+
+  /**
+   * {@code rows} (as {@link #changesSince} or {@link #rowsIn} give them) as the value of the
+   * context variable {@link StoreReads#ROWS}: a plan run with it scans them as the table.
+   */
+  public Object rows(List<Object[]> rows) {
+    return StoreSnapshot.of(session(store), table, rows.toArray(new Object[0][]));
   }
 
   /** Receives a row's time (epoch milliseconds) and value. */
@@ -137,16 +152,10 @@ public final class TableFeed {
    * the rows committed at {@code now}.
    */
   public boolean read(long now, long from, long to, Sink sink) throws SQLException {
-    final String time = StoreDdlExecutor.quote(table.getColumn(timeColumn).getName().name);
     final String value = StoreDdlExecutor.quote(table.getColumn(valueColumn).getName().name);
-    final PreparedStatement select = store.prepared("SELECT " + time + ", " + value + " FROM "
-        + StoreDdlExecutor.quote(Session.SCHEMA) + "."
-        + StoreDdlExecutor.quote(table.getName().name) + " WHERE " + time + " >= ? AND " + time
-        + " < ? AND " + value + " IS NOT NULL");
-    select.setObject(1, LocalDateTime.ofEpochSecond(Math.floorDiv(from, 1000),
-        Math.floorMod(from, 1000) * 1_000_000, ZoneOffset.UTC));
-    select.setObject(2, LocalDateTime.ofEpochSecond(Math.floorDiv(to, 1000),
-        Math.floorMod(to, 1000) * 1_000_000, ZoneOffset.UTC));
+    final PreparedStatement select = inRange(
+        StoreDdlExecutor.quote(table.getColumn(timeColumn).getName().name) + ", " + value,
+        from, to, " AND " + value + " IS NOT NULL");
     if (version() != now) {
       return false;
     }
@@ -156,6 +165,43 @@ public final class TableFeed {
       }
     }
     return version() == now;
+  }
+
+  /**
+   * The committed rows whose time is in [from, to), whole, as HSQLDB holds them, read in a
+   * statement of the store's session; null unless the table was at version {@code now} before
+   * and after it (see {@link #read}).
+   */
+  public List<Object[]> rowsIn(long now, long from, long to) throws SQLException {
+    final PreparedStatement select = inRange("*", from, to, "");
+    if (version() != now) {
+      return null;
+    }
+    final List<Object[]> rows = new ArrayList<>();
+    final int columns = table.getColumnCount();
+    try (ResultSet rs = select.executeQuery()) {
+      // HSQLDB's own values of the rows, as its row store holds them (not JDBC's)
+      final RowSetNavigator navigator = ((JDBCResultSet) rs).result.getNavigator();
+      while (navigator.next()) {
+        rows.add(Arrays.copyOf(navigator.getCurrent(), columns));
+      }
+    }
+    return version() == now ? rows : null;
+  }
+
+  /** {@code SELECT columns} of the rows whose time is in [from, to){@code and}, bound. */
+  private PreparedStatement inRange(String columns, long from, long to, String and)
+      throws SQLException {
+    final String time = StoreDdlExecutor.quote(table.getColumn(timeColumn).getName().name);
+    final PreparedStatement select = store.prepared("SELECT " + columns + " FROM "
+        + StoreDdlExecutor.quote(Session.SCHEMA) + "."
+        + StoreDdlExecutor.quote(table.getName().name) + " WHERE " + time + " >= ? AND " + time
+        + " < ?" + and);
+    select.setObject(1, LocalDateTime.ofEpochSecond(Math.floorDiv(from, 1000),
+        Math.floorMod(from, 1000) * 1_000_000, ZoneOffset.UTC));
+    select.setObject(2, LocalDateTime.ofEpochSecond(Math.floorDiv(to, 1000),
+        Math.floorMod(to, 1000) * 1_000_000, ZoneOffset.UTC));
+    return select;
   }
 
   @Override public String toString() {

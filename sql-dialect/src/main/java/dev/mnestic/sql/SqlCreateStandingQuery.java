@@ -3,6 +3,7 @@ package dev.mnestic.sql;
 import org.apache.calcite.sql.SqlCreate;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlSpecialOperator;
@@ -11,13 +12,21 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 import java.util.List;
 
-/** {@code CREATE [OR REPLACE] STANDING QUERY name AS query WITHIN ... ERROR bound}. */
+/**
+ * {@code CREATE [OR REPLACE] STANDING QUERY name AS query WITHIN ... ERROR bound
+ * [RETAIN interval]}.
+ */
 public final class SqlCreateStandingQuery extends SqlCreate {
   private static final SqlOperator OPERATOR =
       new SqlSpecialOperator("CREATE STANDING QUERY", SqlKind.OTHER_DDL);
 
   public final SqlIdentifier name;
   public final SqlStandingQuery query;
+  /**
+   * How far back, from its table's latest row time, the query answers windows: an INTERVAL
+   * literal ({@code RETAIN INTERVAL '6' HOUR}), or null for the default.
+   */
+  public final SqlLiteral retain;
   /**
    * The statement as written, which the store's catalog keeps (as a view's text is kept), so that
    * a later failure names its place in the definition as the user wrote it; null as parsed: the
@@ -26,20 +35,22 @@ public final class SqlCreateStandingQuery extends SqlCreate {
   public final String source;
 
   public SqlCreateStandingQuery(SqlParserPos pos, boolean replace, SqlIdentifier name,
-      SqlStandingQuery query, String source) {
+      SqlStandingQuery query, SqlLiteral retain, String source) {
     super(OPERATOR, pos, replace, false);
     this.name = name;
     this.query = query;
+    this.retain = retain;
     this.source = source;
   }
 
   /** This statement, whose text is {@code sql}. */
   public SqlCreateStandingQuery withSource(String sql) {
-    return new SqlCreateStandingQuery(getParserPosition(), getReplace(), name, query, sql);
+    return new SqlCreateStandingQuery(getParserPosition(), getReplace(), name, query, retain,
+        sql);
   }
 
   @Override public List<SqlNode> getOperandList() {
-    return List.of(name, query);
+    return retain == null ? List.of(name, query) : List.of(name, query, retain);
   }
 
   @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
@@ -48,5 +59,9 @@ public final class SqlCreateStandingQuery extends SqlCreate {
     name.unparse(writer, leftPrec, rightPrec);
     writer.keyword("AS");
     query.unparse(writer, 0, 0);
+    if (retain != null) {
+      writer.keyword("RETAIN");
+      retain.unparse(writer, 0, 0);
+    }
   }
 }

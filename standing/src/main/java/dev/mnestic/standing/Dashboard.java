@@ -21,10 +21,12 @@ import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreDdlExecutor;
+import dev.mnestic.store.StoreReads;
 import dev.mnestic.store.TableFeed;
 import dev.mnestic.type.MnesticTypeSystem;
 
 import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
@@ -101,8 +103,8 @@ public final class Dashboard extends AbstractSchema {
   /** The summaries built from rows each metric's evaluations keep, with the table's feed. */
   private final Map<String, Kept> kept = new HashMap<>();
   /**
-   * Rows the evaluations of queries without WHERE consumed: every row of a pass, and those
-   * added to kept summaries.
+   * Rows the evaluations consumed: every row of a pass (of its WHERE), and those added to kept
+   * summaries.
    */
   private final AtomicLong consumed = new AtomicLong();
 
@@ -146,8 +148,9 @@ public final class Dashboard extends AbstractSchema {
   }
 
   /**
-   * How many rows the evaluations of queries without WHERE consumed: every row a pass read,
-   * and every row committed since that an evaluation added to the summaries it kept.
+   * How many rows the evaluations consumed: every row a pass summarized (those of its query's
+   * WHERE), and every such row committed since that an evaluation added to the summaries it
+   * kept, or read again to rebuild a window an UPDATE or DELETE changed.
    */
   public long consumed() {
     return consumed.get();
@@ -164,6 +167,16 @@ public final class Dashboard extends AbstractSchema {
   /** How many metrics' summaries are kept for the next evaluation. */
   public synchronized int kept() {
     return kept.size();
+  }
+
+  /**
+   * The windows built from rows that the kept summaries hold, per metric, by summary (as
+   * {@link #summaries} lists them; see {@link Sketches.State#windowsHeld}).
+   */
+  public synchronized Map<String, long[]> keptWindows() {
+    final Map<String, long[]> out = new HashMap<>();
+    kept.forEach((metric, k) -> out.put(metric, k.state.windowsHeld()));
+    return out;
   }
 
   /** The summaries of the current plan, per metric; empty before the first evaluation. */
@@ -215,7 +228,8 @@ public final class Dashboard extends AbstractSchema {
       throw new StandingQueryException(create.name.getParserPosition(),
           "a table " + name + " exists in the store");
     }
-    StandingQuery.lower(name, create.query, root, typeFactory);
+    StandingQuery.lower(name, create.query, StandingQuery.retention(create.retain), root,
+        typeFactory);
     StandingCatalog.put(session(), existing == null ? null : existing.name(),
         new StandingCatalog.Definition(name, sql));
     sync();
@@ -268,7 +282,8 @@ public final class Dashboard extends AbstractSchema {
           + " does not parse: " + e.getMessage(), e);
     }
     try {
-      return StandingQuery.lower(d.name(), create.query, root, typeFactory);
+      return StandingQuery.lower(d.name(), create.query, StandingQuery.retention(create.retain),
+          root, typeFactory);
     } catch (StandingQueryException e) {
       throw new StandingQueryException(d, e);
     }
@@ -334,7 +349,8 @@ public final class Dashboard extends AbstractSchema {
   /**
    * The connection's plan, as {@code EXPLAIN PLAN FOR SELECT * FROM name} shows it (made now if
    * the registrations changed since the last; no pass runs): which planner queries answer which
-   * standing query, the summaries each metric's pass builds, then the planner's viewer
+   * standing query, the summaries each metric's pass builds (with, once an evaluation kept
+   * them, the windows each holds and their bytes), then the planner's viewer
    * ({@link PlanView}, as {@code mnestic plan} prints it): the chosen plan with the queries
    * reading each summary and the cost against the cost without sharing, or with {@code all}
    * every group, candidate, edge and pruned alternative too. {@code json} and {@code dot} are the
@@ -361,10 +377,19 @@ public final class Dashboard extends AbstractSchema {
         b.append("  ").append(q.name()).append(": ").append(q.queries().stream()
             .map(Query::name).collect(Collectors.joining(", "))).append('\n');
       }
+      // each summary with what the connection keeps of it since its last read
       b.append("one pass per metric, building\n");
       planned.summaries.forEach((metric, summaries) -> {
         b.append("  ").append(metric).append('\n');
-        summaries.forEach(x -> b.append("    ").append(x).append('\n'));
+        final Kept k = kept.get(metric);
+        for (int i = 0; i < summaries.size(); i++) {
+          b.append("    ").append(summaries.get(i));
+          if (k != null) {
+            b.append(" kept ").append(k.state.windowsHeld()[i]).append(" windows, ")
+                .append(k.state.bytesHeld()[i]).append(" bytes");
+          }
+          b.append('\n');
+        }
       });
       return b.append('\n').append(all ? view.text() : view.chosen()).toString();
     }
@@ -451,18 +476,48 @@ public final class Dashboard extends AbstractSchema {
   private static final class Kept {
     final TableFeed feed;
     final Sketches.State state;
+    /**
+     * The pass's rows for a query with WHERE: the (time, value) of the table's rows that pass
+     * its filter, as a plan that reads the feed's rows ({@link StoreReads#ROWS}) as the table;
+     * null without WHERE, the feed's rows then taken as they are.
+     */
+    final EnumerableRel rows;
     long version;
 
-    Kept(TableFeed feed, Sketches.State state, long version) {
+    Kept(TableFeed feed, Sketches.State state, EnumerableRel rows, long version) {
       this.feed = feed;
       this.state = state;
+      this.rows = rows;
       this.version = version;
+    }
+
+    /**
+     * The (time, value) of {@code changed} (rows of the table, whole) that the pass summarizes:
+     * a query's WHERE is applied by the same plan as in the pass, run over them.
+     */
+    List<double[]> pairs(SchemaPlus root, List<Object[]> changed, Map<String, Object> context) {
+      if (rows == null) {
+        return feed.pairs(changed);
+      }
+      final List<double[]> out = new ArrayList<>();
+      if (changed.isEmpty()) {
+        return out;
+      }
+      final Map<String, Object> variables = new HashMap<>(context);
+      variables.put(StoreReads.ROWS, feed.rows(changed));
+      for (Object[] row : Plans.run(rows, root, (JavaTypeFactory) rows.getCluster()
+          .getTypeFactory(), List.of(), variables)) {
+        if (row[0] != null && row[1] != null) {
+          out.add(new double[] {((Number) row[0]).longValue(), ((Number) row[1]).doubleValue()});
+        }
+      }
+      return out;
     }
   }
 
   /**
-   * {@code aggregate}'s reads over {@code metric} (of a query without WHERE) from the summaries
-   * kept for it, with the rows committed to its table since added; or null, the pass then to
+   * {@code aggregate}'s reads over {@code metric} from the summaries kept for it (for a query
+   * with WHERE, {@code filtered}, the rows the feed gives pass it as in the pass), with the rows committed to its table since added; or null, the pass then to
    * run with {@code variables}, to which this adds what keeps the pass's summaries when they
    * are known to hold exactly the table's committed rows at one version.
    *
@@ -472,7 +527,7 @@ public final class Dashboard extends AbstractSchema {
    * (which its reads see, but no version counts), evaluations run passes and keep nothing.
    */
   private Iterable<Object[]> kept(SchemaPlus root, Metric metric, SketchAggregate aggregate,
-      Map<String, Object> variables) {
+      boolean filtered, Map<String, Object> variables) {
     final Kept k = kept.get(metric.name());
     if (k != null && k.state.summaries().equals(aggregate.summaries)) {
       final long now = k.feed.version();
@@ -480,7 +535,7 @@ public final class Dashboard extends AbstractSchema {
         return null;
       }
       final TableFeed.Changes changes = k.feed.changesSince(k.version, now);
-      if (changes != null && update(k, changes, now)) {
+      if (changes != null && update(root, k, changes, now, variables)) {
         k.version = now;
         k.feed.mark(now);
         return k.state.reads(variables::get);
@@ -493,12 +548,15 @@ public final class Dashboard extends AbstractSchema {
     final TableFeed feed = TableFeed.of(Session.of(root), metric.table(), metric.timeColumn(),
         metric.valueColumn());
     final long before = feed == null ? -1 : feed.version();
+    // planned before the pass, whose planning of the whole reuses the cluster's planner
+    final EnumerableRel rows = feed != null && filtered ? Plans.optimize(aggregate.getInput())
+        : null;
     variables.put(Sketches.KEEP, (Consumer<Sketches.State>) state -> {
       consumed.addAndGet(state.rows());
       // Kept only when no commit of the table came while the pass read it.
       if (before >= 0 && feed.version() == before) {
         feed.mark(before);
-        kept.put(metric.name(), new Kept(feed, state, before));
+        kept.put(metric.name(), new Kept(feed, state, rows, before));
       }
     });
     return null;
@@ -508,24 +566,46 @@ public final class Dashboard extends AbstractSchema {
    * Brings {@code k} up to date with {@code changes}, the commits up to version {@code now}:
    * inserted rows are added; the windows holding a deleted row (an UPDATE's old row among
    * them) are dropped and built again from the table's rows of their time ranges, read at
-   * {@code now}. Returns false, {@code k} then useless, when the table moved on meanwhile.
+   * {@code now}; rows of a query with WHERE are those that pass it ({@link Kept#pairs}).
+   * Returns false, {@code k} then useless, when the table moved on meanwhile.
    */
-  private boolean update(Kept k, TableFeed.Changes changes, long now) {
+  private boolean update(SchemaPlus root, Kept k, TableFeed.Changes changes, long now,
+      Map<String, Object> context) {
     final long before = k.state.rows();
-    if (changes.deleted().isEmpty()) {
-      for (double[] row : changes.inserted()) {
+    final List<double[]> deleted = k.pairs(root, changes.deleted(), context);
+    final List<double[]> inserted = k.pairs(root, changes.inserted(), context);
+    final double latestDeleted = deleted.stream().mapToDouble(row -> row[0]).max()
+        .orElse(Double.NEGATIVE_INFINITY);
+    if (latestDeleted >= k.state.latest()
+        && inserted.stream().noneMatch(row -> row[0] >= latestDeleted)) {
+      // The latest row time may have moved back, and with it what the retention reads:
+      // windows already dropped would be read again.
+      return false;
+    }
+    if (deleted.isEmpty()) {
+      for (double[] row : inserted) {
         k.state.add((long) row[0], row[1]);
       }
     } else {
-      final List<long[]> ranges = k.state.drop(changes.deleted().stream()
+      final List<long[]> ranges = k.state.drop(deleted.stream()
           .mapToLong(row -> (long) row[0]).toArray());
-      for (double[] row : changes.inserted()) {
+      for (double[] row : inserted) {
         k.state.addOutside((long) row[0], row[1]);
       }
       try {
         for (long[] range : ranges) {
-          if (!k.feed.read(now, range[0], range[1], k.state::refill)) {
+          if (k.rows == null) {
+            if (!k.feed.read(now, range[0], range[1], k.state::refill)) {
+              return false;
+            }
+            continue;
+          }
+          final List<Object[]> rows = k.feed.rowsIn(now, range[0], range[1]);
+          if (rows == null) {
             return false;
+          }
+          for (double[] row : k.pairs(root, rows, context)) {
+            k.state.refill((long) row[0], row[1]);
           }
         }
       } catch (SQLException e) {
@@ -548,9 +628,16 @@ public final class Dashboard extends AbstractSchema {
         .get(standing.name());
   }
 
-  /** Standing queries planned together: the workload, its plan space and the chosen plan. */
+  /**
+   * Standing queries planned together: the workload, its plan space and the chosen plan, and
+   * how far back each planner query's windows are kept and read (by name; zero for every
+   * window). The planner's queries keep their window's width as retention: told RETAIN (seven
+   * days by default), its cost model charges the windows kept only to summaries it keeps across
+   * evaluations, so it chooses summaries recomputed at each evaluation, which the executor does
+   * not run (it keeps every summary built from rows).
+   */
   private record Planned(List<StandingQuery> queries, PlanSpace space, Plan plan,
-      Map<String, List<Sketches.Summary>> summaries) {
+      Map<String, Duration> retain, Map<String, List<Sketches.Summary>> summaries) {
     /**
      * One evaluation: every query's rows, from one pass per metric or, with {@code keeping}
      * (the dashboard keeping summaries across evaluations, or null), from the summaries it
@@ -565,7 +652,8 @@ public final class Dashboard extends AbstractSchema {
       for (StandingQuery q : queries) {
         q.valueColumns().keySet().forEach(metric -> filters.put(metric, q.filter()));
       }
-      final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan).answers(
+      final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan,
+          q -> retain.get(q.name())).answers(
           m -> {
             b.scan(Session.SCHEMA, m.table());
             if (filters.get(m.name()) != null) {
@@ -578,8 +666,9 @@ public final class Dashboard extends AbstractSchema {
             variables.put(Sketches.BUILDS, builds);
             variables.put(DataContext.Variable.CANCEL_FLAG.camelName,
                 cancel != null ? cancel : new AtomicBoolean());
-            if (keeping != null && filters.get(metric.name()) == null) {
-              final Iterable<Object[]> reads = keeping.kept(root, metric, rel, variables);
+            if (keeping != null) {
+              final Iterable<Object[]> reads = keeping.kept(root, metric, rel,
+                  filters.get(metric.name()) != null, variables);
               if (reads != null) {
                 return reads;
               }
@@ -613,15 +702,18 @@ public final class Dashboard extends AbstractSchema {
   private static Planned plan(List<StandingQuery> standing, SchemaPlus root) {
     final Map<String, Metric> metrics = new LinkedHashMap<>();
     final List<Query> queries = new ArrayList<>();
+    final Map<String, Duration> retain = new HashMap<>();
     for (StandingQuery q : standing) {
       for (Query query : q.queries()) {
-        queries.add(query);
         final List<QueryExpr.Quantile> quantiles = query.expr() instanceof QueryExpr.Ratio r
             ? List.of(r.numerator(), r.denominator()) : List.of((QueryExpr.Quantile) query.expr());
         for (QueryExpr.Quantile quantile : quantiles) {
           metrics.computeIfAbsent(quantile.metric(),
               name -> metric(name, q, q.valueColumns().get(name), root));
         }
+        queries.add(query);
+        // A statement (no retention) answers every window.
+        retain.put(query.name(), q.retain() == null ? Duration.ZERO : q.retain());
       }
     }
     // made before the search, so a statement stopped before the solver starts still stops it
@@ -629,8 +721,8 @@ public final class Dashboard extends AbstractSchema {
     final Callable<Planned> search = () -> {
       final Planner.Planned planned = Planner.plan(new Workload(metrics, queries, List.of()),
           Planner.Options.defaults().withStop(stop));
-      return new Planned(standing, planned.space(), planned.plan(),
-          new PlanExecution(planned.space(), planned.plan()).summaries());
+      return new Planned(standing, planned.space(), planned.plan(), retain,
+          new PlanExecution(planned.space(), planned.plan(), q -> retain.get(q.name())).summaries());
     };
     // The local search and the solver look at no cancel flag (a 1 ms step makes seconds of
     // them): the reading statement waits for them on its own terms, and stops the search

@@ -51,7 +51,7 @@ public final class StandingProvider implements StandingQueries {
 
   @Override public Target lower(SqlStandingQuery query, SchemaPlus root,
       JavaTypeFactory typeFactory) {
-    final StandingQuery standing = StandingQuery.lower("query", query, root, typeFactory);
+    final StandingQuery standing = StandingQuery.lower("query", query, null, root, typeFactory);
     return new Target() {
       @Override public RelDataType rowType() {
         return standing.rowType();

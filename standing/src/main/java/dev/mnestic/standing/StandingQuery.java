@@ -17,6 +17,7 @@ import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalLiteral;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
@@ -47,9 +48,20 @@ import java.util.Map;
  * {@code HOP(ts, slide, size)} gives sliding windows ({@code HOP_START}, {@code HOP_END}); a
  * {@code WHERE} keeps some of the table's rows ({@link RowFilter}). Each row is one window, in
  * time order.
+ *
+ * <p>{@code retain} is how far back a standing query of the store's catalog answers: the
+ * windows whose end is after the latest row time of the rows it reads less {@code retain}
+ * ({@code RETAIN interval}, {@link #DEFAULT_RETENTION} when not stated); null for a query run
+ * as a statement, which answers every window of its rows. The executor keeps and reads windows
+ * by it ({@code Sketches.Summary#retain}); its planner queries' retention stays the window's
+ * width (see {@code Dashboard}).
  */
 public record StandingQuery(String name, String table, String timeColumn, Window window,
-    RowFilter filter, List<Column> columns, RelDataType rowType, Map<String, String> valueColumns) {
+    RowFilter filter, List<Column> columns, RelDataType rowType, Map<String, String> valueColumns,
+    Duration retain) {
+  /** How far back a standing query answers without {@code RETAIN}: seven days. */
+  public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
+
   private static final List<String> BOUNDS =
       List.of("TUMBLE_START", "TUMBLE_END", "HOP_START", "HOP_END");
 
@@ -85,8 +97,8 @@ public record StandingQuery(String name, String table, String timeColumn, Window
    *
    * @throws StandingQueryException naming the place of what is not a standing query
    */
-  public static StandingQuery lower(String name, SqlStandingQuery standing, SchemaPlus root,
-      RelDataTypeFactory typeFactory) {
+  public static StandingQuery lower(String name, SqlStandingQuery standing, Duration retain,
+      SchemaPlus root, RelDataTypeFactory typeFactory) {
     if (!(standing.query instanceof SqlSelect select)) {
       throw new StandingQueryException(standing.query.getParserPosition(),
           "a standing query is one SELECT block (no ORDER BY, LIMIT or set operation):"
@@ -213,7 +225,7 @@ public record StandingQuery(String name, String table, String timeColumn, Window
           "a standing query selects at least one APPROX_QUANTILE");
     }
     return new StandingQuery(name, tableName, time.getName(), window, filter, columns,
-        rowType.uniquify().build(), values);
+        rowType.uniquify().build(), values, retain);
   }
 
   private static boolean isApproxQuantile(SqlNode e) {
@@ -259,6 +271,27 @@ public record StandingQuery(String name, String table, String timeColumn, Window
       throw new StandingQueryException(n.getParserPosition(), "no column " + id.getSimple());
     }
     return f;
+  }
+
+  /**
+   * The retention {@code RETAIN retain} states ({@link #DEFAULT_RETENTION} for null).
+   *
+   * @throws StandingQueryException naming its place when it is not a positive day-time interval
+   */
+  public static Duration retention(SqlLiteral retain) {
+    if (retain == null) {
+      return DEFAULT_RETENTION;
+    }
+    if (retain instanceof SqlIntervalLiteral l
+        && l.getValue() instanceof SqlIntervalLiteral.IntervalValue v
+        && !v.getIntervalQualifier().isYearMonth()) {
+      final long millis = SqlParserUtil.intervalToMillis(v);
+      if (millis > 0) {
+        return Duration.ofMillis(millis);
+      }
+    }
+    throw new StandingQueryException(retain.getParserPosition(), "RETAIN takes a positive"
+        + " day-time INTERVAL (DAY, HOUR, MINUTE or SECOND), such as INTERVAL '6' HOUR");
   }
 
   /** Operand {@code i} of the window call, an INTERVAL literal, as a duration. */

@@ -7,12 +7,14 @@ import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
 
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -85,8 +87,23 @@ class StandingQueryParserTest {
     assertEquals("p95", drop.name.getSimple());
     assertTrue(drop.ifExists);
     assertFalse(((SqlDropStandingQuery) parse("DROP STANDING QUERY p95")).ifExists);
-    // STANDING and QUERY stay names.
-    assertInstanceOf(SqlSelect.class, parse("SELECT standing, query FROM query"));
+    // STANDING, QUERY and RETAIN stay names.
+    assertInstanceOf(SqlSelect.class, parse("SELECT standing, query, retain FROM query"));
+    assertEquals(null, create.retain);
+  }
+
+  /** RETAIN follows the target and takes an INTERVAL literal; it unparses as it was written. */
+  @Test void createWithRetention() throws SqlParseException {
+    final SqlCreateStandingQuery create = assertInstanceOf(SqlCreateStandingQuery.class,
+        parse("CREATE STANDING QUERY p95 AS " + P95
+            + " WITHIN RANK ERROR 0.01 RETAIN INTERVAL '6' HOUR"));
+    assertEquals(6 * 3_600_000L, SqlParserUtil.intervalToMillis(
+        (SqlIntervalLiteral.IntervalValue) create.retain.getValue()));
+    assertTrue(flat(create).endsWith("WITHIN RANK ERROR 0.01 RETAIN INTERVAL '6' HOUR"),
+        flat(create));
+    final SqlParseException e = assertThrows(SqlParseException.class,
+        () -> parse("CREATE STANDING QUERY p95 AS " + P95 + " WITHIN RANK ERROR 0.01 RETAIN 6"));
+    assertTrue(e.getMessage().contains("Encountered \"6\""), e.getMessage());
   }
 
   @ParameterizedTest

@@ -21,6 +21,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.tools.RelBuilder;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -49,10 +50,24 @@ public final class PlanExecution {
   private final Map<String, List<Integer>> summaries = new LinkedHashMap<>();
   /** Chosen summary candidate → the quantiles read from it (none for one only merged). */
   private final Map<Integer, List<Double>> reads = new LinkedHashMap<>();
+  /**
+   * Chosen summary candidate → how far back its windows are answered: the longest retention of
+   * the queries reading it (none for one only merged).
+   */
+  private final Map<Integer, Duration> retention = new HashMap<>();
   /** Chosen summary candidate → the windows' summaries the last {@link #answers} made. */
   private final Map<Integer, Long> made = new LinkedHashMap<>();
 
+  /** Runs {@code plan}, each query's windows kept and read as far back as its retention. */
   public PlanExecution(PlanSpace space, Plan plan) {
+    this(space, plan, Query::retention);
+  }
+
+  /**
+   * Runs {@code plan}, each query's windows kept and read as far back as {@code retention}
+   * says of it (zero: every window).
+   */
+  public PlanExecution(PlanSpace space, Plan plan, Function<Query, Duration> retention) {
     this.space = space;
     this.plan = plan;
     for (PhysicalEdge e : plan.edges()) {
@@ -69,6 +84,9 @@ public final class PlanExecution {
       }
     }
     reads.replaceAll((v, phis) -> phis.stream().distinct().sorted().toList());
+    for (Query q : space.workload().queries()) {
+      retain(producer(space.answers().get(q.name()), 0), retention.apply(q));
+    }
     for (int v : reads.keySet()) {
       summaries.computeIfAbsent(metric(v), m -> new ArrayList<>()).add(v);
     }
@@ -104,6 +122,18 @@ public final class PlanExecution {
     return key instanceof GroupKey.Quantile q ? q.metric() : ((GroupKey.State) key).metric();
   }
 
+  /** Counts {@code retain} among the retentions of the summaries {@code v} reads. */
+  private void retain(int v, Duration retain) {
+    final Operator op = logical(v).operator();
+    if (op instanceof Operator.Divide) {
+      retain(producer(v, 0), retain);
+      retain(producer(v, 1), retain);
+    } else {
+      retention.merge(op instanceof Operator.Readout ? producer(v, 0) : v, retain,
+          (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    }
+  }
+
   private Sketches.Summary summary(int v) {
     final LogicalCandidate c = logical(v);
     final GroupKey key = space.memo().key(space.candidates().get(v).group());
@@ -130,7 +160,8 @@ public final class PlanExecution {
       }
     }
     return new Sketches.Summary(family, parameter, window.width().toMillis(),
-        window.step().toMillis(), sub, reads.get(v), source);
+        window.step().toMillis(), sub, reads.get(v), source,
+        retention.getOrDefault(v, Duration.ZERO).toMillis());
   }
 
   /**

@@ -120,8 +120,9 @@ class PlanExecutionTest {
    * held as one copy of an hour's values per window: about 24 GB over a few hours of rows). The
    * plan holds under 64 MiB by the cost model; over two hours of rows (720,000, in no time
    * order) the executor's summaries held, as it measures them, at most three times the rows'
-   * values (sub-windows with room to spare, one index or merged window), and every sampled
-   * window's answer is within the target of the exact quantile.
+   * values (sub-windows with room to spare, one index or merged window), it answers the
+   * windows of the hour retained (those ending after the latest row's time less an hour), and
+   * every sampled window's answer is within the target of the exact quantile.
    */
   @Test void hourEverySecondRunsInBoundedMemory() throws SQLException {
     final PlanSpace space = Planner.space(WorkloadParser.parse(
@@ -150,7 +151,13 @@ class PlanExecutionTest {
           m -> LogicalTableScan.create(b.getCluster(), table, List.of()),
           (metric, rel, context) -> Plans.run(Plans.optimize(rel), root, (JavaTypeFactory) b.getTypeFactory(),
               List.of(requests), Map.of(Sketches.HELD_BYTES, held))).get("A");
-      assertEquals(seconds + 3600 - 1, answers.size());
+      // Retained 1h: the windows ending after the latest row's time less an hour, up to the
+      // last holding that row.
+      final long latest = Arrays.stream(times).max().orElseThrow();
+      final long first = Math.floorDiv(latest - 3_600_000, 1000) * 1000 + 1000;
+      assertEquals(first, answers.firstKey());
+      assertEquals(Math.floorDiv(latest + 3_600_000, 1000) * 1000, answers.lastKey());
+      assertEquals((answers.lastKey() - first) / 1000 + 1, answers.size());
       assertTrue(charged < 64 << 20, "charged " + charged + " heap bytes");
       assertTrue(held.get() > 0 && held.get() <= 3 * 8L * times.length,
           "held " + held.get() + " bytes for " + times.length + " values");
