@@ -27,10 +27,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * budget wherever it is, with the stop's SQLSTATE (HYT00, 57014, 53200), and the connection
  * then still works. Each runaway would run for minutes or hours (a 3-way cross join of 1,000
  * rows is 10^9 rows); each test asserts, as a safety bound, that it stopped within
- * {@value #BOUND_SECONDS} seconds.
+ * {@value #BOUND_SECONDS} seconds: far below a runaway's minutes, and above what a stop takes
+ * on two cores shared with a dozen other JVMs (the memory runaway once took 16 s there).
  */
 class RunawayTest {
-  private static final double BOUND_SECONDS = 10;
+  private static final double BOUND_SECONDS = 30;
   private static final String URL = "jdbc:mnestic:db=mem:runaway";
   /** 10^9 rows counted: no row reaches the caller before the end. */
   private static final String CROSS3 = "SELECT COUNT(*) FROM t a, t b, t c";
