@@ -25,6 +25,7 @@ import org.apache.calcite.jdbc.CalciteMetaSubclassing;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.schema.Schema;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.lookup.LikePattern;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlFunction;
@@ -454,7 +455,9 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   private DatalogSignature runDatalog(String script, Map<String, Object> params,
       RunningStatement running) {
     try {
-      Engine engine = new Engine(connection).stoppedBy(0, running.flag());
+      final SchemaPlus root = ((CalciteConnection) connection).getRootSchema();
+      Engine engine = new Engine(connection).stoppedBy(0, running.flag())
+          .keepingTablesReadBy(table -> Standing.queries().readersOf(root, table));
       if (Driver.STDERR.equalsIgnoreCase(
           ((CalciteConnection) connection).getProperties().getProperty(Driver.PROGRESS))) {
         engine = engine.showingProgressOn(System.err);
