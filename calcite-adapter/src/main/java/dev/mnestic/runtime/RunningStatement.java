@@ -79,7 +79,9 @@ import javax.management.openmbean.CompositeData;
  * when a minor collection leaves that much: the old generation may hold garbage), the
  * statement that allocated the most is stopped whatever its budget. A collection that comes
  * late lets a statement pass its budget until it comes; an {@code OutOfMemoryError} in a
- * statement is its 53200 too (its rows are then garbage, so others keep running).
+ * statement is its 53200 too (its rows are then garbage, so others keep running). A statement
+ * that lives on between bursts of work (a followed standing query) is counted from the start of
+ * each burst, on the thread doing it, and passed by between bursts ({@link #measured}).
  */
 public final class RunningStatement implements AutoCloseable {
   /** Why a statement was stopped, with the SQLSTATE it fails with. */
@@ -134,9 +136,10 @@ public final class RunningStatement implements AutoCloseable {
   private final AtomicReference<Cause> cause = new AtomicReference<>();
   private final int timeoutSeconds;
   private final long memoryBudget;
-  private final long liveAtStart;
-  private final Thread thread;
-  private final long allocatedAtStart;
+  /** Where its memory is counted from: {@link #start}, or its latest {@link #measured} work. */
+  private volatile Baseline baseline;
+  /** Whether the heap watch passes it by: between two pieces of {@link #measured} work. */
+  private volatile boolean idle;
   private final ScheduledFuture<?> timer;
   /** The threads working for it now ({@link #runAs}), with what each had allocated before. */
   private final Map<Thread, Long> helpers = new ConcurrentHashMap<>();
@@ -151,9 +154,7 @@ public final class RunningStatement implements AutoCloseable {
     this.flag = flag;
     this.timeoutSeconds = timeoutSeconds;
     this.memoryBudget = memoryBudget;
-    this.liveAtStart = live;
-    this.thread = Thread.currentThread();
-    this.allocatedAtStart = THREADS.getThreadAllocatedBytes(thread.getId());
+    this.baseline = Baseline.now();
     this.timer = timeoutSeconds <= 0 ? null
         : TIMER.schedule(() -> stop(Cause.TIMEOUT,
             "query timed out after " + timeoutSeconds + " s and was cancelled"),
@@ -178,6 +179,45 @@ public final class RunningStatement implements AutoCloseable {
     return s;
   }
 
+  /**
+   * Where a statement's memory is counted from: the thread it runs on, with the bytes that
+   * thread had allocated, and the heap in use after the last collection, then.
+   */
+  private record Baseline(Thread thread, long allocated, long live) {
+    static Baseline now() {
+      final Thread t = Thread.currentThread();
+      return new Baseline(t, THREADS.getThreadAllocatedBytes(t.getId()), RunningStatement.live);
+    }
+  }
+
+  /**
+   * {@code work} of the running statement whose flag is {@code flag} (run at once when none
+   * runs), its memory counted as if the statement started now on this thread; after it, until
+   * its next such work, the heap watch passes the statement by. For a statement that lives on
+   * between bursts of work, a followed standing query: each read of its closed windows is
+   * held to the budget alone (with the rows it keeps for the client to fetch), and the heap
+   * others fill meanwhile, or its thread's own allocations for other work, do not count
+   * toward it.
+   */
+  public static <T> T measured(AtomicBoolean flag, Supplier<T> work) {
+    final RunningStatement s;
+    synchronized (RUNNING) {
+      s = RUNNING.get(flag);
+      if (s != null) {
+        s.helped.set(0);
+        s.baseline = Baseline.now();
+        s.idle = false;
+      }
+    }
+    try {
+      return work.get();
+    } finally {
+      if (s != null) {
+        s.idle = true;
+      }
+    }
+  }
+
   /** The statement running on this thread (between {@link #enter} and {@link #exit}), or null. */
   public static RunningStatement current() {
     return CURRENT.get();
@@ -199,7 +239,7 @@ public final class RunningStatement implements AutoCloseable {
     CURRENT.set(this);
     // what this thread allocates meanwhile is the statement's (once, if it nests)
     final Thread helper = Thread.currentThread();
-    final boolean counted = helper != thread
+    final boolean counted = helper != baseline.thread
         && helpers.putIfAbsent(helper, THREADS.getThreadAllocatedBytes(helper.getId())) == null;
     try {
       return work.call();
@@ -465,7 +505,8 @@ public final class RunningStatement implements AutoCloseable {
    * by {@link #await}).
    */
   private long allocated() {
-    long bytes = THREADS.getThreadAllocatedBytes(thread.getId()) - allocatedAtStart + helped.get();
+    final Baseline b = baseline;
+    long bytes = THREADS.getThreadAllocatedBytes(b.thread.getId()) - b.allocated + helped.get();
     for (Map.Entry<Thread, Long> helper : helpers.entrySet()) {
       bytes += Math.max(0, THREADS.getThreadAllocatedBytes(helper.getKey().getId())
           - helper.getValue());
@@ -543,8 +584,8 @@ public final class RunningStatement implements AutoCloseable {
         for (RunningStatement s : RUNNING.values()) {
           // it holds no more than it allocated: a small statement beside a big one is not
           // over its budget for what the big one keeps
-          if (!s.flag.get() && (full || s.memoryBudget > 0
-              && used - s.liveAtStart > s.memoryBudget && s.allocated() > s.memoryBudget)) {
+          if (!s.flag.get() && !s.idle && (full || s.memoryBudget > 0
+              && used - s.baseline.live > s.memoryBudget && s.allocated() > s.memoryBudget)) {
             over.add(s);
           }
         }
@@ -559,7 +600,7 @@ public final class RunningStatement implements AutoCloseable {
         }
       }
       if (biggest != null) {
-        final long held = used - biggest.liveAtStart;
+        final long held = used - biggest.baseline.live;
         biggest.stop(Cause.MEMORY, full && (biggest.memoryBudget == 0
                 || held <= biggest.memoryBudget)
             ? "statement stopped: the heap was nearly full (" + mb(used) + " of " + mb(max)

@@ -49,14 +49,43 @@ public final class Engine {
    * flag, where the progress line goes, who is told of rounds.
    */
   private final StrataOptions options;
+  /** What reads the store's tables besides scripts: a script drops no table they read. */
+  private final TableReaders readers;
 
-  public Engine(Connection connection) {
-    this(connection, StrataOptions.of(HostAggregations.NONE));
+  /**
+   * What reads the store's tables besides scripts (the driver's standing queries): given a
+   * table's stored name, the names of its readers, empty for none.
+   */
+  @FunctionalInterface
+  public interface TableReaders {
+    /** Nothing reads a table but scripts. */
+    TableReaders NONE = table -> List.of();
+
+    List<String> of(String table);
   }
 
-  private Engine(Connection connection, StrataOptions options) {
+  public Engine(Connection connection) {
+    this(connection, StrataOptions.of(HostAggregations.NONE), TableReaders.NONE);
+  }
+
+  private Engine(Connection connection, StrataOptions options, TableReaders readers) {
     this.connection = connection;
     this.options = options;
+    this.readers = readers;
+  }
+
+  private Engine with(StrataOptions options) {
+    return new Engine(connection, options, readers);
+  }
+
+  /**
+   * This engine, its scripts refusing to drop or make anew a table that {@code readers} read
+   * ({@code ::remove}, a {@code :replace} with other columns) as SQL's DROP TABLE refuses one
+   * a standing query reads: the script fails with {@code mnestic::table_read_elsewhere} at the
+   * op, before anything is written.
+   */
+  public Engine keepingTablesReadBy(TableReaders readers) {
+    return new Engine(connection, options, readers);
   }
 
   /**
@@ -65,7 +94,7 @@ public final class Engine {
    * counting the tuples a recursion derives does.
    */
   public Engine reportingRoundsTo(SemiNaive.Progress rounds) {
-    return new Engine(connection, options.reportingRoundsTo(rounds));
+    return with(options.reportingRoundsTo(rounds));
   }
 
   /**
@@ -95,8 +124,7 @@ public final class Engine {
    */
   public Engine withBoundedMeetAggregate(String name, BiPredicate<Object, Object> dominates,
       int maxSurvivors) {
-    return new Engine(connection,
-        options.withHost(options.host().withBoundedMeet(name, dominates, maxSurvivors)));
+    return with(options.withHost(options.host().withBoundedMeet(name, dominates, maxSurvivors)));
   }
 
   /**
@@ -115,7 +143,7 @@ public final class Engine {
    */
   public Engine withAggregate(String name, boolean isMeet,
       Supplier<? extends Aggregators.Aggregator> factory) {
-    return new Engine(connection, options.withHost(options.host().with(name, isMeet, factory)));
+    return with(options.withHost(options.host().with(name, isMeet, factory)));
   }
 
   /**
@@ -124,7 +152,7 @@ public final class Engine {
    * 0 for none) passes or when {@code cancelFlag} is set.
    */
   public Engine stoppedBy(long deadline, AtomicBoolean cancelFlag) {
-    return new Engine(connection, options.stoppedBy(deadline, cancelFlag));
+    return with(options.stoppedBy(deadline, cancelFlag));
   }
 
   /**
@@ -132,7 +160,7 @@ public final class Engine {
    * runs longer than a second (stratum, round, new tuples per relation).
    */
   public Engine showingProgressOn(PrintStream terminal) {
-    return new Engine(connection, options.showingProgressOn(terminal));
+    return with(options.showingProgressOn(terminal));
   }
 
   /**
@@ -270,7 +298,7 @@ public final class Engine {
   private <T> T inTransaction(List<Script.Query> blocks, Map<String, ?> params, Work<T> work)
       throws SQLException {
     final Session session = Session.of(connection.unwrap(CalciteConnection.class).getRootSchema());
-    final StagedTables staged = StagedTables.prepare(session, blocks, params);
+    final StagedTables staged = StagedTables.prepare(session, blocks, params, readers);
     final boolean autoCommit = session.getAutoCommit();
     boolean done = false;
     try {

@@ -1,5 +1,6 @@
 package dev.mnestic.datalog;
 
+import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
@@ -58,6 +59,8 @@ final class StagedTables {
   private static final Set<String> LIVE = ConcurrentHashMap.newKeySet();
 
   private final Session session;
+  /** What reads the store's tables besides scripts: their tables are not dropped. */
+  private final Engine.TableReaders readers;
   /** This script's hidden tables: {@link #PREFIX}, a random nonce, {@code $}. */
   private final String prefix;
   /** The hidden table each block that makes one writes. */
@@ -69,8 +72,9 @@ final class StagedTables {
   /** The store's table each relation in {@link #made} replaces (stored name), or absent. */
   private final Map<String, String> replaced = new LinkedHashMap<>();
 
-  private StagedTables(Session session) {
+  private StagedTables(Session session, Engine.TableReaders readers) {
     this.session = session;
+    this.readers = readers;
     String p;
     do {
       p = PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()) + "$";
@@ -82,12 +86,15 @@ final class StagedTables {
    * Settles what dead scripts left ({@link #recover}), then makes a hidden table for each
    * block of {@code blocks} that makes a table. Runs DDL only when a block needs a table, and
    * then commits an open transaction. A block whose relation op fails to resolve gets none:
-   * it fails when it runs.
+   * it fails when it runs. A block that would make anew a store's table that {@code readers}
+   * read fails the script first, before any DDL ({@link #refuseIfRead}).
    */
-  static StagedTables prepare(Session session, List<Script.Query> blocks, Map<String, ?> params)
-      throws SQLException {
+  static StagedTables prepare(Session session, List<Script.Query> blocks, Map<String, ?> params,
+      Engine.TableReaders readers) throws SQLException {
     recover(session);
-    final StagedTables staged = new StagedTables(session);
+    final StagedTables staged = new StagedTables(session, readers);
+    // the hidden tables to make, once every block is known to be allowed
+    final Map<String, List<StoredSchema.Column>> hidden = new LinkedHashMap<>();
     // the columns each relation has as the blocks before this one leave it; null: none
     final Map<String, List<StoredSchema.Column>> columns = new LinkedHashMap<>();
     try {
@@ -116,10 +123,17 @@ final class StagedTables {
         if (op.kind() == Script.RelationOp.Kind.REPLACE && now != null && same(now, declared)) {
           continue; // rewritten in place
         }
+        final Optional<String> stored = staged.find(name);
+        if (stored.isPresent()) {
+          staged.refuseIfRead(stored.get(), "replace", op.pos());
+        }
         final String table = staged.prefix + staged.targets.size();
-        StoredRelations.createTable(session, table, declared);
+        hidden.put(table, declared);
         staged.targets.put(op, table);
         columns.put(name, declared);
+      }
+      for (Map.Entry<String, List<StoredSchema.Column>> table : hidden.entrySet()) {
+        StoredRelations.createTable(session, table.getKey(), table.getValue());
       }
       if (!staged.targets.isEmpty()) {
         createJournal(session);
@@ -189,6 +203,23 @@ final class StagedTables {
       }
     }
     return Optional.ofNullable(match);
+  }
+
+  /**
+   * Refuses to drop, or make anew, the store's table {@code table} (its stored name) when
+   * something besides scripts reads it: the script fails at {@code pos}, where its op
+   * ({@code what}: replace, remove) names the table.
+   */
+  void refuseIfRead(String table, String what, Pos pos) {
+    final List<String> dependents = readers.of(table);
+    if (!dependents.isEmpty()) {
+      final boolean one = dependents.size() == 1;
+      throw new DatalogException(ErrorCode.MNESTIC_TABLE_READ_ELSEWHERE, "cannot " + what
+          + " stored relation " + table + " because standing " + (one ? "query " : "queries ")
+          + String.join(", ", dependents) + " read" + (one ? "s" : "") + " it", pos.line(),
+          pos.column(), "drop " + (one ? "it" : "them") + " first (DROP STANDING QUERY name),"
+          + " or change the relation's rows with :put and :rm");
+    }
   }
 
   /** The relations as the script sees them now (stored names and the names it made). */

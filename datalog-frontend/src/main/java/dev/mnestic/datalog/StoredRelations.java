@@ -653,15 +653,19 @@ final class StoredRelations {
   }
 
   /**
-   * {@code ::remove a, b}: every relation is found before any is dropped, so a missing one
-   * drops none. Each drop is DDL, which the store commits: a process that dies between two
-   * drops leaves the first dropped.
+   * {@code ::remove a, b}: every relation is found, and none read besides scripts
+   * ({@link StagedTables#refuseIfRead}), before any is dropped, so a missing or read one drops
+   * none. Each drop is DDL, which the store commits: a process that dies between two drops
+   * leaves the first dropped.
    */
   Engine.Result remove(List<String> relations, Pos pos) throws SQLException {
     final List<String> tables = new ArrayList<>();
     for (String relation : relations) {
       tables.add(staged.find(relation).orElseThrow(() ->
           error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '" + relation + "'")));
+    }
+    for (String table : tables) {
+      staged.refuseIfRead(table, "remove", pos);
     }
     for (String table : tables) {
       execute("DROP TABLE " + quote(table));

@@ -25,6 +25,7 @@ import org.apache.calcite.jdbc.CalciteMetaSubclassing;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.schema.Schema;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.lookup.LikePattern;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlFunction;
@@ -153,14 +154,32 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
       long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
       throws NoSuchStatementException {
-    final RunningStatement running = start(h);
-    running.enter();
-    try {
+    return run(h, running -> {
       if (Driver.DATALOG.equalsIgnoreCase(
           ((CalciteConnection) connection).getProperties().getProperty(Driver.LANG))) {
         return executeDatalog(h, sql, callback, running);
       }
       return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+    });
+  }
+
+  /** An execution of a statement, given the statement it runs as. */
+  private interface Execution<T> {
+    T run(RunningStatement running) throws Exception;
+  }
+
+  /**
+   * Runs {@code execution} as an execution of the statement {@code h} ({@link #start}), current
+   * on this thread while it runs; its failure is as {@link #failed} states it (an
+   * SQLException with its state and a missing statement pass as they are). The statement ends
+   * here unless the execution left rows to read ({@link #createIterable} claims it).
+   */
+  private <T> T run(StatementHandle h, Execution<T> execution)
+      throws NoSuchStatementException {
+    final RunningStatement running = start(h);
+    running.enter();
+    try {
+      return execution.run(running);
     } catch (NoSuchStatementException e) {
       throw e;
     } catch (Throwable e) {
@@ -207,42 +226,22 @@ final class MnesticMeta extends CalciteMetaSubclassing {
    * of its own (as Calcite's batches run each row).
    */
   private long[] executeDirect(StatementHandle h, DirectInsertSignature<?> insert,
-      List<List<TypedValue>> batch) throws SQLException {
-    final RunningStatement running = start(h);
-    running.enter();
-    try {
-      return insert.executeBatch(session(), batch, running, row -> {
-        final ExecuteResult result = execute(h, row, -1);
-        return result.resultSets.size() == 1 ? result.resultSets.get(0).updateCount : -1;
-      });
-    } catch (SQLException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw failed(running, e);
-    } finally {
-      running.exit();
-      unclaimed(h, running);
-    }
+      List<List<TypedValue>> batch) throws NoSuchStatementException {
+    return run(h, running -> insert.executeBatch(session(), batch, running, row -> {
+      final ExecuteResult result = execute(h, row, -1);
+      return result.resultSets.size() == 1 ? result.resultSets.get(0).updateCount : -1;
+    }));
   }
 
   @Override public ExecuteResult execute(StatementHandle h,
       List<TypedValue> parameterValues, int maxRowsInFirstFrame)
       throws NoSuchStatementException {
-    final RunningStatement running = start(h);
-    running.enter();
-    try {
+    return run(h, running -> {
       if (preparedSignature(h) instanceof DatalogSignature prepared) {
         return executeDatalog(h, prepared, parameterValues, running);
       }
       return super.execute(h, parameterValues, maxRowsInFirstFrame);
-    } catch (NoSuchStatementException e) {
-      throw e;
-    } catch (Throwable e) {
-      throw failed(running, e);
-    } finally {
-      running.exit();
-      unclaimed(h, running);
-    }
+    });
   }
 
   /**
@@ -456,7 +455,9 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   private DatalogSignature runDatalog(String script, Map<String, Object> params,
       RunningStatement running) {
     try {
-      Engine engine = new Engine(connection).stoppedBy(0, running.flag());
+      final SchemaPlus root = ((CalciteConnection) connection).getRootSchema();
+      Engine engine = new Engine(connection).stoppedBy(0, running.flag())
+          .keepingTablesReadBy(table -> Standing.queries().readersOf(root, table));
       if (Driver.STDERR.equalsIgnoreCase(
           ((CalciteConnection) connection).getProperties().getProperty(Driver.PROGRESS))) {
         engine = engine.showingProgressOn(System.err);

@@ -182,6 +182,42 @@ class FollowTest {
     }
   }
 
+  /**
+   * Test case for #16, point 5: a follow lives on between the reads of its closed windows and
+   * is held to its {@code statementMemory} one read at a time. Its rows wait in it only until
+   * fetched; the heap its reading thread fills meanwhile with other work (here 64 MB kept, four
+   * times the budget) does not count toward it. Counted from the statement's start, the
+   * collection after that work stopped it with 53200.
+   */
+  @Test void aFollowIsHeldToItsMemoryOneReadAtATime() throws Exception {
+    try (Connection c = store(";followLateness=0;statementMemory=" + (16 << 20));
+         Statement s = c.createStatement()) {
+      final String url = "jdbc:mnestic:db=mem:follow" + STORES.get();
+      final AtomicBoolean writing = new AtomicBoolean(true);
+      final Thread writer = writer(url, writing);
+      try {
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
+          try (ResultSet rs = s.executeQuery("SELECT STREAM * FROM p")) {
+            assertTrue(rs.next());
+            final long first = rs.getLong(1);
+            final List<byte[]> other = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+              other.add(new byte[1 << 20]);
+            }
+            System.gc();
+            Thread.sleep(500); // the heap watch hears of the collection
+            assertTrue(rs.next(), "still followed");
+            assertTrue(rs.getLong(1) > first, "the next window");
+            assertEquals(64, other.size());
+          }
+        });
+      } finally {
+        writing.set(false);
+        writer.join();
+      }
+    }
+  }
+
   /** Starts writing rows stamped now to {@code url}'s table, every 20 ms, while {@code writing}. */
   private static Thread writer(String url, AtomicBoolean writing) {
     final Thread writer = new Thread(() -> {

@@ -136,20 +136,25 @@ final class Follow implements StandingQueries.Feed {
 
   /**
    * When windows closed since the last read: reads the query and keeps the rows of the windows
-   * that closed since, in window order (the pull read's order).
+   * that closed since, in window order (the pull read's order). The read is the statement's
+   * memory as its budget counts it ({@link RunningStatement#measured}): the follow holds nothing
+   * else but these rows until they are given, and is passed by between reads.
    */
   private void readClosed() {
     final long latest = latestClosed();
     if (latest <= closed) {
       return;
     }
-    for (Object[] row : dashboard.read(name, cancel)) {
-      // a bound is a Long, or a Double beside a quantile's Double (as the pull read makes it)
-      final long end = ((Number) row[bound]).longValue() + toEnd;
-      if (end > closed && end <= latest) {
-        ready.add(row);
+    RunningStatement.measured(cancel, () -> {
+      for (Object[] row : dashboard.read(name, cancel)) {
+        // a bound is a Long, or a Double beside a quantile's Double (as the pull read makes it)
+        final long end = ((Number) row[bound]).longValue() + toEnd;
+        if (end > closed && end <= latest) {
+          ready.add(row);
+        }
       }
-    }
+      return null;
+    });
     closed = latest;
   }
 

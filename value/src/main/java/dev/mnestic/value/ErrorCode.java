@@ -94,6 +94,8 @@ public enum ErrorCode {
   MNESTIC_TOO_DEEP("mnestic::too_deep", "a script nesting too deeply to be run"),
   MNESTIC_RESERVED_NAME("mnestic::reserved_name",
       "a stored relation name that mnestic keeps for itself"),
+  MNESTIC_TABLE_READ_ELSEWHERE("mnestic::table_read_elsewhere",
+      "a stored relation removed or made anew while a standing query reads its table"),
   MNESTIC_NULL_KEY("mnestic::null_key", "null for a key column, which the store cannot hold"),
   MNESTIC_AGGREGATE_ARGUMENTS("mnestic::aggregate_arguments",
       "an aggregation given arguments it does not take"),
