@@ -1,5 +1,6 @@
 package dev.mnestic.datalog;
 
+import dev.mnestic.datalog.analysis.Definitions;
 import dev.mnestic.datalog.analysis.Stratifier;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
@@ -372,6 +373,7 @@ public final class Engine {
    * plan a row. Nothing runs and nothing is written.
    */
   private Result explain(Script.Query query, Map<String, ?> params) throws SQLException {
+    Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
         .map(r -> ConstantRules.headed(r, params)).toList();
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
@@ -394,6 +396,7 @@ public final class Engine {
   private Result run(Script.Query query, Map<String, ?> params, StoredRelations stored)
       throws SQLException {
     final Script.Options options = query.options();
+    Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
         .map(r -> ConstantRules.headed(r, params)).toList();
     final List<Rule> entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
