@@ -455,7 +455,7 @@ final class RuleLowering {
     b.push(LogicalTableScan.create(b.getCluster(),
         tables.constants((List<?>) list, indexed), List.of()));
     if (i >= 0) {
-      b.join(JoinRelType.SEMI, b.equals(b.field(2, 0, i), b.field(2, 1, 0)));
+      b.join(JoinRelType.SEMI, b.isNotDistinctFrom(b.field(2, 0, i), b.field(2, 1, 0)));
       return;
     }
     b.join(JoinRelType.INNER, b.literal(true));
@@ -555,7 +555,8 @@ final class RuleLowering {
     }
     final List<RexNode> conditions = new ArrayList<>();
     for (int k = 0; k < leftKeys.size(); k++) {
-      conditions.add(b.equals(b.field(2, 0, leftKeys.get(k)), b.field(2, 1, rightKeys.get(k))));
+      conditions.add(b.isNotDistinctFrom(b.field(2, 0, leftKeys.get(k)),
+          b.field(2, 1, rightKeys.get(k))));
     }
     b.join(type, conditions.isEmpty() ? List.of(b.literal(true)) : conditions);
     if (type == JoinRelType.ANTI) {
