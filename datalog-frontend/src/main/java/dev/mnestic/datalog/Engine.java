@@ -1,5 +1,6 @@
 package dev.mnestic.datalog;
 
+import dev.mnestic.datalog.analysis.Definitions;
 import dev.mnestic.datalog.analysis.Stratifier;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
@@ -17,6 +18,7 @@ import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.HostAggregations;
+import dev.mnestic.value.MinCostK;
 import dev.mnestic.value.Values;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -400,6 +402,7 @@ public final class Engine {
    * plan a row. Nothing runs and nothing is written.
    */
   private Result explain(Script.Query query, Map<String, ?> params) throws SQLException {
+    Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
         .map(r -> ConstantRules.headed(r, params)).toList();
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
@@ -422,6 +425,7 @@ public final class Engine {
   private Result run(Script.Query query, Map<String, ?> params, StoredRelations stored)
       throws SQLException {
     final Script.Options options = query.options();
+    Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
         .map(r -> ConstantRules.headed(r, params)).toList();
     final List<Rule> entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
@@ -455,7 +459,7 @@ public final class Engine {
       headers.add(h.toString());
     }
     final List<List<Object>> shaped = new ArrayList<>();
-    for (List<Object> row : shape(rows, headers, options, params)) {
+    for (List<Object> row : shape(rows, rowOrder(entry.get(0)), headers, options, params)) {
       shaped.add(Values.listOf(row.stream().map(Values::setsAsLists).toList()));
     }
     if (options.assertion() == Script.Assertion.NONE && !shaped.isEmpty()) {
@@ -475,9 +479,31 @@ public final class Engine {
     return new Result(headers, shaped);
   }
 
-  /** CozoDB's order (value order, then {@code :order}), then {@code :offset} and {@code :limit}. */
-  private static List<List<Object>> shape(List<List<Object>> rows, List<String> headers,
-      Script.Options options, Map<String, ?> params) {
+  /**
+   * The order of an entry rule's rows before {@code :order}: CozoDB's value order; but with a
+   * head aggregating {@code min_cost_k}, each group (in value order of its keys) gives its
+   * survivors in cost order ({@link MinCostK#ORDER}), as mnestic's CozoDB pins it.
+   */
+  private static Comparator<List<Object>> rowOrder(Rule entry) {
+    final int cost = entry.head().stream().map(Rule.HeadArg::aggregation).toList()
+        .indexOf(MinCostK.NAME);
+    if (cost < 0) {
+      return Values::compare;
+    }
+    return (x, y) -> {
+      for (int i = 0; i < x.size(); i++) {
+        final int c = i == cost ? 0 : Values.compare(x.get(i), y.get(i));
+        if (c != 0) {
+          return c;
+        }
+      }
+      return MinCostK.ORDER.compare(x.get(cost), y.get(cost));
+    };
+  }
+
+  /** CozoDB's order ({@code base}, then {@code :order}), then {@code :offset} and {@code :limit}. */
+  private static List<List<Object>> shape(List<List<Object>> rows, Comparator<List<Object>> base,
+      List<String> headers, Script.Options options, Map<String, ?> params) {
     final long offset = options.offset() == null ? 0 : count(options.offset(), params);
     long limit = options.limit() == null ? Long.MAX_VALUE : count(options.limit(), params);
     if (options.order().isEmpty()) {
@@ -488,11 +514,11 @@ public final class Engine {
       // As CozoDB: without :order, the rows are cut in the order evaluation
       // derived them, then sorted.
       final List<List<Object>> cut = new ArrayList<>(cut(rows, offset, limit));
-      cut.sort(Values::compare);
+      cut.sort(base);
       return cut;
     }
     final List<List<Object>> sorted = new ArrayList<>(rows);
-    sorted.sort(Values::compare);
+    sorted.sort(base);
     Comparator<List<Object>> order = null;
     for (Script.Sort sort : options.order()) {
       final int i = headers.indexOf(sort.column());

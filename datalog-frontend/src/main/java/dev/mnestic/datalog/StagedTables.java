@@ -43,6 +43,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *       journal row, one relation at a time.
  * </ol>
  *
+ * <p>An ephemeral relation ({@code _name}, {@link #isEphemeral}) is made as any other but
+ * never swapped in: its hidden table is dropped when its script ends, as CozoDB forgets it.
+ *
  * <p>Other sessions never see a script's rows before it commits, but do see, for a moment
  * after it commits, a changed relation missing between the drop and the rename, and the
  * hidden tables' names in the store's metadata while the script runs. A process that dies
@@ -260,6 +263,8 @@ final class StagedTables {
    * relation kept (those of a relation a later block made again).
    */
   void commit(boolean own) throws SQLException {
+    // an ephemeral relation ends with its script: its hidden table is dropped, never swapped in
+    made.keySet().removeIf(StagedTables::isEphemeral);
     if (targets.isEmpty()) {
       if (own) {
         session.commit();
@@ -295,6 +300,11 @@ final class StagedTables {
       swap(session, e.getValue(), e.getKey(), replaced.get(e.getKey()));
     }
     dropOwn(made.values());
+  }
+
+  /** Whether {@code relation} is ephemeral ({@code _name}): it lives only while its script runs. */
+  static boolean isEphemeral(String relation) {
+    return relation.startsWith("_");
   }
 
   /**

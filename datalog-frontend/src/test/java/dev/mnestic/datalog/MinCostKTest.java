@@ -24,13 +24,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MinCostKTest extends OneStoreTest {
 
+  /**
+   * Each group's survivors come in cost order (ties in value order), as CozoDB-fork's
+   * {@code bounded_meet_top_k_basics} pins it: test case for issue 17.
+   */
   @Test void keepsTheKCheapestDistinctDerivations() throws Exception {
     final Engine.Result r = run("""
         d[g, x] <- [['a', ['p', 3]], ['a', ['q', 1]], ['a', ['q', 1]], ['a', ['r', 2.5]],
-                    ['a', ['s', 1.0]], ['b', ['t', 9]]]
+                    ['a', ['s', 1.0]], ['b', ['t', 9]], ['b', ['a', 10]]]
         ?[g, min_cost_k(x, 3)] := d[g, x]""");
     assertEquals("{\"headers\":[\"g\",\"min_cost_k(x)\"],\"rows\":[[\"a\",[\"q\",1]],"
-        + "[\"a\",[\"r\",2.5]],[\"a\",[\"s\",1.0]],[\"b\",[\"t\",9]]]}", r.toJson());
+        + "[\"a\",[\"s\",1.0]],[\"a\",[\"r\",2.5]],[\"b\",[\"t\",9]],[\"b\",[\"a\",10]]]}",
+        r.toJson());
   }
 
   @Test void argumentsAndOperandsAreChecked() {

@@ -36,6 +36,10 @@ public enum ErrorCode {
       "constant rule rows of different lengths"),
   PARSER_FIXED_RULE_HEAD_ARITY_MISMATCH("parser::fixed_rule_head_arity_mismatch",
       "a constant rule whose head and rows differ in arity"),
+  PARSER_MULT_RULE_DEF("parser::mult_rule_def",
+      "a rule defined more than once where one definition is a constant rule"),
+  PARSER_HEAD_AGGR_MISMATCH("parser::head_aggr_mismatch",
+      "definitions of one rule whose heads differ in arity or aggregations"),
   FIXED_RULE_ARG_WRONG("fixed_rule::arg_wrong", "a wrong option value of a fixed rule"),
 
   // eval::, checking and running a query

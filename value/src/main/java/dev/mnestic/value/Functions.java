@@ -222,7 +222,12 @@ public final class Functions {
     return false;
   }
 
-  /** Truthiness: false for null, {@code false}, a number that is an integral 0, and empty strings, bytes, lists and sets. */
+  /**
+   * Truthiness: false for null, {@code false}, a number that is an integral 0, empty strings,
+   * bytes, lists and sets, the nil Uuid and a retraction (a Validity whose assertion is
+   * false); a Json value by its document: false for null, {@code false}, the integer 0 (not
+   * the float {@code 0.0}, as serde_json's {@code as_i64}), an empty string, array or object.
+   */
   public static Boolean to_bool(Object a) {
     if (a == null) {
       return false;
@@ -240,6 +245,22 @@ public final class Functions {
     if (a instanceof Bytes) {
       return ((Bytes) a).length() > 0;
     }
+    if (a instanceof UUID) {
+      final UUID u = (UUID) a;
+      return u.getMostSignificantBits() != 0 || u.getLeastSignificantBits() != 0;
+    }
+    if (a instanceof Validity) {
+      return ((Validity) a).assertion();
+    }
+    if (a instanceof Json) {
+      final Object doc = ((Json) a).tree();
+      return doc instanceof Long ? (Long) doc != 0
+          : doc instanceof Double || doc instanceof Boolean ? !Boolean.FALSE.equals(doc)
+          : doc instanceof String ? !((String) doc).isEmpty()
+          : doc instanceof List ? !((List<?>) doc).isEmpty()
+          : doc instanceof Map ? !((Map<?, ?>) doc).isEmpty()
+          : false;
+    }
     return !elements(a).isEmpty();
   }
 
@@ -253,8 +274,9 @@ public final class Functions {
 
   /**
    * Int of a number (a Float truncated toward zero and saturated; NaN is 0),
-   * of a boolean (0/1), of null (0) and of a string in Rust's {@code i64}
-   * syntax ({@code '+42'}, not {@code '4.0'} nor {@code ' 4'}).
+   * of a boolean (0/1), of null (0), of a string in Rust's {@code i64}
+   * syntax ({@code '+42'}, not {@code '4.0'} nor {@code ' 4'}) and of a
+   * Validity (its timestamp).
    */
   public static Long to_int(Object a) {
     if (a instanceof Long) {
@@ -279,6 +301,9 @@ public final class Functions {
         }
       }
       throw ValueException.eval("The string cannot be interpreted as int");
+    }
+    if (a instanceof Validity) {
+      return ((Validity) a).timestamp();
     }
     throw ValueException.eval("'to_int' does not recognize " + Values.display(a));
   }

@@ -20,8 +20,8 @@ public final class MinCostK implements BoundedMeet {
   /** The aggregation's name. */
   public static final String NAME = "min_cost_k";
 
-  /** Cost order, then value order. */
-  private static final Comparator<Object> ORDER = (a, b) -> {
+  /** Cost order, then value order: the order of a group's survivors, also in a query's result. */
+  public static final Comparator<Object> ORDER = (a, b) -> {
     final int c = Pareto.compareNumbers(((List<?>) a).get(1), ((List<?>) b).get(1));
     return c != 0 ? c : Values.compare(a, b);
   };

@@ -101,27 +101,34 @@ public final class ConstantEvaluator {
     } else if (e instanceof Expr.Apply) {
       final Expr.Apply a = (Expr.Apply) e;
       a.args().forEach(this::check);
-      final int n = a.args().size();
-      switch (a.function()) {
-      case "if":
-        if (n != 2 && n != 3) {
-          throw error(ErrorCode.PARSER_BAD_IF, "wrong number of arguments to if: 2 or 3 required", null, a.pos());
-        }
-        break;
-      case "cond":
-        if (n == 0) {
-          throw error(ErrorCode.PARSER_EMPTY_COND, "'cond' cannot have empty body", null, a.pos());
-        }
-        break;
-      default:
-        if (Functions.isDefined(a.function())) {
-          try {
-            Functions.checkArity(a.function(), n);
-          } catch (ValueException x) {
-            throw error(x, a.pos());
-          }
+      if (isConditional(a)) {
+        checkConditional(a);
+      } else if (Functions.isDefined(a.function())) {
+        try {
+          Functions.checkArity(a.function(), a.args().size());
+        } catch (ValueException x) {
+          throw error(x, a.pos());
         }
       }
+    }
+  }
+
+  /** Whether {@code a} is {@code if} or {@code cond}, which CozoDB parses to clauses, no function. */
+  public static boolean isConditional(Expr.Apply a) {
+    return a.function().equals("if") || a.function().equals("cond");
+  }
+
+  /**
+   * Checks the arguments of {@code if} (two or three, {@code parser::bad_if}) or {@code cond}
+   * (at least one, {@code parser::empty_cond}) as CozoDB's parser does.
+   */
+  public static void checkConditional(Expr.Apply a) {
+    final int n = a.args().size();
+    if (a.function().equals("if") && n != 2 && n != 3) {
+      throw error(ErrorCode.PARSER_BAD_IF, "wrong number of arguments to if: 2 or 3 required", null, a.pos());
+    }
+    if (a.function().equals("cond") && n == 0) {
+      throw error(ErrorCode.PARSER_EMPTY_COND, "'cond' cannot have empty body", null, a.pos());
     }
   }
 
@@ -171,8 +178,7 @@ public final class ConstantEvaluator {
   /** {@code if}, {@code cond}, and functions CozoDB lacks: never folded, arguments untouched. */
   private static boolean isOpaque(Expr.Apply a) {
     final String f = a.function();
-    return f.equals("if") || f.equals("cond")
-        || !Functions.isDefined(f) && !Functions.UNSUPPORTED.contains(f);
+    return isConditional(a) || !Functions.isDefined(f) && !Functions.UNSUPPORTED.contains(f);
   }
 
   /** The first subexpression (in reading order) that cannot fold. */

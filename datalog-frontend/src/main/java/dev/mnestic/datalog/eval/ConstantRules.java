@@ -83,7 +83,9 @@ public final class ConstantRules {
   /**
    * {@code rule} itself; or, for a constant rule with an empty head
    * ({@code r[] <- [[1, 2]]}), that rule with the head CozoDB gives it,
-   * {@code _0, _1, ...}, one per column of its rows.
+   * {@code _0, _1, ...}, one per column of its rows; but the entry rule
+   * whose body is one row of parameters only ({@code ?[] <- [[$x, $y]]})
+   * is headed by their names ({@code x, y}), as CozoDB does.
    *
    * @throws DatalogException as {@link #rows} for such a rule
    */
@@ -91,11 +93,29 @@ public final class ConstantRules {
     if (rule.kind() != Rule.Kind.CONSTANT || !rule.head().isEmpty()) {
       return rule;
     }
+    final List<String> named = rule.name().equals(Rule.ENTRY) ? paramRow(rule.constant()) : List.of();
     final List<Rule.HeadArg> head = new ArrayList<>();
     for (int i = 0; i < rows(rule, params).get(0).size(); i++) {
-      head.add(new Rule.HeadArg(new Expr.Var("_" + i, rule.pos()), null, List.of(), rule.pos()));
+      final String name = named.isEmpty() ? "_" + i : named.get(i);
+      head.add(new Rule.HeadArg(new Expr.Var(name, rule.pos()), null, List.of(), rule.pos()));
     }
     return new Rule(rule.name(), head, rule.kind(), rule.body(), rule.constant(), rule.pos());
+  }
+
+  /** The names of {@code [[$a, $b, ...]]}'s parameters; empty for any other expression. */
+  private static List<String> paramRow(Expr data) {
+    if (!(data instanceof Expr.ListExpr rows && rows.items().size() == 1
+        && rows.items().get(0) instanceof Expr.ListExpr row)) {
+      return List.of();
+    }
+    final List<String> names = new ArrayList<>();
+    for (Expr item : row.items()) {
+      if (!(item instanceof Expr.Param p)) {
+        return List.of();
+      }
+      names.add(p.name());
+    }
+    return names;
   }
 
   private static DatalogException error(Rule rule, ErrorCode code, String message, String help) {

@@ -24,6 +24,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.Holder;
@@ -454,7 +455,7 @@ final class RuleLowering {
     b.push(LogicalTableScan.create(b.getCluster(),
         tables.constants((List<?>) list, indexed), List.of()));
     if (i >= 0) {
-      b.join(JoinRelType.SEMI, b.equals(b.field(2, 0, i), b.field(2, 1, 0)));
+      b.join(JoinRelType.SEMI, b.isNotDistinctFrom(b.field(2, 0, i), b.field(2, 1, 0)));
       return;
     }
     b.join(JoinRelType.INNER, b.literal(true));
@@ -554,7 +555,8 @@ final class RuleLowering {
     }
     final List<RexNode> conditions = new ArrayList<>();
     for (int k = 0; k < leftKeys.size(); k++) {
-      conditions.add(b.equals(b.field(2, 0, leftKeys.get(k)), b.field(2, 1, rightKeys.get(k))));
+      conditions.add(b.isNotDistinctFrom(b.field(2, 0, leftKeys.get(k)),
+          b.field(2, 1, rightKeys.get(k))));
     }
     b.join(type, conditions.isEmpty() ? List.of(b.literal(true)) : conditions);
     if (type == JoinRelType.ANTI) {
@@ -675,6 +677,9 @@ final class RuleLowering {
       return list(items);
     }
     final Expr.Apply apply = (Expr.Apply) e;
+    if (ConstantEvaluator.isConditional(apply)) {
+      return conditional(apply, vars);
+    }
     if (apply.args().size() > CozoCalls.MAX_ARITY && variables(e).isEmpty()) {
       // a long chain of constants (1 + 2 + ... ) is one constant, not a tree of calls
       return literal(ConstantEvaluator.evaluate(e, params));
@@ -701,6 +706,44 @@ final class RuleLowering {
           e.pos().line(), e.pos().column());
     }
     return call(apply.function(), args);
+  }
+
+  /**
+   * {@code if(c, a, b)} and {@code cond(c1, v1, c2, v2, ...)} as CozoDB parses them, a list of
+   * clauses (condition, value): {@code if} is {@code (c, a), (true, b)} ({@code b} null when
+   * left out); an odd {@code cond}'s last argument is a value whose condition is null, and a
+   * {@code cond} whose last condition is not the literal {@code true} ends with
+   * {@code (true, null)}. The value is that of the first clause whose condition is true, each
+   * condition a Bool ({@code eval::predicate_not_bool} otherwise); null when none is. Lowered
+   * to a CASE, whose generated code evaluates only the clauses it reaches.
+   */
+  private RexNode conditional(Expr.Apply apply, List<String> vars) {
+    ConstantEvaluator.checkConditional(apply);
+    final List<Expr> args = new ArrayList<>(apply.args());
+    final Expr always = new Expr.Literal(true, apply.pos());
+    final Expr none = new Expr.Literal(null, apply.pos());
+    if (apply.function().equals("if")) {
+      args.add(2, always);
+      if (args.size() == 3) {
+        args.add(none);
+      }
+    } else {
+      if (args.size() % 2 == 1) {
+        args.add(args.size() - 1, new Expr.Literal(null, args.get(args.size() - 1).pos()));
+      }
+      if (!(args.get(args.size() - 2) instanceof Expr.Literal l && Boolean.TRUE.equals(l.value()))) {
+        args.add(always);
+        args.add(none);
+      }
+    }
+    // CASE WHEN TEST(c1) THEN v1 WHEN TEST(c2) THEN v2 ... ELSE NULL END
+    final List<RexNode> operands = new ArrayList<>();
+    for (int i = 0; i < args.size(); i += 2) {
+      operands.add(b.call(Operators.TEST, rex(args.get(i), vars)));
+      operands.add(rex(args.get(i + 1), vars));
+    }
+    operands.add(literal(null));
+    return b.call(SqlStdOperatorTable.CASE, operands);
   }
 
   /** Variadic functions that associate: {@code f(a, b, c)} is {@code f(f(a, b), c)}. */

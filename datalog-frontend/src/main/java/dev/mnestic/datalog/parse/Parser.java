@@ -66,6 +66,8 @@ public final class Parser {
   private int at;
   /** Levels of nesting open at {@link #at} ({@link #enter}). */
   private int depth;
+  /** How many {@code _} the script's unifications have bound ({@link #bindingVar}). */
+  private int ignored;
 
   private Parser(String source) {
     this.source = source;
@@ -371,6 +373,15 @@ public final class Parser {
     return a instanceof Atom.Conjunction ? ((Atom.Conjunction) a).atoms() : List.of(a);
   }
 
+  /**
+   * The variable {@code v = ...} or {@code v in ...} binds: {@code _} is a fresh variable each
+   * time, named {@code *^*n} as CozoDB names it (no variable of a script can be so named), so
+   * that {@code _ = 1, _ = 2} binds two variables and tests nothing.
+   */
+  private Expr.Var bindingVar(Token t) {
+    return new Expr.Var(t.text().equals("_") ? "*^*" + ignored++ : t.text(), t.pos());
+  }
+
   private Atom atom() {
     enter();
     try {
@@ -396,12 +407,12 @@ public final class Parser {
     if (t.kind() == Token.Kind.IDENT && peek(1).is("=")) {
       next();
       next();
-      return new Atom.Unify(new Expr.Var(t.text(), t.pos()), expr(), t.pos());
+      return new Atom.Unify(bindingVar(t), expr(), t.pos());
     }
     if (t.kind() == Token.Kind.IDENT && peek(1).is("in")) {
       next();
       next();
-      return new Atom.Member(new Expr.Var(t.text(), t.pos()), expr(), t.pos());
+      return new Atom.Member(bindingVar(t), expr(), t.pos());
     }
     if (t.is("(")) {
       // An expression in parentheses, or else a grouped body.
