@@ -135,10 +135,9 @@ public final class Planner {
     final List<PlanSpace.Pruned> pruned = new ArrayList<>();
     final List<PhysicalCandidate> expanded = Stage2.expand(memo, workload, history, pruned);
     final CostModel model = new CostModel(workload, memo);
-    final List<Cost> expandedCosts = new ArrayList<>();
-    for (PhysicalCandidate v : expanded) {
-      expandedCosts.add(model.cost(v.logical(), v.properties()));
-    }
+    // On every core, as the edges below (CostModel.cost is safe to call from several threads).
+    final List<Cost> expandedCosts = expanded.parallelStream().map(v -> model.cost(v.logical(), v.properties()))
+        .toList();
     final List<Cost> costs = new ArrayList<>();
     final List<PhysicalCandidate> candidates = Stage2.dropDominated(memo, expanded, expandedCosts,
         workload.budgets(), pruned, costs);
