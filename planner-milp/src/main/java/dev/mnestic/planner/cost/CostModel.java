@@ -72,6 +72,8 @@ public final class CostModel {
   /**
    * The bytes of one summary of each build or merge (NaN until asked): a logical candidate's,
    * the same for each of its physical alternatives, and KLL's size takes DataSketches a while.
+   * Threads that race to fill an entry write the same value, so {@link #cost} may be called from
+   * several threads at once.
    */
   private final double[] summaryBytes;
 

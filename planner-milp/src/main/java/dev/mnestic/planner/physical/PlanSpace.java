@@ -5,6 +5,7 @@ import dev.mnestic.planner.workload.Workload;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
@@ -67,10 +68,11 @@ public record PlanSpace(Workload workload, Memo memo, List<PhysicalCandidate> ca
 
   /**
    * The feasible edges into input {@code input} of each consumer: the domain of y. Each list is
-   * the caller's own copy of a run of {@link #edges}, which lists them by consumer and input
-   * ({@code rules.Edges.build}).
+   * an unmodifiable view of a run of {@link #edges}, which lists them by consumer and input
+   * ({@code rules.Edges.build}): no edge is copied.
    */
   public List<List<List<PhysicalEdge>>> feasibleInputs() {
+    final List<PhysicalEdge> all = Collections.unmodifiableList(edges);
     final List<List<List<PhysicalEdge>>> in = new ArrayList<>(candidates.size());
     int e = 0;
     for (PhysicalCandidate c : candidates) {
@@ -81,7 +83,7 @@ public record PlanSpace(Workload workload, Memo memo, List<PhysicalCandidate> ca
         while (e < edges.size() && edges.get(e).consumer() == c.id() && edges.get(e).input() == i) {
           e++;
         }
-        inputs.add(new ArrayList<>(edges.subList(start, e)));
+        inputs.add(all.subList(start, e));
       }
       in.add(inputs);
     }

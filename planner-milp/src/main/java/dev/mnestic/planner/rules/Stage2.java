@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedSet;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * Stage 2: expands each logical candidate into its valid (timing, lifetime) alternatives.
@@ -127,19 +128,25 @@ public final class Stage2 {
     for (PhysicalCandidate p : candidates) {
       alternatives[p.logical()][count[p.logical()]++] = p.id();
     }
+    // The first alternative that dominates each (-1: none), on every core: a task compares the
+    // alternatives of one logical candidate, and writes only their entries and its own.
     final Boolean[] ingestReadsNoFurther = new Boolean[memo.candidateCount()];
-    final List<PhysicalCandidate> kept = new ArrayList<>();
-    for (PhysicalCandidate p : candidates) {
-      PhysicalCandidate by = null;
-      for (int q : alternatives[p.logical()]) {
-        if (q != p.id() && dominates(memo, facts[q], facts[p.id()], p.logical(), ingestReadsNoFurther,
-            budgets, q < p.id())) {
-          by = candidates.get(q);
-          break;
+    final int[] dominator = new int[n];
+    IntStream.range(0, alternatives.length).parallel().forEach(c -> {
+      for (int p : alternatives[c]) {
+        dominator[p] = -1;
+        for (int q : alternatives[c]) {
+          if (q != p && dominates(memo, facts[q], facts[p], c, ingestReadsNoFurther, budgets, q < p)) {
+            dominator[p] = q;
+            break;
+          }
         }
       }
-      if (by != null) {
-        final PhysicalProperties dominating = by.properties();
+    });
+    final List<PhysicalCandidate> kept = new ArrayList<>();
+    for (PhysicalCandidate p : candidates) {
+      if (dominator[p.id()] >= 0) {
+        final PhysicalProperties dominating = candidates.get(dominator[p.id()]).properties();
         pruned.add(new PlanSpace.Pruned("stage 2", () -> "G" + p.group() + " "
             + memo.candidate(p.logical()) + " @ " + p.properties(), () -> "dominated by " + dominating));
       } else {

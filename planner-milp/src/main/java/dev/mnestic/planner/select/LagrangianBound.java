@@ -141,6 +141,32 @@ final class LagrangianBound {
    * @throws PlanningException when some query has no tree
    */
   LagrangianBound(PlanSpace space, List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs) {
+    this(space, members, inputs, () -> true);
+  }
+
+  /**
+   * {@link #LagrangianBound(PlanSpace, List, List)} while {@code goesOn}, asked before each
+   * query's trees are built (a build takes a while at scale, and over a second on a starved
+   * machine); null when it said no first.
+   */
+  static LagrangianBound of(PlanSpace space, List<PhysicalCandidate> members,
+      List<List<List<PhysicalEdge>>> inputs, BooleanSupplier goesOn) {
+    try {
+      return new LagrangianBound(space, members, inputs, goesOn);
+    } catch (BuildStopped e) {
+      return null;
+    }
+  }
+
+  /** Thrown out of a build that {@code goesOn} stopped, to {@link #of}. */
+  private static final class BuildStopped extends RuntimeException {
+    BuildStopped() {
+      super(null, null, false, false);
+    }
+  }
+
+  private LagrangianBound(PlanSpace space, List<PhysicalCandidate> members,
+      List<List<List<PhysicalEdge>>> inputs, BooleanSupplier goesOn) {
     this.space = space;
     this.inputs = inputs;
     final int n = space.candidates().size();
@@ -151,6 +177,9 @@ final class LagrangianBound {
     for (Query q : space.workload().queries()) {
       final int a = space.answers().get(q.name());
       if (member[a]) {
+        if (!goesOn.getAsBoolean()) {
+          throw new BuildStopped();
+        }
         final int root = node(new HashMap<>(), new HashMap<>(), roots.size(), a, q.retention(), 0, -1);
         if (root < 0) {
           throw new PlanningException("no plan meets the target and retention of query " + q.name());

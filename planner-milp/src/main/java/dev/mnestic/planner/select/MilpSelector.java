@@ -31,10 +31,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Stage 3 as a MILP in OR-Tools: {@code buildModel} → {@code addConstraints} →
@@ -56,9 +59,12 @@ import java.util.concurrent.Future;
 public final class MilpSelector implements Selector {
   private static final System.Logger LOG = System.getLogger(MilpSelector.class.getName());
 
-  static {
-    Loader.loadNativeLibraries();
-  }
+  /**
+   * OR-Tools' native libraries, loading or loaded ({@link #startLoadingSolver}): unpacking and
+   * linking them takes seconds the first time in a JVM on a busy machine (7 s of a 2 s limit at
+   * load 16 on 2 cores, when it ran as this class was initialized, before the limit's clock).
+   */
+  private static final AtomicReference<CompletableFuture<Void>> NATIVES = new AtomicReference<>();
 
   /**
    * The parts searched at once by the Java phases (local search, pruning, Lagrangian bound): one
@@ -101,10 +107,37 @@ public final class MilpSelector implements Selector {
   }
 
   /**
+   * Starts loading OR-Tools' native libraries on a thread of their own, unless started before:
+   * {@code Planner.plan} calls it first, so the loading overlaps building the plan space and the
+   * phases before CP-SAT; a CP-SAT round that comes first waits for it out of its own time.
+   */
+  public static void startLoadingSolver() {
+    if (NATIVES.get() == null) {
+      NATIVES.compareAndSet(null, CompletableFuture.runAsync(Loader::loadNativeLibraries, r -> {
+        final Thread t = new Thread(r, "mnestic-ortools-loader");
+        t.setDaemon(true);
+        t.start();
+      }));
+    }
+  }
+
+  /** Waits until OR-Tools' native libraries are loaded ({@link #startLoadingSolver}). */
+  private static void awaitSolver() {
+    startLoadingSolver();
+    try {
+      NATIVES.get().join();
+    } catch (CompletionException e) {
+      throw new PlanningException("OR-Tools' native libraries did not load: " + e.getCause());
+    }
+  }
+
+  /**
    * Solves each component of the plan space on its own (see {@link Components}) and joins their
    * plans: the optimum of the whole is the sum of theirs, as no constraint spans two. First, one
-   * part per core at a time ({@link #THREADS}): a plan of the part found by local search over
-   * query-by-query plans ({@link TreePlans#improved}), which bounds its optimum from above, so
+   * part per core at a time ({@link #THREADS}): a plan of the part grown query by query in full
+   * ({@link TreePlans#grown}), then improved by local search while its share of the time lasts
+   * ({@link TreePlans#improved(List, java.util.function.BooleanSupplier)}), which bounds its
+   * optimum from above, so
    * candidates that cannot be in a plan that cheap are left out ({@link Pruning}), and the
    * part's Lagrangian bound ({@link LagrangianBound}) towards that plan's cost, which proves
    * many parts optimal with no solver. Then the parts left, the widest gap first, one after the
@@ -120,27 +153,45 @@ public final class MilpSelector implements Selector {
     final int n = space.candidates().size();
     final List<List<PhysicalCandidate>> parts = Components.of(space, !space.workload().budgets().isEmpty());
     final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
-    // Each part's candidates, and each candidate's place among them: a part's trees are tabled by it.
+    // Each part's candidates, each candidate's place among them (a part's trees are tabled by
+    // it) and its part (-1: none), and each part's queries, in workload order.
     final int[][] ids = new int[parts.size()][];
     final int[] slot = new int[n];
+    final int[] partOf = new int[n];
+    Arrays.fill(partOf, -1);
+    final List<List<Query>> queries = new ArrayList<>();
     for (int k = 0; k < parts.size(); k++) {
       ids[k] = parts.get(k).stream().mapToInt(PhysicalCandidate::id).toArray();
       for (int j = 0; j < ids[k].length; j++) {
         slot[ids[k][j]] = j;
+        partOf[ids[k][j]] = k;
       }
+      queries.add(new ArrayList<>());
+    }
+    for (Query q : space.workload().queries()) {
+      // Every answer is reached, so in a part.
+      queries.get(partOf[space.answers().get(q.name())]).add(q);
     }
     long mark = phase(phases, "split into parts", start, false);
-    // 1. A known plan of each part: grown in full, improved while its share of the time lasts.
+    // 1. A plan of each part grown query by query, in full: the least the search returns, so
+    // the one phase no limit cuts.
+    final List<TreePlans> grown = inParallel(parts.size(), k -> {
+      checkStopped();
+      return TreePlans.grown(space, feasible, queries.get(k), ids[k], slot);
+    });
+    checkStopped();
+    mark = phase(phases, "grown plans", mark, false);
+    // 2. The known plans: each grown one improved while its share of the time lasts.
     final int threads = Math.max(1, Math.min(THREADS, parts.size()));
     schedule.startKnownPlans(parts.size());
     final List<Plan> known = inParallel(parts.size(), k -> {
       checkStopped();
       final long until = schedule.knownDeadline(threads);
-      return TreePlans.improved(space, feasible, queriesOf(parts.get(k)), ids[k], slot, () -> schedule.goesOn(until));
+      return grown.get(k) == null ? null : grown.get(k).improved(queries.get(k), () -> schedule.goesOn(until));
     });
     checkStopped();
-    mark = phase(phases, "known plans", mark, known.stream().anyMatch(p -> p != null && p.search().cut()));
-    // 2. Pruning against each part's known plan.
+    mark = phase(phases, "local search", mark, known.stream().anyMatch(p -> p != null && p.search().cut()));
+    // 3. Pruning against each part's known plan.
     final double[] bound = new double[n];
     Arrays.fill(bound, Double.POSITIVE_INFINITY);
     for (int k = 0; k < parts.size(); k++) {
@@ -154,10 +205,10 @@ public final class MilpSelector implements Selector {
     final List<List<List<PhysicalEdge>>> inputs = alive(feasible, alive);
     final List<List<PhysicalCandidate>> members = parts.stream()
         .map(part -> part.stream().filter(v -> alive[v.id()]).toList()).toList();
-    final List<Search.Cut> cuts = cuts(parts, alive, bound);
+    final List<Search.Cut> cuts = cuts(partOf, alive, bound);
     checkStopped();
     mark = phase(phases, "pruning", mark, !pruning.complete());
-    // 3. The Lagrangian bounds. Building one takes a while at scale, and comes out of its part's share.
+    // 4. The Lagrangian bounds. Building one takes a while at scale, and comes out of its part's share.
     schedule.startBounds(parts.size());
     final boolean[] noBound = new boolean[parts.size()];
     final List<LagrangianBound> lagranges = inParallel(parts.size(), k -> {
@@ -171,7 +222,13 @@ public final class MilpSelector implements Selector {
         return null;
       }
       final long begin = schedule.now();
-      final LagrangianBound lagrange = new LagrangianBound(space, members.get(k), inputs);
+      final long buildBy = schedule.buildDeadline();
+      final LagrangianBound lagrange = LagrangianBound.of(space, members.get(k), inputs,
+          () -> schedule.goesOn(buildBy));
+      if (lagrange == null) {
+        noBound[k] = true;
+        return null;
+      }
       schedule.built(schedule.now() - begin);
       lagrange.improve(known.get(k).cost(), () -> schedule.goesOn(until));
       return lagrange;
@@ -182,20 +239,19 @@ public final class MilpSelector implements Selector {
       boundsCut |= noBound[k] || lagranges.get(k) != null && lagranges.get(k).stopped();
     }
     mark = phase(phases, "Lagrangian bounds", mark, boundsCut);
-    // 4. CP-SAT on the parts still open, the widest gap first (no known plan: the widest).
+    // 5. CP-SAT on the parts still open, the widest gap first (no known plan: the widest).
     final Plan[] plans = new Plan[parts.size()];
     final Search.Part[] report = new Search.Part[parts.size()];
     final List<Integer> open = new ArrayList<>();
-    final List<List<String>> names = parts.stream().map(p -> queriesOf(p).stream().map(Query::name).toList()).toList();
+    final List<List<String>> names = queries.stream().map(qs -> qs.stream().map(Query::name).toList()).toList();
     for (int k = 0; k < parts.size(); k++) {
-      final List<String> queries = names.get(k);
       if (noBound[k]) {
         plans[k] = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0,
             Plan.Status.FEASIBLE, 0, 0, 0);
-        report[k] = part(queries, parts.get(k), members.get(k), Search.Outcome.NO_TIME_FOR_BOUND, plans[k], 0);
+        report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.NO_TIME_FOR_BOUND, plans[k], 0);
       } else if (proven(known.get(k), lagranges.get(k))) {
         plans[k] = proven(known.get(k), lagranges.get(k).bound());
-        report[k] = part(queries, parts.get(k), members.get(k), Search.Outcome.PROVEN_BY_BOUND, plans[k], 0);
+        report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.PROVEN_BY_BOUND, plans[k], 0);
       } else {
         open.add(k);
       }
@@ -279,17 +335,11 @@ public final class MilpSelector implements Selector {
   }
 
   /**
-   * The candidates set aside before the bounds: those no answer reaches (in no part), and those
-   * {@link Pruning} left out of their part, above its known plan's cost {@code bound}.
+   * The candidates set aside before the bounds: those no answer reaches (in no part, -1 in
+   * {@code partOf}), and those {@link Pruning} left out of their part, above its known plan's
+   * cost {@code bound}.
    */
-  private List<Search.Cut> cuts(List<List<PhysicalCandidate>> parts, boolean[] alive, double[] bound) {
-    final int[] partOf = new int[space.candidates().size()];
-    Arrays.fill(partOf, -1);
-    for (int k = 0; k < parts.size(); k++) {
-      for (PhysicalCandidate v : parts.get(k)) {
-        partOf[v.id()] = k;
-      }
-    }
+  private static List<Search.Cut> cuts(int[] partOf, boolean[] alive, double[] bound) {
     final List<Search.Cut> cuts = new ArrayList<>();
     for (int v = 0; v < partOf.length; v++) {
       if (partOf[v] < 0) {
@@ -326,13 +376,6 @@ public final class MilpSelector implements Selector {
   /** The known plan, proven optimal by the bound {@code lower}. */
   private static Plan proven(Plan known, double lower) {
     return new Plan(known.candidates(), known.edges(), known.cost(), lower, Plan.Status.OPTIMAL, 0, 0, 0);
-  }
-
-  /** The queries whose answers are in {@code part}. */
-  private List<Query> queriesOf(List<PhysicalCandidate> part) {
-    final Set<Integer> ids = new HashSet<>();
-    part.forEach(v -> ids.add(v.id()));
-    return space.workload().queries().stream().filter(q -> ids.contains(space.answers().get(q.name()))).toList();
   }
 
   /**
@@ -463,7 +506,8 @@ public final class MilpSelector implements Selector {
    * that is cheaper. {@code lower} (0 when none) bounds every plan's cost from below and is a
    * row of the model; the candidates {@code needed} are fixed in it (x_v = 1). With under
    * {@link Schedule#MIN_SEARCH} (CP-SAT's presolve alone could overrun it), {@code known} with
-   * no bound. Building the model comes out of {@code limit}: CP-SAT gets what is left of it, to
+   * no bound. Waiting for OR-Tools' libraries ({@link #startLoadingSolver}) and
+   * building the model come out of {@code limit}: CP-SAT gets what is left of it, to
    * end by {@code until} ({@link Schedule#searchLimit}); with nothing left, {@code known}.
    */
   private Plan solve(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
@@ -471,6 +515,7 @@ public final class MilpSelector implements Selector {
     if (Schedule.tooShort(limit.toNanos()) && known != null) {
       return new Plan(known.candidates(), known.edges(), known.cost(), 0, Plan.Status.FEASIBLE, 0, 0, 0);
     }
+    awaitSolver();
     final MPSolver solver = MPSolver.createSolver(this.solver.id());
     if (solver == null) {
       throw new PlanningException("OR-Tools has no solver " + this.solver.id());
@@ -973,44 +1018,65 @@ public final class MilpSelector implements Selector {
         + " with no feasible edge");
   }
 
-  /** Every chosen input has one chosen producer, itself chosen, and the chosen edges are acyclic. */
+  /**
+   * Every chosen input has one chosen producer, itself chosen, and the chosen edges are acyclic
+   * (by arrays over the candidates' ids: it runs after the time limit's stop).
+   */
   private void assertDag(List<Integer> chosen, List<PhysicalEdge> edges) {
-    final Map<Integer, Integer> pending = new HashMap<>();
-    final Map<Integer, List<Integer>> consumers = new HashMap<>();
-    final Map<String, Integer> perInput = new HashMap<>();
+    final int n = space.candidates().size();
+    // By chosen candidate, the producers read on each of its inputs (null: not chosen).
+    final int[][] producers = new int[n][];
     for (int v : chosen) {
-      pending.put(v, 0);
+      if (producers[v] != null) {
+        throw new IllegalStateException("candidate " + v + " chosen twice");
+      }
+      producers[v] = new int[space.memo().candidate(space.candidates().get(v).logical()).children().size()];
     }
+    final int[] pending = new int[n];
+    final int[] start = new int[n + 1];
     for (PhysicalEdge e : edges) {
-      if (!pending.containsKey(e.producer()) || !pending.containsKey(e.consumer())) {
+      if (producers[e.producer()] == null || producers[e.consumer()] == null) {
         throw new IllegalStateException("edge " + e + " between unchosen candidates");
       }
-      perInput.merge(e.consumer() + "/" + e.input(), 1, Integer::sum);
-      pending.merge(e.consumer(), 1, Integer::sum);
-      consumers.computeIfAbsent(e.producer(), k -> new ArrayList<>()).add(e.consumer());
+      if (e.input() >= producers[e.consumer()].length) {
+        throw new IllegalStateException("edge " + e + " into input " + e.input() + " of candidate " + e.consumer()
+            + ", which has " + producers[e.consumer()].length);
+      }
+      producers[e.consumer()][e.input()]++;
+      pending[e.consumer()]++;
+      start[e.producer() + 1]++;
     }
     for (int v : chosen) {
-      final int arity = space.memo().candidate(space.candidates().get(v).logical()).children().size();
-      for (int i = 0; i < arity; i++) {
-        if (perInput.getOrDefault(v + "/" + i, 0) != 1) {
-          throw new IllegalStateException("input " + i + " of candidate " + v + " has "
-              + perInput.getOrDefault(v + "/" + i, 0) + " producers");
+      for (int i = 0; i < producers[v].length; i++) {
+        if (producers[v][i] != 1) {
+          throw new IllegalStateException("input " + i + " of candidate " + v + " has " + producers[v][i]
+              + " producers");
         }
       }
     }
-    final Deque<Integer> ready = new ArrayDeque<>();
-    pending.forEach((v, n) -> {
-      if (n == 0) {
-        ready.add(v);
+    // Each producer's consumers, by producer (CSR), then Kahn's order from the unread.
+    for (int v = 0; v < n; v++) {
+      start[v + 1] += start[v];
+    }
+    final int[] consumers = new int[edges.size()];
+    final int[] filled = Arrays.copyOf(start, n);
+    for (PhysicalEdge e : edges) {
+      consumers[filled[e.producer()]++] = e.consumer();
+    }
+    final int[] ready = new int[chosen.size()];
+    int top = 0;
+    for (int v : chosen) {
+      if (pending[v] == 0) {
+        ready[top++] = v;
       }
-    });
+    }
     int seen = 0;
-    while (!ready.isEmpty()) {
-      final int v = ready.poll();
+    while (top > 0) {
+      final int v = ready[--top];
       seen++;
-      for (int c : consumers.getOrDefault(v, List.of())) {
-        if (pending.merge(c, -1, Integer::sum) == 0) {
-          ready.add(c);
+      for (int k = start[v]; k < start[v + 1]; k++) {
+        if (--pending[consumers[k]] == 0) {
+          ready[top++] = consumers[k];
         }
       }
     }

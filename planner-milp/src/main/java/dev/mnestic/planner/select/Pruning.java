@@ -4,6 +4,7 @@ import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -37,23 +38,26 @@ final class Pruning {
   /**
    * @param bound the cost of a known plan of each candidate's part, by candidate
    * @param goesOn whether pruning may go on (the time limit not reached): asked before each pass
-   *     and every {@link #STRIDE} candidates within one; a pass stopped midway removes nothing
+   *     and every {@link #STRIDE} candidates within one and within listing each candidate's
+   *     readers; a pass stopped midway removes nothing
    */
   static Alive alive(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, double[] bound,
       BooleanSupplier goesOn) {
     final int n = space.candidates().size();
     if (!goesOn.getAsBoolean()) {
-      // No time for even one pass: listing the readers of every candidate is a pass's work.
-      final boolean[] all = new boolean[n];
-      java.util.Arrays.fill(all, true);
-      return new Alive(all, false);
+      // No time for even one pass: listing the readers of every candidate is a pass's work (and
+      // is itself stopped every STRIDE consumers).
+      return new Alive(all(n), false);
     }
     final List<List<PhysicalEdge>> readers = new ArrayList<>();
     for (int v = 0; v < n; v++) {
       readers.add(new ArrayList<>());
     }
-    for (List<List<PhysicalEdge>> in : inputs) {
-      for (List<PhysicalEdge> edges : in) {
+    for (int c = 0; c < n; c++) {
+      if ((c + 1) % STRIDE == 0 && !goesOn.getAsBoolean()) {
+        return new Alive(all(n), false);
+      }
+      for (List<PhysicalEdge> edges : inputs.get(c)) {
         for (PhysicalEdge e : edges) {
           readers.get(e.producer()).add(e);
         }
@@ -67,8 +71,7 @@ final class Pruning {
     space.answers().values().forEach(a -> answer[a] = true);
     final List<Integer> reversed = new ArrayList<>(order);
     Collections.reverse(reversed);
-    final boolean[] alive = new boolean[n];
-    java.util.Arrays.fill(alive, true);
+    final boolean[] alive = all(n);
     final double[] down = new double[n];
     final double[] up = new double[n];
     boolean changed = true;
@@ -115,5 +118,12 @@ final class Pruning {
       }
     }
     return new Alive(alive, true);
+  }
+
+  /** Every one of {@code n} candidates alive. */
+  private static boolean[] all(int n) {
+    final boolean[] all = new boolean[n];
+    Arrays.fill(all, true);
+    return all;
   }
 }

@@ -43,14 +43,11 @@ public final class ReferenceEnumerator implements Selector {
 
   public ReferenceEnumerator(PlanSpace space) {
     this.space = space;
-    this.inputs = space.feasibleInputs();
+    // Each input's edges, the cheapest producer first.
+    this.inputs = space.feasibleInputs().stream().map(in -> in.stream().map(edges -> edges.stream()
+        .sorted(Comparator.comparingDouble(e -> space.weight(e.producer()))).toList()).toList()).toList();
     this.consumersFirst = new ArrayList<>(space.memo().topologicalOrder());
     Collections.reverse(consumersFirst);
-    for (List<List<PhysicalEdge>> in : inputs) {
-      for (List<PhysicalEdge> edges : in) {
-        edges.sort(Comparator.comparingDouble(e -> space.weight(e.producer())));
-      }
-    }
   }
 
   @Override public Plan solve() {

@@ -9,14 +9,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * time limit from the moment the schedule is made, shared among the phases and the parts of the
  * plan space as docs/planner.md, (c), states; and the search's {@link StopSignal}. It decides
  * times only; what runs in them is the selector's. Every phase but two asks it before each step
- * whether to go on, so none runs past its end by more than a step: growing each part's plan
- * query by query (a plan of every query is the least a search returns) and building a
- * Lagrangian bound once started (whose build time it estimates instead).
+ * whether to go on, so none runs past its end by more than a step, but one: growing each part's
+ * plan query by query (a plan of every query is the least a search returns; a phase of its own,
+ * before the schedule's first window opens). A Lagrangian bound's build is started only when the
+ * average build time so far says it ends in time, and stopped unfinished when it does not
+ * ({@link #buildDeadline}).
  *
  * <ol>
- *   <li>The known plans ({@link #startKnownPlans}) get half of the time left: each part starting
- *   on a core gets its cores' share of what is left of that window among the parts not yet
- *   started ({@link #knownDeadline}); its growth comes out of it, the local search gets the rest.
+ *   <li>The known plans' local search ({@link #startKnownPlans}) gets half of the time left once
+ *   the plans are grown: each part starting on a core gets its cores' share of what is left of
+ *   that window among the parts not yet started ({@link #knownDeadline}).
  *   <li>Pruning gets a quarter of the time then left ({@link #pruningDeadline}).
  *   <li>The Lagrangian bounds ({@link #startBounds}) get a quarter of the time left after
  *   pruning, or, when that is too short to give every part {@link #MIN_SEARCH} of CP-SAT, all of
@@ -160,6 +162,15 @@ final class Schedule {
       return NO_BOUND;
     }
     return until;
+  }
+
+  /**
+   * When a bound's build must stop, unfinished (the part then gets none): when the bounds'
+   * phase ends, or under a short limit when its window closes ({@link #boundDeadline}'s rule for
+   * starting one, which the average build time so far cannot make sure of under load).
+   */
+  long buildDeadline() {
+    return buildBy;
   }
 
   /** A part's bound took {@code nanos} to build. */

@@ -228,8 +228,12 @@ public final class TreePlans {
     return trees == null || trees.excess() > 0 ? null : trees.plan();
   }
 
-  /** The plan of {@code queries} grown query by query in that order; null when one has no tree. */
-  private static TreePlans grown(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries,
+  /**
+   * The plan of {@code queries} grown query by query in that order, for {@link #improved(List,
+   * BooleanSupplier)}; null when one has no tree. {@code ids} and {@code slot} as in
+   * {@link #improved(PlanSpace, List, List, int[], int[], BooleanSupplier)}.
+   */
+  static TreePlans grown(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries,
       int[] ids, int[] slot) {
     final TreePlans trees = new TreePlans(space, inputs, true, ids, slot);
     for (Query q : queries) {
@@ -274,14 +278,20 @@ public final class TreePlans {
   static Plan improved(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries,
       int[] ids, int[] slot, BooleanSupplier goesOn) {
     final TreePlans trees = grown(space, inputs, queries, ids, slot);
-    if (trees == null) {
+    return trees == null ? null : trees.improved(queries, goesOn);
+  }
+
+  /**
+   * This plan, grown from {@code queries} ({@link #grown}), improved by local search while
+   * {@code goesOn}, as {@link #improved(PlanSpace, List, List, BooleanSupplier)} says; null when
+   * it breaks a budget.
+   */
+  Plan improved(List<Query> queries, BooleanSupplier goesOn) {
+    final boolean finished = improve(queries, goesOn);
+    if (excess() > 0) {
       return null;
     }
-    final boolean finished = trees.improve(queries, goesOn);
-    if (trees.excess() > 0) {
-      return null;
-    }
-    final Plan plan = trees.plan();
+    final Plan plan = plan();
     return new Plan(plan.candidates(), plan.edges(), plan.cost(), 0, Plan.Status.HEURISTIC, 0, 0, 0,
         new Search(List.of(new Search.Phase("local search", 0, !finished)), List.of(), List.of()));
   }

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -131,7 +134,8 @@ class BudgetTest {
       assertEquals(null, ReferenceEnumerator.violation(space, plan), at);
       assertTrue(plan.bound() <= plan.cost() * (1 + 1e-9), at);
       final Search search = plan.search();
-      assertEquals(List.of("split into parts", "known plans", "pruning", "Lagrangian bounds", "CP-SAT", "join"),
+      assertEquals(List.of("split into parts", "grown plans", "local search", "pruning", "Lagrangian bounds", "CP-SAT",
+          "join"),
           search.phases().stream().map(Search.Phase::name).toList(), at);
       assertEquals(2, search.parts().size(), at);
       double cost = 0;
@@ -159,8 +163,9 @@ class BudgetTest {
       assertEquals(Search.Outcome.NO_TIME_FOR_BOUND, p.outcome());
       assertEquals(p.candidates(), p.afterPruning());
     }
-    assertTrue(plan.search().phases().get(1).cut() && plan.search().phases().get(2).cut()
-        && plan.search().phases().get(3).cut(), plan.search().phases().toString());
+    assertFalse(plan.search().phases().get(1).cut(), plan.search().phases().toString());
+    assertTrue(plan.search().phases().get(2).cut() && plan.search().phases().get(3).cut()
+        && plan.search().phases().get(4).cut(), plan.search().phases().toString());
     assertNotEquals(0, plan.search().cuts().size());
   }
 
@@ -182,7 +187,7 @@ class BudgetTest {
     assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan));
     assertEquals(TreePlans.greedy(planned.space()).cost(), plan.cost(), 1e-9 * plan.cost());
     assertEquals(Plan.Status.FEASIBLE, plan.status());
-    assertTrue(plan.search().phases().get(2).cut(), plan.search().phases().toString());
+    assertTrue(plan.search().phases().get(3).cut(), plan.search().phases().toString());
     for (Search.Part p : plan.search().parts()) {
       assertEquals(Search.Outcome.NO_TIME_FOR_BOUND, p.outcome());
     }
@@ -194,4 +199,68 @@ class BudgetTest {
     assertTrue(selection.plan().cost() < plan.cost(), selection.plan().cost() + " vs " + plan.cost());
     assertEquals(null, ReferenceEnumerator.violation(selection.space(), selection.plan()));
   }
+
+  /**
+   * Test case for #16, point 6: the whole plan call under a total limit of 2 s, building the
+   * space included, while other threads keep every core busy (on top of whatever else the
+   * machine runs), ends within the limit and {@link #TOLERANCE} on the system clock, with a
+   * valid plan and the bound it reached: each phase that can be cut stops at its share, CP-SAT
+   * is given only the time left, loading OR-Tools overlaps building the space, and a fiftieth
+   * of the limit is kept for joining the plan. What no limit cuts (building the space,
+   * splitting it, growing the plans query by query: a plan of every query is the least a
+   * search returns) is a small part of the limit on 40 queries, but on a starved machine it
+   * can take longer than the limit (2.2-4.5 s of wall time at a load of 16 on 2 cores): then
+   * the call must end within {@link #TOLERANCE} of its end instead.
+   */
+  @Test void theWholeCallKeepsItsLimitOnABusyMachine() throws InterruptedException {
+    final Workload workload = WorkloadParser.parse(Dashboards.generate(40, 1));
+    final Duration limit = Duration.ofSeconds(2);
+    final AtomicBoolean done = new AtomicBoolean();
+    final List<Thread> busy = new ArrayList<>();
+    for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+      final Thread t = new Thread(() -> {
+        long x = 1;
+        while (!done.get()) {
+          x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        spin.set(x);
+      }, "busy-" + i);
+      t.setDaemon(true);
+      t.start();
+      busy.add(t);
+    }
+    final Planner.Planned planned;
+    final long took;
+    try {
+      final long start = System.nanoTime();
+      planned = Planner.plan(workload, Planner.Options.defaults().withTotalLimit(limit));
+      took = System.nanoTime() - start;
+    } finally {
+      done.set(true);
+      for (Thread t : busy) {
+        t.join();
+      }
+    }
+    final Plan plan = planned.plan();
+    final String at = took / MILLI + " ms: " + plan.search().phases() + " " + plan.search().parts();
+    long uncut = planned.spaceNanos();
+    for (Search.Phase p : plan.search().phases().subList(1, 3)) {
+      uncut += p.millis() * MILLI;
+    }
+    assertEquals(List.of("split into parts", "grown plans"),
+        plan.search().phases().subList(1, 3).stream().map(Search.Phase::name).toList());
+    assertTrue(took <= Math.max(limit.toNanos(), uncut) + TOLERANCE.toNanos(), at);
+    assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan), at);
+    assertTrue(plan.bound() <= plan.cost() * (1 + 1e-9), at);
+    double bound = 0;
+    for (Search.Part p : plan.search().parts()) {
+      bound += p.bound();
+    }
+    assertEquals(plan.status() == Plan.Status.OPTIMAL ? plan.cost() : bound, plan.bound(), 1e-9 * plan.cost(), at);
+  }
+
+  /** How far past its limit the whole call may end: the clock's and the scheduler's slack. */
+  private static final Duration TOLERANCE = Duration.ofMillis(500);
+  /** Where the busy threads leave their result, so the JIT keeps their loop. */
+  private static final AtomicLong spin = new AtomicLong();
 }

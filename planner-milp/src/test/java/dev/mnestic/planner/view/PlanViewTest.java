@@ -144,8 +144,8 @@ class PlanViewTest {
    */
   @Test void textShowsLevelsPartsAndEveryStagesPruning() throws Exception {
     final String text = run(0, example());
-    assertTrue(text.matches("(?s).*\\nphases: plan space \\d+ ms, split into parts \\d+ ms, known plans \\d+ ms, "
-        + "pruning \\d+ ms, Lagrangian bounds \\d+ ms, CP-SAT \\d+ ms, join \\d+ ms\\nstage 3: .*"), text);
+    assertTrue(text.matches("(?s).*\\nphases: plan space \\d+ ms, split into parts \\d+ ms, grown plans \\d+ ms, "
+        + "local search \\d+ ms, pruning \\d+ ms, Lagrangian bounds \\d+ ms, CP-SAT \\d+ ms, join \\d+ ms\\nstage 3: .*"), text);
     // A's KLL k=345 and its readout carry one level; A's answer that level, within 0.01.
     final String kll = line(text, "Build[family=KLL] {k=345, direct}");
     final String level = kll.replaceAll(".*  \\[(rank error ε=\\S+ δ=\\S+)\\].*", "$1");
@@ -221,7 +221,7 @@ class PlanViewTest {
     }
     assertEquals(milp.get("variables").asInt(), variables);
     assertEquals(json.get("cost").asDouble(), cost, 1e-6 * cost);
-    assertEquals(7, milp.get("phases").size());
+    assertEquals(8, milp.get("phases").size());
     assertTrue(milp.get("bound").asDouble() <= json.get("cost").asDouble() * (1 + 1e-9));
     int stage3 = 0;
     for (JsonNode p : json.get("pruned")) {
