@@ -1006,8 +1006,10 @@ public final class Sketches {
 
     /**
      * The value of 0-based rank {@code rank} among the values of {@code parts} (each sorted):
-     * each round takes as pivot the weighted median of the ranges' middles, counts the values below and equal to it by binary search in every range, and
-     * keeps the side holding the rank.
+     * each round takes as pivot the weighted median of the ranges' middles, counts the values
+     * below and equal to it by binary search in every range, and keeps the side holding the
+     * rank. {@code rank} is below the number of values: each round drops the pivot's values,
+     * so one past the last would leave no range and loop.
      */
     static double select(Exact[] parts, long rank) {
       final int m = parts.length;

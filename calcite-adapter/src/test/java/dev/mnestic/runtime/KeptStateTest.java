@@ -1,5 +1,6 @@
 package dev.mnestic.runtime;
 
+import org.apache.calcite.DataContext;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -170,7 +171,7 @@ class KeptStateTest {
   /** Every read of {@code state}, with the windows each summary remade into {@code remade}. */
   private static List<Object[]> read(Sketches.State state, long[] remade) {
     final Map<String, Object> context = new HashMap<>();
-    context.put("cancelFlag", new AtomicBoolean());
+    context.put(DataContext.Variable.CANCEL_FLAG.camelName, new AtomicBoolean());
     context.put(Sketches.REMADE, (java.util.function.Consumer<long[]>) counts ->
         System.arraycopy(counts, 0, remade, 0, counts.length));
     final List<Object[]> out = new ArrayList<>();
