@@ -32,9 +32,10 @@ import java.util.List;
  * <p>Hazard: the input need not come in time order, so every tumbling summary (a window's or a
  * sub-window's) and every window of a KLL or DDSketch over sliding windows built directly is held
  * until the input ends; memory grows with their number times their sizes. A window merged from
- * sub-windows is made when read and dropped after, and exact sliding or merged windows are read
- * by counting over exact sub-windows of the step, so no value is held twice but for one sorted
- * index per merge being read ({@link Sketches#HELD_BYTES} measures the most a pass held).
+ * sub-windows keeps only its φs' values once made (a merge that another merges keeps its
+ * windows' summaries), and exact sliding or merged windows are answered by counting or selection
+ * over exact sub-windows of the step, so no value is held twice but for one sorted index per
+ * run of exact windows being made ({@link Sketches#HELD_BYTES} measures the most a pass held).
  */
 public abstract class SketchAggregate extends SingleRel {
   public final int timeColumn;

@@ -13,8 +13,8 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.DoubleUnaryOperator;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
  * Runtime of the sketch aggregate ({@code dev.mnestic.rel.SketchAggregate}): per-window
@@ -46,19 +47,30 @@ public final class Sketches {
 
   /**
    * The context variable holding an {@code AtomicLong} that receives the most summary bytes a
-   * pass held at once (each summary's own measure: KLL's and DDSketch's serialized sizes, 8 per
-   * value an exact accumulator has room for; an exact merge's sorted values and counts), if more
-   * than it holds; absent for none.
+   * pass held at once, at most (each summary's own measure: KLL's and DDSketch's serialized
+   * sizes, 8 per value an exact accumulator has room for; 8 per end and per φ's value of each
+   * window made from others' and kept; the largest summary or exact index, of sorted values and
+   * counts, a merge made meanwhile), if more than it holds; absent for none.
    */
   public static final String HELD_BYTES = "mnesticSketchHeldBytes";
 
   /**
    * The context variable holding a {@code Consumer<long[]>} that receives, when a pass
    * finishes, how many windows' summaries each summary made, by index: one per window built
-   * from rows (for an exact summary of sliding windows, per tumbling exact window of its step
-   * that it counts from) or merged; absent for none.
+   * from rows it holds (for an exact summary of sliding windows, per tumbling exact window of its
+   * step that it counts from), or one per window merged (or counted from exact cells) at this
+   * read: a read remakes only the windows holding a part changed since the last; absent for
+   * none.
    */
   public static final String MADE = "mnesticSketchesMade";
+
+  /**
+   * The context variable holding a {@code Consumer<long[]>} that receives, when a read
+   * finishes, how many windows each summary made from others' (merged, or counted from exact
+   * cells) at this read, by index: the windows holding a part changed since the last read (all
+   * of them at a state's first read); absent for none.
+   */
+  public static final String REMADE = "mnesticSketchesRemade";
 
   /** The summary families. */
   public enum Family { KLL, DDSKETCH, EXACT }
@@ -70,12 +82,12 @@ public final class Sketches {
    * accuracy {@code parameter} = α) or EXACT (every value kept); each is asked for the
    * φ-quantile of {@link #nearestRank}, which EXACT returns exactly. With {@code subWidth} 0 the
    * summary is built from rows: each row updates every window that holds it (width / step of
-   * them). Otherwise each window merges the tumbling sub-windows of {@code subWidth} that tile
-   * it: those of the summary at index {@code source} of the same pass (a tumbling summary of the
-   * same family, {@code subWidth} wide, built from rows or itself merged: the producer a plan
-   * chose, so one summary per sub-window serves every reader of it), or, when {@code source} is
-   * -1, sub-windows built from rows for this summary alone. Every φ of {@code phis} is read from
-   * each window's summary; a summary only merged into others reads none.
+   * them), and {@code source} is -1. Otherwise each window merges the tumbling sub-windows of
+   * {@code subWidth} that tile it: those of the summary at index {@code source} of the same pass
+   * (a tumbling summary of the same family, {@code subWidth} wide, built from rows or itself
+   * merged: the producer a plan chose, so one summary per sub-window serves every reader of
+   * it). Every φ of {@code phis} is read from each window's summary; a summary only merged into
+   * others reads none.
    *
    * <p>With {@code retain} (milliseconds) positive, only the windows whose end is after the
    * latest row time less {@code retain} are read, and a {@link State} keeps only what those
@@ -97,26 +109,14 @@ public final class Sketches {
         throw new IllegalArgumentException("sub-windows of " + subWidth
             + " ms do not tile windows of " + width + " ms every " + step + " ms");
       }
-      if (source < -1 || source >= 0 && subWidth == 0) {
-        throw new IllegalArgumentException("only a merge reads another summary's windows: source "
-            + source + " with sub-windows of " + subWidth + " ms");
+      if (source < -1 || (source >= 0) != (subWidth > 0)) {
+        throw new IllegalArgumentException("a merge, and only a merge, reads another summary's"
+            + " windows: source " + source + " with sub-windows of " + subWidth + " ms");
       }
       if (phis.stream().anyMatch(p -> !(p >= 0 && p <= 1))) {
         throw new IllegalArgumentException("quantiles must be in [0, 1]: " + phis);
       }
       phis = List.copyOf(phis);
-    }
-
-    /** A summary reading no other's windows: built from rows, or merging its own sub-windows. */
-    public Summary(Family family, double parameter, long width, long step, long subWidth,
-        List<Double> phis) {
-      this(family, parameter, width, step, subWidth, phis, -1);
-    }
-
-    /** A summary reading every window. */
-    public Summary(Family family, double parameter, long width, long step, long subWidth,
-        List<Double> phis, int source) {
-      this(family, parameter, width, step, subWidth, phis, source, 0);
     }
 
     /** Whether it is built from rows, not merged from sub-windows. */
@@ -165,12 +165,12 @@ public final class Sketches {
    * the other's windows ({@link Summary#source}), as a plan chose. The rows need not come in
    * time order, so the pass builds every tumbling window or sub-window built from rows (and
    * every window of a KLL or DDSketch built directly over sliding windows) before the first
-   * read. A merged window is made only when the reader reaches it and dropped at the next, so
-   * the pass holds the windows built from rows plus one merged window; but the windows of a
-   * merge that another merges are all made once, when first read, and held. Exact accumulators
-   * never copy a value into several windows: exact sliding windows, and exact windows merged
-   * from sub-windows, are read by counting (see {@link ExactWindows}) from tumbling exact
-   * windows of the step (or those of the sub-windows' producer, or its own producer's).
+   * read. Then each merge's windows are made, one merged summary at a time, and each keeps
+   * its φs' values (a merge that another merges also keeps its windows' summaries), as a
+   * {@link State} keeps them for its next read. Exact accumulators never copy a value into
+   * several windows: exact sliding windows, and exact windows merged from sub-windows, are
+   * answered by counting or by selection (see {@link ExactWindows}) over tumbling exact windows
+   * of the step (or those of the sub-windows' producer, or its own producer's).
    *
    * <p>The context's {@code DataContext.Variable.CANCEL_FLAG} (a statement's cancel or query
    * timeout) stops the pass between two rows, two merged windows or two reads: it fails and
@@ -202,17 +202,27 @@ public final class Sketches {
 
   /**
    * What a pass builds from rows, kept: every summary built from rows, window by window, fed
-   * one row at a time ({@link #add}) in any order, and read whenever asked ({@link #reads}),
-   * merged windows then made from what it holds. A pass over all rows and a state kept and fed
-   * the rows added since are the same code, so they answer alike (KLL compacts at random: the
-   * same rows in another order may answer otherwise within its error).
+   * one row at a time ({@link #add}) in any order, and read whenever asked ({@link #reads}).
+   * The windows made from others' (a merge's, exact windows counted from cells) are kept from
+   * read to read too: a read remakes only those holding a part (a cell, a sub-window) that
+   * changed since the last read, so a read after k rows costs the k updates, the windows
+   * holding their cells remade, and the windows read. A pass over all rows and a state kept and
+   * fed the rows added since are the same code, so they answer alike (KLL compacts at random:
+   * the same rows in another order may answer otherwise within its error).
    */
   public static final class State {
     private final List<Summary> summaries;
-    // Each summary built from rows: in tumbling cells (its windows, its own sub-windows, or an
-    // exact summary's step) or, for a sliding KLL or DDSketch, window by window.
+    // Each summary built from rows: in tumbling cells (its windows, or an exact summary's
+    // step) or, for a sliding KLL or DDSketch, window by window.
     private final Cells[] cellsOf;
     private final Sliding[] slidingOf;
+    /**
+     * Each summary whose windows are made from others' (a merge, or exact windows over cells of
+     * its step): its windows as of the last read.
+     */
+    private final Derived[] derivedOf;
+    /** Every summary, each after its source. */
+    private final int[] order;
     private final Cells[] cells;
     private final Sliding[] slidings;
     /** The windows built from rows that a read has counted into {@link #BUILDS}, by summary. */
@@ -226,12 +236,15 @@ public final class Sketches {
       final int n = summaries.size();
       cellsOf = new Cells[n];
       slidingOf = new Sliding[n];
+      derivedOf = new Derived[n];
       final List<Cells> cells = new ArrayList<>();
       final List<Sliding> sliding = new ArrayList<>();
+      final Set<Integer> sources = new HashSet<>();
       for (int s = 0; s < n; s++) {
         final Summary summary = summaries.get(s);
         if (summary.source() >= 0) {
           checkSource(summaries, s);
+          sources.add(summary.source());
           continue;
         }
         final long cellWidth = cellWidth(summary.family(), summary.width(), summary.step(),
@@ -245,6 +258,20 @@ public final class Sketches {
           sliding.add(slidingOf[s]);
         }
       }
+      final long[] depth = new long[n];
+      for (int s = 0; s < n; s++) {
+        final Summary summary = summaries.get(s);
+        if (!summary.builtFromRows()
+            || summary.family() == Family.EXACT && summary.width() != summary.step()) {
+          derivedOf[s] = new Derived(summary.family() != Family.EXACT && sources.contains(s));
+        }
+        for (int at = s; summaries.get(at).source() >= 0; at = summaries.get(at).source()) {
+          depth[s]++;
+        }
+      }
+      this.order = IntStream.range(0, n).boxed()
+          .sorted((a, b) -> Long.compare(depth[a], depth[b])).mapToInt(Integer::intValue)
+          .toArray();
       this.cells = cells.toArray(new Cells[0]);
       this.slidings = sliding.toArray(new Sliding[0]);
       this.counted = new long[n];
@@ -277,15 +304,17 @@ public final class Sketches {
     }
 
     /**
-     * How many windows built from rows each summary holds, by index: its tumbling windows or
-     * sub-windows (an exact summary's of its step), or its sliding windows; 0 for one merging
-     * another's. As of the last read, which drops those no summary reads any more.
+     * How many windows each summary holds, by index: those built from rows (its tumbling
+     * windows, an exact summary's of its step, or its sliding windows) and those it made from
+     * others' (merged, or counted from exact cells) kept for the next read. As of the last read,
+     * which drops those no summary reads any more.
      */
     public long[] windowsHeld() {
       final long[] out = new long[summaries.size()];
       for (int s = 0; s < out.length; s++) {
-        out[s] = cellsOf[s] != null ? cellsOf[s].byStart.size()
-            : slidingOf[s] != null ? slidingOf[s].windows.size() : 0;
+        out[s] = (cellsOf[s] != null ? cellsOf[s].byStart.size()
+            : slidingOf[s] != null ? slidingOf[s].windows.size() : 0)
+            + (derivedOf[s] != null ? derivedOf[s].windows() : 0);
       }
       return out;
     }
@@ -294,8 +323,9 @@ public final class Sketches {
     public long[] bytesHeld() {
       final long[] out = new long[summaries.size()];
       for (int s = 0; s < out.length; s++) {
-        out[s] = cellsOf[s] != null ? bytes(cellsOf[s].byStart)
-            : slidingOf[s] != null ? bytes(slidingOf[s].windows) : 0;
+        out[s] = (cellsOf[s] != null ? bytes(cellsOf[s].byStart)
+            : slidingOf[s] != null ? bytes(slidingOf[s].windows) : 0)
+            + (derivedOf[s] != null ? derivedOf[s].bytes(summaries.get(s)) : 0);
       }
       return out;
     }
@@ -338,6 +368,12 @@ public final class Sketches {
       return need;
     }
 
+    /** The first window end summary {@code s} makes: its windows' from {@code need} on. */
+    private long firstMade(int s, long[] need) {
+      return need[s] == Long.MIN_VALUE || need[s] == Long.MAX_VALUE ? need[s]
+          : need[s] + summaries.get(s).width();
+    }
+
     /** Drops the windows no summary reads any more ({@link Summary#retain}). */
     private void prune(long[] need) {
       for (int s = 0; s < summaries.size(); s++) {
@@ -346,6 +382,9 @@ public final class Sketches {
         }
         if (slidingOf[s] != null) {
           slidingOf[s].prune(need[s]);
+        }
+        if (derivedOf[s] != null) {
+          derivedOf[s].prune(firstMade(s, need), summaries.get(s).width());
         }
       }
     }
@@ -426,39 +465,52 @@ public final class Sketches {
       final int n = summaries.size();
       final long[] need = needed();
       prune(need);
+      // 2. The windows made from others' whose parts changed since the last read remade, each
+      //    summary after its source. Remaking is idempotent: a read stopped here leaves the
+      //    changes marked for the next.
       final long[] made = new long[n];
-      final long[] held = {0};
+      final long[] remade = new long[n];
+      final long[] making = {0};
+      final Stop.Merges merges = bytes -> making[0] = Math.max(making[0], bytes);
+      for (int s : order) {
+        if (derivedOf[s] != null) {
+          remade[s] = remake(s, firstMade(s, need), stop, merges);
+          made[s] = remade[s];
+        }
+      }
+      for (Cells c : cells) {
+        c.changesRead();
+      }
+      for (Derived d : derivedOf) {
+        if (d != null) {
+          d.changed.clear();
+        }
+      }
+      final long[] builtFromRows = new long[n];
+      long held = 0;
       for (int s = 0; s < n; s++) {
         final TreeMap<Long, Sketch> built = cellsOf[s] != null ? cellsOf[s].byStart
             : slidingOf[s] != null ? slidingOf[s].windows : null;
         if (built != null) {
+          builtFromRows[s] = built.size();
           made[s] = built.size();
-          held[0] += bytes(built);
+          held += bytes(built);
+        }
+        if (derivedOf[s] != null) {
+          held += derivedOf[s].bytes(summaries.get(s));
         }
       }
-      final long[] builtFromRows = made.clone();
-      // 2. Each window's quantiles read from its one summary, merged windows made as reached.
-      final long[] peak = {held[0]};
-      final Stop.Merges merges = bytes -> peak[0] = Math.max(peak[0], held[0] + bytes);
-      final Windows producers = new Windows(summaries, cellsOf, need, made, held, stop, merges);
+      final long peak = held + making[0];
+      // 3. Each window's quantiles read from its one summary or its kept answers.
       final List<Iterator<Window>> windows = new ArrayList<>();
       for (int s = 0; s < n; s++) {
         final Summary summary = summaries.get(s);
-        final int counting = s;
         final long first = firstEnd(s);
-        windows.add(slidingOf[s] != null ? ends(slidingOf[s].windows, 0, first)
-            : summary.family() == Family.EXACT
-                && (summary.subWidth() > 0 || summary.width() != summary.step())
-            ? new ExactWindows(producers.exactCells(s), summary.width(), summary.step(), first,
-                stop, merges, summary.builtFromRows() ? () -> { } : () -> made[counting]++)
-            : summary.subWidth() > 0 && producers.merged(s)
-            ? ends(producers.tumbling(s), summary.width(), first)
-            : summary.subWidth() > 0
-            ? merged(producers.subWindows(s), summary.width(), summary.step(), first,
-                summary.family(), summary.parameter(), stop, merges, () -> made[counting]++)
+        windows.add(derivedOf[s] != null ? derivedOf[s].answers(summary.phis(), first)
+            : slidingOf[s] != null ? ends(slidingOf[s].windows, 0, first)
             : ends(cellsOf[s].byStart, summary.width(), first));
       }
-      // 3. Only a read that finished counts what it made.
+      // 4. Only a read that finished counts what it made.
       final Runnable finished = () -> {
         final AtomicLong builds = (AtomicLong) context.apply(BUILDS);
         long built = 0;
@@ -474,15 +526,75 @@ public final class Sketches {
         if (madeBySummary != null) {
           madeBySummary.accept(made.clone());
         }
+        @SuppressWarnings("unchecked")
+        final Consumer<long[]> remadeBySummary = (Consumer<long[]>) context.apply(REMADE);
+        if (remadeBySummary != null) {
+          remadeBySummary.accept(remade.clone());
+        }
         final AtomicLong heldBytes = (AtomicLong) context.apply(HELD_BYTES);
         if (heldBytes != null) {
-          heldBytes.accumulateAndGet(peak[0], Math::max);
+          heldBytes.accumulateAndGet(peak, Math::max);
         }
         if (then != null) {
           then.run();
         }
       };
       return Linq4j.asEnumerable(() -> new Reads(windows, summaries, stop, finished));
+    }
+
+    /**
+     * Remakes the windows of summary {@code s} (made from others', ending at {@code first} or
+     * later) that hold a part changed since the last read: a merge's from its source's windows,
+     * exact windows from the exact cells of the summary its sources lead to. Returns how many
+     * it made.
+     */
+    private long remake(int s, long first, Stop stop, Stop.Merges merges) {
+      final Summary summary = summaries.get(s);
+      final Derived d = derivedOf[s];
+      if (summary.family() == Family.EXACT) {
+        int root = s;
+        while (summaries.get(root).source() >= 0) {
+          root = summaries.get(root).source();
+        }
+        return summary.phis().isEmpty() ? 0
+            : ExactWindows.remake(cellsOf[root], summary, d.answers,
+                windowEnds(cellsOf[root].changed, summary.width(), summary.step(), first, stop),
+                stop, merges);
+      }
+      final int source = summary.source();
+      final TreeMap<Long, Sketch> parts = derivedOf[source] != null
+          ? derivedOf[source].sketches : cellsOf[source].byStart;
+      final Set<Long> changed = derivedOf[source] != null ? derivedOf[source].changed
+          : cellsOf[source].changed;
+      long remade = 0;
+      for (long end : windowEnds(changed, summary.width(), summary.step(), first, stop)) {
+        final long start = end - summary.width();
+        if (parts.subMap(start, end).isEmpty()) {
+          d.answers.remove(end);
+          if (d.sketches != null) {
+            d.sketches.remove(start);
+          }
+        } else {
+          final Sketch merged = merge(parts, start, end, summary.family(), summary.parameter(),
+              stop);
+          merges.holding(merged.bytes());
+          remade++;
+          if (!summary.phis().isEmpty()) {
+            final double[] answers = new double[summary.phis().size()];
+            for (int i = 0; i < answers.length; i++) {
+              answers[i] = merged.quantile(summary.phis().get(i));
+            }
+            d.answers.put(end, answers);
+          }
+          if (d.sketches != null) {
+            d.sketches.put(start, merged);
+          }
+        }
+        if (d.sketches != null) {
+          d.changed.add(start);
+        }
+      }
+      return remade;
     }
   }
 
@@ -514,77 +626,58 @@ public final class Sketches {
   }
 
   /**
-   * The tumbling windows merges read, by summary: those built from rows, and those of a merge
-   * that another merges, made once when first asked and held (counted into {@code made} and
-   * {@code held}).
+   * A summary's windows made from others' (merged from its source's windows, or counted from
+   * exact cells), kept from one read to the next: each window's answers, and, for a merge
+   * another merges, each window's summary.
    */
-  private static final class Windows {
-    private final List<Summary> summaries;
-    private final Cells[] cellsOf;
-    /** The earliest time each summary's windows are made of ({@link State#needed}). */
-    private final long[] need;
-    private final long[] made;
-    private final long[] held;
-    private final Stop stop;
-    private final Stop.Merges merges;
-    private final Map<Integer, TreeMap<Long, Sketch>> mergedOnce = new HashMap<>();
-    /** The summaries another merges. */
-    private final Set<Integer> sources = new HashSet<>();
+  private static final class Derived {
+    /** Each window's value of each φ of its summary, by end. */
+    final TreeMap<Long, double[]> answers = new TreeMap<>();
+    /** For a merge that another merges, its windows' summaries by start; null for others. */
+    final TreeMap<Long, Sketch> sketches;
+    /** The starts of {@link #sketches} remade or dropped since the last read. */
+    final Set<Long> changed = new HashSet<>();
 
-    Windows(List<Summary> summaries, Cells[] cellsOf, long[] need, long[] made, long[] held,
-        Stop stop, Stop.Merges merges) {
-      this.summaries = summaries;
-      this.cellsOf = cellsOf;
-      this.need = need;
-      this.made = made;
-      this.held = held;
-      this.stop = stop;
-      this.merges = merges;
-      summaries.forEach(x -> sources.add(x.source()));
+    Derived(boolean merged) {
+      sketches = merged ? new TreeMap<>() : null;
     }
 
-    /** Whether {@code s} is a merge whose windows another merges: they are made once, held. */
-    boolean merged(int s) {
-      return sources.contains(s) && !summaries.get(s).builtFromRows();
+    /** How many windows it keeps. */
+    long windows() {
+      return Math.max(answers.size(), sketches == null ? 0 : sketches.size());
     }
 
-    /** The sub-windows merge {@code s} reads, by start. */
-    TreeMap<Long, Sketch> subWindows(int s) {
-      final int source = summaries.get(s).source();
-      return source < 0 ? cellsOf[s].byStart : tumbling(source);
+    /** The bytes it keeps: 8 per answer and end, and its sketches'. */
+    long bytes(Summary summary) {
+      return 8L * (summary.phis().size() + 1) * answers.size()
+          + (sketches == null ? 0 : Sketches.bytes(sketches));
     }
 
-    /** Tumbling summary {@code t}'s windows, by start. */
-    TreeMap<Long, Sketch> tumbling(int t) {
-      final Summary summary = summaries.get(t);
-      if (summary.builtFromRows()) {
-        return cellsOf[t].byStart;
-      }
-      TreeMap<Long, Sketch> windows = mergedOnce.get(t);
-      if (windows == null) {
-        windows = new TreeMap<>();
-        final TreeMap<Long, Sketch> sub = subWindows(t);
-        final long first = need[t] == Long.MIN_VALUE ? Long.MIN_VALUE
-            : need[t] + summary.width();
-        for (long end : windowEnds(sub.keySet(), summary.width(), summary.step(), first, stop)) {
-          windows.put(end - summary.width(), merge(sub, end - summary.width(), end,
-              summary.family(), summary.parameter(), stop));
-          made[t]++;
+    /** Drops the windows ending before {@code first}. */
+    void prune(long first, long width) {
+      if (first != Long.MIN_VALUE) {
+        answers.headMap(first, false).clear();
+        if (sketches != null) {
+          sketches.headMap(first == Long.MAX_VALUE ? first : first - width, false).clear();
         }
-        held[0] += bytes(windows);
-        merges.holding(0);
-        mergedOnce.put(t, windows);
       }
-      return windows;
     }
 
-    /** The exact cells exact summary {@code s} counts from: its own, or its producers'. */
-    TreeMap<Long, Sketch> exactCells(int s) {
-      int at = s;
-      while (summaries.get(at).source() >= 0) {
-        at = summaries.get(at).source();
-      }
-      return cellsOf[at].byStart;
+    /** The windows ending at {@code first} or later, each answering {@code phis}. */
+    Iterator<Window> answers(List<Double> phis, long first) {
+      final Iterator<Map.Entry<Long, double[]>> i = (first == Long.MIN_VALUE ? answers
+          : answers.tailMap(first, true)).entrySet().iterator();
+      return new Iterator<>() {
+        @Override public boolean hasNext() {
+          return i.hasNext();
+        }
+
+        @Override public Window next() {
+          final Map.Entry<Long, double[]> e = i.next();
+          final double[] values = e.getValue();
+          return new Window(e.getKey(), phi -> values[phis.indexOf(phi)]);
+        }
+      };
     }
   }
 
@@ -748,6 +841,11 @@ public final class Sketches {
     private final Set<Long> dropped = new HashSet<>();
     /** No cell ending at or before it is kept ({@link #prune}). */
     private long floor = Long.MIN_VALUE;
+    /**
+     * The starts of the cells updated or dropped since the last read ({@link #changesRead}):
+     * the windows made from them are remade.
+     */
+    private final Set<Long> changed = new HashSet<>();
 
     Cells(Family family, double parameter, long width) {
       this.family = family;
@@ -764,8 +862,15 @@ public final class Sketches {
       if (last == null || start != lastStart) {
         last = byStart.computeIfAbsent(start, k -> sketch(family, parameter));
         lastStart = start;
+        changed.add(start);
       }
       last.update(v);
+    }
+
+    /** Forgets the changes: a read has remade what they changed. */
+    void changesRead() {
+      changed.clear();
+      last = null;
     }
 
     /** Adds {@code v} to the cell holding {@code t} if it was dropped, or if it was not. */
@@ -793,34 +898,11 @@ public final class Sketches {
       }
       byStart.remove(start);
       last = null;
+      changed.add(start);
       if (dropped.add(start)) {
         ranges.add(new long[] {start, start + width});
       }
     }
-  }
-
-  /**
-   * Windows of {@code width} every {@code step}, each merged from the tumbling sub-windows of
-   * {@code subWindows} (by start) tiling it when the reader reaches it; {@code made} runs once a
-   * window.
-   */
-  private static Iterator<Window> merged(TreeMap<Long, Sketch> subWindows, long width, long step,
-      long first, Family family, double parameter, Stop stop, Stop.Merges merges, Runnable made) {
-    final Iterator<Long> ends = windowEnds(subWindows.keySet(), width, step, first, stop)
-        .iterator();
-    return new Iterator<>() {
-      @Override public boolean hasNext() {
-        return ends.hasNext();
-      }
-
-      @Override public Window next() {
-        final long end = ends.next();
-        final Sketch merged = merge(subWindows, end - width, end, family, parameter, stop);
-        made.run();
-        merges.holding(merged.bytes());
-        return new Window(end, merged::quantile);
-      }
-    };
   }
 
   /** The sub-windows of {@code subWindows} starting in [from, to) merged into one summary. */
@@ -835,74 +917,192 @@ public final class Sketches {
   }
 
   /**
-   * Exact windows of {@code width} every {@code step} from tumbling exact cells that tile them,
-   * read by counting instead of copying: the cells' values, sorted and without repeats, index a
-   * Fenwick tree of counts (Fenwick, "A new data structure for cumulative frequency tables",
-   * 1994). Moving to the next window adds each value of the cells that enter it and removes each
-   * of those that leave, O(log d) per value for d distinct values; the φ-quantile (the value of
-   * {@link #nearestRank}, as {@link Exact#quantile}) is found by descending the tree, O(log d). So
-   * every value is counted in and out once whatever the overlap, and the merge holds d values and
-   * d counts beside the cells.
+   * Exact windows of {@code width} every {@code step} over tumbling exact cells that tile them,
+   * answered without copying a value into a window, by one of two exact methods whose answers
+   * agree (the value of {@link #nearestRank}, as {@link Exact#quantile}), chosen per run of
+   * consecutive windows to remake by their estimated cost:
+   *
+   * <ol>
+   * <li>Counting ({@link #sweep}): the values of the cells the run spans, sorted and without
+   * repeats, index a Fenwick tree of counts (Fenwick, "A new data structure for cumulative
+   * frequency tables", 1994). Moving to the next window adds each value of the cells that enter
+   * it and removes each of those that leave, O(log d) per value for d distinct values; the
+   * φ-quantile is found by descending the tree, O(log d). Every value of the span is counted in
+   * and out once whatever the overlap: O(V log V) for V values, the run's whole span.
+   * <li>Selection ({@link #select}): the cells are kept sorted, and the value of rank r among a
+   * window's p cells is found by cutting their sorted ranges at the weighted median of their
+   * middles, each cut dropping at least a quarter of what is left: O(p log² V) per φ, whatever
+   * the values, so a few windows changed (rows added at the end of a long window) are remade
+   * without counting the values of their span.
+   * </ol>
    */
-  private static final class ExactWindows implements Iterator<Window> {
-    private final TreeMap<Long, Sketch> cells;
-    private final long width;
-    private final Iterator<Long> ends;
-    private final Stop stop;
-    private final Stop.Merges merges;
-    private final Runnable made;
-    private double[] values;
-    /** counts[i] covers values (i - (i & -i), i] (1-based). */
-    private int[] counts;
-    private long count;
-    /** The cells whose start is in [from, to) are counted. */
-    private long from;
-    private long to;
-
-    ExactWindows(TreeMap<Long, Sketch> cells, long width, long step, long first, Stop stop,
-        Stop.Merges merges, Runnable made) {
-      this.cells = cells;
-      this.width = width;
-      this.ends = windowEnds(cells.keySet(), width, step, first, stop).iterator();
-      this.stop = stop;
-      this.merges = merges;
-      this.made = made;
+  private static final class ExactWindows {
+    private ExactWindows() {
     }
 
-    @Override public boolean hasNext() {
-      return ends.hasNext();
-    }
-
-    @Override public Window next() {
-      final long end = ends.next();
-      stop.merged();
-      if (values == null) {
-        index();
-      }
-      final long start = end - width;
-      if (from < Math.min(to, start)) {
-        for (Sketch left : cells.subMap(from, Math.min(to, start)).values()) {
-          count((Exact) left, -1);
+    /**
+     * Remakes into {@code answers} (by end) the windows of {@code summary} ending at
+     * {@code ends} from {@code cells}: each its φs' values, or none when it holds no value.
+     * Returns how many it made.
+     */
+    static long remake(Cells cells, Summary summary, TreeMap<Long, double[]> answers,
+        TreeSet<Long> ends, Stop stop, Stop.Merges merges) {
+      long made = 0;
+      final long width = summary.width();
+      final long step = summary.step();
+      while (!ends.isEmpty()) {
+        // the run of consecutive ends from the first
+        final long from = ends.pollFirst();
+        long to = from;
+        while (!ends.isEmpty() && ends.first() == to + step) {
+          to = ends.pollFirst();
+        }
+        long values = 0;
+        long spanned = 0;
+        for (Sketch c : cells.byStart.subMap(from - width, to).values()) {
+          values += ((Exact) c).size;
+          spanned++;
+        }
+        final long windows = (to - from) / step + 1;
+        final long parts = Math.min(width / cells.width, spanned);
+        final long log = 64 - Long.numberOfLeadingZeros(values + 1);
+        if (windows * summary.phis().size() * parts * log < values) {
+          for (long end = from; end <= to; end += step) {
+            made += select(cells.byStart.subMap(end - width, end).values(), summary.phis(), end,
+                answers, stop, merges);
+          }
+        } else {
+          made += sweep(cells.byStart, width, step, from, to, summary.phis(), answers, stop,
+              merges);
         }
       }
-      for (Sketch entered : cells.subMap(Math.max(to, start), end).values()) {
-        count((Exact) entered, 1);
-      }
-      from = start;
-      to = end;
-      made.run();
-      return new Window(end, this::quantile);
+      return made;
     }
 
-    /** Sorts the cells' values once, without repeats. */
-    private void index() {
+    /** Answers the window ending at {@code end} from its cells by selection; 1 if it has values. */
+    private static long select(Collection<Sketch> cells, List<Double> phis, long end,
+        TreeMap<Long, double[]> answers, Stop stop, Stop.Merges merges) {
+      stop.merged();
+      final Exact[] parts = new Exact[cells.size()];
+      long count = 0;
+      int p = 0;
+      for (Sketch c : cells) {
+        parts[p] = (Exact) c;
+        parts[p].sort();
+        count += parts[p++].size;
+      }
+      if (count == 0) {
+        answers.remove(end);
+        return 0;
+      }
+      merges.holding(24L * parts.length);
+      final double[] values = new double[phis.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = select(parts, nearestRank(phis.get(i), count) - 1);
+      }
+      answers.put(end, values);
+      return 1;
+    }
+
+    /**
+     * The value of 0-based rank {@code rank} among the values of {@code parts} (each sorted):
+     * each round takes as pivot the weighted median of the ranges' middles, counts the values
+     * below and equal to it by binary search in every range, and keeps the side holding the
+     * rank. {@code rank} is below the number of values: each round drops the pivot's values,
+     * so one past the last would leave no range and loop.
+     */
+    static double select(Exact[] parts, long rank) {
+      final int m = parts.length;
+      final int[] lo = new int[m];
+      final int[] hi = new int[m];
+      for (int i = 0; i < m; i++) {
+        hi[i] = parts[i].size;
+      }
+      final Integer[] byMiddle = new Integer[m];
+      final int[] below = new int[m];
+      final int[] upTo = new int[m];
+      long r = rank;
+      while (true) {
+        // 1. The pivot: the middle of the range at which half the remaining values are reached,
+        //    ranges ordered by middle; at least a quarter of the values lie on either side.
+        int k = 0;
+        long total = 0;
+        for (int i = 0; i < m; i++) {
+          if (lo[i] < hi[i]) {
+            byMiddle[k++] = i;
+            total += hi[i] - lo[i];
+          }
+        }
+        Arrays.sort(byMiddle, 0, k, (a, b) -> Double.compare(middle(parts[a], lo[a], hi[a]),
+            middle(parts[b], lo[b], hi[b])));
+        double pivot = Double.NaN;
+        long reached = 0;
+        for (int j = 0; j < k; j++) {
+          final int i = byMiddle[j];
+          reached += hi[i] - lo[i];
+          if (2 * reached >= total) {
+            pivot = middle(parts[i], lo[i], hi[i]);
+            break;
+          }
+        }
+        // 2. Values below and equal to the pivot in every range.
+        long less = 0;
+        long equal = 0;
+        for (int i = 0; i < m; i++) {
+          below[i] = bound(parts[i].values, lo[i], hi[i], pivot, false);
+          upTo[i] = bound(parts[i].values, below[i], hi[i], pivot, true);
+          less += below[i] - lo[i];
+          equal += upTo[i] - below[i];
+        }
+        // 3. Keep the side holding the rank (the pivot itself is dropped either way).
+        if (r < less) {
+          System.arraycopy(below, 0, hi, 0, m);
+        } else if (r < less + equal) {
+          return pivot;
+        } else {
+          r -= less + equal;
+          System.arraycopy(upTo, 0, lo, 0, m);
+        }
+      }
+    }
+
+    private static double middle(Exact part, int lo, int hi) {
+      return part.values[(lo + hi) >>> 1];
+    }
+
+    /**
+     * The first index in [lo, hi) of sorted {@code values} whose value is above {@code pivot}
+     * (with {@code above}) or not below it (without); hi if none.
+     */
+    private static int bound(double[] values, int lo, int hi, double pivot, boolean above) {
+      while (lo < hi) {
+        final int mid = (lo + hi) >>> 1;
+        final int c = Double.compare(values[mid], pivot);
+        if (c < 0 || above && c == 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    }
+
+    /**
+     * Answers the windows ending from {@code from} to {@code to} by counting; returns how many
+     * hold values.
+     */
+    private static long sweep(TreeMap<Long, Sketch> cells, long width, long step, long from,
+        long to, List<Double> phis, TreeMap<Long, double[]> answers, Stop stop,
+        Stop.Merges merges) {
+      // 1. The span's values, sorted once, without repeats.
+      final Collection<Sketch> span = cells.subMap(from - width, to).values();
       long total = 0;
-      for (Sketch c : cells.values()) {
+      for (Sketch c : span) {
         total += ((Exact) c).size;
       }
       final double[] all = new double[Math.toIntExact(total)];
       int n = 0;
-      for (Sketch c : cells.values()) {
+      for (Sketch c : span) {
         final Exact e = (Exact) c;
         System.arraycopy(e.values, 0, all, n, e.size);
         n += e.size;
@@ -914,29 +1114,53 @@ public final class Sketches {
           all[d++] = all[i];
         }
       }
-      values = Arrays.copyOf(all, d);
-      counts = new int[d + 1];
-      from = Long.MIN_VALUE;
-      to = Long.MIN_VALUE;
+      final double[] values = Arrays.copyOf(all, d);
+      // counts[i] covers values (i - (i & -i), i] (1-based)
+      final int[] counts = new int[d + 1];
       merges.holding(8L * values.length + 4L * counts.length);
+      // 2. Window by window, the cells that left counted out and those that entered in.
+      long made = 0;
+      long count = 0;
+      long inFrom = from - width;
+      long inTo = from - width;
+      for (long end = from; end <= to; end += step) {
+        stop.merged();
+        final long start = end - width;
+        for (Sketch left : cells.subMap(inFrom, Math.max(inFrom, Math.min(inTo, start)))
+            .values()) {
+          count += count(values, counts, (Exact) left, -1);
+        }
+        for (Sketch entered : cells.subMap(Math.max(inTo, start), end).values()) {
+          count += count(values, counts, (Exact) entered, 1);
+        }
+        inFrom = start;
+        inTo = end;
+        if (count == 0) {
+          answers.remove(end);
+          continue;
+        }
+        final double[] answer = new double[phis.size()];
+        for (int i = 0; i < answer.length; i++) {
+          answer[i] = quantile(values, counts, nearestRank(phis.get(i), count) - 1);
+        }
+        answers.put(end, answer);
+        made++;
+      }
+      return made;
     }
 
-    private void count(Exact cell, int delta) {
+    private static long count(double[] values, int[] counts, Exact cell, int delta) {
       for (int i = 0; i < cell.size; i++) {
         for (int j = Arrays.binarySearch(values, cell.values[i]) + 1; j < counts.length;
             j += j & -j) {
           counts[j] += delta;
         }
       }
-      count += (long) delta * cell.size;
+      return (long) delta * cell.size;
     }
 
-    private double quantile(double phi) {
-      if (count == 0) {
-        return Double.NaN;
-      }
-      // The first position whose cumulative count passes the 0-based rank.
-      long rank = nearestRank(phi, count) - 1;
+    /** The first value whose cumulative count passes the 0-based {@code rank}. */
+    private static double quantile(double[] values, int[] counts, long rank) {
       int at = 0;
       for (int bit = Integer.highestOneBit(counts.length - 1); bit > 0; bit >>= 1) {
         if (at + bit < counts.length && counts[at + bit] <= rank) {
@@ -1093,17 +1317,36 @@ public final class Sketches {
   private static final class Exact implements Sketch {
     private double[] values = new double[16];
     private int size;
-    private boolean sorted = true;
+    /** values[0, sorted) are sorted. */
+    private int sorted;
 
     @Override public void update(double value) {
       if (size == values.length) {
         values = Arrays.copyOf(values, size * 2);
       }
       values[size++] = value;
-      sorted = false;
     }
 
-    /** Never called: exact windows are merged by counting ({@link ExactWindows}). */
+    /** Sorts the values: those added since the last sort, then both runs merged, O(size). */
+    void sort() {
+      if (sorted == size) {
+        return;
+      }
+      Arrays.sort(values, sorted, size);
+      if (sorted > 0) {
+        final double[] merged = new double[values.length];
+        int a = 0;
+        int b = sorted;
+        for (int i = 0; i < size; i++) {
+          merged[i] = b == size || a < sorted && Double.compare(values[a], values[b]) <= 0
+              ? values[a++] : values[b++];
+        }
+        values = merged;
+      }
+      sorted = size;
+    }
+
+    /** Never called: exact windows are made from cells by counting ({@link ExactWindows}). */
     @Override public void merge(Sketch other) {
       throw new UnsupportedOperationException("exact windows are merged by counting");
     }
@@ -1112,10 +1355,7 @@ public final class Sketches {
       if (size == 0) {
         return Double.NaN;
       }
-      if (!sorted) {
-        Arrays.sort(values, 0, size);
-        sorted = true;
-      }
+      sort();
       return values[(int) nearestRank(phi, size) - 1];
     }
 

@@ -83,15 +83,31 @@ class EnumerableSketchAggregateTest {
 
   // SELECT window_end, quantiles(latency) FROM requests GROUP BY window: one row per window,
   // its end then the value of each φ of PHIS.
+  // With sub > 0, the windows are merged from those of a tumbling summary of sub kept beside.
   private List<Object[]> run(Sketches.Family family, double parameter, long width, long step,
       long sub) throws SQLException {
-    return run(List.of(summary(family, parameter, width, step, sub))).get(0);
+    return run(sub == 0 ? List.of(summary(family, parameter, width, step))
+        : List.of(merge(family, parameter, width, step, sub, 1), source(family, parameter, sub)))
+        .get(0);
   }
 
+  /** Windows built from rows, read at PHIS. */
   private static Sketches.Summary summary(Sketches.Family family, double parameter,
-      long width, long step, long sub) {
+      long width, long step) {
+    return new Sketches.Summary(family, parameter, width, step, 0,
+        Arrays.stream(PHIS).boxed().toList(), -1, 0);
+  }
+
+  /** Windows merged from those of summary {@code source}, {@code sub} wide, read at PHIS. */
+  private static Sketches.Summary merge(Sketches.Family family, double parameter, long width,
+      long step, long sub, int source) {
     return new Sketches.Summary(family, parameter, width, step, sub,
-        Arrays.stream(PHIS).boxed().toList());
+        Arrays.stream(PHIS).boxed().toList(), source, 0);
+  }
+
+  /** Tumbling windows of {@code width} built from rows, read by none, only merged. */
+  private static Sketches.Summary source(Sketches.Family family, double parameter, long width) {
+    return new Sketches.Summary(family, parameter, width, width, 0, List.of(), -1, 0);
   }
 
   /** Each summary's rows as {@link #run(Sketches.Family, double, long, long, long)}'s, from one operator. */
@@ -126,25 +142,25 @@ class EnumerableSketchAggregateTest {
   @Test void summariesOfOnePassReadAsEachAlone() throws SQLException {
     fill(pareto());
     final List<Sketches.Summary> summaries = List.of(
-        summary(Sketches.Family.KLL, 200, MINUTE, MINUTE, 0),
-        summary(Sketches.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE, 0),
+        summary(Sketches.Family.KLL, 200, MINUTE, MINUTE),
+        summary(Sketches.Family.DDSKETCH, 0.01, 3 * MINUTE, MINUTE),
         // merging the windows of summary 4: one DDSketch per minute for both
-        new Sketches.Summary(Sketches.Family.DDSKETCH, 0.02, 2 * MINUTE, 2 * MINUTE, MINUTE,
-            Arrays.stream(PHIS).boxed().toList(), 4),
-        summary(Sketches.Family.EXACT, 0, 2 * MINUTE, MINUTE, 0),
-        summary(Sketches.Family.DDSKETCH, 0.02, MINUTE, MINUTE, 0),
-        summary(Sketches.Family.EXACT, 0, 3 * MINUTE, MINUTE, MINUTE));
+        merge(Sketches.Family.DDSKETCH, 0.02, 2 * MINUTE, 2 * MINUTE, MINUTE, 4),
+        summary(Sketches.Family.EXACT, 0, 2 * MINUTE, MINUTE),
+        summary(Sketches.Family.DDSKETCH, 0.02, MINUTE, MINUTE),
+        merge(Sketches.Family.EXACT, 0, 3 * MINUTE, MINUTE, MINUTE, 6),
+        source(Sketches.Family.EXACT, 0, MINUTE));
     // KLL, 3 sliding DDSketches, one DDSketch per minute (which the 2m one merges), one exact
-    // per minute for each exact summary.
+    // per minute for the exact sliding summary and one for the one the merge reads.
     assertEquals(1 + 3 + 1 + 1 + 1, SketchAggregate.updatesPerRow(summaries));
     final List<List<Object[]>> together = run(summaries);
     assertEquals(10, together.get(0).size());
     // KLL compacts at random, so only the deterministic families are compared read for read.
-    for (int s = 1; s < summaries.size(); s++) {
-      // alone, a merge builds the sub-windows it merges itself
+    for (int s = 1; s < summaries.size() - 1; s++) {
+      // alone, a merge merges a source of its own
       final Sketches.Summary x = summaries.get(s);
-      final List<Object[]> alone = run(List.of(new Sketches.Summary(x.family(), x.parameter(),
-          x.width(), x.step(), x.subWidth(), x.phis()))).get(0);
+      final List<Object[]> alone = run(x.family(), x.parameter(), x.width(), x.step(),
+          x.subWidth());
       assertEquals(alone.size(), together.get(s).size());
       for (int w = 0; w < alone.size(); w++) {
         assertArrayEquals(alone.get(w), together.get(s).get(w), summaries.get(s) + " window " + w);
@@ -244,8 +260,9 @@ class EnumerableSketchAggregateTest {
     final long width = 10 * MINUTE;
     final AtomicLong held = new AtomicLong();
     final List<List<Object[]>> out = run(List.of(
-        summary(Sketches.Family.EXACT, 0, width, 1000, 0),
-        summary(Sketches.Family.EXACT, 0, width, 1000, 1000)),
+        summary(Sketches.Family.EXACT, 0, width, 1000),
+        merge(Sketches.Family.EXACT, 0, width, 1000, 1000, 2),
+        source(Sketches.Family.EXACT, 0, 1000)),
         Map.of(Sketches.HELD_BYTES, held));
     assertEquals(30 * 60 + 10 * 60 - 1, out.get(0).size());
     assertEquals(out.get(0).size(), out.get(1).size());

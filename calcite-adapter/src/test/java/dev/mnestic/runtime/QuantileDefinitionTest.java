@@ -79,9 +79,12 @@ class QuantileDefinitionTest {
     final List<Double> phis = PHIS.stream().map(Double::valueOf).toList();
     final List<Sketches.Summary> summaries = new ArrayList<>();
     for (Sketches.Family family : Sketches.Family.values()) {
+      final double parameter = family == Sketches.Family.KLL ? K : ALPHA;
+      // the 1m windows, built from rows, are the merges' source
+      final int source = summaries.size();
       for (long[] l : LAYOUTS) {
-        summaries.add(new Sketches.Summary(family, family == Sketches.Family.KLL ? K : ALPHA,
-            l[0], l[1], l[2], phis));
+        summaries.add(new Sketches.Summary(family, parameter, l[0], l[1], l[2], phis,
+            l[2] > 0 ? source : -1, 0));
       }
     }
     // answers[s]: window end -> the answer of each φ.
