@@ -199,32 +199,21 @@ public final class IngestBench {
       }
     }
 
-    private static long count(Connection c) throws SQLException {
-      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM m")) {
+    /** The rows of {@code table} (as SQL writes its name) on {@code c}. */
+    private static long count(Connection c, String table) throws SQLException {
+      try (Statement s = c.createStatement();
+           ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
         rs.next();
         return rs.getLong(1);
       }
     }
 
+    /** mnestic's batch INSERT: a TIMESTAMP bound as JDBC's {@code Timestamp}. */
     private static long batch(Connection c, long n) throws SQLException {
       create(c, "TIMESTAMP(3)", "DOUBLE");
-      c.setAutoCommit(false);
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO m VALUES (?, ?, ?)")) {
-        for (long i = 0; i < n; i++) {
-          ps.setTimestamp(1, Timestamp.valueOf(time(i)));
-          ps.setString(2, host(i));
-          ps.setDouble(3, value(i));
-          ps.addBatch();
-          if ((i + 1) % BATCH == 0) {
-            ps.executeBatch();
-          }
-        }
-        ps.executeBatch();
-        c.commit();
-      } finally {
-        c.setAutoCommit(true);
-      }
-      return count(c);
+      insertBatches(c, "INSERT INTO m VALUES (?, ?, ?)", n,
+          (ps, i) -> ps.setTimestamp(1, Timestamp.valueOf(time(i))));
+      return count(c, "m");
     }
 
     private static long csvImport(Connection c, String db, Path csv) throws Exception {
@@ -236,9 +225,10 @@ public final class IngestBench {
       if (status != 0) {
         throw new Harness.Stopped("import failed: " + err.toString(StandardCharsets.UTF_8));
       }
-      return count(c);
+      return count(c, "m");
     }
 
+    /** HSQLDB's own JDBC batches: a TIMESTAMP bound as a {@code LocalDateTime}. */
     private static long hsqldb(Session session, long n) throws SQLException {
       final Connection c = session.getConnection();
       try (Statement s = c.createStatement()) {
@@ -246,10 +236,27 @@ public final class IngestBench {
         s.execute("CREATE TABLE \"m\" (\"ts\" TIMESTAMP(3) NOT NULL, \"host\" VARCHAR(32),"
             + " \"v\" DOUBLE)");
       }
+      insertBatches(c, "INSERT INTO \"m\" VALUES (?, ?, ?)", n,
+          (ps, i) -> ps.setObject(1, time(i)));
+      return count(c, "\"m\"");
+    }
+
+    /** Binds row {@code i}'s time as parameter 1 of {@code ps}. */
+    @FunctionalInterface
+    private interface TimeBinder {
+      void bind(PreparedStatement ps, long i) throws SQLException;
+    }
+
+    /**
+     * Rows 0 .. n - 1 through {@code insert} prepared on {@code c}: {@code executeBatch} every
+     * {@link #BATCH} rows, one commit at the end.
+     */
+    private static void insertBatches(Connection c, String insert, long n, TimeBinder time)
+        throws SQLException {
       c.setAutoCommit(false);
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO \"m\" VALUES (?, ?, ?)")) {
+      try (PreparedStatement ps = c.prepareStatement(insert)) {
         for (long i = 0; i < n; i++) {
-          ps.setObject(1, time(i));
+          time.bind(ps, i);
           ps.setString(2, host(i));
           ps.setDouble(3, value(i));
           ps.addBatch();
@@ -262,11 +269,6 @@ public final class IngestBench {
       } finally {
         c.setAutoCommit(true);
       }
-      try (Statement s = c.createStatement();
-           ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM \"m\"")) {
-        rs.next();
-        return rs.getLong(1);
-      }
     }
 
     private long copy(Path csv) throws SQLException, IOException {
@@ -275,7 +277,7 @@ public final class IngestBench {
         postgres.unwrap(PGConnection.class).getCopyAPI()
             .copyIn("COPY m FROM STDIN (FORMAT csv, HEADER true)", in);
       }
-      return count(postgres);
+      return count(postgres, "m");
     }
 
     private long appender(long n) throws SQLException {
@@ -285,7 +287,7 @@ public final class IngestBench {
           a.beginRow().append(time(i)).append(host(i)).append(value(i)).endRow();
         }
       }
-      return count(duckdb);
+      return count(duckdb, "m");
     }
 
     private static Connection startPostgres() throws IOException, InterruptedException, SQLException {

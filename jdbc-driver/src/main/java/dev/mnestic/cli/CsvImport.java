@@ -2,6 +2,7 @@ package dev.mnestic.cli;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.math.BigDecimal;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
@@ -17,10 +18,15 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.YearMonth;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
+import java.time.zone.ZoneRules;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.stream.Collectors;
 
 /**
@@ -39,6 +45,10 @@ import java.util.stream.Collectors;
  * the wrong number of fields, an unterminated quote, or a row the store refuses: a duplicate
  * key, NULL into NOT NULL, a string too long) stops the import with an error naming its line
  * and, where one is at fault, its column; nothing of the file is then stored.
+ *
+ * <p>The file is read and its fields converted on a thread of its own, a few thousand rows
+ * ahead of the calling thread, which binds and sends them: reading and storing each take one
+ * core.
  */
 final class CsvImport {
   /** Rows sent to the driver per {@code executeBatch}. */
@@ -46,6 +56,8 @@ final class CsvImport {
 
   private final String table;
   private final List<Column> columns;
+  /** This JVM's zone, in which a TIMESTAMP's text is read ({@link #timestamp}). */
+  private final ZoneRules zone = ZoneId.systemDefault().getRules();
 
   /** A column the file fills: its name and JDBC type. */
   private record Column(String name, int type) {
@@ -118,29 +130,34 @@ final class CsvImport {
     return new CsvImport(table, named);
   }
 
+  /**
+   * Inserts the records as batches of the table's INSERT. The records are read and their
+   * fields converted on a thread of their own ({@link Parsed}) while this one binds and sends
+   * the rows converted before: the two halves of the work, each on its own core.
+   */
   private long insert(Connection connection, Records records)
       throws SQLException, IOException, BadLine {
     final String sql = "INSERT INTO " + quote(table) + " ("
         + columns.stream().map(c -> quote(c.name)).collect(Collectors.joining(", "))
         + ") VALUES (" + "?, ".repeat(columns.size() - 1) + "?)";
+    final int n = columns.size();
     long rows = 0;
     // the line each row of the batch began on
     final int[] lines = new int[BATCH];
     int pending = 0;
-    try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      for (List<String> record = records.next(); record != null; record = records.next()) {
-        if (record.size() != columns.size()) {
-          throw new BadLine("line " + records.line + ": expected " + columns.size()
-              + " fields, found " + record.size(), "22023", null);
-        }
-        for (int i = 0; i < columns.size(); i++) {
-          bind(ps, i, record.get(i), records);
-        }
-        ps.addBatch();
-        lines[pending++] = records.line;
-        if (pending == BATCH) {
-          rows += send(ps, lines, pending);
-          pending = 0;
+    try (PreparedStatement ps = connection.prepareStatement(sql);
+         Parsed parsed = new Parsed(records)) {
+      for (Chunk chunk = parsed.next(); chunk != Chunk.END; chunk = parsed.next()) {
+        for (int r = 0; r < chunk.rows; r++) {
+          for (int i = 0; i < n; i++) {
+            bind(ps, i, chunk.values[r * n + i]);
+          }
+          ps.addBatch();
+          lines[pending++] = chunk.lines[r];
+          if (pending == BATCH) {
+            rows += send(ps, lines, pending);
+            pending = 0;
+          }
         }
       }
       rows += send(ps, lines, pending);
@@ -166,39 +183,164 @@ final class CsvImport {
     }
   }
 
-  /** Binds field {@code text} of column {@code i} as its column's type. */
-  private void bind(PreparedStatement ps, int i, String text, Records records)
-      throws SQLException, BadLine {
-    final Column column = columns.get(i);
-    final int p = i + 1;
-    if (text == null) {
-      ps.setNull(p, column.type);
-      return;
+  /** Rows of the file converted to their columns' Java values, {@link Chunk#ROWS} a chunk. */
+  private static final class Chunk {
+    static final int ROWS = 4096;
+    /** After the last chunk. */
+    static final Chunk END = new Chunk(0);
+
+    /** The rows' values, column after column, row after row (null: NULL). */
+    final Object[] values;
+    /** The line each row began on. */
+    final int[] lines = new int[ROWS];
+    int rows;
+
+    Chunk(int columns) {
+      values = new Object[ROWS * columns];
     }
-    try {
-      switch (column.type) {
-      case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> ps.setString(p, text);
-      case Types.BOOLEAN -> ps.setBoolean(p, bool(text.strip()));
-      case Types.TINYINT -> ps.setByte(p, Byte.parseByte(text.strip()));
-      case Types.SMALLINT -> ps.setShort(p, Short.parseShort(text.strip()));
-      case Types.INTEGER -> ps.setInt(p, Integer.parseInt(text.strip()));
-      case Types.BIGINT -> ps.setLong(p, Long.parseLong(text.strip()));
-      case Types.DECIMAL, Types.NUMERIC -> ps.setBigDecimal(p, new BigDecimal(text.strip()));
-      case Types.REAL -> ps.setFloat(p, Float.parseFloat(text.strip()));
-      case Types.FLOAT, Types.DOUBLE -> ps.setDouble(p, Double.parseDouble(text.strip()));
-      case Types.DATE -> ps.setDate(p, Date.valueOf(LocalDate.parse(text.strip())));
-      case Types.TIME -> ps.setTime(p, Time.valueOf(LocalTime.parse(text.strip())));
-      case Types.TIMESTAMP -> ps.setTimestamp(p, timestamp(text.strip()));
-      case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY ->
-          ps.setBytes(p, HexFormat.of().parseHex(text.strip()));
-      default -> ps.setObject(p, text);
+  }
+
+  /**
+   * The file's rows, read and converted on a thread of their own, handed over a few
+   * {@link Chunk}s ahead of the rows being sent. A line that fails to read or convert ends the
+   * chunks: {@link #next} throws its failure once the rows before it have been taken, as the
+   * import would meet it reading line after line.
+   */
+  private final class Parsed implements AutoCloseable {
+    /** Chunks converted and not yet taken, then {@link Chunk#END} or the failure. */
+    private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(4);
+    private final Thread thread;
+
+    Parsed(Records records) {
+      thread = new Thread(() -> parse(records), "mnestic-csv-import");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    /** The next chunk of rows, or {@link Chunk#END}. */
+    Chunk next() throws IOException, BadLine {
+      final Object next;
+      try {
+        next = ready.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted reading the CSV");
       }
+      if (next instanceof Chunk chunk) {
+        return chunk;
+      }
+      if (next instanceof IOException e) {
+        throw e;
+      }
+      if (next instanceof BadLine e) {
+        throw e;
+      }
+      throw (RuntimeException) next;
+    }
+
+    /** On the thread: reads, converts and hands over every record, then the end. */
+    private void parse(Records records) {
+      final int n = columns.size();
+      Object last = Chunk.END;
+      try {
+        Chunk chunk = new Chunk(n);
+        for (List<String> record = records.next(); record != null; record = records.next()) {
+          if (record.size() != n) {
+            throw new BadLine("line " + records.line + ": expected " + n + " fields, found "
+                + record.size(), "22023", null);
+          }
+          for (int i = 0; i < n; i++) {
+            chunk.values[chunk.rows * n + i] = value(i, record.get(i), records.line);
+          }
+          chunk.lines[chunk.rows++] = records.line;
+          if (chunk.rows == Chunk.ROWS) {
+            ready.put(chunk);
+            chunk = new Chunk(n);
+          }
+        }
+        if (chunk.rows > 0) {
+          ready.put(chunk);
+        }
+      } catch (InterruptedException e) {
+        return; // closed: nobody takes what follows
+      } catch (IOException | BadLine | RuntimeException e) {
+        last = e;
+      }
+      try {
+        ready.put(last);
+      } catch (InterruptedException e) {
+        // closed
+      }
+    }
+
+    /** Stops the thread, whether or not every chunk was taken. */
+    @Override public void close() throws IOException {
+      thread.interrupt();
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted stopping the CSV reader");
+      }
+    }
+  }
+
+  /** The value of field {@code text} of column {@code i} (on line {@code line}), or null. */
+  private Object value(int i, String text, int line) throws BadLine {
+    if (text == null) {
+      return null;
+    }
+    final Column column = columns.get(i);
+    try {
+      return switch (column.type) {
+      case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> text;
+      case Types.BOOLEAN -> bool(text.strip());
+      case Types.TINYINT -> Byte.parseByte(text.strip());
+      case Types.SMALLINT -> Short.parseShort(text.strip());
+      case Types.INTEGER -> Integer.parseInt(text.strip());
+      case Types.BIGINT -> Long.parseLong(text.strip());
+      case Types.DECIMAL, Types.NUMERIC -> new BigDecimal(text.strip());
+      case Types.REAL -> Float.parseFloat(text.strip());
+      case Types.FLOAT, Types.DOUBLE -> Double.parseDouble(text.strip());
+      case Types.DATE -> Date.valueOf(LocalDate.parse(text.strip()));
+      case Types.TIME -> Time.valueOf(LocalTime.parse(text.strip()));
+      case Types.TIMESTAMP -> timestamp(text.strip(), zone);
+      case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY ->
+          HexFormat.of().parseHex(text.strip());
+      default -> text;
+      };
     } catch (IllegalArgumentException | DateTimeParseException e) {
       final boolean datetime = column.type == Types.DATE || column.type == Types.TIME
           || column.type == Types.TIMESTAMP;
-      throw new BadLine("line " + records.line + ", column " + p + " (" + column.name
+      throw new BadLine("line " + line + ", column " + (i + 1) + " (" + column.name
           + "): '" + text + "' is not a " + typeName(column.type), datetime ? "22007" : "22018",
           e);
+    }
+  }
+
+  /** Binds {@code value} of column {@code i} ({@link #value}) as its column's type. */
+  private void bind(PreparedStatement ps, int i, Object value) throws SQLException {
+    final Column column = columns.get(i);
+    final int p = i + 1;
+    if (value == null) {
+      ps.setNull(p, column.type);
+      return;
+    }
+    switch (column.type) {
+    case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> ps.setString(p, (String) value);
+    case Types.BOOLEAN -> ps.setBoolean(p, (Boolean) value);
+    case Types.TINYINT -> ps.setByte(p, (Byte) value);
+    case Types.SMALLINT -> ps.setShort(p, (Short) value);
+    case Types.INTEGER -> ps.setInt(p, (Integer) value);
+    case Types.BIGINT -> ps.setLong(p, (Long) value);
+    case Types.DECIMAL, Types.NUMERIC -> ps.setBigDecimal(p, (BigDecimal) value);
+    case Types.REAL -> ps.setFloat(p, (Float) value);
+    case Types.FLOAT, Types.DOUBLE -> ps.setDouble(p, (Double) value);
+    case Types.DATE -> ps.setDate(p, (Date) value);
+    case Types.TIME -> ps.setTime(p, (Time) value);
+    case Types.TIMESTAMP -> ps.setTimestamp(p, (Timestamp) value);
+    case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY -> ps.setBytes(p, (byte[]) value);
+    default -> ps.setObject(p, value);
     }
   }
 
@@ -212,12 +354,70 @@ final class CsvImport {
     throw new IllegalArgumentException("not true or false");
   }
 
-  /** {@code 2024-01-31 12:00:00[.f...]}, also with {@code T} between date and time. */
-  private static Timestamp timestamp(String text) {
+  /**
+   * {@code 2024-01-31 12:00:00[.f...]}, also with {@code T} between date and time, as
+   * {@code Timestamp.valueOf} (or {@code LocalDateTime.parse} with {@code T}) reads it in this
+   * JVM's zone, whose rules are {@code zone}. In a zone of fixed offset (UTC), the usual form,
+   * {@code yyyy-mm-dd hh:mm:ss[.f...]} from 1583 on, is read here digit by digit: the same
+   * instant, without {@code Timestamp.valueOf}'s calendar fields. (Elsewhere {@code java.time}'s
+   * rules and {@code java.util.TimeZone}'s, by which the driver reads the instant back, part
+   * before standard time: Berlin's 1595 is 6:32 apart.)
+   */
+  static Timestamp timestamp(String text, ZoneRules zone) {
+    final LocalDateTime local = zone.isFixedOffset() ? plainTimestamp(text) : null;
+    if (local != null) {
+      final Timestamp t =
+          new Timestamp(local.toEpochSecond(zone.getOffset(local)) * 1000);
+      t.setNanos(local.getNano());
+      return t;
+    }
     if (text.length() > 10 && text.charAt(10) == 'T') {
       return Timestamp.valueOf(LocalDateTime.parse(text));
     }
     return Timestamp.valueOf(text);
+  }
+
+  /**
+   * {@code text} as {@code yyyy-mm-dd hh:mm:ss[.f...]} (1 to 9 digits of fraction, a space or
+   * {@code T} before the time) of a valid date from 1583 on, or null when it is not that.
+   */
+  private static LocalDateTime plainTimestamp(String text) {
+    final int length = text.length();
+    if (length < 19 || length == 20 || length > 29 || text.charAt(4) != '-'
+        || text.charAt(7) != '-' || text.charAt(10) != ' ' && text.charAt(10) != 'T'
+        || text.charAt(13) != ':' || text.charAt(16) != ':'
+        || length > 19 && text.charAt(19) != '.') {
+      return null;
+    }
+    final int year = digits(text, 0, 4);
+    final int month = digits(text, 5, 7);
+    final int day = digits(text, 8, 10);
+    final int hour = digits(text, 11, 13);
+    final int minute = digits(text, 14, 16);
+    final int second = digits(text, 17, 19);
+    int nanos = length > 19 ? digits(text, 20, length) : 0;
+    if (year < 1583 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23
+        || minute < 0 || minute > 59 || second < 0 || second > 59 || nanos < 0
+        || day > YearMonth.of(year, month).lengthOfMonth()) {
+      return null;
+    }
+    for (int k = length; k < 29; k++) {
+      nanos *= 10;
+    }
+    return LocalDateTime.of(year, month, day, hour, minute, second, length > 19 ? nanos : 0);
+  }
+
+  /** The number the decimal digits {@code text[from, to)} write, or -1 if one is not a digit. */
+  private static int digits(String text, int from, int to) {
+    int value = 0;
+    for (int k = from; k < to; k++) {
+      final char c = text.charAt(k);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + c - '0';
+    }
+    return value;
   }
 
   private static String typeName(int type) {

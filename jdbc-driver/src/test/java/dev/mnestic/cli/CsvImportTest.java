@@ -11,6 +11,12 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.ZoneId;
+import java.util.Calendar;
+import java.util.GregorianCalendar;
+import java.util.Random;
+import java.util.TimeZone;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,6 +35,44 @@ class CsvImportTest {
     final Run run = run("", "sql", "--db", db, "--format", "csv", sql);
     assertEquals(0, run.status(), run.err());
     return run.out();
+  }
+
+  /**
+   * Oracle test: a TIMESTAMP's text read digit by digit ({@code CsvImport.timestamp}, in a
+   * zone of fixed offset) is the instant {@code Timestamp.valueOf} makes of it, computed here as
+   * it computes it (a Gregorian calendar's fields in the zone), with every length of fraction.
+   */
+  @Test void aTimestampIsTheInstantTimestampValueOfReads() {
+    final Random random = new Random(16);
+    for (String id : new String[] {"UTC", "Etc/GMT+5", "Etc/GMT-14"}) {
+      final TimeZone zone = TimeZone.getTimeZone(id);
+      for (int k = 0; k < 20_000; k++) {
+        final int year = 1583 + random.nextInt(600);
+        final int month = 1 + random.nextInt(12);
+        final int day = 1 + random.nextInt(28);
+        final int hour = random.nextInt(24);
+        final int minute = random.nextInt(60);
+        final int second = random.nextInt(60);
+        final int digits = random.nextInt(10);
+        final String fraction = digits == 0 ? ""
+            : "." + String.format("%09d", random.nextInt(1_000_000_000)).substring(0, digits);
+        final String text = String.format("%04d-%02d-%02d%s%02d:%02d:%02d%s", year, month, day,
+            random.nextInt(4) == 0 ? "T" : " ", hour, minute, second, fraction);
+        final Calendar calendar = new GregorianCalendar(zone);
+        calendar.clear();
+        calendar.set(year, month - 1, day, hour, minute, second);
+        final Timestamp read = CsvImport.timestamp(text, ZoneId.of(id).getRules());
+        assertEquals(calendar.getTimeInMillis() / 1000, Math.floorDiv(read.getTime(), 1000),
+            id + " " + text);
+        assertEquals(digits == 0 ? 0 : Integer.parseInt((fraction.substring(1) + "00000000")
+            .substring(0, 9)), read.getNanos(), text);
+      }
+    }
+    // not the usual form, or before 1583: as Timestamp.valueOf reads it, in this JVM's zone
+    for (String text : new String[] {"2024-1-5 1:02:03", "1500-03-01 00:00:00.5"}) {
+      assertEquals(Timestamp.valueOf(text),
+          CsvImport.timestamp(text, ZoneId.systemDefault().getRules()));
+    }
   }
 
   @Test void loadsConvertsAndMapsTheHeader(@TempDir Path dir) throws IOException {
