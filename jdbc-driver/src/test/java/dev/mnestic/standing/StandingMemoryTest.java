@@ -94,6 +94,22 @@ class StandingMemoryTest {
         }
       });
       assertEquals(EnumSet.allOf(Sketches.Family.class), families, all.toString());
+      // EXPLAIN shows both
+      final StringBuilder explain = new StringBuilder();
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR SELECT * FROM p90")) {
+        while (rs.next()) {
+          explain.append(rs.getString(1)).append('\n');
+        }
+      }
+      d.summaries().forEach((metric, summaries) -> {
+        for (int i = 0; i < summaries.size(); i++) {
+          final String line = summaries.get(i) + " kept " + d.keptWindows().get(metric)[i]
+              + " windows, " + d.keptBytes().get(metric)[i] + " bytes (planned "
+              + Math.round(d.plannedBytes().get(metric)[i]) + " bytes)";
+          assertTrue(explain.toString().contains(line), explain + " lacks " + line);
+        }
+      });
     }
   }
 

@@ -377,7 +377,8 @@ public final class Dashboard extends AbstractSchema {
    * The connection's plan, as {@code EXPLAIN PLAN FOR SELECT * FROM name} shows it (made now if
    * the registrations changed since the last; no pass runs): which planner queries answer which
    * standing query, the summaries each metric's pass builds (with, once an evaluation kept
-   * them, the windows each holds and their bytes), then the planner's viewer
+   * them, the windows each holds and their bytes, and the bytes the plan charges for each:
+   * {@link #plannedBytes}), then the planner's viewer
    * ({@link PlanView}, as {@code mnestic plan} prints it): the chosen plan with the queries
    * reading each summary and the cost against the cost without sharing, or with {@code all}
    * every group, candidate, edge and pruned alternative too. {@code json} and {@code dot} are the
@@ -404,8 +405,10 @@ public final class Dashboard extends AbstractSchema {
         b.append("  ").append(q.name()).append(": ").append(q.queries().stream()
             .map(Query::name).collect(Collectors.joining(", "))).append('\n');
       }
-      // each summary with what the connection keeps of it since its last read
+      // each summary with what the connection keeps of it since its last read, and what the
+      // plan charges for it
       b.append("one pass per metric, building\n");
+      final Map<String, double[]> charged = plannedBytes();
       planned.summaries.forEach((metric, summaries) -> {
         b.append("  ").append(metric).append('\n');
         final Kept k = kept.get(metric);
@@ -415,7 +418,7 @@ public final class Dashboard extends AbstractSchema {
             b.append(" kept ").append(k.state.windowsHeld()[i]).append(" windows, ")
                 .append(k.state.bytesHeld()[i]).append(" bytes");
           }
-          b.append('\n');
+          b.append(" (planned ").append(Math.round(charged.get(metric)[i])).append(" bytes)\n");
         }
       });
       return b.append('\n').append(all ? view.text() : view.chosen()).toString();
