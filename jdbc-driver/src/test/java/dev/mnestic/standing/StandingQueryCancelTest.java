@@ -32,8 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>The pass cannot finish first on any machine: 500,000 rows (ten a millisecond, so an ingest
  * rate of 10,000 a second) under windows of four hours every second are 14,450 windows. At that
- * rate an exact accumulator of a four-hour window would hold 144 million values, so the plan
- * keeps sketches, and whatever it chooses each row goes into 14,400 sliding windows, or each of
+ * rate an exact accumulator keeps 10,000 values for every second it is kept (the plan keeps what
+ * the executor keeps: seven days of windows for the standing query; for the bare one, which
+ * answers every window of its rows, at least the four-hour window), hundreds of millions of
+ * values, so the plan keeps sketches, and whatever it chooses each row goes into 14,400 sliding windows, or each of
  * the 50 one-second sketches (of 10,000 rows, so at least k items) is merged into 14,400
  * windows: at least {@value #MIN_STEPS} steps, many seconds at any speed against a timeout of
  * one second. Each test checks that size on the plan the pass ran (and that it keeps sketches,

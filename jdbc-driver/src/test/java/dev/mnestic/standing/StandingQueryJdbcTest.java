@@ -321,9 +321,10 @@ class StandingQueryJdbcTest {
       assertEquals(0, dashboard.evaluations(), "EXPLAIN runs no pass");
       assertTrue(text.startsWith("standing queries\n  p95: p95.2\n  tail: tail.2\n"
           + "  spread: spread.2\none pass per metric, building\n  requests(ts, latency)\n"), text);
-      // The pass's summaries are the plan's.
+      // The pass's summaries are the plan's, each with the bytes the plan charges for it.
       for (Sketches.Summary x : dashboard.summaries().get("requests(ts, latency)")) {
-        assertTrue(text.contains("\n    " + x + "\n"), x + " in " + text);
+        assertTrue(text.matches("(?s).*\n    " + java.util.regex.Pattern.quote(x.toString())
+            + " \\(planned \\d+ bytes\\)\n.*"), x + " in " + text);
       }
       assertTrue(text.matches("(?s).*\nstage 3: OPTIMAL, \\d+ variables, \\d+ constraints, \\d+ ms\n"
           + "  lower bound [^\n]*\nchosen plan\n.*"), text);

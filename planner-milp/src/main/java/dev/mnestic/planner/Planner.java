@@ -5,6 +5,7 @@ import dev.mnestic.planner.memo.GroupKey;
 import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.Cost;
+import dev.mnestic.planner.physical.Execution;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
@@ -56,13 +57,17 @@ public final class Planner {
    *     left of it, less a fiftieth kept for joining the plan, goes to Stage 3), or Stage 3 alone
    * @param ticker the clock the limit runs on
    * @param stop stops the search from another thread ({@link PlanningException})
+   * @param execution which alternatives the plan space holds (Stage 2)
    */
   public record Options(ParameterLists lists, Solver solver, Duration timeLimit, boolean limitCoversSpace,
-      Ticker ticker, StopSignal stop) {
-    /** The default θ lists, CP-SAT, 60 s for Stage 3, the system clock, a fresh stop signal. */
+      Ticker ticker, StopSignal stop, Execution execution) {
+    /**
+     * The default θ lists, CP-SAT, 60 s for Stage 3, the system clock, a fresh stop signal,
+     * every alternative.
+     */
     public static Options defaults() {
       return new Options(ParameterLists.DEFAULT, Solver.CP_SAT, Duration.ofSeconds(60), false, Ticker.SYSTEM,
-          new StopSignal());
+          new StopSignal(), Execution.ANY);
     }
 
     public Options {
@@ -70,27 +75,32 @@ public final class Planner {
       Objects.requireNonNull(solver, "solver");
       Objects.requireNonNull(ticker, "ticker");
       Objects.requireNonNull(stop, "stop");
+      Objects.requireNonNull(execution, "execution");
       if (timeLimit == null || timeLimit.isNegative()) {
         throw new IllegalArgumentException("the time limit is a duration of at least 0, not " + timeLimit);
       }
     }
 
     public Options withSolver(Solver solver) {
-      return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop);
+      return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop, execution);
     }
 
     /** {@code limit} for Stage 3 alone. */
     public Options withSelectionLimit(Duration limit) {
-      return new Options(lists, solver, limit, false, ticker, stop);
+      return new Options(lists, solver, limit, false, ticker, stop, execution);
     }
 
     /** {@code limit} for building the plan space and Stage 3 together. */
     public Options withTotalLimit(Duration limit) {
-      return new Options(lists, solver, limit, true, ticker, stop);
+      return new Options(lists, solver, limit, true, ticker, stop, execution);
     }
 
     public Options withStop(StopSignal stop) {
-      return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop);
+      return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop, execution);
+    }
+
+    public Options withExecution(Execution execution) {
+      return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop, execution);
     }
   }
 
@@ -112,7 +122,7 @@ public final class Planner {
   public static Planned plan(Workload workload, Options options) {
     final long start = options.ticker().read();
     MilpSelector.startLoadingSolver();
-    final PlanSpace space = space(workload, options.lists());
+    final PlanSpace space = space(workload, options.lists(), options.execution());
     final long built = options.ticker().read() - start;
     final Duration limit = options.limitCoversSpace()
         ? options.timeLimit().minusNanos(built).minus(options.timeLimit().dividedBy(MARGIN)) : options.timeLimit();
@@ -129,11 +139,18 @@ public final class Planner {
   }
 
   /**
-   * Pass 1 (each query's ways to compute) → Pass 2 (merges over tumbling sub-windows) → Stage 2
-   * (timing × lifetime alternatives, costs, dominated alternatives dropped) → edges, built once. Stage 3 then selects from the
-   * result.
+   * {@code workload}'s plan space of every alternative ({@link Execution#ANY}).
    */
   public static PlanSpace space(Workload workload, ParameterLists lists) {
+    return space(workload, lists, Execution.ANY);
+  }
+
+  /**
+   * Pass 1 (each query's ways to compute) → Pass 2 (merges over tumbling sub-windows) → Stage 2
+   * (the timing × lifetime alternatives {@code execution} runs, costs, dominated alternatives
+   * dropped) → edges, built once. Stage 3 then selects from the result.
+   */
+  public static PlanSpace space(Workload workload, ParameterLists lists, Execution execution) {
     final Memo memo = new Memo();
     Pass1.insert(memo, workload.queries(), lists);
     Pass2.addMerges(memo, lists);
@@ -141,7 +158,7 @@ public final class Planner {
 
     final List<SortedSet<Duration>> history = History.levels(memo, workload.queries());
     final List<PlanSpace.Pruned> pruned = new ArrayList<>();
-    final List<PhysicalCandidate> expanded = Stage2.expand(memo, workload, history, pruned);
+    final List<PhysicalCandidate> expanded = Stage2.expand(memo, workload, history, pruned, execution);
     final CostModel model = new CostModel(workload, memo);
     // On every core, as the edges below (CostModel.cost is safe to call from several threads).
     final List<Cost> expandedCosts = expanded.parallelStream().map(v -> model.cost(v.logical(), v.properties()))

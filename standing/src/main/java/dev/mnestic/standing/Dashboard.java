@@ -2,6 +2,7 @@ package dev.mnestic.standing;
 
 import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.exec.PlanExecution;
+import dev.mnestic.planner.physical.Execution;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.select.Plan;
 import dev.mnestic.planner.select.StopSignal;
@@ -179,6 +180,32 @@ public final class Dashboard extends AbstractSchema {
     return out;
   }
 
+  /**
+   * The bytes the kept summaries hold, per metric, by summary (as {@link #summaries} lists
+   * them; see {@link Sketches.State#bytesHeld}).
+   */
+  public synchronized Map<String, long[]> keptBytes() {
+    final Map<String, long[]> out = new HashMap<>();
+    kept.forEach((metric, k) -> out.put(metric, k.state.bytesHeld()));
+    return out;
+  }
+
+  /**
+   * The heap bytes the plan's cost charges each summary's chosen candidate, per metric, by
+   * summary (as {@link #summaries} lists them): for one built from rows, the windows kept across
+   * evaluations; for a merge, what it holds while read. Empty before the first evaluation.
+   */
+  public synchronized Map<String, double[]> plannedBytes() {
+    if (planned == null) {
+      return Map.of();
+    }
+    final Map<String, double[]> out = new HashMap<>();
+    new PlanExecution(planned.space, planned.plan).candidates().forEach((metric, vs) ->
+        out.put(metric, vs.stream().mapToDouble(v -> planned.space.costs().get(v).heapBytes())
+            .toArray()));
+    return out;
+  }
+
   /** The summaries of the current plan, per metric; empty before the first evaluation. */
   public synchronized Map<String, List<Sketches.Summary>> summaries() {
     return planned == null ? Map.of() : planned.summaries;
@@ -350,7 +377,8 @@ public final class Dashboard extends AbstractSchema {
    * The connection's plan, as {@code EXPLAIN PLAN FOR SELECT * FROM name} shows it (made now if
    * the registrations changed since the last; no pass runs): which planner queries answer which
    * standing query, the summaries each metric's pass builds (with, once an evaluation kept
-   * them, the windows each holds and their bytes), then the planner's viewer
+   * them, the windows each holds and their bytes, and the bytes the plan charges for each:
+   * {@link #plannedBytes}), then the planner's viewer
    * ({@link PlanView}, as {@code mnestic plan} prints it): the chosen plan with the queries
    * reading each summary and the cost against the cost without sharing, or with {@code all}
    * every group, candidate, edge and pruned alternative too. {@code json} and {@code dot} are the
@@ -377,8 +405,10 @@ public final class Dashboard extends AbstractSchema {
         b.append("  ").append(q.name()).append(": ").append(q.queries().stream()
             .map(Query::name).collect(Collectors.joining(", "))).append('\n');
       }
-      // each summary with what the connection keeps of it since its last read
+      // each summary with what the connection keeps of it since its last read, and what the
+      // plan charges for it
       b.append("one pass per metric, building\n");
+      final Map<String, double[]> charged = plannedBytes();
       planned.summaries.forEach((metric, summaries) -> {
         b.append("  ").append(metric).append('\n');
         final Kept k = kept.get(metric);
@@ -388,7 +418,7 @@ public final class Dashboard extends AbstractSchema {
             b.append(" kept ").append(k.state.windowsHeld()[i]).append(" windows, ")
                 .append(k.state.bytesHeld()[i]).append(" bytes");
           }
-          b.append('\n');
+          b.append(" (planned ").append(Math.round(charged.get(metric)[i])).append(" bytes)\n");
         }
       });
       return b.append('\n').append(all ? view.text() : view.chosen()).toString();
@@ -629,15 +659,15 @@ public final class Dashboard extends AbstractSchema {
   }
 
   /**
-   * Standing queries planned together: the workload, its plan space and the chosen plan, and
-   * how far back each planner query's windows are kept and read (by name; zero for every
-   * window). The planner's queries keep their window's width as retention: told RETAIN (seven
-   * days by default), its cost model charges the windows kept only to summaries it keeps across
-   * evaluations, so it chooses summaries recomputed at each evaluation, which the executor does
-   * not run (it keeps every summary built from rows).
+   * Standing queries planned together: the workload, its plan space and the chosen plan. Each
+   * planner query's retention is how far back its windows are kept and read: its standing
+   * query's RETAIN (seven days by default), or for a statement the span of its rows, whose
+   * every window it answers. The plan space holds what the executor runs
+   * ({@link Execution#STANDING}), so the plan's cost charges the windows the kept summaries
+   * hold.
    */
   private record Planned(List<StandingQuery> queries, PlanSpace space, Plan plan,
-      Map<String, Duration> retain, Map<String, List<Sketches.Summary>> summaries) {
+      Map<String, List<Sketches.Summary>> summaries) {
     /**
      * One evaluation: every query's rows, from one pass per metric or, with {@code keeping}
      * (the dashboard keeping summaries across evaluations, or null), from the summaries it
@@ -652,8 +682,7 @@ public final class Dashboard extends AbstractSchema {
       for (StandingQuery q : queries) {
         q.valueColumns().keySet().forEach(metric -> filters.put(metric, q.filter()));
       }
-      final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan,
-          q -> retain.get(q.name())).answers(
+      final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan).answers(
           m -> {
             b.scan(Session.SCHEMA, m.table());
             if (filters.get(m.name()) != null) {
@@ -702,27 +731,28 @@ public final class Dashboard extends AbstractSchema {
   private static Planned plan(List<StandingQuery> standing, SchemaPlus root) {
     final Map<String, Metric> metrics = new LinkedHashMap<>();
     final List<Query> queries = new ArrayList<>();
-    final Map<String, Duration> retain = new HashMap<>();
     for (StandingQuery q : standing) {
       for (Query query : q.queries()) {
         final List<QueryExpr.Quantile> quantiles = query.expr() instanceof QueryExpr.Ratio r
             ? List.of(r.numerator(), r.denominator()) : List.of((QueryExpr.Quantile) query.expr());
+        Duration span = Duration.ZERO;
         for (QueryExpr.Quantile quantile : quantiles) {
-          metrics.computeIfAbsent(quantile.metric(),
+          final Metric m = metrics.computeIfAbsent(quantile.metric(),
               name -> metric(name, q, q.valueColumns().get(name), root));
+          span = span.compareTo(m.rawRetention()) >= 0 ? span : m.rawRetention();
         }
-        queries.add(query);
-        // A statement (no retention) answers every window.
-        retain.put(query.name(), q.retain() == null ? Duration.ZERO : q.retain());
+        // A statement answers every window of its rows, all held by its one pass.
+        queries.add(q.retain() != null ? query : new Query(query.name(), query.expr(),
+            query.target(), query.every(), span, query.line()));
       }
     }
     // made before the search, so a statement stopped before the solver starts still stops it
     final StopSignal stop = new StopSignal();
     final Callable<Planned> search = () -> {
       final Planner.Planned planned = Planner.plan(new Workload(metrics, queries, List.of()),
-          Planner.Options.defaults().withStop(stop));
-      return new Planned(standing, planned.space(), planned.plan(), retain,
-          new PlanExecution(planned.space(), planned.plan(), q -> retain.get(q.name())).summaries());
+          Planner.Options.defaults().withStop(stop).withExecution(Execution.STANDING));
+      return new Planned(standing, planned.space(), planned.plan(),
+          new PlanExecution(planned.space(), planned.plan()).summaries());
     };
     // The local search and the solver look at no cancel flag (a 1 ms step makes seconds of
     // them): the reading statement waits for them on its own terms, and stops the search

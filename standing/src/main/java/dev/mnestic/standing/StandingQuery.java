@@ -53,8 +53,8 @@ import java.util.Map;
  * windows whose end is after the latest row time of the rows it reads less {@code retain}
  * ({@code RETAIN interval}, {@link #DEFAULT_RETENTION} when not stated); null for a query run
  * as a statement, which answers every window of its rows. The executor keeps and reads windows
- * by it ({@code Sketches.Summary#retain}); its planner queries' retention stays the window's
- * width (see {@code Dashboard}).
+ * by it ({@code Sketches.Summary#retain}), and it is its planner queries' retention (zero for a
+ * statement; {@code Dashboard} plans one for the span of its rows).
  */
 public record StandingQuery(String name, String table, String timeColumn, Window window,
     RowFilter filter, List<Column> columns, RelDataType rowType, Map<String, String> valueColumns,
@@ -216,7 +216,7 @@ public record StandingQuery(String name, String table, String timeColumn, Window
             + " APPROX_QUANTILE(column, φ), and ratios of two APPROX_QUANTILEs");
       }
       columns.add(new Column.Answer(new Query(name + "." + (i + 1), expr, target, window.step(),
-          window.width(), e.getParserPosition().getLineNum())));
+          retain == null ? Duration.ZERO : retain, e.getParserPosition().getLineNum())));
       rowType.add(alias != null ? alias : "EXPR$" + i,
           typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE), true));
     }

@@ -35,8 +35,12 @@ import java.util.Arrays;
  * evaluation cost {@link #SCAN_NANOS_PER_ROW} each.
  *
  * <p>Per second: an ingest-time build pays each row's update once per open window
- * (width / step of them); an evaluation-time candidate pays its work once per step. A kept
- * result holds one copy per window it keeps: keep / step of them (plus the open ones).
+ * (width / step of them); an evaluation-time candidate pays its work once per step. A result
+ * kept across evaluations holds one copy per window the runtime keeps of it, whatever its
+ * timing: those ending in the last keep (keep / step of them) and those still open, holding the
+ * latest row (width / step), as the standing queries' kept summaries do
+ * ({@code Sketches.State}); an exact build over sliding windows keeps its values once, in
+ * tumbling windows of its step ((keep + width) / step of them).
  *
  * <p>The exact accumulator is charged as calcite-adapter's {@code Sketches} runs it: each value
  * is appended once and sorted once whatever the overlap, and exact sliding or merged windows
@@ -103,15 +107,21 @@ public final class CostModel {
       if (theta instanceof Parameters.Exact) {
         final double scan = p.timing() == Timing.INGEST ? 0
             : n * SCAN_NANOS_PER_ROW / seconds(w.step());
-        return kept(new Cost(scan + exactNanosPerSecond(w, m), 0, 0), p, bytes, w.step(),
-            p.timing() == Timing.INGEST ? w.overlap() : 0);
+        final Cost base = new Cost(scan + exactNanosPerSecond(w, m), 0, 0);
+        if (!w.isTumbling() && p.lifetime() instanceof Lifetime.AcrossEvaluations) {
+          // kept as tumbling windows of the step, each value once
+          return kept(base, p, bytes(theta, m.rowsPerSecond() * seconds(w.step()), m),
+              w.step(), 0, w.overlap());
+        }
+        return kept(base, p, bytes, w.step(),
+            p.timing() == Timing.INGEST ? w.overlap() : 0, w.overlap());
       }
       if (p.timing() == Timing.INGEST) {
         final double cpu = m.rowsPerSecond() * updateNanos(theta) * w.overlap();
-        return kept(new Cost(cpu, 0, 0), p, bytes, w.step(), w.overlap());
+        return kept(new Cost(cpu, 0, 0), p, bytes, w.step(), w.overlap(), w.overlap());
       }
       final double cpu = n * (SCAN_NANOS_PER_ROW + updateNanos(theta)) / seconds(w.step());
-      return kept(new Cost(cpu, 0, 0), p, bytes, w.step(), 0);
+      return kept(new Cost(cpu, 0, 0), p, bytes, w.step(), 0, w.overlap());
     }
     if (op instanceof Operator.Merge) {
       final GroupKey.State state = (GroupKey.State) key;
@@ -128,7 +138,7 @@ public final class CostModel {
           ? m.rowsPerSecond() * (SORT_NANOS_PER_VALUE + 2 * COUNT_NANOS_PER_VALUE)
           : parts * mergeNanos(theta, nSub, m) / seconds(w.step());
       final double reading = p.lifetime() instanceof Lifetime.None ? bytes : 0;
-      return kept(new Cost(cpu, reading, 0), p, bytes, w.step(), 0);
+      return kept(new Cost(cpu, reading, 0), p, bytes, w.step(), 0, w.overlap());
     }
     if (op instanceof Operator.SortQuantile) {
       // Run as an exact accumulator over the quantile's windows, read once.
@@ -138,28 +148,35 @@ public final class CostModel {
       final double n = m.rowsPerSecond() * seconds(w.width());
       final double cpu = n * SCAN_NANOS_PER_ROW / seconds(w.step()) + exactNanosPerSecond(w, m)
           + EXACT_READ_NANOS / seconds(w.step());
-      return kept(new Cost(cpu, 0, 0), p, ANSWER_BYTES, w.step(), 0);
+      return kept(new Cost(cpu, 0, 0), p, ANSWER_BYTES, w.step(), 0, w.overlap());
     }
     if (op instanceof Operator.Readout) {
       final GroupKey.Quantile q = (GroupKey.Quantile) key;
       final GroupKey.State state = (GroupKey.State) memo.key(c.children().get(0));
       final Metric m = workload.metric(q.metric());
       final double cpu = readNanos(state.family()) / seconds(q.window().step());
-      return kept(new Cost(cpu, 0, 0), p, ANSWER_BYTES, q.window().step(), 0);
+      return kept(new Cost(cpu, 0, 0), p, ANSWER_BYTES, q.window().step(), 0,
+          q.window().overlap());
     }
     final Duration step = stepOf(c.children().get(0));
-    return kept(new Cost(DIVIDE_NANOS / seconds(step), 0, 0), p, ANSWER_BYTES, step, 0);
+    return kept(new Cost(DIVIDE_NANOS / seconds(step), 0, 0), p, ANSWER_BYTES, step, 0,
+        overlapOf(c.children().get(0)));
   }
 
-  /** {@code base} plus holding results of {@code bytes} each as lifetime says. */
-  private static Cost kept(Cost base, PhysicalProperties p, double bytes, Duration step, long open) {
+  /**
+   * {@code base} plus holding results of {@code bytes} each as lifetime says: {@code open}
+   * windows being built whatever the lifetime, and, kept across evaluations, the windows of
+   * the keep and the {@code overlap} holding the latest time.
+   */
+  private static Cost kept(Cost base, PhysicalProperties p, double bytes, Duration step,
+      long open, long overlap) {
     final double copies;
     final StorageMedium medium;
     if (p.lifetime() instanceof Lifetime.OneEvaluation one) {
       copies = open + 1;
       medium = one.medium();
     } else if (p.lifetime() instanceof Lifetime.AcrossEvaluations across) {
-      copies = open + (double) across.keep().toMillis() / step.toMillis();
+      copies = Math.max(open, overlap) + (double) across.keep().toMillis() / step.toMillis();
       medium = across.medium();
     } else {
       return base.plus(new Cost(0, open * bytes, 0));
@@ -170,6 +187,14 @@ public final class CostModel {
     // Written once per window, read back once per window.
     final double serde = 2 * bytes * STORE_NANOS_PER_BYTE / seconds(step);
     return base.plus(new Cost(serde, open * bytes, copies * bytes));
+  }
+
+  private long overlapOf(int group) {
+    final GroupKey key = memo.key(group);
+    if (key instanceof GroupKey.Ratio r) {
+      return overlapOf(r.numerator());
+    }
+    return ((GroupKey.Quantile) key).window().overlap();
   }
 
   private Duration stepOf(int group) {

@@ -6,6 +6,7 @@ import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.memo.Parameters;
 import dev.mnestic.planner.physical.Cost;
+import dev.mnestic.planner.physical.Execution;
 import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalProperties;
@@ -35,14 +36,20 @@ import java.util.stream.IntStream;
  * checked constructor and the operator's own limits reject the rest, recorded as pruned. A
  * state whose own ε exceeds every target that reaches its group is pruned too: errors only grow
  * along the edges (a readout passes its state's error on; a ratio's exceeds each operand's).
+ * With {@link Execution#STANDING} only what the standing-query executor runs is kept: builds at
+ * ingest kept across evaluations in the heap, merges, readouts and ratios at evaluation kept for
+ * none, no exact sort.
  */
 public final class Stage2 {
   private Stage2() {
   }
 
-  /** The physical candidates; {@code pruned} receives what was set aside. */
+  /**
+   * The physical candidates of the alternatives {@code execution} runs; {@code pruned} receives
+   * what was set aside.
+   */
   public static List<PhysicalCandidate> expand(Memo memo, Workload workload,
-      List<SortedSet<Duration>> history, List<PlanSpace.Pruned> pruned) {
+      List<SortedSet<Duration>> history, List<PlanSpace.Pruned> pruned, Execution execution) {
     final double[] loosest = loosestTargets(memo, workload.queries());
     // Groups asked the same histories share their alternatives.
     final Map<SortedSet<Duration>, List<Alternative>> alternatives = new HashMap<>();
@@ -69,7 +76,7 @@ public final class Stage2 {
               + ", " + a.lifetime, () -> a.rejection));
           continue;
         }
-        final Supplier<String> limit = limit(cand.operator(), a.properties);
+        final Supplier<String> limit = limit(cand.operator(), a.properties, execution);
         if (limit != null) {
           pruned.add(new PlanSpace.Pruned("stage 2", () -> "G" + g + " " + cand + " @ " + a.properties,
               limit));
@@ -226,14 +233,29 @@ public final class Stage2 {
     return out;
   }
 
-  /** Why {@code op} cannot run with {@code p}, or null. */
-  private static Supplier<String> limit(Operator op, PhysicalProperties p) {
+  /** Why {@code op} cannot run with {@code p} under {@code execution}, or null. */
+  private static Supplier<String> limit(Operator op, PhysicalProperties p, Execution execution) {
     if (op instanceof Operator.Answer) {
       return p.timing() == Timing.EVALUATION && p.lifetime() instanceof Lifetime.None ? null
           : () -> "an answer is handed to its query when evaluated, not kept";
     }
     if (p.timing() == Timing.INGEST && !(op instanceof Operator.Build)) {
       return () -> "only a build is fed row by row; " + op + " runs at evaluation";
+    }
+    if (execution == Execution.STANDING) {
+      if (op instanceof Operator.SortQuantile) {
+        return () -> "the standing executor runs an exact sort as the exact build, kept and read"
+            + " out";
+      }
+      if (op instanceof Operator.Build) {
+        return p.timing() == Timing.INGEST
+            && p.lifetime() instanceof Lifetime.AcrossEvaluations a
+            && a.medium() == StorageMedium.HEAP ? null
+            : () -> "the standing executor feeds a build each row once and keeps its windows"
+                + " across evaluations in the heap";
+      }
+      return p.recomputedOnDemand() ? null
+          : () -> "the standing executor makes " + op + " when read, kept for no later evaluation";
     }
     return null;
   }

@@ -5,6 +5,7 @@ import dev.mnestic.planner.cost.CostModel;
 import dev.mnestic.planner.memo.Memo;
 import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.Cost;
+import dev.mnestic.planner.physical.Execution;
 import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalProperties;
@@ -52,7 +53,8 @@ class DominanceTest {
     Pass1.insert(memo, workload.queries(), lists);
     Pass2.addMerges(memo, lists);
     final List<SortedSet<Duration>> history = History.levels(memo, workload.queries());
-    final List<PhysicalCandidate> expanded = Stage2.expand(memo, workload, history, new ArrayList<>());
+    final List<PhysicalCandidate> expanded = Stage2.expand(memo, workload, history, new ArrayList<>(),
+        Execution.ANY);
     final CostModel model = new CostModel(workload, memo);
     final List<Cost> costs = new ArrayList<>();
     for (PhysicalCandidate v : expanded) {

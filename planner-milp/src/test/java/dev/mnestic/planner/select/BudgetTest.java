@@ -2,6 +2,7 @@ package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.physical.Execution;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.workload.Dashboards;
 import dev.mnestic.planner.workload.Workload;
@@ -180,7 +181,7 @@ class BudgetTest {
     final Workload workload = WorkloadParser.parse(Dashboards.generate(40, 1));
     final SteppingTicker slow = new SteppingTicker(3000 * MILLI);
     final Planner.Planned planned = Planner.plan(workload, new Planner.Options(ParameterLists.DEFAULT, Solver.CP_SAT,
-        Duration.ofSeconds(2), true, slow, new StopSignal()));
+        Duration.ofSeconds(2), true, slow, new StopSignal(), Execution.ANY));
     final Plan plan = planned.plan();
     assertEquals(3000 * MILLI, planned.spaceNanos());
     assertEquals(new Search.Phase("plan space", 3000, false), plan.search().phases().get(0));
@@ -194,7 +195,8 @@ class BudgetTest {
     // The same limit on a clock that moves 1 ms a read: the space takes 1 ms of it and the
     // selection searches on, so the plan is cheaper than the grown one.
     final Planner.Planned selection = Planner.plan(workload, new Planner.Options(ParameterLists.DEFAULT,
-        Solver.CP_SAT, Duration.ofSeconds(2), true, new SteppingTicker(MILLI), new StopSignal()));
+        Solver.CP_SAT, Duration.ofSeconds(2), true, new SteppingTicker(MILLI), new StopSignal(),
+        Execution.ANY));
     assertEquals(MILLI, selection.spaceNanos());
     assertTrue(selection.plan().cost() < plan.cost(), selection.plan().cost() + " vs " + plan.cost());
     assertEquals(null, ReferenceEnumerator.violation(selection.space(), selection.plan()));

@@ -5,15 +5,22 @@ import dev.mnestic.planner.Workloads;
 import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.Execution;
+import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalEdge;
+import dev.mnestic.planner.physical.PhysicalProperties;
 import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.physical.StorageMedium;
+import dev.mnestic.planner.physical.Timing;
 import dev.mnestic.planner.workload.Dashboards;
 import dev.mnestic.planner.workload.WorkloadParser;
 
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -299,35 +306,76 @@ class SelectionTest {
     assertEquals(null, ReferenceEnumerator.violation(space, plan));
   }
 
-  /** The MILP's optimum equals the enumerator's on random small workloads. */
+  /**
+   * The MILP's optimum equals the enumerator's on random small workloads, over every
+   * alternative and over what the standing executor runs ({@link Execution#STANDING}: builds fed
+   * at ingest and kept in the heap, the rest made at evaluation and not kept, no exact sort).
+   */
   @Test void milpMatchesEnumeratorOnRandomWorkloads() {
-    final Random random = new Random(20261129);
-    final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
-    int withMerges = 0;
-    int withRatios = 0;
-    for (int n = 0; n < 200; n++) {
-      final String text = Workloads.random(random);
-      final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists);
-      final Plan milp;
-      final Plan reference;
-      try {
-        reference = new ReferenceEnumerator(space).solve();
-      } catch (PlanningException e) {
-        assertThrows(PlanningException.class, () -> new MilpSelector(space, SOLVER, LIMIT).solve(), text);
-        continue;
+    for (Execution execution : Execution.values()) {
+      final Random random = new Random(20261129);
+      final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
+      int withMerges = 0;
+      int withRatios = 0;
+      for (int n = 0; n < 200; n++) {
+        final String text = Workloads.random(random);
+        final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists, execution);
+        final Plan milp;
+        final Plan reference;
+        try {
+          reference = new ReferenceEnumerator(space).solve();
+        } catch (PlanningException e) {
+          assertThrows(PlanningException.class, () -> new MilpSelector(space, SOLVER, LIMIT).solve(), text);
+          continue;
+        }
+        milp = new MilpSelector(space, SOLVER, LIMIT).solve();
+        assertEquals(Plan.Status.OPTIMAL, milp.status(), text);
+        assertEquals(reference.cost(), milp.cost(), LagrangianBound.TOLERANCE * reference.cost(), text);
+        if (milp.candidates().stream().anyMatch(v -> op(space, v) instanceof Operator.Merge)) {
+          withMerges++;
+        }
+        if (milp.candidates().stream().anyMatch(v -> op(space, v) instanceof Operator.Divide)) {
+          withRatios++;
+        }
+        if (execution == Execution.STANDING) {
+          for (int v : milp.candidates()) {
+            final PhysicalProperties p = space.candidates().get(v).properties();
+            final Operator op = op(space, v);
+            assertTrue(!(op instanceof Operator.SortQuantile), text);
+            assertTrue(op instanceof Operator.Scan
+                || (op instanceof Operator.Build) == (p.timing() == Timing.INGEST
+                    && p.lifetime() instanceof Lifetime.AcrossEvaluations a
+                    && a.medium() == StorageMedium.HEAP)
+                && (op instanceof Operator.Build) != p.recomputedOnDemand(), p + " " + text);
+          }
+        }
       }
-      milp = new MilpSelector(space, SOLVER, LIMIT).solve();
-      assertEquals(Plan.Status.OPTIMAL, milp.status(), text);
-      assertEquals(reference.cost(), milp.cost(), LagrangianBound.TOLERANCE * reference.cost(), text);
-      if (milp.candidates().stream().anyMatch(v -> op(space, v) instanceof Operator.Merge)) {
-        withMerges++;
-      }
-      if (milp.candidates().stream().anyMatch(v -> op(space, v) instanceof Operator.Divide)) {
-        withRatios++;
-      }
+      // The random workloads reach the interesting shapes.
+      assertTrue(withMerges > 5 && withRatios > 20,
+          execution + ": " + withMerges + " merges, " + withRatios + " ratios");
     }
-    // The random workloads reach the interesting shapes.
-    assertTrue(withMerges > 5 && withRatios > 20, withMerges + " merges, " + withRatios + " ratios");
+  }
+
+  /**
+   * What the standing executor keeps is charged for its retention: B reads minutes kept 10
+   * minutes; A, hours, merges B's minutes when it keeps two hours (keeping about three hours of
+   * minutes costs less than a build of its own, fed every row), and builds its own hours when it
+   * keeps 30 days (30 days of minutes would cost far more).
+   */
+  @Test void aLongRetentionKeepsFewerWindows() {
+    final Map<String, Class<?>> stateOfA = new LinkedHashMap<>();
+    for (String retain : List.of("2h", "30d")) {
+      final PlanSpace space = Planner.space(WorkloadParser.parse(
+          "metric m from t(ts, v) rate 100000/s raw 1d range 0.1..100000\n"
+          + "B: quantile_over_time(0.9, m[1m]) rank error 0.01 every 1m retain 10m\n"
+          + "A: quantile_over_time(0.9, m[1h]) rank error 0.01 every 1h retain " + retain + "\n"),
+          ParameterLists.DEFAULT, Execution.STANDING);
+      final Plan plan = new MilpSelector(space, SOLVER, LIMIT).solve();
+      assertEquals(Plan.Status.OPTIMAL, plan.status());
+      final int state = only(plan, only(plan, space.answers().get("A"), 0).producer(), 0).producer();
+      stateOfA.put(retain, op(space, state).getClass());
+    }
+    assertEquals(Map.of("2h", Operator.Merge.class, "30d", Operator.Build.class), stateOfA);
   }
 
   private static Operator op(PlanSpace space, int v) {

@@ -58,16 +58,11 @@ public final class PlanExecution {
   /** Chosen summary candidate → the windows' summaries the last {@link #answers} made. */
   private final Map<Integer, Long> made = new LinkedHashMap<>();
 
-  /** Runs {@code plan}, each query's windows kept and read as far back as its retention. */
-  public PlanExecution(PlanSpace space, Plan plan) {
-    this(space, plan, Query::retention);
-  }
-
   /**
-   * Runs {@code plan}, each query's windows kept and read as far back as {@code retention}
-   * says of it (zero: every window).
+   * Runs {@code plan}, each query's windows kept and read as far back as its retention (zero:
+   * every window).
    */
-  public PlanExecution(PlanSpace space, Plan plan, Function<Query, Duration> retention) {
+  public PlanExecution(PlanSpace space, Plan plan) {
     this.space = space;
     this.plan = plan;
     for (PhysicalEdge e : plan.edges()) {
@@ -85,7 +80,7 @@ public final class PlanExecution {
     }
     reads.replaceAll((v, phis) -> phis.stream().distinct().sorted().toList());
     for (Query q : space.workload().queries()) {
-      retain(producer(space.answers().get(q.name()), 0), retention.apply(q));
+      retain(producer(space.answers().get(q.name()), 0), q.retention());
     }
     for (int v : reads.keySet()) {
       summaries.computeIfAbsent(metric(v), m -> new ArrayList<>()).add(v);
@@ -99,6 +94,13 @@ public final class PlanExecution {
   public Map<String, List<Sketches.Summary>> summaries() {
     final Map<String, List<Sketches.Summary>> out = new LinkedHashMap<>();
     summaries.forEach((metric, vs) -> out.put(metric, vs.stream().map(this::summary).toList()));
+    return out;
+  }
+
+  /** Per metric, the chosen candidate of each of its {@link #summaries}, in the same order. */
+  public Map<String, List<Integer>> candidates() {
+    final Map<String, List<Integer>> out = new LinkedHashMap<>();
+    summaries.forEach((metric, vs) -> out.put(metric, List.copyOf(vs)));
     return out;
   }
 
