@@ -34,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a DDSketch's bins over the table's whole value range) and 8 bytes per exact value, the
  * executor holds a sketch's serialized size and an exact array's capacity (up to twice its
  * values). Measured: the plan charges 1.14 times the KLL's bytes and 1.23 times the DDSketch's,
- * and 0.77 times the exact values' capacity.
+ * and 0.77 times the exact values' capacity. The merge (the five-minute KLL of the minute's)
+ * is charged the window it makes while read; between reads it keeps only its windows' φ values.
  */
 class StandingMemoryTest {
   private static final long MINUTE = 60_000;
@@ -84,8 +85,9 @@ class StandingMemoryTest {
         for (int i = 0; i < summaries.size(); i++) {
           final Sketches.Summary summary = summaries.get(i);
           if (!summary.builtFromRows()) {
-            // made when read, kept for no later evaluation
-            assertEquals(0, held[i], all.toString());
+            // made when read: what it keeps between reads is its windows' φ values, fewer
+            // bytes than the window it is charged for making
+            assertTrue(held[i] <= planned[i], all.toString());
             continue;
           }
           families.add(summary.family());
