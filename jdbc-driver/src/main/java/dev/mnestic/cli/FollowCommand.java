@@ -69,7 +69,7 @@ final class FollowCommand {
             : SqlCommand.connect(commandLine.option("db"), null, properties);
          Statement statement = connection.createStatement();
          ResultSet rs = statement.executeQuery(sql)) {
-      ResultFormat.csv(rs, lines, rows);
+      ResultFormat.csv(Rows.of(rs), lines, rows);
       return 0;
     } catch (SQLException | RuntimeException e) {
       return SqlCommand.fail(lines, err, ErrorMessages.of(e));

@@ -1,18 +1,15 @@
 package dev.mnestic.cli;
 
 import java.io.PrintStream;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * How {@code mnestic sql} writes a result set. Columns are named by
- * {@link ResultSetMetaData#getColumnLabel}, values come from
- * {@link ResultSet#getObject(int)} and are written as {@link Values}
- * describes. Every line ends with {@code \n}.
+ * How {@code mnestic sql} and {@code mnestic run} write a result ({@link Rows}): an SQL
+ * result set's values as {@link Values} describes, a Datalog script's as CozoDB does
+ * ({@link Rows#of(dev.mnestic.datalog.Engine.Result)}). Every line ends with {@code \n}.
  */
 enum ResultFormat {
   /**
@@ -24,7 +21,8 @@ enum ResultFormat {
    * {@code NULL} is written {@code 'NULL'}, so the two stay apart. A cell's
    * line breaks and tabs are escaped ({@code \n}, {@code \r}, {@code \t}), other
    * control characters as a backslash, {@code u} and four hex digits, and a
-   * backslash is doubled, so every row is one line.
+   * backslash is doubled, so every row is one line. A Datalog script's values
+   * are written as {@link Rows#of(dev.mnestic.datalog.Engine.Result)} says.
    *
    * <pre>
    * name    id    importance
@@ -33,19 +31,18 @@ enum ResultFormat {
    * </pre>
    */
   TABLE("\n") {
-    @Override void write(ResultSet rs, PrintStream out) throws SQLException {
-      final int n = rs.getMetaData().getColumnCount();
+    @Override void write(Rows rows, PrintStream out) throws SQLException {
+      final String[] labels = rows.labels();
+      final int n = labels.length;
       final List<String[]> lines = new ArrayList<>();
-      final String[] labels = labels(rs);
       for (int i = 0; i < n; i++) {
         labels[i] = escaped(labels[i]);
       }
       lines.add(labels);
-      while (rs.next()) {
+      while (rows.next()) {
         final String[] cells = new String[n];
         for (int i = 0; i < n; i++) {
-          final Object value = rs.getObject(i + 1);
-          final String text = value == null ? null : Values.text(value);
+          final String text = rows.text(i);
           cells[i] = text == null ? "NULL" : text.equals("NULL") ? "'NULL'" : escaped(text);
         }
         lines.add(cells);
@@ -78,22 +75,23 @@ enum ResultFormat {
    * {@code "NaN"}, {@code "Infinity"} and {@code "-Infinity"}. NULL is
    * {@code null}, booleans are {@code true} and {@code false}, arrays are JSON
    * arrays, and everything else (strings, dates, times, timestamps) a JSON
-   * string.
+   * string. A Datalog script's rows are CozoDB's JSON of them, as its
+   * {@code {"headers":[...],"rows":[...]}} has them.
    */
   JSON("") {
-    @Override void write(ResultSet rs, PrintStream out) throws SQLException {
-      final int n = rs.getMetaData().getColumnCount();
+    @Override void write(Rows rows, PrintStream out) throws SQLException {
+      final String[] labels = rows.labels();
       final StringBuilder b = new StringBuilder("{\"headers\":");
-      Values.appendJson(b, labels(rs));
+      Values.appendJson(b, labels);
       b.append(",\"rows\":[");
       String sep = "";
-      while (rs.next()) {
+      while (rows.next()) {
         b.append(sep).append('[');
-        for (int i = 1; i <= n; i++) {
-          if (i > 1) {
+        for (int i = 0; i < labels.length; i++) {
+          if (i > 0) {
             b.append(',');
           }
-          Values.appendJson(b, rs.getObject(i));
+          rows.appendJson(b, i);
         }
         b.append(']');
         sep = ",";
@@ -111,25 +109,25 @@ enum ResultFormat {
    * field; the empty string is {@code ""}, so the two stay apart.
    */
   CSV("\n") {
-    @Override void write(ResultSet rs, PrintStream out) throws SQLException {
-      csv(rs, out, Long.MAX_VALUE);
+    @Override void write(Rows rows, PrintStream out) throws SQLException {
+      csv(rows, out, Long.MAX_VALUE);
     }
   };
 
   /**
-   * Writes at most {@code rows} rows of {@code rs} as {@link #CSV}, a line (one {@code print})
-   * per row: followed rows ({@code mnestic follow}) are written as they come.
+   * Writes at most {@code limit} rows of {@code rows} as {@link #CSV}, a line (one
+   * {@code print}) per row: followed rows ({@code mnestic follow}) are written as they come.
    */
-  static void csv(ResultSet rs, PrintStream out, long rows) throws SQLException {
-    final int n = rs.getMetaData().getColumnCount();
+  static void csv(Rows rows, PrintStream out, long limit) throws SQLException {
+    final String[] labels = rows.labels();
+    final int n = labels.length;
     final StringBuilder b = new StringBuilder();
-    appendRecord(b, labels(rs));
+    appendRecord(b, labels);
     out.print(b);
     final String[] fields = new String[n];
-    for (long written = 0; written < rows && rs.next(); written++) {
+    for (long written = 0; written < limit && rows.next(); written++) {
       for (int i = 0; i < n; i++) {
-        final Object value = rs.getObject(i + 1);
-        fields[i] = value == null ? null : Values.text(value);
+        fields[i] = rows.text(i);
       }
       b.setLength(0);
       appendRecord(b, fields);
@@ -162,8 +160,8 @@ enum ResultFormat {
     this.separator = separator;
   }
 
-  /** Writes the rest of {@code rs}. */
-  abstract void write(ResultSet rs, PrintStream out) throws SQLException;
+  /** Writes the rest of {@code rows}. */
+  abstract void write(Rows rows, PrintStream out) throws SQLException;
 
   /** The format that {@code --format NAME} names, in any case. */
   static ResultFormat of(String name) throws UsageException {
@@ -228,14 +226,5 @@ enum ResultFormat {
         || c >= 0x1F300 && c <= 0x1F64F // pictographs, emoticons
         || c >= 0x1F900 && c <= 0x1F9FF
         || c >= 0x20000 && c <= 0x3FFFD; // CJK extensions B and later
-  }
-
-  private static String[] labels(ResultSet rs) throws SQLException {
-    final ResultSetMetaData metaData = rs.getMetaData();
-    final String[] labels = new String[metaData.getColumnCount()];
-    for (int i = 0; i < labels.length; i++) {
-      labels[i] = metaData.getColumnLabel(i + 1);
-    }
-    return labels;
   }
 }

@@ -18,14 +18,17 @@ import java.util.Set;
 
 /**
  * {@code mnestic run}: runs a CozoScript script on a {@code jdbc:mnestic:}
- * connection ({@code lang=datalog}) and prints the entry rule's rows.
+ * connection ({@code lang=datalog}) and prints the entry rule's rows, their values as CozoDB
+ * writes them ({@link Rows#of(Engine.Result)}).
  */
 final class RunCommand {
   static final String USAGE = """
       Usage: mnestic run [OPTIONS] FILE
 
       Runs a CozoScript script (FILE, or '-' for standard input) and prints
-      the rows of its entry rule ?[...]. Stored relations are the store's tables.
+      the rows of its entry rule ?[...], values as CozoDB's JSON writes them
+      (bytes in Base64, "INFINITY", NaN as null). Stored relations are the
+      store's tables.
 
       Options:
             --db PATH        The store: a directory (created on first use) or mem:NAME;
@@ -76,7 +79,8 @@ final class RunCommand {
         statement.setObject(i + 1, params.get(names.get(i)));
       }
       try (ResultSet rs = statement.executeQuery()) {
-        resultFormat.write(rs, out);
+        // the script's values as the engine gave them: JDBC's have a Json value as its text
+        resultFormat.write(Rows.of(rs.unwrap(Engine.Result.class)), out);
       }
       return 0;
     } catch (SQLException | RuntimeException e) {

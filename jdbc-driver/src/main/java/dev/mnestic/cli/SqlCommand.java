@@ -71,7 +71,7 @@ final class SqlCommand {
               if (resultSets++ > 0) {
                 out.print(resultFormat.separator);
               }
-              resultFormat.write(rs, out);
+              resultFormat.write(Rows.of(rs), out);
             }
           }
         } catch (SQLException | RuntimeException | ExceptionInInitializerError e) {

@@ -19,8 +19,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How the CLI writes one value of a result set: as text (a table or CSV cell)
- * and as JSON.
+ * How the CLI writes one value of an SQL result set: as text (a table or CSV
+ * cell) and as JSON. (A Datalog script's values are written as CozoDB writes
+ * them, by {@link dev.mnestic.value.Values#toJson}: see {@link Rows}.)
  *
  * <ul>
  *   <li>{@code Double} and {@code Float}: the shortest decimal that reads back

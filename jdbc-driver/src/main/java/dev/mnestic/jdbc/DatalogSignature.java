@@ -12,7 +12,9 @@ import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.linq4j.Linq4j;
 
 import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
 import java.sql.Types;
+import java.sql.Wrapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,19 +26,24 @@ import java.util.Map;
  * entry rule's headers, of JDBC type JAVA_OBJECT holding CozoDB values (Long,
  * Double, String, Boolean, List, null, and as {@link #jdbcValue} says,
  * byte[], UUID and JSON text). Run, it is a signature holding the rows the
- * script returned.
+ * script returned; its result set also unwraps to the script's {@link Engine.Result}, whose
+ * values are CozoDB's as the engine gave them (a Json value stays Json, not its text):
+ * {@code mnestic run} prints those as CozoDB does.
  */
-final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> {
+final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> implements Wrapper {
   private static final ColumnMetaData.AvaticaType ANY =
       ColumnMetaData.scalar(Types.JAVA_OBJECT, "ANY", ColumnMetaData.Rep.OBJECT);
 
   final String script;
+  /** The script's result; null when only prepared. */
+  private final Engine.Result result;
 
   private DatalogSignature(String script, List<AvaticaParameter> parameters,
-      List<String> headers, List<Object> rows) {
+      List<String> headers, List<Object> rows, Engine.Result result) {
     super(script, parameters, Map.of(), null, columns(headers), Meta.CursorFactory.ARRAY, null,
         List.of(), -1, dataContext -> Linq4j.asEnumerable(rows), Meta.StatementType.SELECT);
     this.script = script;
+    this.result = result;
   }
 
   /** The script prepared: its parameters and its headers, no rows yet. */
@@ -47,7 +54,7 @@ final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> {
       parameters.add(new AvaticaParameter(false, 0, 0, Types.JAVA_OBJECT, "ANY",
           Object.class.getName(), name));
     }
-    return new DatalogSignature(script, parameters, description.headers(), List.of());
+    return new DatalogSignature(script, parameters, description.headers(), List.of(), null);
   }
 
   /** The script's result. */
@@ -56,7 +63,7 @@ final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> {
     for (List<Object> row : result.rows()) {
       rows.add(row.stream().map(DatalogSignature::jdbcValue).toArray());
     }
-    return new DatalogSignature(script, List.of(), result.headers(), rows);
+    return new DatalogSignature(script, List.of(), result.headers(), rows, result);
   }
 
   /**
@@ -78,6 +85,18 @@ final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> {
       return ((List<?>) v).stream().map(DatalogSignature::jdbcValue).toList();
     }
     return v;
+  }
+
+  /** The script's {@link Engine.Result}, once run. */
+  @Override public <T> T unwrap(Class<T> iface) throws SQLException {
+    if (!isWrapperFor(iface)) {
+      throw new SQLException("not a wrapper for " + iface.getName());
+    }
+    return iface.cast(result);
+  }
+
+  @Override public boolean isWrapperFor(Class<?> iface) {
+    return result != null && iface.isInstance(result);
   }
 
   private static List<ColumnMetaData> columns(List<String> headers) {

@@ -209,6 +209,53 @@ class MainTest {
         + "   ╭─[2:7]\n 2 │   y > \n   ·       ▲\n   ╰────\n", bad.err());
   }
 
+  /**
+   * {@code run} prints values as CozoDB 0.7.6 does: the scripts and rows are the recorded
+   * conformance corpus's ({@code datalog-frontend/src/test/resources/conformance/}) cases named
+   * below, whose JSON is CozoDB's without its {@code "next"} and {@code "ok"}.
+   */
+  @Test void runPrintsValuesAsCozoDbDoes(@TempDir Path dir) {
+    // functions: bytes-decode-encode
+    assertOk("{\"headers\":[\"a\",\"b\",\"c\"],\"rows\":[[\"AQI=\",\"/+8=\",\"\"]]}\n",
+        runWithInput("?[a, b, c] <- [[decode_base64('AQI='), encode_base64(decode_base64('/+8=')),"
+            + " decode_base64('')]]", "run", "--format", "json", "-"));
+    // functions: div-by-zero
+    final String divByZero = "?[a, b, c, d, e] <- [[1 / 0, -1 / 0, 0 / 0, 1.0 / -0.0, 0.0 / 0.0]]";
+    assertOk("{\"headers\":[\"a\",\"b\",\"c\",\"d\",\"e\"],"
+        + "\"rows\":[[\"INFINITY\",\"NEGATIVE_INFINITY\",null,\"NEGATIVE_INFINITY\",null]]}\n",
+        runWithInput(divByZero, "run", "--format", "json", "-"));
+    // functions: variance-std-dev (one value: no variance)
+    final String variance = "p[k, v] <- [['a', 1], ['a', 2], ['a', 4], ['b', 3]]\n"
+        + "?[k, variance(v), std_dev(v)] := p[k, v]";
+    assertOk("{\"headers\":[\"k\",\"variance(v)\",\"std_dev(v)\"],"
+        + "\"rows\":[[\"a\",2.333333333333334,1.5275252316519468],[\"b\",null,null]]}\n",
+        runWithInput(variance, "run", "--format", "json", "-"));
+    // core: unicode-literals; functions: chars-slice-string (a list)
+    assertOk("{\"headers\":[\"a\",\"b\"],\"rows\":[[\"h\u00e9llo \u65e5\u672c\u8a9e \ud83d\ude00\",11]]}\n",
+        runWithInput("?[a, b] := a = 'h\u00e9llo \u65e5\u672c\u8a9e \ud83d\ude00', b = length(a)",
+            "run", "--format", "json", "-"));
+    assertOk("{\"headers\":[\"a\",\"b\",\"c\"],"
+        + "\"rows\":[[[\"a\",\"\ud83d\ude00\",\"b\"],\"\u00e9l\",\"b\"]]}\n",
+        runWithInput("?[a, b, c] <- [[chars('a\ud83d\ude00b'), slice_string('h\u00e9llo', 1, 3),"
+            + " slice_string('ab', 1, 9)]]", "run", "--format", "json", "-"));
+    // writes: json-as-key (a Json value is its document, not a string of it)
+    final String db = dir.resolve("store").toString();
+    assertEquals(0, runWithInput(":create t {j: Json}", "run", "--db", db, "-").status());
+    final String jsonAsKey = "{?[j] <- [[json_object('x', 1)], [[1]], ['a']] :put t {j}}"
+        + " {?[j, d] := *t[j], d = dump_json(j)}";
+    assertOk("{\"headers\":[\"j\",\"d\"],"
+        + "\"rows\":[[\"a\",\"\\\"a\\\"\"],[[1],\"[1]\"],[{\"x\":1},\"{\\\"x\\\":1}\"]]}\n",
+        runWithInput(jsonAsKey, "run", "--db", db, "--format", "json", "-"));
+    // A table or CSV cell: a string its text, any other value its CozoDB JSON, without the
+    // quotes of Bytes and infinities (a Json string keeps them).
+    assertOk("j          d\n\"a\"        \"a\"\n[1]        [1]\n{\"x\":1}    {\"x\":1}\n",
+        runWithInput("?[j, d] := *t[j], d = dump_json(j)", "run", "--db", db, "-"));
+    assertOk("a,b,c,d,e\nINFINITY,NEGATIVE_INFINITY,null,NEGATIVE_INFINITY,null\n",
+        runWithInput(divByZero, "run", "--format", "csv", "-"));
+    assertOk("a,b\nAQI=,\"[\"\"x\"\",1]\"\n",
+        runWithInput("?[a, b] <- [[decode_base64('AQI='), ['x', 1]]]", "run", "--format", "csv", "-"));
+  }
+
   @Test void bindsParamsFromTheCommandLine() {
     assertEquals(new Run(0, "{\"headers\":[\"a\",\"b\",\"c\"],\"rows\":[[3,\"x!\",[1,2.5]]]}\n", ""),
         runWithInput("?[a, b, c] := a = $n + 1, b = $s ++ '!', c = $l", "run", "--format", "json",

@@ -44,7 +44,7 @@ class ResultFormatTest {
     try (Statement statement = connection.createStatement();
          ResultSet rs = statement.executeQuery(sql);
          PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      format.write(rs, out);
+      format.write(Rows.of(rs), out);
     }
     return bytes.toString(StandardCharsets.UTF_8);
   }

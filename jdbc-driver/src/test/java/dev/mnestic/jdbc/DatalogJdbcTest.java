@@ -1,5 +1,9 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.datalog.Engine;
+import dev.mnestic.value.Bytes;
+import dev.mnestic.value.Json;
+
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static dev.mnestic.jdbc.Rows.row;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -61,6 +66,25 @@ class DatalogJdbcTest {
       }
       assertEquals(39 * 40 / 2, counts.size());
       assertTrue(counts.get(0) instanceof Long, "CozoDB Ints are Longs");
+    }
+  }
+
+  /**
+   * A Json value reaches a JDBC client as its text and Bytes as {@code byte[]}; the result set
+   * also unwraps to the engine's result, where they are CozoDB's values still.
+   */
+  @Test void resultSetUnwrapsToTheEnginesResult() throws SQLException {
+    try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog");
+         Statement s = datalog.createStatement();
+         ResultSet rs = s.executeQuery("?[j, b] <- [[json_object('x', 1), decode_base64('AQI=')]]")) {
+      assertTrue(rs.isWrapperFor(Engine.Result.class));
+      final Engine.Result result = rs.unwrap(Engine.Result.class);
+      assertEquals(List.of("j", "b"), result.headers());
+      assertEquals(List.of(List.of(Json.parse("{\"x\":1}"), Bytes.of(new byte[] {1, 2}))),
+          result.rows());
+      assertTrue(rs.next());
+      assertEquals("{\"x\":1}", rs.getObject(1));
+      assertArrayEquals(new byte[] {1, 2}, (byte[]) rs.getObject(2));
     }
   }
 

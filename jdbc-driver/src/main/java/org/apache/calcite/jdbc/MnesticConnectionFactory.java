@@ -30,6 +30,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.sql.Wrapper;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
@@ -136,6 +137,16 @@ public class MnesticConnectionFactory extends CalciteFactory {
 
     @Override public String getString(String columnLabel) throws SQLException {
       return getString(findColumn(columnLabel));
+    }
+
+    /** Also what its signature wraps: a Datalog script's {@code Engine.Result}. */
+    @Override public <T> T unwrap(Class<T> iface) throws SQLException {
+      return signature instanceof Wrapper w && w.isWrapperFor(iface) ? w.unwrap(iface)
+          : super.unwrap(iface);
+    }
+
+    @Override public boolean isWrapperFor(Class<?> iface) throws SQLException {
+      return signature instanceof Wrapper w && w.isWrapperFor(iface) || super.isWrapperFor(iface);
     }
 
     @Override public java.sql.ResultSet create(ColumnMetaData.AvaticaType elementType,
