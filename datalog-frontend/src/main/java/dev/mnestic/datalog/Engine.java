@@ -389,6 +389,8 @@ public final class Engine {
       return stored.columns(op.relations().get(0), op.pos());
     case REMOVE:
       return stored.remove(op.relations(), op.pos());
+    case RENAME:
+      return stored.rename(op.relations(), op.pos());
     case EXPLAIN:
       return explain(op.explained(), params);
     default:

@@ -673,6 +673,71 @@ final class StoredRelations {
     return ok();
   }
 
+  /**
+   * {@code ::rename a -> b, c -> d} ({@code pairs}: each old name, then its new one), in
+   * order as CozoDB renames: a later pair sees the earlier ones done ({@code a -> b, b -> c}
+   * holds; {@code a -> c, c -> a} with both stored does not). Every pair is checked before any
+   * table is renamed: a new name taken fails with {@code eval::rel_name_conflict}, an old one
+   * missing with {@code query::relation_not_found}, and nothing is renamed. Each rename is DDL,
+   * which the store commits; one the store refuses undoes those before it.
+   */
+  Engine.Result rename(List<String> pairs, Pos pos) throws SQLException {
+    // the relations as they will be, each with its table's name at that point
+    final Map<String, String> now = new LinkedHashMap<>();
+    for (String name : staged.names()) {
+      now.put(name, staged.find(name).orElseThrow());
+    }
+    final List<String[]> renames = new ArrayList<>();
+    for (int i = 0; i < pairs.size(); i += 2) {
+      final String from = pairs.get(i);
+      final String to = pairs.get(i + 1);
+      if (lookup(now, to) != null) {
+        throw error(pos, ErrorCode.EVAL_REL_NAME_CONFLICT,
+            "Cannot create relation " + to + " as one with the same name already exists");
+      }
+      final String fromName = lookup(now, from);
+      if (fromName == null) {
+        throw error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND,
+            "Cannot find requested stored relation '" + from + "'");
+      }
+      if (to.startsWith(StagedTables.PREFIX)) {
+        throw error(pos, ErrorCode.MNESTIC_RESERVED_NAME, "Stored relation names beginning with '"
+            + StagedTables.PREFIX + "' are the store's own");
+      }
+      if (to.contains(".")) {
+        // as :create refuses one: a table of the store's one schema, read by SQL as schema.table
+        throw error(pos, ErrorCode.EVAL_INVALID_RELATION_NAME, "Stored relation name '" + to
+            + "' has a '.': a relation is named by one identifier");
+      }
+      final String table = now.remove(fromName);
+      staged.refuseIfRead(table, "rename", pos);
+      now.put(to, to);
+      renames.add(new String[] {table, to});
+    }
+    final List<String[]> done = new ArrayList<>();
+    try {
+      for (String[] r : renames) {
+        execute("ALTER TABLE " + quote(r[0]) + " RENAME TO " + quote(r[1]));
+        done.add(r);
+      }
+    } catch (SQLException e) {
+      for (int i = done.size() - 1; i >= 0; i--) {
+        execute("ALTER TABLE " + quote(done.get(i)[1]) + " RENAME TO " + quote(done.get(i)[0]));
+      }
+      throw e;
+    }
+    return ok();
+  }
+
+  /** The name in {@code relations} that {@code name} finds, as {@link StagedTables#find} does. */
+  private static String lookup(Map<String, String> relations, String name) {
+    if (relations.containsKey(name)) {
+      return name;
+    }
+    return relations.keySet().stream().filter(n -> n.equalsIgnoreCase(name)).findFirst()
+        .orElse(null);
+  }
+
   private void execute(String sql) throws SQLException {
     try (Statement s = session.getConnection().createStatement()) {
       s.execute(sql);

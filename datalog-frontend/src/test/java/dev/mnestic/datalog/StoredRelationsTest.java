@@ -98,6 +98,29 @@ class StoredRelationsTest {
         run("?[k, j, a, u, b, x] := *t{k, j, a, u, b}, x = is_json(a)").toJson());
   }
 
+  /**
+   * A {@code ::rename} whose later pair fails renames nothing, as CozoDB (which checks
+   * the pairs in order, each seeing the ones before done) leaves both names.
+   */
+  @Test void aFailedRenameRenamesNothing() throws SQLException {
+    run(":create c {x}");
+    final String before = run("::relations").toJson();
+    for (List<String> rename : List.of(
+        List.of("::rename r -> s, q -> t", "query::relation_not_found"),
+        List.of("::rename r -> s, c -> s", "eval::rel_name_conflict"),
+        List.of("::rename r -> s, s -> c", "eval::rel_name_conflict"))) {
+      final DatalogException e = assertThrows(DatalogException.class, () -> run(rename.get(0)),
+          rename.get(0));
+      assertEquals(rename.get(1), e.code(), rename.get(0));
+      assertEquals(before, run("::relations").toJson(), rename.get(0));
+    }
+    final String rows = contents();
+    run("::rename r -> s, s -> t, c -> r");
+    assertEquals(rows, run("?[k, v, w] := *t{k, v, w}").toJson());
+    assertEquals(List.of(List.of("r"), List.of("t")),
+        run("::relations").rows().stream().map(row -> row.subList(0, 1)).toList());
+  }
+
   private Engine.Result run(String script) throws SQLException {
     return engine.run(script, Map.of());
   }

@@ -152,6 +152,8 @@ class HostEscapeTest {
         "?[SESSION_ID] <- [[1]] :delete INFORMATION_SCHEMA.SYSTEM_SESSIONS {SESSION_ID}",
         "::remove MNESTIC.STANDING_QUERY",
         "::remove INFORMATION_SCHEMA.SYSTEM_USERS",
+        "::rename MNESTIC.STANDING_QUERY -> sq",
+        "::rename INFORMATION_SCHEMA.SYSTEM_USERS -> users",
         "::columns MNESTIC.STANDING_QUERY",
         "::columns INFORMATION_SCHEMA.SYSTEM_SESSIONS",
         "?[NAME, DEFINITION] <- [['x', 'y']] :replace MNESTIC.STANDING_QUERY"

@@ -16,9 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Test case for #16, point 4: a script that would drop or make anew a table a standing query
- * reads ({@code :replace} with other columns, {@code ::remove}) is refused with 2BP01 as SQL's
- * DROP TABLE is, at the op's line and column, and changes nothing: the table, its rows and the
- * standing query stay. Through the embedded driver: SQL and Datalog connections on one store.
+ * reads ({@code :replace} with other columns, {@code ::remove}, {@code ::rename}) is refused
+ * with 2BP01 as SQL's DROP TABLE is, at the op's line and column, and changes nothing: the
+ * table, its rows and the standing query stay. Through the embedded driver: SQL and Datalog
+ * connections on one store.
  */
 class DatalogDropRefusedTest {
   private static final String P50 = "CREATE STANDING QUERY p50 AS SELECT TUMBLE_START(ts,"
@@ -46,6 +47,12 @@ class DatalogDropRefusedTest {
       assertEquals("2BP01", remove.getSQLState(), remove.getMessage());
       assertTrue(remove.getMessage().contains("1:1: cannot remove stored relation lat"),
           remove.getMessage());
+      // so is renaming it, and nothing is renamed
+      final SQLException rename = assertThrows(SQLException.class,
+          () -> d.executeQuery("::rename other -> another, lat -> latency").close());
+      assertEquals("2BP01", rename.getSQLState(), rename.getMessage());
+      assertTrue(rename.getMessage().contains("1:1: cannot rename stored relation lat"),
+          rename.getMessage());
       assertEquals(200, count(s, "lat"));
       assertEquals(0, count(s, "other"));
       assertEquals(2, count(s, "p50"));

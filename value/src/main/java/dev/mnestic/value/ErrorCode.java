@@ -81,6 +81,8 @@ public enum ErrorCode {
       "a column the operation cannot read from its rows"),
   EVAL_STORED_RELATION_CONFLICT("eval::stored_relation_conflict",
       "a stored relation created where one exists, or changed by another"),
+  EVAL_REL_NAME_CONFLICT("eval::rel_name_conflict",
+      "::rename to the name of a stored relation that exists"),
   EVAL_INVALID_RELATION_NAME("eval::invalid_relation_name", "a stored relation name CozoDB rejects"),
 
   // query::, transact::, the stored relations

@@ -55,9 +55,13 @@ public record Script(List<Query> queries, SysOp sysOp) {
       Pos pos) {
   }
 
-  /** {@code ::relations}, {@code ::columns rel}, {@code ::remove a, b}, {@code ::explain {...}}. */
+  /**
+   * {@code ::relations}, {@code ::columns rel}, {@code ::remove a, b},
+   * {@code ::rename a -> b, c -> d} (its relations: each old name, then its new one),
+   * {@code ::explain {...}}.
+   */
   public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
     /** The system operations mnestic runs. */
-    public enum Kind { RELATIONS, COLUMNS, REMOVE, EXPLAIN }
+    public enum Kind { RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN }
   }
 }

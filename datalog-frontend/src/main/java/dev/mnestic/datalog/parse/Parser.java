@@ -135,7 +135,8 @@ public final class Parser {
 
   private Script.SysOp sysOp() {
     final Pos pos = expect("::").pos();
-    final Token op = expectIdent("a system operation (relations, columns, remove, explain)");
+    final Token op = expectIdent("a system operation (relations, columns, remove, rename,"
+        + " explain)");
     switch (op.text()) {
     case "relations":
       return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
@@ -148,6 +149,14 @@ public final class Parser {
         names.add(expectIdent("a relation name").text());
       } while (accept(","));
       return new Script.SysOp(Script.SysOp.Kind.REMOVE, names, null, pos);
+    case "rename":
+      final List<String> pairs = new ArrayList<>();
+      do {
+        pairs.add(storedName());
+        expect("->");
+        pairs.add(storedName());
+      } while (accept(","));
+      return new Script.SysOp(Script.SysOp.Kind.RENAME, pairs, null, pos);
     case "explain":
       expect("{");
       final Script.Query q = query("}");
@@ -155,9 +164,20 @@ public final class Parser {
       return new Script.SysOp(Script.SysOp.Kind.EXPLAIN, List.of(), q, pos);
     default:
       throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
-          + op.text() + "'; expected relations, columns, remove or explain",
+          + op.text() + "'; expected relations, columns, remove, rename or explain",
           op.pos().line(), op.pos().column());
     }
+  }
+
+  /** The name of a stored relation (never an ephemeral {@code _name}: CozoDB's grammar refuses it). */
+  private String storedName() {
+    final Token name = expectIdent("a relation name");
+    if (name.text().startsWith("_")) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "an ephemeral relation ('" + name.text()
+          + "') cannot be renamed; expected a stored relation's name", name.pos().line(),
+          name.pos().column());
+    }
+    return name.text();
   }
 
   /** A query block: rules and options, up to {@code closer} (or the end). */

@@ -142,6 +142,8 @@ class ParserTest {
     assertEquals(2, Parser.parse("{?[a] <- [[1]] :put r {a}} {?[a] := *r[a]}").queries().size());
     assertEquals(Script.SysOp.Kind.RELATIONS, Parser.parse("::relations").sysOp().kind());
     assertEquals(List.of("a", "b"), Parser.parse("::remove a, b").sysOp().relations());
+    assertEquals(List.of("a", "b", "c", "d"),
+        Parser.parse("::rename a -> b, c -> d").sysOp().relations());
     final Script.SysOp explain = Parser.parse("::explain { ?[a] := *r[a] }").sysOp();
     assertEquals(1, explain.explained().rules().size());
     assertNull(Parser.parse("::columns r").queries().isEmpty() ? null : "queries");
