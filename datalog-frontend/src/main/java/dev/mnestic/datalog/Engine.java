@@ -404,6 +404,7 @@ public final class Engine {
    * plan a row. Nothing runs and nothing is written.
    */
   private Result explain(Script.Query query, Map<String, ?> params) throws SQLException {
+    checkMagicRewrite(query.options(), params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
         .map(r -> ConstantRules.headed(r, params)).toList();
@@ -427,6 +428,7 @@ public final class Engine {
   private Result run(Script.Query query, Map<String, ?> params, StoredRelations stored)
       throws SQLException {
     final Script.Options options = query.options();
+    checkMagicRewrite(options, params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
         .map(r -> ConstantRules.headed(r, params)).toList();
@@ -564,6 +566,20 @@ public final class Engine {
    * aggregation may keep changing its result, {@value StrataOptions#MAX_EPOCHS} unless
    * the script says.
    */
+  /**
+   * Checks {@code :disable_magic_rewrite} as CozoDB does (a boolean, or
+   * {@code parser::option_not_bool}). mnestic makes no magic-set rewrite, so either value
+   * leaves the answer and the plan as they are.
+   */
+  private static void checkMagicRewrite(Script.Options options, Map<String, ?> params) {
+    final dev.mnestic.datalog.ast.Expr e = options.disableMagicRewrite();
+    if (e != null && !(ConstantEvaluator.evaluate(e, params) instanceof Boolean)) {
+      throw new DatalogException(ErrorCode.PARSER_OPTION_NOT_BOOL,
+          "Query option disable_magic_rewrite requires a boolean", e.pos().line(),
+          e.pos().column());
+    }
+  }
+
   private static int maxEpochs(Script.Options options, Map<String, ?> params) {
     if (options.maxEpochs() == null) {
       return StrataOptions.MAX_EPOCHS;

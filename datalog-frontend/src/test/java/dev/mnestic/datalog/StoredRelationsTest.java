@@ -108,7 +108,9 @@ class StoredRelationsTest {
     for (List<String> rename : List.of(
         List.of("::rename r -> s, q -> t", "query::relation_not_found"),
         List.of("::rename r -> s, c -> s", "eval::rel_name_conflict"),
-        List.of("::rename r -> s, s -> c", "eval::rel_name_conflict"))) {
+        List.of("::rename r -> s, s -> c", "eval::rel_name_conflict"),
+        // CozoDB takes a dotted name; mnestic's :create and ::rename refuse one
+        List.of("::rename r -> s, c -> MNESTIC.c", "eval::invalid_relation_name"))) {
       final DatalogException e = assertThrows(DatalogException.class, () -> run(rename.get(0)),
           rename.get(0));
       assertEquals(rename.get(1), e.code(), rename.get(0));

@@ -11,6 +11,8 @@ package dev.mnestic.value;
 public enum ErrorCode {
   // parser::, the script's text
   PARSER_PEST("parser::pest", "the script does not parse (CozoDB's pest grammar rejects it)"),
+  PARSER_OPTION_NOT_BOOL("parser::option_not_bool",
+      "a query option that takes a boolean given another value"),
   PARSER_TOO_DEEP("parser::too_deep", "the script nests deeper than the parser's limit"),
   PARSER_TOO_LARGE("parser::too_large",
       "a rule body, query or script larger than the limits checked before anything runs"),

@@ -17,7 +17,7 @@ public record Script(List<Query> queries, SysOp sysOp) {
    * bounded-meet aggregation may keep changing its result.
    */
   public record Options(List<Sort> order, Expr limit, Expr offset, Expr timeout,
-      Expr maxEpochs, Assertion assertion, RelationOp relationOp) {
+      Expr maxEpochs, Assertion assertion, RelationOp relationOp, Expr disableMagicRewrite) {
   }
 
   /** {@code :order -x} / {@code :order count(y)}. */

@@ -531,6 +531,9 @@ public final class Parser {
     case "max_epochs":
       o.maxEpochs = expr();
       return;
+    case "disable_magic_rewrite":
+      o.disableMagicRewrite = expr();
+      return;
     case "order":
     case "sort":
       do {
@@ -565,7 +568,8 @@ public final class Parser {
         kind = Script.RelationOp.Kind.valueOf(name.text().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new DatalogException(ErrorCode.PARSER_PEST, "unknown option ':" + name.text()
-            + "'; expected :limit, :offset, :order, :timeout, :max_epochs, :assert, :create,"
+            + "'; expected :limit, :offset, :order, :timeout, :max_epochs, :assert,"
+            + " :disable_magic_rewrite, :create,"
             + " :replace,"
             + " :put, :rm, :insert, :update, :delete, :ensure or :ensure_not",
             name.pos().line(), name.pos().column());
@@ -861,12 +865,13 @@ public final class Parser {
     Expr offset;
     Expr timeout;
     Expr maxEpochs;
+    Expr disableMagicRewrite;
     Script.Assertion assertion;
     Script.RelationOp relationOp;
 
     Script.Options build() {
       return new Script.Options(List.copyOf(order), limit, offset, timeout, maxEpochs, assertion,
-          relationOp);
+          relationOp, disableMagicRewrite);
     }
   }
 }
