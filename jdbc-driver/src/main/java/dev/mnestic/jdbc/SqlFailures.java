@@ -117,6 +117,7 @@ final class SqlFailures {
       Map.entry(ErrorCode.QUERY_RELATION_NOT_FOUND, "42S02"),
       Map.entry(ErrorCode.EVAL_RULE_NOT_FOUND, "42S02"),
       Map.entry(ErrorCode.EVAL_STORED_RELATION_CONFLICT, "42S01"),
+      Map.entry(ErrorCode.EVAL_REL_NAME_CONFLICT, "42S01"),
       Map.entry(ErrorCode.MNESTIC_TABLE_READ_ELSEWHERE, "2BP01"),
       Map.entry(ErrorCode.QUERY_SORT_KEY_NOT_FOUND, "42S22"),
       Map.entry(ErrorCode.EVAL_NAMED_FIELD_NOT_FOUND, "42S22"),

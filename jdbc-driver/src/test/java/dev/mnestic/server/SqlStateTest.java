@@ -173,15 +173,20 @@ class SqlStateTest {
         {"?[x] := x = ", "42601", "[parser::pest]"},
         {"?[x] := x = to_int('q')", "22000", "[eval::throw]"},
         {"?[x] := y = 1", "42000", "[eval::unbound_symb_in_head]"},
+        {"::rename renamed_a -> renamed_b", "42S01", "[eval::rel_name_conflict]"},
     };
     for (String url : List.of("jdbc:mnestic:db=" + dir.resolve("store"), server.jdbcUrl())) {
-      try (Connection c = DriverManager.getConnection(url, datalog)) {
+      try (Connection c = DriverManager.getConnection(url, datalog);
+           Statement s = c.createStatement()) {
+        s.execute(":create renamed_a {x}");
+        s.execute(":create renamed_b {x}");
         for (String[] k : cases) {
           final SQLException e = fails(c, k[0], false);
           assertEquals(k[1], e.getSQLState(), url + " " + k[0] + ": " + e.getMessage());
           assertTrue(e.getMessage().contains(k[2]), e.getMessage());
           assertFalse(e.getMessage().contains("Exception"), e.getMessage());
         }
+        s.execute("::remove renamed_a, renamed_b");
       }
     }
   }
