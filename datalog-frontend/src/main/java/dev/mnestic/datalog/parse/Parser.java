@@ -782,6 +782,20 @@ public final class Parser {
         expect("]");
         return new Expr.ListExpr(items, t.pos());
       }
+      if (accept("{")) {
+        // a JSON object literal {k: v, ...} is CozoDB's json_object(k, v, ...)
+        final List<Expr> args = new ArrayList<>();
+        while (!peek().is("}")) {
+          args.add(expr());
+          expect(":");
+          args.add(expr());
+          if (!accept(",")) {
+            break;
+          }
+        }
+        expect("}");
+        return new Expr.Apply("json_object", args, t.pos());
+      }
       throw unexpected("an expression");
     default:
       throw unexpected("an expression");
