@@ -1433,9 +1433,11 @@ public final class Functions {
     return listOrSet instanceof ValueSet ? ((ValueSet) listOrSet).elements() : (List<?>) listOrSet;
   }
 
+  /** CozoDB compares only nulls, Bools, numbers, Strings, Bytes, Lists or Sets with their own kind. */
   private static void sameType(Object a, Object b) {
     final boolean same = a == null ? b == null
         : isNum(a) ? isNum(b)
+        : a instanceof Json || a instanceof UUID || a instanceof Validity ? false
         : b != null && a.getClass() == b.getClass()
             || a instanceof List && b instanceof List;
     if (!same) {
