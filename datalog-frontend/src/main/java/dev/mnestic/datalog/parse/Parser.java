@@ -691,7 +691,10 @@ public final class Parser {
     }
   }
 
-  /** Prefix {@code -} and {@code !} (each a level deeper), then a term and its {@code ->}s. */
+  /**
+   * Prefix {@code -} and {@code !} (each a level deeper), then a term and its {@code ->}s; the
+   * key after {@code ->} is a term, or a prefixed one with the {@code ->}s after it.
+   */
   private Expr unary() {
     final int entry = depth;
     try {
@@ -704,7 +707,9 @@ public final class Parser {
       while (peek().is("->")) {
         enter();
         final Token arrow = next();
-        e = new Expr.Apply("maybe_get", List.of(e, term()), arrow.pos());
+        // -> binds tighter than a prefix: a -> -b -> c is a -> -(b -> c), as in CozoDB
+        final Expr key = peek().is("-") || peek().is("!") ? unary() : term();
+        e = new Expr.Apply("maybe_get", List.of(e, key), arrow.pos());
       }
       for (int i = prefixes.size() - 1; i >= 0; i--) {
         final Token t = prefixes.get(i);
