@@ -130,6 +130,9 @@ public enum CozoFunction {
   DUMP_JSON("dump_json", 1, a -> Functions.dump_json(a.get(0))),
   JSON_OBJECT("json_object", 0, true, Functions::json_object),
   JSON_TO_SCALAR("json_to_scalar", 1, a -> Functions.json_to_scalar(a.get(0))),
+  SET_JSON_PATH("set_json_path", 3,
+      a -> Functions.set_json_path(a.get(0), a.get(1), a.get(2))),
+  REMOVE_JSON_PATH("remove_json_path", 2, a -> Functions.remove_json_path(a.get(0), a.get(1))),
   VALIDITY("validity", 1, true, Functions::validity),
   NOW("now", 0, a -> Functions.now());
 

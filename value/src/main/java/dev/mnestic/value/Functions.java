@@ -51,7 +51,7 @@ import java.util.regex.Pattern;
  * Values#ARITHMETIC_NAN}), an operand's NaN passes through, as on CozoDB's
  * reference platform.
  *
- * <p>Not implemented (no Regex or Vector values here, no JSON paths, time
+ * <p>Not implemented (no Regex or Vector values here, time
  * formatting or random numbers): the remaining CozoDB functions, listed in
  * {@link #UNSUPPORTED}; {@link #apply} rejects them with code
  * {@code mnestic::unsupported_function}. {@code now}, {@code rand_uuid_v1}
@@ -61,7 +61,7 @@ import java.util.regex.Pattern;
 public final class Functions {
   /** CozoDB functions that are not implemented here. */
   public static final Set<String> UNSUPPORTED = Set.of(
-      "set_json_path", "remove_json_path", "is_vec", "regex_matches", "regex_replace",
+      "is_vec", "regex_matches", "regex_replace",
       "regex_replace_all", "regex_extract", "regex_extract_first", "t2s",
       "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "rand_float",
       "rand_bernoulli", "rand_int", "rand_choose", "format_timestamp", "parse_timestamp", "vec",
@@ -848,7 +848,41 @@ public final class Functions {
       }
       return Collections.unmodifiableList(out);
     }
+    if (args[0] instanceof Json) {
+      Object merged = null;
+      for (Object a : args) {
+        if (!(a instanceof Json)) {
+          throw ValueException.eval("'concat' requires strings, lists, or JSON objects");
+        }
+        merged = deepMerge(merged, ((Json) a).tree());
+      }
+      return Json.wrap(merged);
+    }
     throw ValueException.eval("'concat' requires strings, lists, or JSON objects");
+  }
+
+  /**
+   * CozoDB's merge of two documents for {@code concat}: objects merge member by member (a
+   * member of {@code b} merged into {@code a}'s of the same key, or into null), arrays are
+   * appended, anything else is {@code b}.
+   */
+  private static Object deepMerge(Object a, Object b) {
+    if (a instanceof Map && b instanceof Map) {
+      final java.util.SortedMap<String, Object> out = new java.util.TreeMap<>(Values::compareStrings);
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) a).entrySet()) {
+        out.put((String) e.getKey(), e.getValue());
+      }
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) b).entrySet()) {
+        out.put((String) e.getKey(), deepMerge(out.get(e.getKey()), e.getValue()));
+      }
+      return Collections.unmodifiableSortedMap(out);
+    }
+    if (a instanceof List && b instanceof List) {
+      final List<Object> out = new ArrayList<>((List<?>) a);
+      out.addAll((List<?>) b);
+      return Collections.unmodifiableList(out);
+    }
+    return b;
   }
 
   /** {@code a ++ b} without varargs. */
@@ -1077,6 +1111,9 @@ public final class Functions {
   }
 
   private static Object getImpl(Object list, Object index) {
+    if (list instanceof Json) {
+      return jsonGet(((Json) list).tree(), index);
+    }
     if (!(list instanceof List)) {
       throw ValueException.eval("first argument to 'get' mut be a list or json");
     }
@@ -1396,9 +1433,11 @@ public final class Functions {
     return listOrSet instanceof ValueSet ? ((ValueSet) listOrSet).elements() : (List<?>) listOrSet;
   }
 
+  /** CozoDB compares only nulls, Bools, numbers, Strings, Bytes, Lists or Sets with their own kind. */
   private static void sameType(Object a, Object b) {
     final boolean same = a == null ? b == null
         : isNum(a) ? isNum(b)
+        : a instanceof Json || a instanceof UUID || a instanceof Validity ? false
         : b != null && a.getClass() == b.getClass()
             || a instanceof List && b instanceof List;
     if (!same) {
@@ -1552,6 +1591,132 @@ public final class Functions {
       members.put(Values.toJsonText(args[i]), args[i + 1]);
     }
     return Json.object(members);
+  }
+
+  /**
+   * {@code get(json, key)}: an object's member by string key, an array's element by integer
+   * index, or the node at a path (a list of keys and indices); arrays and objects found stay
+   * Json, scalars become values.
+   */
+  private static Object jsonGet(Object tree, Object key) {
+    final Object found;
+    if (key instanceof String) {
+      found = tree instanceof Map ? ((Map<?, ?>) tree).get(key) : null;
+      if (found == null && !(tree instanceof Map && ((Map<?, ?>) tree).containsKey(key))) {
+        throw ValueException.eval("key '" + key + "' not found in json");
+      }
+    } else if (key instanceof Long || key instanceof Double) {
+      final Long i = integral(key);
+      if (i == null || !(tree instanceof List) || i < 0 || i >= ((List<?>) tree).size()) {
+        throw ValueException.eval("index '" + (i == null ? Values.display(key) : i)
+            + "' not found in json");
+      }
+      found = ((List<?>) tree).get(i.intValue());
+    } else if (key instanceof List) {
+      Object node = tree;
+      for (Object k : (List<?>) key) {
+        if (node instanceof Map) {
+          final String name = Values.toJsonText(k);
+          if (!((Map<?, ?>) node).containsKey(name)) {
+            throw ValueException.eval("json path does not exist");
+          }
+          node = ((Map<?, ?>) node).get(name);
+        } else if (node instanceof List) {
+          final int i = jsonIndex(k);
+          if (i < 0 || i >= ((List<?>) node).size()) {
+            throw ValueException.eval("json path does not exist");
+          }
+          node = ((List<?>) node).get(i);
+        } else {
+          throw ValueException.eval("json path does not exist");
+        }
+      }
+      found = node;
+    } else {
+      throw ValueException.eval("second argument to 'get' mut be a string or integer");
+    }
+    return found instanceof List || found instanceof Map ? Json.wrap(found) : found;
+  }
+
+  /** An array index in a JSON path; a negative one is past every array (CozoDB casts to usize). */
+  private static int jsonIndex(Object key) {
+    final Long i = integral(key);
+    if (i == null) {
+      throw ValueException.eval("json path must be a string or a number");
+    }
+    return i < 0 || i > Integer.MAX_VALUE - 1 ? -1 : i.intValue();
+  }
+
+  private static List<?> jsonPath(Object path) {
+    if (!(path instanceof List)) {
+      throw ValueException.eval("json path must be a string");
+    }
+    return (List<?>) path;
+  }
+
+  /**
+   * {@code set_json_path(json, path, value)}: the document of {@code json} (any value, as
+   * {@code json} makes it) with the node at {@code path} replaced by {@code value}'s JSON;
+   * missing object members on the way are made (as {@code {}}), arrays are padded with nulls.
+   */
+  public static Json set_json_path(Object json, Object path, Object value) {
+    final List<?> keys = jsonPath(path);
+    return Json.wrap(editPath(Json.of(json).tree(), keys, 0, Json.of(value).tree(), false));
+  }
+
+  /**
+   * {@code remove_json_path(json, path)}: the document without the node at {@code path};
+   * missing object members before the last key are made (as {@code {}}), as in CozoDB.
+   */
+  public static Json remove_json_path(Object json, Object path) {
+    final List<?> keys = jsonPath(path);
+    if (keys.isEmpty()) {
+      throw ValueException.eval("json path must not be empty");
+    }
+    return Json.wrap(editPath(Json.of(json).tree(), keys, 0, null, true));
+  }
+
+  /** A copy of {@code node} with {@code keys[at..]} set to {@code value} or removed. */
+  private static Object editPath(Object node, List<?> keys, int at, Object value, boolean remove) {
+    if (!remove && at == keys.size()) {
+      return value;
+    }
+    final boolean last = remove && at == keys.size() - 1;
+    final Object key = keys.get(at);
+    if (node instanceof Map) {
+      final String name = Values.toJsonText(key);
+      final java.util.SortedMap<String, Object> out = new java.util.TreeMap<>(Values::compareStrings);
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) node).entrySet()) {
+        out.put((String) e.getKey(), e.getValue());
+      }
+      if (last) {
+        out.remove(name);
+      } else {
+        final Object child = out.containsKey(name) ? out.get(name)
+            : Collections.unmodifiableSortedMap(new java.util.TreeMap<String, Object>());
+        out.put(name, editPath(child, keys, at + 1, value, remove));
+      }
+      return Collections.unmodifiableSortedMap(out);
+    }
+    if (node instanceof List) {
+      final int i = jsonIndex(key);
+      final List<Object> out = new ArrayList<>((List<?>) node);
+      if (i < 0 || last && i >= out.size()) {
+        // CozoDB panics here (an index past the array's end).
+        throw ValueException.eval("json path index " + Values.display(key)
+            + " is past the array's end");
+      }
+      if (last) {
+        out.remove(i);
+      } else {
+        while (out.size() <= i) {
+          out.add(null);
+        }
+        out.set(i, editPath(out.get(i), keys, at + 1, value, remove));
+      }
+      return Collections.unmodifiableList(out);
+    }
+    throw ValueException.eval("json path does not exist");
   }
 
   public static Object json_to_scalar(Object a) {

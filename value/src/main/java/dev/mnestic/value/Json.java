@@ -243,18 +243,21 @@ public final class Json implements Comparable<Json> {
       }
       while (true) {
         skipSpace();
+        if (at >= s.length()) {
+          throw fail("EOF while parsing an object");
+        }
         if (peek() != '"') {
-          throw fail("key must be a string");
+          throw fail(peek() == '}' && !map.isEmpty() ? "trailing comma" : "key must be a string");
         }
         final String key = string();
         skipSpace();
-        expect(':');
+        separator(':', "expected `:`", "EOF while parsing an object");
         map.put(key, value());
         skipSpace();
         if (peek() == ',') {
           at++;
         } else {
-          expect('}');
+          separator('}', "expected `,` or `}`", "EOF while parsing an object");
           return Collections.unmodifiableSortedMap(map);
         }
       }
@@ -269,12 +272,19 @@ public final class Json implements Comparable<Json> {
         return Collections.unmodifiableList(items);
       }
       while (true) {
+        skipSpace();
+        if (peek() == ']' && !items.isEmpty()) {
+          throw fail("trailing comma");
+        }
+        if (at >= s.length()) {
+          throw fail("EOF while parsing a list");
+        }
         items.add(value());
         skipSpace();
         if (peek() == ',') {
           at++;
         } else {
-          expect(']');
+          separator(']', "expected `,` or `]`", "EOF while parsing a list");
           return Collections.unmodifiableList(items);
         }
       }
@@ -292,7 +302,8 @@ public final class Json implements Comparable<Json> {
           return b.toString();
         }
         if (c < 0x20) {
-          throw fail("control character while parsing a string");
+          at--;
+          throw fail("control character (\\u0000-\\u001F) found while parsing a string");
         }
         if (c != '\\') {
           b.append(c);
@@ -347,6 +358,9 @@ public final class Json implements Comparable<Json> {
       }
       if (peek() == '0') {
         at++;
+        if (peek() >= '0' && peek() <= '9') {
+          throw fail("invalid number");
+        }
       } else if (digits() == 0) {
         throw fail("invalid number");
       }
@@ -392,16 +406,24 @@ public final class Json implements Comparable<Json> {
     }
 
     private Object word(String w, Object v) {
-      if (!s.startsWith(w, at)) {
-        throw fail("expected value");
+      for (int i = 0; i < w.length(); i++, at++) {
+        if (at >= s.length()) {
+          throw fail("EOF while parsing a value");
+        }
+        if (s.charAt(at) != w.charAt(i)) {
+          throw fail("expected ident");
+        }
       }
-      at += w.length();
       return v;
     }
 
-    private void expect(char c) {
+    /** Past {@code c}, or {@code serde_json}'s error: {@code eof} at the end, else {@code wrong}. */
+    private void separator(char c, String wrong, String eof) {
+      if (at >= s.length()) {
+        throw fail(eof);
+      }
       if (peek() != c) {
-        throw fail("expected '" + c + "'");
+        throw fail(wrong);
       }
       at++;
     }
@@ -416,8 +438,17 @@ public final class Json implements Comparable<Json> {
       }
     }
 
+    /**
+     * What is wrong, and where as {@code serde_json} says it: the line and the column (in UTF-8
+     * bytes) of the character at {@code at}, or of the last one at the end of the text.
+     */
     private IllegalArgumentException fail(String what) {
-      return new IllegalArgumentException(what + " at column " + (at + 1));
+      final int end = Math.min(at + 1, s.length());
+      final int lineStart = s.lastIndexOf('\n', end - 1) + 1;
+      final long line = 1 + s.substring(0, lineStart).chars().filter(c -> c == '\n').count();
+      final int column = s.substring(lineStart, end)
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      return new IllegalArgumentException(what + " at line " + line + " column " + column);
     }
   }
 }

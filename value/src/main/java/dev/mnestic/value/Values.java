@@ -556,7 +556,7 @@ public final class Values {
       final Json j = (Json) v;
       b.append(j.tree() instanceof java.util.Map ? j.text() : "json(" + j.text() + ")");
     } else if (v instanceof Validity) {
-      b.append("Validity { timestamp: ").append(((Validity) v).timestamp())
+      b.append("Validity { timestamp: Reverse(").append(((Validity) v).timestamp()).append(")")
           .append(", retracted: Reverse(").append(((Validity) v).assertion()).append(") }");
     } else if (v instanceof List || v instanceof ValueSet) {
       b.append('[');

@@ -715,7 +715,10 @@ public final class Parser {
     }
   }
 
-  /** Prefix {@code -} and {@code !} (each a level deeper), then a term and its {@code ->}s. */
+  /**
+   * Prefix {@code -} and {@code !} (each a level deeper), then a term and its {@code ->}s; the
+   * key after {@code ->} is a term, or a prefixed one with the {@code ->}s after it.
+   */
   private Expr unary() {
     final int entry = depth;
     try {
@@ -728,7 +731,9 @@ public final class Parser {
       while (peek().is("->")) {
         enter();
         final Token arrow = next();
-        e = new Expr.Apply("maybe_get", List.of(e, term()), arrow.pos());
+        // -> binds tighter than a prefix: a -> -b -> c is a -> -(b -> c), as in CozoDB
+        final Expr key = peek().is("-") || peek().is("!") ? unary() : term();
+        e = new Expr.Apply("maybe_get", List.of(e, key), arrow.pos());
       }
       for (int i = prefixes.size() - 1; i >= 0; i--) {
         final Token t = prefixes.get(i);
@@ -805,6 +810,20 @@ public final class Parser {
         }
         expect("]");
         return new Expr.ListExpr(items, t.pos());
+      }
+      if (accept("{")) {
+        // a JSON object literal {k: v, ...} is CozoDB's json_object(k, v, ...)
+        final List<Expr> args = new ArrayList<>();
+        while (!peek().is("}")) {
+          args.add(expr());
+          expect(":");
+          args.add(expr());
+          if (!accept(",")) {
+            break;
+          }
+        }
+        expect("}");
+        return new Expr.Apply("json_object", args, t.pos());
       }
       throw unexpected("an expression");
     default:

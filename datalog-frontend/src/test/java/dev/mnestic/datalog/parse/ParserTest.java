@@ -24,6 +24,16 @@ class ParserTest {
     return s.queries().get(0);
   }
 
+  @Test void jsonObjectLiteralIsJsonObjectOfItsPairs() {
+    final Script.Query q = query("?[o] := x = 1, o = {'a': x + 1, [x]: {}, 'n': {'m': x}->'m',}");
+    final Atom.Unify unify = assertInstanceOf(Atom.Unify.class, q.rules().get(0).body().get(1));
+    assertEquals("json_object('a', add(x, 1), (x), json_object(), 'n', "
+        + "maybe_get(json_object('m', x), 'm'))", unify.value().toString());
+    final DatalogException e = assertThrows(DatalogException.class,
+        () -> Parser.parse("?[o] <- [[{'a', 1}]]"));
+    assertEquals("parser::pest", e.code());
+  }
+
   @Test void rulesOfEveryKind() {
     final Script.Query q = query("""
         # the agent-memory frontier
