@@ -236,22 +236,30 @@ final class StoredRelations {
   }
 
   /**
+   * Refuses {@code name} as a new relation's name (of {@code :create}, {@code :replace} or
+   * {@code ::rename}) at {@code pos}: the hidden tables' prefix is the store's own, and a
+   * {@code .} would make a table of the store's one schema that SQL reads as schema.table
+   * ({@code MNESTIC.STANDING_QUERY} would look like the standing-query catalog).
+   */
+  private static void checkNewName(String name, Pos pos) {
+    if (name.startsWith(StagedTables.PREFIX)) {
+      throw error(pos, ErrorCode.MNESTIC_RESERVED_NAME, "Stored relation names beginning with '"
+          + StagedTables.PREFIX + "' are the store's own");
+    }
+    if (name.contains(".")) {
+      throw error(pos, ErrorCode.EVAL_INVALID_RELATION_NAME, "Stored relation name '" + name
+          + "' has a '.': a new relation is named by one identifier");
+    }
+  }
+
+  /**
    * The columns {@code :create} or {@code :replace} gives its relation (keys first), each with
    * the input it takes, checked as CozoDB checks them while parsing; {@code headers} is the
    * entry rule's head (empty when the block has no rules).
    */
   static Map<StoredSchema.Column, Input> declared(Script.RelationOp op, List<String> headers) {
     // the name first: StagedTables makes no table for a block whose name is refused
-    if (op.relation().startsWith(StagedTables.PREFIX)) {
-      throw error(op.pos(), ErrorCode.MNESTIC_RESERVED_NAME, "Stored relation names beginning with '"
-          + StagedTables.PREFIX + "' are the store's own");
-    }
-    if (op.relation().contains(".")) {
-      // a table of the store's one schema, which SQL would read as schema.table
-      // (MNESTIC.STANDING_QUERY would look like the standing-query catalog)
-      throw error(op.pos(), ErrorCode.EVAL_INVALID_RELATION_NAME, "Stored relation name '"
-          + op.relation() + "' has a '.': a new relation is named by one identifier");
-    }
+    checkNewName(op.relation(), op.pos());
     final Map<StoredSchema.Column, Input> inputs = new LinkedHashMap<>();
     final Set<String> names = new HashSet<>();
     final List<Script.Column> keys = op.schema() == null ? List.of() : op.schema().keys();
@@ -700,15 +708,7 @@ final class StoredRelations {
         throw error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND,
             "Cannot find requested stored relation '" + from + "'");
       }
-      if (to.startsWith(StagedTables.PREFIX)) {
-        throw error(pos, ErrorCode.MNESTIC_RESERVED_NAME, "Stored relation names beginning with '"
-            + StagedTables.PREFIX + "' are the store's own");
-      }
-      if (to.contains(".")) {
-        // as :create refuses one: a table of the store's one schema, read by SQL as schema.table
-        throw error(pos, ErrorCode.EVAL_INVALID_RELATION_NAME, "Stored relation name '" + to
-            + "' has a '.': a relation is named by one identifier");
-      }
+      checkNewName(to, pos);
       final String table = now.remove(fromName);
       staged.refuseIfRead(table, "rename", pos);
       now.put(to, to);
