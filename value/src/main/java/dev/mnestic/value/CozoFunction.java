@@ -91,6 +91,14 @@ public enum CozoFunction {
   CHARS("chars", 1, a -> Functions.chars(a.get(0))),
   SLICE_STRING("slice_string", 3, a -> Functions.slice_string(a.get(0), a.get(1), a.get(2))),
   FROM_SUBSTRINGS("from_substrings", 1, a -> Functions.from_substrings(a.get(0))),
+  REGEX_MATCHES("regex_matches", 2, a -> Functions.regex_matches(a.get(0), a.get(1))),
+  REGEX_REPLACE("regex_replace", 3,
+      a -> Functions.regex_replace(a.get(0), a.get(1), a.get(2))),
+  REGEX_REPLACE_ALL("regex_replace_all", 3,
+      a -> Functions.regex_replace_all(a.get(0), a.get(1), a.get(2))),
+  REGEX_EXTRACT("regex_extract", 2, a -> Functions.regex_extract(a.get(0), a.get(1))),
+  REGEX_EXTRACT_FIRST("regex_extract_first", 2,
+      a -> Functions.regex_extract_first(a.get(0), a.get(1))),
   // lists
   LENGTH("length", 1, a -> Functions.length(a.get(0))),
   SORTED("sorted", 1, a -> Functions.sorted(a.get(0))),
@@ -134,7 +142,14 @@ public enum CozoFunction {
       a -> Functions.set_json_path(a.get(0), a.get(1), a.get(2))),
   REMOVE_JSON_PATH("remove_json_path", 2, a -> Functions.remove_json_path(a.get(0), a.get(1))),
   VALIDITY("validity", 1, true, Functions::validity),
-  NOW("now", 0, a -> Functions.now());
+  NOW("now", 0, a -> Functions.now()),
+  FORMAT_TIMESTAMP("format_timestamp", 1, true, Functions::format_timestamp),
+  PARSE_TIMESTAMP("parse_timestamp", 1, a -> Functions.parse_timestamp(a.get(0))),
+  // random draws
+  RAND_FLOAT("rand_float", 0, a -> Functions.rand_float()),
+  RAND_BERNOULLI("rand_bernoulli", 1, a -> Functions.rand_bernoulli(a.get(0))),
+  RAND_INT("rand_int", 2, a -> Functions.rand_int(a.get(0), a.get(1))),
+  RAND_CHOOSE("rand_choose", 1, a -> Functions.rand_choose(a.get(0)));
 
   /** The function's name in CozoScript. */
   public final String cozoName;

@@ -51,21 +51,16 @@ import java.util.regex.Pattern;
  * Values#ARITHMETIC_NAN}), an operand's NaN passes through, as on CozoDB's
  * reference platform.
  *
- * <p>Not implemented (no Regex or Vector values here, time
- * formatting or random numbers): the remaining CozoDB functions, listed in
- * {@link #UNSUPPORTED}; {@link #apply} rejects them with code
- * {@code mnestic::unsupported_function}. {@code now}, {@code rand_uuid_v1}
- * and {@code rand_uuid_v4} read the clock and a random source, as CozoDB's
- * do.
+ * <p>Not implemented: the vector functions (no vector values yet) and {@code t2s}
+ * (traditional to simplified Chinese), listed in {@link #UNSUPPORTED}; {@link #apply} rejects
+ * them with code {@code mnestic::unsupported_function}. {@code now}, {@code rand_*} read the
+ * clock and a random source, as CozoDB's do. A regex argument is Rust's syntax run by
+ * {@link java.util.regex} ({@link #regex}).
  */
 public final class Functions {
   /** CozoDB functions that are not implemented here. */
   public static final Set<String> UNSUPPORTED = Set.of(
-      "is_vec", "regex_matches", "regex_replace",
-      "regex_replace_all", "regex_extract", "regex_extract_first", "t2s",
-      "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "rand_float",
-      "rand_bernoulli", "rand_int", "rand_choose", "format_timestamp", "parse_timestamp", "vec",
-      "rand_vec");
+      "is_vec", "t2s", "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "vec", "rand_vec");
 
   /** The implemented functions by name. */
   private static final Map<String, CozoFunction> DEFS = new TreeMap<>();
@@ -1738,5 +1733,336 @@ public final class Functions {
   /** Seconds since the Unix epoch, as a Float. */
   public static Double now() {
     return System.currentTimeMillis() / 1000.0;
+  }
+
+  /**
+   * {@code format_timestamp(ts[, tz])}: seconds since the epoch (or a Validity's microseconds),
+   * cut to milliseconds as CozoDB does, as RFC 3339 text in UTC or in the named tz database
+   * zone, with the fraction only when it is not zero ({@code 2023-01-02T03:04:05.250+00:00}).
+   */
+  public static String format_timestamp(Object... args) {
+    final long millis;
+    if (args[0] instanceof Validity) {
+      millis = ((Validity) args[0]).timestamp() / 1000;
+    } else if (isNum(args[0])) {
+      millis = (long) (toDouble(args[0]) * 1000.);
+    } else {
+      throw ValueException.eval("'format_timestamp' expects a number");
+    }
+    java.time.ZoneId zone = java.time.ZoneOffset.UTC;
+    if (args.length > 1) {
+      if (!(args[1] instanceof String)) {
+        throw ValueException.eval("'format_timestamp' timezone specification requires a string");
+      }
+      try {
+        zone = java.time.ZoneId.of((String) args[1]);
+      } catch (java.time.DateTimeException e) {
+        throw ValueException.eval("bad timezone specification: " + args[1]);
+      }
+    }
+    final java.time.ZonedDateTime t;
+    try {
+      t = java.time.Instant.ofEpochMilli(millis).atZone(zone);
+    } catch (java.time.DateTimeException e) {
+      throw ValueException.eval("bad time: " + Values.display(args[0]));
+    }
+    final StringBuilder out = new StringBuilder(
+        String.format(Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d", t.getYear(),
+            t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond()));
+    if (t.getNano() != 0) {
+      out.append(String.format(Locale.ROOT, ".%03d", t.getNano() / 1_000_000));
+    }
+    final int offset = t.getOffset().getTotalSeconds();
+    final int minutes = Math.abs(offset) / 60;
+    out.append(offset < 0 ? '-' : '+')
+        .append(String.format(Locale.ROOT, "%02d:%02d", minutes / 60, minutes % 60));
+    return out.toString();
+  }
+
+  /** RFC 3339 date-times as chrono reads them: {@code T}, {@code t} or a space; {@code Z} or an offset. */
+  private static final Pattern RFC3339 = Pattern.compile(
+      "(\\d{4})-(\\d{2})-(\\d{2})[Tt ](\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d+))?(?:([Zz])|([+-])(\\d{2}):(\\d{2}))");
+
+  /** {@code parse_timestamp(s)}: an RFC 3339 date-time as seconds since the epoch, a Float. */
+  public static Double parse_timestamp(Object a) {
+    if (!(a instanceof String)) {
+      throw ValueException.eval("'parse_timestamp' expects a string");
+    }
+    final java.util.regex.Matcher m = RFC3339.matcher((String) a);
+    try {
+      if (!m.matches()) {
+        throw new java.time.DateTimeException("not RFC 3339");
+      }
+      final String fraction = m.group(7) == null ? "" : m.group(7);
+      final int nanos = fraction.isEmpty() ? 0
+          : Integer.parseInt((fraction + "000000000").substring(0, 9));
+      final int offset = m.group(8) != null ? 0
+          : (m.group(9).equals("-") ? -1 : 1)
+              * (Integer.parseInt(m.group(10)) * 3600 + Integer.parseInt(m.group(11)) * 60);
+      final java.time.OffsetDateTime t = java.time.OffsetDateTime.of(
+          Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+          Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)),
+          Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6)), nanos,
+          java.time.ZoneOffset.ofTotalSeconds(offset));
+      final java.time.Instant i = t.toInstant();
+      if (i.getEpochSecond() < 0) {
+        // CozoDB panics on a time before the epoch (its Duration since the epoch).
+        throw new java.time.DateTimeException("before the epoch");
+      }
+      return i.getEpochSecond() + i.getNano() / 1e9;
+    } catch (java.time.DateTimeException e) {
+      throw ValueException.eval("bad datetime: " + a);
+    }
+  }
+
+  /** {@code rand_float()}: uniform in [0, 1). */
+  public static Double rand_float() {
+    return java.util.concurrent.ThreadLocalRandom.current().nextDouble();
+  }
+
+  /** {@code rand_bernoulli(p)}: true with probability {@code p}. */
+  public static Boolean rand_bernoulli(Object p) {
+    if (!isNum(p) || !(toDouble(p) >= 0. && toDouble(p) <= 1.)) {
+      throw ValueException.eval("'rand_bernoulli' requires number between 0. and 1.");
+    }
+    final double f = toDouble(p);
+    return f == 1. || java.util.concurrent.ThreadLocalRandom.current().nextDouble() < f;
+  }
+
+  /**
+   * {@code rand_int(lower, upper)}: uniform over both bounds included. {@code lower > upper}
+   * is an error (CozoDB panics).
+   */
+  public static Long rand_int(Object lower, Object upper) {
+    final long lo = intArg(lower, "'rand_int' requires integers");
+    final long hi = intArg(upper, "'rand_int' requires integers");
+    if (lo > hi) {
+      throw ValueException.eval("'rand_int' requires the lower bound to be at most the upper");
+    }
+    final java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+    return hi == Long.MAX_VALUE ? (lo == Long.MIN_VALUE ? r.nextLong() : r.nextLong(lo - 1, hi) + 1)
+        : r.nextLong(lo, hi + 1);
+  }
+
+  /** {@code rand_choose(list)}: an element drawn uniformly; null for an empty list. */
+  public static Object rand_choose(Object a) {
+    final List<?> l = listArg(a, "'rand_choice' requires lists");
+    return l.isEmpty() ? null
+        : l.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(l.size()));
+  }
+
+  /**
+   * CozoDB's regex argument: Rust's {@code regex} syntax as Java runs it (Unicode classes, as
+   * Rust's {@code \d}, {@code \w}, {@code \s} and {@code \b} are; {@code (?P<name>...)}
+   * as {@code (?<name>...)}); look-around and back-references, which Rust's engine does not
+   * have, are refused as it refuses them. Compiled patterns are kept, a few hundred.
+   */
+  static Pattern regex(Object reg) {
+    if (!(reg instanceof String)) {
+      throw ValueException.eval("'regex' requires strings");
+    }
+    final String source = (String) reg;
+    synchronized (REGEXES) {
+      final Pattern kept = REGEXES.get(source);
+      if (kept != null) {
+        return kept;
+      }
+    }
+    rustRefuses(source);
+    final Pattern p;
+    try {
+      p = Pattern.compile(source.replace("(?P<", "(?<"), Pattern.UNICODE_CHARACTER_CLASS);
+    } catch (java.util.regex.PatternSyntaxException e) {
+      final String d = e.getDescription();
+      if (d.startsWith("Unclosed group")) {
+        throw regexError(source, unmatchedOpen(source), 1, "unclosed group");
+      }
+      if (d.startsWith("Unmatched closing ')'")) {
+        throw regexError(source, Math.max(0, e.getIndex() - 1), 1, "unopened group");
+      }
+      if (d.startsWith("Dangling meta character")) {
+        throw regexError(source, Math.max(0, e.getIndex()), 1,
+            "repetition operator missing expression");
+      }
+      throw regexError(source, Math.max(0, Math.min(e.getIndex(), source.length() - 1)), 1,
+          d.toLowerCase(Locale.ROOT));
+    }
+    synchronized (REGEXES) {
+      REGEXES.put(source, p);
+    }
+    return p;
+  }
+
+  /**
+   * Refuses what Rust's engine does not have and Java's does: look-around and
+   * back-references, outside character classes, as Rust reports them.
+   */
+  private static void rustRefuses(String source) {
+    int classDepth = 0;
+    for (int i = 0; i < source.length(); i++) {
+      final char c = source.charAt(i);
+      if (c == '\\') {
+        if (classDepth == 0 && i + 1 < source.length()
+            && source.charAt(i + 1) >= '1' && source.charAt(i + 1) <= '9') {
+          throw regexError(source, i, 2, "backreferences are not supported");
+        }
+        i++;
+      } else if (c == '[') {
+        classDepth++;
+      } else if (c == ']' && classDepth > 0) {
+        classDepth--;
+      } else if (classDepth == 0 && source.startsWith("(?", i)) {
+        final String rest = source.substring(i + 2);
+        if (rest.startsWith("=") || rest.startsWith("!")) {
+          throw regexError(source, i, 3, LOOK_AROUND);
+        }
+        if (rest.startsWith("<=") || rest.startsWith("<!")) {
+          throw regexError(source, i, 4, LOOK_AROUND);
+        }
+      }
+    }
+  }
+
+  private static final String LOOK_AROUND =
+      "look-around, including look-ahead and look-behind, is not supported";
+
+  /** The offset of the first {@code (} that no {@code )} closes, outside classes and escapes. */
+  private static int unmatchedOpen(String source) {
+    final java.util.ArrayDeque<Integer> open = new java.util.ArrayDeque<>();
+    int classDepth = 0;
+    for (int i = 0; i < source.length(); i++) {
+      final char c = source.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '[') {
+        classDepth++;
+      } else if (c == ']' && classDepth > 0) {
+        classDepth--;
+      } else if (classDepth == 0 && c == '(') {
+        open.push(i);
+      } else if (classDepth == 0 && c == ')' && !open.isEmpty()) {
+        open.pop();
+      }
+    }
+    return open.isEmpty() ? 0 : open.peekLast();
+  }
+
+  /** Rust's regex parse error as CozoDB shows it: the pattern, carets under the span, the kind. */
+  private static ValueException regexError(String source, int at, int length, String kind) {
+    return ValueException.eval("The string cannot be interpreted as regex: regex parse error:\n    "
+        + source + "\n    " + " ".repeat(at) + "^".repeat(length) + "\nerror: " + kind);
+  }
+
+  private static final Map<String, Pattern> REGEXES =
+      new java.util.LinkedHashMap<String, Pattern>(64, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Pattern> eldest) {
+          return size() > 256;
+        }
+      };
+
+  public static Boolean regex_matches(Object x, Object reg) {
+    final Pattern p = regex(reg);
+    return p.matcher(str(x, "regex_matches")).find();
+  }
+
+  public static String regex_replace(Object x, Object reg, Object with) {
+    return replace(x, reg, with, false);
+  }
+
+  public static String regex_replace_all(Object x, Object reg, Object with) {
+    return replace(x, reg, with, true);
+  }
+
+  private static String replace(Object x, Object reg, Object with, boolean all) {
+    final Pattern p = regex(reg);
+    if (!(x instanceof String) || !(with instanceof String)) {
+      throw ValueException.eval("'regex_replace' requires strings");
+    }
+    final java.util.regex.Matcher m = p.matcher((String) x);
+    final StringBuilder out = new StringBuilder();
+    int done = 0;
+    while (m.find()) {
+      out.append((String) x, done, m.start());
+      expand((String) with, m, out);
+      done = m.end();
+      if (!all) {
+        break;
+      }
+    }
+    return out.append(((String) x).substring(done)).toString();
+  }
+
+  /**
+   * Rust's replacement syntax: {@code $name} (the longest run of letters, digits and
+   * {@code _}) or {@code ${name}}, a group by number or name, empty when there is none;
+   * {@code $$} a dollar.
+   */
+  private static void expand(String with, java.util.regex.Matcher m, StringBuilder out) {
+    int i = 0;
+    while (i < with.length()) {
+      final char c = with.charAt(i);
+      if (c != '$' || i + 1 == with.length()) {
+        out.append(c);
+        i++;
+        continue;
+      }
+      if (with.charAt(i + 1) == '$') {
+        out.append('$');
+        i += 2;
+        continue;
+      }
+      final String name;
+      if (with.charAt(i + 1) == '{') {
+        final int close = with.indexOf('}', i + 2);
+        if (close < 0) {
+          out.append(c);
+          i++;
+          continue;
+        }
+        name = with.substring(i + 2, close);
+        i = close + 1;
+      } else {
+        int j = i + 1;
+        while (j < with.length()
+            && (Character.isLetterOrDigit(with.charAt(j)) || with.charAt(j) == '_')
+            && with.charAt(j) < 128) {
+          j++;
+        }
+        if (j == i + 1) {
+          out.append(c);
+          i++;
+          continue;
+        }
+        name = with.substring(i + 1, j);
+        i = j;
+      }
+      String group = null;
+      try {
+        group = name.chars().allMatch(Character::isDigit)
+            ? (Integer.parseInt(name) <= m.groupCount() ? m.group(Integer.parseInt(name)) : null)
+            : m.group(name);
+      } catch (IllegalArgumentException e) {
+        // no such group: empty, as in Rust
+      }
+      if (group != null) {
+        out.append(group);
+      }
+    }
+  }
+
+  public static List<Object> regex_extract(Object x, Object reg) {
+    final Pattern p = regex(reg);
+    final java.util.regex.Matcher m = p.matcher(str(x, "regex_extract"));
+    final List<Object> found = new ArrayList<>();
+    while (m.find()) {
+      found.add(m.group());
+    }
+    return Collections.unmodifiableList(found);
+  }
+
+  public static Object regex_extract_first(Object x, Object reg) {
+    final Pattern p = regex(reg);
+    final java.util.regex.Matcher m = p.matcher(str(x, "regex_extract_first"));
+    return m.find() ? m.group() : null;
   }
 }

@@ -17,6 +17,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * crashes or never returns.
  */
 class FunctionsTest {
+  /** Where CozoDB panics (an empty range to draw from, a time before the epoch): errors here. */
+  @Test void randomDrawsAndTimesWhereCozoDbPanics() {
+    ValueException e = assertThrows(ValueException.class,
+        () -> Functions.apply("rand_int", List.of(5L, 1L), StopCheck.NEVER));
+    assertEquals(ErrorCode.EVAL_THROW.code(), e.code());
+    final Object any = Functions.apply("rand_int", List.of(Long.MIN_VALUE, Long.MAX_VALUE),
+        StopCheck.NEVER);
+    assertTrue(any instanceof Long);
+    final Object top = Functions.apply("rand_int", List.of(Long.MAX_VALUE, Long.MAX_VALUE),
+        StopCheck.NEVER);
+    assertEquals(Long.MAX_VALUE, top);
+    e = assertThrows(ValueException.class, () -> Functions.apply("parse_timestamp",
+        List.of("1969-12-31T23:59:59Z"), StopCheck.NEVER));
+    assertEquals("bad datetime: 1969-12-31T23:59:59Z", e.help());
+  }
+
   @Test void dispatchChecksNameAndArity() {
     assertEquals(3L, Functions.apply("add", List.of(1L, 2L), StopCheck.NEVER));
     ValueException e = assertThrows(ValueException.class,
@@ -24,7 +40,7 @@ class FunctionsTest {
     assertEquals(ErrorCode.EVAL_NO_IMPLEMENTATION.code(), e.code());
     assertEquals("No implementation found for op `foo`", e.getMessage());
     e = assertThrows(ValueException.class,
-        () -> Functions.apply("regex_matches", List.of("a", "a"), StopCheck.NEVER));
+        () -> Functions.apply("t2s", List.of("a"), StopCheck.NEVER));
     assertEquals(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION.code(), e.code());
     e = assertThrows(ValueException.class, () -> Functions.apply("sub", List.of(1L), StopCheck.NEVER));
     assertEquals(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS.code(), e.code());
