@@ -130,6 +130,30 @@ class RunawayTest {
     }
   }
 
+  /**
+   * A statement stopped while its caller holds a result set (between two {@code next()}
+   * calls: its timeout passed, a cancel, its memory) fails the next {@code next()} with the
+   * stop's SQLSTATE, not with Avatica's "Statement canceled", which has none.
+   */
+  @Test void aStopBetweenRowsFailsTheNextRowWithItsState() throws Exception {
+    try (Connection c = connect(""); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT x FROM t")) {
+        assertTrue(rs.next());
+        s.cancel();
+        final SQLException e = assertThrows(SQLException.class, rs::next);
+        assertEquals("57014", e.getSQLState(), messages(e));
+      }
+      s.setQueryTimeout(1);
+      try (ResultSet rs = s.executeQuery("SELECT x FROM t")) {
+        assertTrue(rs.next());
+        Thread.sleep(1_500);
+        final SQLException e = assertThrows(SQLException.class, rs::next);
+        assertEquals("HYT00", e.getSQLState(), messages(e));
+      }
+      stillWorks(c);
+    }
+  }
+
   @Test void cancelFromAnotherThreadStopsACrossJoin() throws Exception {
     try (Connection c = connect(""); Statement s = c.createStatement()) {
       final CompletableFuture<Void> canceller = CompletableFuture.runAsync(() -> {
@@ -204,6 +228,7 @@ class RunawayTest {
       s.setQueryTimeout(1);
       final SQLException e = runaway(s, "?[count(x)] := x in int_range(100000000)");
       assertEquals("HYT00", e.getSQLState(), messages(e));
+      s.setQueryTimeout(0); // the statement runs on, however loaded the machine
       try (ResultSet rs = s.executeQuery("?[x] := x in int_range(3)")) {
         int n = 0;
         while (rs.next()) {

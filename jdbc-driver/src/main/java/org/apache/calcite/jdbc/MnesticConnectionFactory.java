@@ -3,6 +3,7 @@ package org.apache.calcite.jdbc;
 import dev.mnestic.jdbc.ColumnLengths;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.remote.TypeMap;
+import dev.mnestic.runtime.RunningStatement;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -34,6 +35,7 @@ import java.sql.Wrapper;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Calcite's JDBC 4.1 objects, with statements whose {@code cancel()} never waits, and a
@@ -105,6 +107,25 @@ public class MnesticConnectionFactory extends CalciteFactory {
         throws SQLException {
       super(statement, signature, metaData, timeZone, firstFrame);
       this.timeZone = timeZone;
+    }
+
+    /**
+     * Its statement stopped between two rows (its timeout, a cancel, its memory): the stop's
+     * SQLSTATE (HYT00, 57014, 53200), where Avatica's fails with "Statement canceled" and none.
+     */
+    @Override public boolean next() throws SQLException {
+      if (statement != null && !isClosed()) {
+        final AtomicBoolean flag;
+        try {
+          flag = statement.connection.getCancelFlag(statement.handle);
+        } catch (NoSuchStatementException e) {
+          return super.next(); // its statement is closed: Avatica's answer
+        }
+        if (flag.get()) {
+          throw RunningStatement.stopped(flag);
+        }
+      }
+      return super.next();
     }
 
     @Override public Object getObject(int columnIndex) throws SQLException {
