@@ -61,7 +61,7 @@ def answer(case):
         c = nx.node_connected_component(g, case["start"])
         return nx.minimum_spanning_tree(g.subgraph(c), weight="weight").size(weight="weight")
     if op == "pagerank":
-        return list(nx.pagerank(g, alpha=case["theta"], tol=1e-12, max_iter=10000).items())
+        return list(nx.pagerank(g, alpha=case["theta"], tol=1e-12, max_iter=10000, weight=None).items())
     if op == "clustering":
         c = nx.clustering(g)
         t = nx.triangles(g)
