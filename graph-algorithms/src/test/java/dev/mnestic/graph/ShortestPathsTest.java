@@ -245,4 +245,21 @@ class ShortestPathsTest {
       }
     }
   }
+
+  /** CozoDB's own case (shortest_path_bfs.rs, test_bfs_path). */
+  @Test
+  void bfsPathOfCozoDbsTest() {
+    List<Object[]> love = new ArrayList<>();
+    for (String[] e : new String[][] {{"alice", "eve"}, {"bob", "alice"}, {"eve", "alice"},
+        {"eve", "bob"}, {"eve", "charlie"}, {"charlie", "eve"}, {"david", "george"},
+        {"george", "george"}}) {
+      love.add(new Object[] {e[0], e[1]});
+    }
+    List<Object[]> toBob = Fixture.of("ShortestPathBFS").input(love)
+        .nodes(List.of("alice")).nodes(List.of("bob")).run();
+    assertEquals(List.of("alice", "eve", "bob"), toBob.get(0)[2]);
+    List<Object[]> toGeorge = Fixture.of("ShortestPathBFS").input(love)
+        .nodes(List.of("alice")).nodes(List.of("george")).run();
+    assertNull(toGeorge.get(0)[2]);
+  }
 }
