@@ -11,9 +11,10 @@ import java.util.TreeMap;
 /**
  * An edge relation as CozoDB's {@code as_directed_graph} and {@code as_directed_weighted_graph}
  * make it: nodes numbered in the order they first appear in the rows (source before target),
- * each node's out-edges sorted by target number (parallel edges kept, in row order), weights
- * from the third column as single-precision floats (1 when there is none), and with
- * {@code undirected} each row an edge both ways.
+ * each node's out-edges sorted by target number (parallel edges kept: here in row order, in
+ * CozoDB in an unspecified one, its graph builder's unstable sort by target), weights from the
+ * third column as single-precision floats (1 when there is none), and with {@code undirected}
+ * each row an edge both ways.
  */
 final class Graph {
   /** The node keys by number. */

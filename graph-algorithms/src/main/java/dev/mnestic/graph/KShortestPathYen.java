@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * {@code KShortestPathYen(edges[from, to, weight?], starting[n], goals[n], k: K, undirected:
  * false)}: Yen's k shortest loopless paths from each start to each goal, rows {@code [start,
  * goal, cost, path]}, replicating CozoDB's: the spur searches are its {@link Dijkstra}, a root
- * path's cost is summed over the first edge between each two of its nodes, and among
+ * path's cost is summed over the first edge between each two of its nodes (with parallel
+ * edges of different weights, CozoDB's first is unspecified), and among
  * candidates of equal cost the last found is taken. An unreachable goal gives one row of
  * infinite cost and an empty path when {@code k} is 1, none otherwise (CozoDB's release build).
  */

@@ -10,9 +10,10 @@ import java.util.function.Consumer;
 /**
  * {@code MinimumSpanningForestKruskal(edges[from, to, weight?])}: Kruskal's minimum spanning
  * forest, the edges taken both ways, weights of any sign; rows {@code [from, to, weight]} in
- * the order added. As in CozoDB, of parallel edges between two nodes in one direction the last
- * row's weight counts. Which of several edges of equal weight is taken, and in which
- * direction, follows CozoDB's heap only by chance (the forest's weight is the same).
+ * the order added. As in CozoDB, of parallel edges between two nodes in one direction only one
+ * weight counts (here the last row's; in CozoDB the last in its unspecified order of them).
+ * Which of several edges of equal weight is taken, and in which direction, follows CozoDB's
+ * heap only by chance (the forest's weight is the same).
  */
 final class MinimumSpanningForestKruskal implements FixedRule {
   @Override
