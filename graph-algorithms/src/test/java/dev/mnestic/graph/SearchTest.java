@@ -55,7 +55,8 @@ class SearchTest {
             .input(g.unweighted())
             .input(List.of("n", "score"), 2, scored(g))
             .nodes(g.nodes().subList(0, 3))
-            .option("condition", new Fixture.Expr(Set.of("score"), v -> (Long) v.get("score") == 9))
+            .option("condition",
+                new Fixture.Expr(Set.of("score"), v -> (Long) v.get("score") == 9))
             .option("limit", 3L)
             .run();
         assertTrue(rows.size() <= 3, rule + " stops at the limit");
@@ -77,7 +78,8 @@ class SearchTest {
         // none missed: from the first start, a node meeting the condition is found if reachable
         Set<Long> reachable = Networkx.pairs(hops.get((Long) g.nodes().get(0))).keySet();
         boolean any = reachable.stream()
-            .anyMatch(n -> n * 7 % 10 == 9 && (rule.startsWith("D") || !n.equals(g.nodes().get(0))));
+            .anyMatch(n -> n * 7 % 10 == 9
+                && (rule.startsWith("D") || !n.equals(g.nodes().get(0))));
         assertEquals(any, !rows.isEmpty(), rule + " seed " + SEEDS[c]);
       }
     }
@@ -117,7 +119,8 @@ class SearchTest {
           .nodes(g.nodes().subList(0, 4))
           .option("steps", 12L)
           .option("iterations", 5L)
-          .option("weight", new Fixture.Expr(Set.of("b"), v -> (Long) v.get("b") % 3 == 0 ? 0L : 1.5))
+          .option("weight",
+              new Fixture.Expr(Set.of("b"), v -> (Long) v.get("b") % 3 == 0 ? 0L : 1.5))
           .run(new RandomWalk(() -> new SplittableRandom(seed)));
       assertEquals(20, rows.size());
       Set<Long> numbers = new HashSet<>();
