@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The rules' names, arities and failures, with CozoDB's error codes and wording. */
@@ -132,5 +133,48 @@ class ErrorsTest {
         () -> Fixture.of("MinimumSpanningTreePrim").input(edges).input(rows()).run());
     fails(ErrorCode.ALGO_STARTING_NODE_NOT_FOUND,
         () -> Fixture.of("MinimumSpanningTreePrim").input(edges).nodes(List.of(3L)).run());
+  }
+
+  /** A statement stopped while its algorithm runs: each long loop checks. */
+  @Test
+  void longWorkStopsWhenItsStatementIsStopped() {
+    class Stopped extends RuntimeException {}
+    List<Object[]> ring = new ArrayList<>();
+    List<Object[]> chain = new ArrayList<>();
+    for (long i = 0; i < 6000; i++) {
+      ring.add(new Object[] {i, (i + 1) % 6000, 1.0});
+      ring.add(new Object[] {i, (i + 7) % 6000, 2.0});
+      chain.add(new Object[] {i, i + 1});
+    }
+    List<Supplier<Fixture>> fixtures = List.of(
+        () -> Fixture.of("BetweennessCentrality").input(ring),
+        () -> Fixture.of("ClosenessCentrality").input(ring),
+        () -> Fixture.of("ClusteringCoefficients").input(ring),
+        () -> Fixture.of("DegreeCentrality").input(ring),
+        () -> Fixture.of("ShortestPathDijkstra").input(ring).nodes(List.of(0L)),
+        () -> Fixture.of("KShortestPathYen").input(ring).nodes(List.of(0L)).nodes(List.of(5999L))
+            .option("k", 3L),
+        () -> Fixture.of("PageRank").input(ring),
+        () -> Fixture.of("CommunityDetectionLouvain").input(ring),
+        () -> Fixture.of("LabelPropagation").input(ring),
+        () -> Fixture.of("SCC").input(ring),
+        () -> Fixture.of("TopSort").input(chain),
+        () -> Fixture.of("MinimumSpanningForestKruskal").input(ring),
+        () -> Fixture.of("MinimumSpanningTreePrim").input(ring),
+        () -> Fixture.of("ShortestPathBFS").input(ring).nodes(List.of(0L)).nodes(List.of(-1L)),
+        () -> Fixture.of("BFS").input(ring).nodes(List.of(0L))
+            .option("condition", new Fixture.Expr(Set.of(), v -> false)),
+        () -> Fixture.of("DFS").input(ring).nodes(List.of(0L))
+            .option("condition", new Fixture.Expr(Set.of(), v -> false)),
+        () -> Fixture.of("RandomWalk").input(ring)
+            .nodes(ring.stream().map(e -> e[0]).distinct().collect(Collectors.toList()))
+            .nodes(List.of(0L))
+            .option("steps", 10000L));
+    for (Supplier<Fixture> f : fixtures) {
+      Fixture fixture = f.get().stoppedBy(() -> {
+        throw new Stopped();
+      });
+      assertThrows(Stopped.class, fixture::run, fixture.name());
+    }
   }
 }

@@ -19,6 +19,7 @@ final class Fixture implements FixedRule.Call {
   private final String name;
   private final List<FixedRule.Input> inputs = new ArrayList<>();
   private final Map<String, Object> options = new LinkedHashMap<>();
+  private StopCheck stop = StopCheck.NEVER;
 
   private Fixture(String name) {
     this.name = name;
@@ -90,6 +91,12 @@ final class Fixture implements FixedRule.Call {
     return input(rows);
   }
 
+  /** Runs with {@code stop} as the statement's stop check. */
+  Fixture stoppedBy(StopCheck stop) {
+    this.stop = stop;
+    return this;
+  }
+
   Fixture option(String option, Object value) {
     options.put(option, value);
     return this;
@@ -133,7 +140,7 @@ final class Fixture implements FixedRule.Call {
 
   @Override
   public StopCheck stop() {
-    return StopCheck.NEVER;
+    return stop;
   }
 
   @Override
