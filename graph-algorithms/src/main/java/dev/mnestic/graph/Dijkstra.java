@@ -7,8 +7,9 @@ import java.util.Set;
 
 /**
  * CozoDB's Dijkstra ({@code shortest_path_dijkstra.rs}) over a {@link Graph}: costs are sums of
- * single-precision weights, a search stops once every goal was taken from the queue, and
- * forbidden edges and nodes (Yen's) are skipped.
+ * single-precision weights, nodes of equal cost leave its queue ({@link HeapQueue}) in CozoDB's
+ * order, a search stops once every goal was taken from the queue, and forbidden edges and
+ * nodes (Yen's) are skipped.
  */
 final class Dijkstra {
   /** A path found: its target, its cost (infinite when unreachable) and its nodes (then empty). */
@@ -48,11 +49,14 @@ final class Dijkstra {
     float[] distance = new float[graph.size()];
     Arrays.fill(distance, Float.POSITIVE_INFINITY);
     distance[start] = 0f;
-    NodeQueue queue = new NodeQueue(graph.size());
-    queue.pushIncrease(start, 0f);
+    HeapQueue<Integer, Float> queue = new HeapQueue<>(HeapQueue.LOWEST_COST);
+    queue.push(start, 0f);
     while (queue.pop()) {
-      int node = queue.node;
-      float cost = queue.cost;
+      int node = queue.item;
+      float cost = queue.priority;
+      if (cost > distance[node]) {
+        continue;
+      }
       int[] targets = graph.targets[node];
       for (int i = 0; i < targets.length; i++) {
         float next = cost + graph.weights[node][i];
@@ -168,11 +172,11 @@ final class Dijkstra {
       }
       remaining = goals.length;
     }
-    NodeQueue queue = new NodeQueue(n);
-    queue.pushIncrease(start, 0f);
+    HeapQueue<Integer, Float> queue = new HeapQueue<>(HeapQueue.LOWEST_COST);
+    queue.push(start, 0f);
     while (queue.pop()) {
-      int node = queue.node;
-      float cost = queue.cost;
+      int node = queue.item;
+      float cost = queue.priority;
       if (cost > distance[node]) {
         continue;
       }

@@ -1,10 +1,7 @@
 package dev.mnestic.graph;
 
 import dev.mnestic.value.FixedRule;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -12,8 +9,7 @@ import java.util.function.Consumer;
  * forest, the edges taken both ways, weights of any sign; rows {@code [from, to, weight]} in
  * the order added. As in CozoDB, of parallel edges between two nodes in one direction only one
  * weight counts (here the last row's; in CozoDB the last in its unspecified order of them).
- * Which of several edges of equal weight is taken, and in which direction, follows CozoDB's
- * heap only by chance (the forest's weight is the same).
+ * Of edges of equal weight the one CozoDB's queue gives ({@link HeapQueue}) is taken first.
  */
 final class MinimumSpanningForestKruskal implements FixedRule {
   @Override
@@ -21,21 +17,17 @@ final class MinimumSpanningForestKruskal implements FixedRule {
     return 3;
   }
 
-  private record Edge(int from, int to, float cost) {}
-
   @Override
   public void run(Call call, Consumer<Object[]> out) {
     Graph graph = Graph.weighted(call.input(0), true, true);
     int n = graph.size();
-    Map<Long, Edge> edges = new LinkedHashMap<>();
+    // every edge into CozoDB's queue, keyed by its ends: a parallel edge's weight replaces
+    HeapQueue<Long, Float> queue = new HeapQueue<>(HeapQueue.LOWEST_COST);
     for (int u = 0; u < n; u++) {
       for (int i = 0; i < graph.targets[u].length; i++) {
-        int v = graph.targets[u][i];
-        edges.put(Dijkstra.edge(u, v), new Edge(u, v, graph.weights[u][i]));
+        queue.push(Dijkstra.edge(u, graph.targets[u][i]), graph.weights[u][i]);
       }
     }
-    List<Edge> sorted = new ArrayList<>(edges.values());
-    sorted.sort((a, b) -> Float.compare(a.cost, b.cost));
     int[] parent = new int[n];
     int[] size = new int[n];
     for (int u = 0; u < n; u++) {
@@ -44,12 +36,12 @@ final class MinimumSpanningForestKruskal implements FixedRule {
     }
     Steps steps = new Steps(call.stop());
     int joined = 0;
-    for (Edge e : sorted) {
-      if (joined == n - 1) {
-        break;
-      }
-      int a = find(parent, e.from);
-      int b = find(parent, e.to);
+    while (joined < n - 1 && queue.pop()) {
+      steps.tick();
+      int from = (int) (queue.item >>> 32);
+      int to = (int) (long) queue.item;
+      int a = find(parent, from);
+      int b = find(parent, to);
       if (a == b) {
         continue;
       }
@@ -61,8 +53,8 @@ final class MinimumSpanningForestKruskal implements FixedRule {
         size[a] += size[b];
       }
       joined++;
-      out.accept(new Object[] {graph.nodes.get(e.from), graph.nodes.get(e.to), (double) e.cost});
-      steps.tick();
+      out.accept(new Object[] {graph.nodes.get(from), graph.nodes.get(to),
+          (double) queue.priority});
     }
   }
 

@@ -5,7 +5,6 @@ import dev.mnestic.value.FixedRule;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
 /**
@@ -13,8 +12,8 @@ import java.util.function.Consumer;
  * spanning tree of the component of the first starting node (of the first node of the edges
  * without one), the edges taken both ways, weights of any sign; rows {@code [from, to, weight]}
  * in the order added. Of two edges of equal weight into one node the one from the
- * higher-numbered node wins, as in CozoDB; which of two nodes at equal cost is added first
- * follows CozoDB's heap only by chance (the tree's weight is the same).
+ * higher-numbered node wins, and of nodes reached at equal cost the one CozoDB's queue gives
+ * ({@link HeapQueue}) is added first.
  */
 final class MinimumSpanningTreePrim implements FixedRule {
   @Override
@@ -22,7 +21,7 @@ final class MinimumSpanningTreePrim implements FixedRule {
     return 3;
   }
 
-  private record Candidate(float cost, int from, int to) {}
+  private record Candidate(float cost, int from) {}
 
   @Override
   public void run(Call call, Consumer<Object[]> out) {
@@ -48,42 +47,32 @@ final class MinimumSpanningTreePrim implements FixedRule {
     }
     boolean[] visited = new boolean[n];
     // the best edge into each node not yet in the tree: cheapest, then from the highest node
-    Candidate[] best = new Candidate[n];
-    PriorityQueue<Candidate> queue = new PriorityQueue<>((a, b) -> a.cost != b.cost
-        ? Float.compare(a.cost, b.cost)
-        : a.from != b.from ? Integer.compare(b.from, a.from) : Integer.compare(a.to, b.to));
+    HeapQueue<Integer, Candidate> queue = new HeapQueue<>(
+        (a, b) -> a.cost != b.cost ? HeapQueue.LOWEST_COST.compare(a.cost, b.cost)
+            : Integer.compare(a.from, b.from));
     Steps steps = new Steps(call.stop());
-    relax(graph, start, visited, best, queue);
+    relax(graph, start, visited, queue);
     int added = 0;
-    Candidate c;
-    while ((c = queue.poll()) != null) {
-      if (best[c.to] != c) {
-        continue; // replaced by a better edge
-      }
-      best[c.to] = null;
+    while (queue.pop()) {
       if (added == n - 1) {
         break;
       }
       added++;
-      out.accept(new Object[] {graph.nodes.get(c.from), graph.nodes.get(c.to), (double) c.cost});
-      relax(graph, c.to, visited, best, queue);
+      Candidate c = queue.priority;
+      int to = queue.item;
+      out.accept(new Object[] {graph.nodes.get(c.from), graph.nodes.get(to), (double) c.cost});
+      relax(graph, to, visited, queue);
       steps.tick();
     }
   }
 
-  private static void relax(Graph graph, int node, boolean[] visited, Candidate[] best,
-      PriorityQueue<Candidate> queue) {
+  private static void relax(Graph graph, int node, boolean[] visited,
+      HeapQueue<Integer, Candidate> queue) {
     visited[node] = true;
     for (int i = 0; i < graph.targets[node].length; i++) {
       int to = graph.targets[node][i];
-      if (visited[to]) {
-        continue;
-      }
-      Candidate c = new Candidate(graph.weights[node][i], node, to);
-      Candidate old = best[to];
-      if (old == null || c.cost < old.cost || (c.cost == old.cost && c.from > old.from)) {
-        best[to] = c;
-        queue.add(c);
+      if (!visited[to]) {
+        queue.pushIncrease(to, new Candidate(graph.weights[node][i], node));
       }
     }
   }

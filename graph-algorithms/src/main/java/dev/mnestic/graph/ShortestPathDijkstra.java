@@ -9,8 +9,8 @@ import java.util.function.Consumer;
  * false, keep_ties: false)}: rows {@code [start, goal, cost, path]}, the cost a Float (infinite,
  * with an empty path, when the goal is unreachable). Without a goals relation every node of the
  * graph is a goal (the start itself at cost 0) and ties are never kept, as in CozoDB; starts
- * and goals not in the graph are left out. Among paths of equal cost the one given may differ
- * from CozoDB's (its queue's order among equal costs).
+ * and goals not in the graph are left out. Among paths of equal cost the one given is the one
+ * CozoDB's queue order ({@link HeapQueue}) gives.
  */
 final class ShortestPathDijkstra implements FixedRule {
   @Override
