@@ -28,9 +28,10 @@ import java.util.Map;
  * <p>The modules and what each may use:
  * <pre>
  *   value             nothing (JDK only)
+ *   graph-algorithms  value
  *   calcite-adapter   value
  *   sql-dialect       calcite-adapter
- *   datalog-frontend  calcite-adapter, value
+ *   datalog-frontend  calcite-adapter, value, graph-algorithms
  *   planner-milp      nothing (no Calcite either)
  *   jdbc-remote       nothing (Avatica's client alone)
  *   jdbc-driver       calcite-adapter, value, sql-dialect, datalog-frontend, jdbc-remote
@@ -52,6 +53,7 @@ class ArchitectureTest {
       layeredArchitecture()
           .consideringOnlyDependenciesInLayers()
           .layer("value").definedBy(module("value"))
+          .layer("graph-algorithms").definedBy(module("graph-algorithms"))
           .layer("calcite-adapter").definedBy(module("calcite-adapter"))
           .layer("sql-dialect").definedBy(module("sql-dialect"))
           .layer("datalog-frontend").definedBy(module("datalog-frontend"))
@@ -62,9 +64,11 @@ class ArchitectureTest {
           .layer("examples").definedBy(module("examples"))
           .layer("bench").definedBy(module("bench"))
           .whereLayer("value").mayNotAccessAnyLayer()
+          .whereLayer("graph-algorithms").mayOnlyAccessLayers("value")
           .whereLayer("calcite-adapter").mayOnlyAccessLayers("value")
           .whereLayer("sql-dialect").mayOnlyAccessLayers("calcite-adapter")
-          .whereLayer("datalog-frontend").mayOnlyAccessLayers("calcite-adapter", "value")
+          .whereLayer("datalog-frontend")
+          .mayOnlyAccessLayers("calcite-adapter", "value", "graph-algorithms")
           .whereLayer("planner-milp").mayNotAccessAnyLayer()
           .whereLayer("jdbc-remote").mayNotAccessAnyLayer()
           .whereLayer("jdbc-driver")
@@ -75,8 +79,8 @@ class ArchitectureTest {
           .whereLayer("examples").mayNotAccessAnyLayer()
           .whereLayer("bench")
           .mayOnlyAccessLayers(
-              "value", "calcite-adapter", "sql-dialect", "datalog-frontend", "planner-milp",
-              "jdbc-remote", "jdbc-driver", "standing");
+              "value", "graph-algorithms", "calcite-adapter", "sql-dialect", "datalog-frontend",
+              "planner-milp", "jdbc-remote", "jdbc-driver", "standing");
 
   /** CozoDB's values are plain Java: SQL, Calcite and Avatica never reach them. */
   @ArchTest
@@ -114,6 +118,7 @@ class ArchitectureTest {
   static final Map<String, String> PACKAGE_MODULES =
       Map.ofEntries(
           Map.entry("dev.mnestic.value", "value"),
+          Map.entry("dev.mnestic.graph", "graph-algorithms"),
           Map.entry("dev.mnestic.rel", "calcite-adapter"),
           Map.entry("dev.mnestic.runtime", "calcite-adapter"),
           Map.entry("dev.mnestic.store", "calcite-adapter"),

@@ -94,6 +94,20 @@ public enum ErrorCode {
   TRANSACT_ASSERTION_FAILURE("transact::assertion_failure",
       ":ensure, :ensure_not, :insert, :update or :delete finding rows other than required"),
 
+  // algo::, the graph algorithms' fixed rules (graph-algorithms)
+  ALGO_NOT_AN_EDGE("algo::not_an_edge", "an edge relation whose rows have fewer than two values"),
+  ALGO_INVALID_EDGE_WEIGHT("algo::invalid_edge_weight",
+      "an edge weight that is no finite number, or negative where the algorithm forbids it"),
+  ALGO_NODE_WITH_KEY_NOT_FOUND("algo::node_with_key_not_found",
+      "a node that the nodes relation of a graph algorithm lacks"),
+  ALGO_INPUT_RELATION_BAD_ARITY("algo::input_relation_bad_arity",
+      "an input relation of a graph algorithm with too few columns"),
+  ALGO_UNACCEPTABLE_VALUE("algo::unacceptable_value",
+      "an option expression of a graph algorithm giving a value it cannot use"),
+  ALGO_EMPTY_STARTING("algo::empty_starting", "an empty relation of starting nodes"),
+  ALGO_STARTING_NODE_NOT_FOUND("algo::starting_node_not_found",
+      "a starting node that is not in the graph"),
+
   // import::, mnestic::, what mnestic adds
   IMPORT_BAD_JSON("import::bad_json", "relations to import that are not the JSON expected"),
   MNESTIC_UNSUPPORTED("mnestic::unsupported", "CozoScript that mnestic does not implement"),
