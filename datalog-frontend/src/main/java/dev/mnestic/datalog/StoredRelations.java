@@ -36,7 +36,8 @@ import java.util.stream.Collectors;
  * {@code :insert}, {@code :update}, {@code :rm}, {@code :delete} and the
  * assertions {@code :ensure}, {@code :ensure_not}, with CozoDB's checks,
  * defaults, coercions and errors ({@code cozo-core/src/query/stored.rs});
- * and {@code ::relations}, {@code ::columns}, {@code ::remove}.
+ * and {@code ::relations}, {@code ::columns}, {@code ::remove}, {@code ::rename},
+ * {@code ::set_triggers}, {@code ::show_triggers}, {@code ::access_level}.
  *
  * <p>Each write is all-or-nothing: rows are coerced and checked before
  * {@code :create} or {@code :replace} changes a table, and the others run
