@@ -88,6 +88,26 @@ final class StoredRelations {
     this.triggers = triggers;
   }
 
+  /**
+   * Runs {@code trigger}, an {@code on} trigger of {@code op}'s relation, for {@code op}: a
+   * failure is the trigger's error (its code and message) placed at {@code op}, its help
+   * naming the trigger and the place in its text, as CozoDB reports it against the trigger's
+   * source.
+   */
+  private void runTrigger(String on, String trigger, Map<String, Engine.Result> constants,
+      Script.RelationOp op) throws SQLException {
+    try {
+      triggers.run(trigger, constants, inTrigger());
+    } catch (DatalogException e) {
+      final String where = e.line() > 0 ? " at its " + e.line() + ":" + e.column() : "";
+      final DatalogException failure = new DatalogException(e.errorCode(), e.getMessage(),
+          op.pos().line(), op.pos().column(), "in the " + on + " trigger of " + op.relation()
+          + where + ": " + trigger.strip() + (e.help() == null ? "" : "\n" + e.help()));
+      failure.initCause(e);
+      throw failure;
+    }
+  }
+
   /** These relations as a trigger's script sees them: its writes fire no triggers. */
   StoredRelations inTrigger() {
     return new StoredRelations(session, staged, since, null);
@@ -297,7 +317,7 @@ final class StoredRelations {
     requireLevel(op.relation(), policy, TablePolicy.Level.NORMAL, "relation replacement",
         op.pos());
     for (String trigger : policy.replace()) {
-      triggers.run(trigger, Map.of(), inTrigger());
+      runTrigger("replace", trigger, Map.of(), op);
     }
     // 2. the table: the hidden one made for this block, or (the same columns) the relation's own
     final String target = staged.target(op);
@@ -448,7 +468,7 @@ final class StoredRelations {
           ? keys.stream().map(StoredSchema.Column::name).toList() : all, news));
       constants.put("_old", new Engine.Result(all, olds));
       for (String trigger : fired) {
-        triggers.run(trigger, constants, inTrigger());
+        runTrigger(removal ? "rm" : "put", trigger, constants, op);
       }
     }
 

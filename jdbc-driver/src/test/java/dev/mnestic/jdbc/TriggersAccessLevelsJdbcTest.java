@@ -104,6 +104,7 @@ class TriggersAccessLevelsJdbcTest {
       final SQLException e = assertThrows(SQLException.class,
           () -> query(datalog, "?[k] <- [[1]] :put a {k}"));
       assertTrue(e.getMessage().contains("transact::assertion_failure"), e.getMessage());
+      assertTrue(e.getMessage().contains("in the put trigger of a at its 1:17"), e.getMessage());
       assertEquals(List.of(), query(datalog, "?[k] := *a[k]"));
       assertEquals(List.of(), query(datalog, "?[k] := *log[k]"));
       // the blocks before it in the same script are taken back too
