@@ -73,6 +73,9 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
             RESOURCE.tableExists(existing.get()));
       }
     }
+    if (existing.isPresent()) {
+      refuseBelowNormal(session, existing.get(), "relation replacement");
+    }
     final String ddl = createTableSql(name.getSimple(), create.columnList);
     run(session, existing.isPresent() && create.getReplace()
         ? List.of("DROP TABLE " + quote(existing.get()) + " CASCADE", ddl)
@@ -91,7 +94,21 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
       throw SqlUtil.newContextException(name.getParserPosition(),
           RESOURCE.tableNotFound(name.getSimple()));
     }
+    refuseBelowNormal(session, existing.get(), "relation removal");
     run(session, List.of("DROP TABLE " + quote(existing.get())));
+  }
+
+  /**
+   * Refuses {@code what} on the store's table {@code table} when its CozoScript access level
+   * ({@link TablePolicy}) is below {@code normal}, as CozoScript's {@code ::remove} and
+   * {@code :replace} are refused: SQLSTATE {@value TablePolicy#INSUFFICIENT_PRIVILEGE}.
+   */
+  private static void refuseBelowNormal(Session session, String table, String what) {
+    final TablePolicy policy = TablePolicy.of(session, table);
+    if (!policy.allows(TablePolicy.Level.NORMAL)) {
+      final SQLException refusal = policy.sqlRefusal(table, what);
+      throw new IllegalStateException(refusal.getMessage(), refusal);
+    }
   }
 
   /** Strips an optional schema qualifier, which must name the store's schema. */

@@ -89,6 +89,7 @@ public final class StoreWrites {
 
   private static long modify(Session session, String table, TableModify.Operation operation,
       String[] updateColumns, Function0<Enumerable<Object[]>> input) throws SQLException {
+    checkPolicy(session, table, operation);
     final Connection connection = session.getConnection();
     final boolean autoCommit = connection.getAutoCommit();
     final boolean readCommitted =
@@ -131,6 +132,30 @@ public final class StoreWrites {
             + failure.getMessage(), WriteGuard.SERIALIZATION_FAILURE, failure);
       }
       backOff(attempt);
+    }
+  }
+
+  /**
+   * Refuses {@code operation} on {@code table} (stored name) as CozoScript refuses its writes
+   * ({@link TablePolicy}): below {@code protected}, SQLSTATE
+   * {@value TablePolicy#INSUFFICIENT_PRIVILEGE} with CozoDB's message; and, when the relation
+   * has CozoScript triggers the write would fire (put ones for INSERT, UPDATE and MERGE, rm
+   * ones for DELETE), SQLSTATE 0A000: SQL writes do not run CozoScript triggers, so they are
+   * refused rather than let the trigger's relations fall out of step.
+   */
+  private static void checkPolicy(Session session, String table,
+      TableModify.Operation operation) throws SQLException {
+    final TablePolicy policy = TablePolicy.of(session, table);
+    final boolean delete = operation == TableModify.Operation.DELETE;
+    if (!policy.allows(TablePolicy.Level.PROTECTED)) {
+      throw policy.sqlRefusal(table, delete ? "row removal"
+          : operation == TableModify.Operation.UPDATE ? "row update" : "row insertion");
+    }
+    if (!(delete ? policy.rm() : policy.put()).isEmpty()) {
+      throw new SQLException("not supported: an SQL " + operation + " on stored relation '"
+          + table + "', which has CozoScript " + (delete ? "rm" : "put") + " triggers that SQL"
+          + " writes do not run; write it with CozoScript (" + (delete ? ":rm" : ":put")
+          + "), or remove its triggers (::set_triggers " + table + ")", "0A000");
     }
   }
 
@@ -231,6 +256,7 @@ public final class StoreWrites {
    */
   public static long[] insertBatch(Session session, DirectInsert insert, BatchRows rows)
       throws SQLException {
+    checkPolicy(session, insert.table(), TableModify.Operation.INSERT);
     final Connection connection = session.getConnection();
     final Target target = Target.of(session, insert.table());
     if (target.columns.size() != insert.parameters().length) {

@@ -6,8 +6,9 @@
  * ({@link dev.mnestic.store.StoreConvention}), the values read and written
  * ({@link dev.mnestic.store.StoreReads}, {@link dev.mnestic.store.StoreWrites}), writes
  * ({@link dev.mnestic.store.EnumerableStoreModify},
- * {@link dev.mnestic.store.WriteGuard}, {@link dev.mnestic.store.TableVersions}) and DDL
- * ({@link dev.mnestic.store.StoreDdlExecutor}).
+ * {@link dev.mnestic.store.WriteGuard}, {@link dev.mnestic.store.TableVersions}), DDL
+ * ({@link dev.mnestic.store.StoreDdlExecutor}) and what CozoScript sets on a table that both
+ * pipelines obey: its access level and triggers ({@link dev.mnestic.store.TablePolicy}).
  *
  * <p>In: table scans, modifications and DDL from both pipelines. Out: rows, and the changes
  * HSQLDB keeps.

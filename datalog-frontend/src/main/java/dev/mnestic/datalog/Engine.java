@@ -2,6 +2,8 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.datalog.analysis.Definitions;
 import dev.mnestic.datalog.analysis.Stratifier;
+import dev.mnestic.datalog.ast.Expr;
+import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
@@ -223,8 +225,11 @@ public final class Engine {
    * blocks run as one transaction (on an auto-commit connection, their own):
    * a failing script leaves every relation as it was, its made relations
    * included ({@link StagedTables} says how). A script that makes a table
-   * ({@code :create}, {@code :replace} with other columns, {@code ::remove})
-   * commits an open transaction of the connection, as all DDL of the store does.
+   * ({@code :create}, {@code :replace} with other columns or of a relation with triggers or an
+   * access level, {@code ::remove}), or sets a relation's triggers or access level
+   * ({@code ::set_triggers}, {@code ::access_level}: the table's comment,
+   * {@link dev.mnestic.store.TablePolicy}), commits an open transaction of the connection, as
+   * all DDL of the store does.
    */
   public Result run(String script, Map<String, ?> params) throws SQLException {
     return onDeepStack(stored -> runScript(script, params));
@@ -307,7 +312,7 @@ public final class Engine {
       session.setAutoCommit(false);
       final Savepoint start = autoCommit ? null : session.getConnection().setSavepoint();
       try {
-        final T result = work.run(new StoredRelations(session, staged));
+        final T result = work.run(new StoredRelations(session, staged, this::runTrigger));
         staged.commit(autoCommit);
         done = true;
         return result;
@@ -357,7 +362,8 @@ public final class Engine {
           }
           rows.add(Values.listOf(r.stream().map(Json::toValue).toList()));
         }
-        stored.apply(new Script.RelationOp(Script.RelationOp.Kind.PUT, (String) rel.getKey(), null,
+        // as CozoDB's import_relations: no triggers run
+        stored.inTrigger().apply(new Script.RelationOp(Script.RelationOp.Kind.PUT, (String) rel.getKey(), null,
             new dev.mnestic.datalog.ast.Pos(0, 0)), headers, rows);
       }
       return null;
@@ -393,6 +399,15 @@ public final class Engine {
       return stored.rename(op.relations(), op.pos());
     case EXPLAIN:
       return explain(op.explained(), params);
+    case SHOW_TRIGGERS:
+      return stored.showTriggers(op.relations().get(0), op.pos());
+    case SET_TRIGGERS:
+      for (Script.Trigger t : op.triggers()) {
+        Parser.parse(t.script()); // as CozoDB, a trigger that does not parse is refused now
+      }
+      return stored.setTriggers(op.relations().get(0), op.triggers(), op.pos());
+    case ACCESS_LEVEL:
+      return stored.accessLevel(op.level(), op.relations(), op.pos());
     default:
       throw new IllegalStateException("unknown system op " + op.kind());
     }
@@ -418,6 +433,25 @@ public final class Engine {
     try (StrataRunner explained = new StrataRunner(connection, params, explaining)) {
       return new Result(List.of("stratum", "rules", "plan"), explained.explain(plan));
     }
+  }
+
+  /**
+   * Runs a trigger's script (a query block's text) on {@code stored}, in the transaction of
+   * the write that fired it, with {@code constants} as constant rules ({@code _new},
+   * {@code _old}); its parameters are none, as in CozoDB.
+   */
+  private void runTrigger(String script, Map<String, Result> constants, StoredRelations stored)
+      throws SQLException {
+    final Script.Query query = Parser.parse(script).queries().get(0);
+    final List<Rule> rules = new ArrayList<>(query.rules());
+    final Pos at = query.pos();
+    for (Map.Entry<String, Result> c : constants.entrySet()) {
+      rules.add(new Rule(c.getKey(), c.getValue().headers().stream()
+          .map(h -> new Rule.HeadArg(new Expr.Var(h, at), null, List.of(), at)).toList(),
+          Rule.Kind.CONSTANT, List.of(), new Expr.Literal(Values.listOf(c.getValue().rows()), at),
+          at));
+    }
+    run(new Script.Query(rules, query.options(), query.pos()), Map.of(), stored);
   }
 
   private static DatalogException noEntry() {

@@ -7,6 +7,7 @@ import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.TablePolicy;
 import dev.mnestic.value.ErrorCode;
 
 import java.sql.Connection;
@@ -123,10 +124,14 @@ final class StagedTables {
         if (op.kind() == Script.RelationOp.Kind.CREATE && staged.find(name).isPresent()) {
           continue; // fails as a conflict when it runs
         }
-        if (op.kind() == Script.RelationOp.Kind.REPLACE && now != null && same(now, declared)) {
-          continue; // rewritten in place
-        }
         final Optional<String> stored = staged.find(name);
+        // rewritten in place, unless it has triggers or a level: CozoDB 0.7.6 makes the relation
+        // anew, without them (a new table, without the old one's comment)
+        if (op.kind() == Script.RelationOp.Kind.REPLACE && now != null && same(now, declared)
+            && stored.map(t -> TablePolicy.of(session, t)).orElse(TablePolicy.NORMAL)
+            .equals(TablePolicy.NORMAL)) {
+          continue;
+        }
         if (stored.isPresent()) {
           staged.refuseIfRead(stored.get(), "replace", op.pos());
         }

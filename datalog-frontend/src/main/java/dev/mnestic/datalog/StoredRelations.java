@@ -6,6 +6,7 @@ import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.TablePolicy;
 import dev.mnestic.store.WriteGuard;
 import dev.mnestic.value.ColType;
 import dev.mnestic.value.ErrorCode;
@@ -35,7 +36,8 @@ import java.util.stream.Collectors;
  * {@code :insert}, {@code :update}, {@code :rm}, {@code :delete} and the
  * assertions {@code :ensure}, {@code :ensure_not}, with CozoDB's checks,
  * defaults, coercions and errors ({@code cozo-core/src/query/stored.rs});
- * and {@code ::relations}, {@code ::columns}, {@code ::remove}.
+ * and {@code ::relations}, {@code ::columns}, {@code ::remove}, {@code ::rename},
+ * {@code ::set_triggers}, {@code ::show_triggers}, {@code ::access_level}.
  *
  * <p>Each write is all-or-nothing: rows are coerced and checked before
  * {@code :create} or {@code :replace} changes a table, and the others run
@@ -46,6 +48,14 @@ import java.util.stream.Collectors;
  * ({@link Session#guardWrites}) from the store's change number when the script began: a row
  * another transaction committed since then is not overwritten nor removed, the write fails
  * with SQLSTATE 40001 instead (the script may be run again).
+ *
+ * <p>Each relation's {@link TablePolicy} is obeyed as CozoDB obeys its access level, and its
+ * triggers fire as CozoDB fires them ({@code ::set_triggers}): after a write of the script's
+ * own blocks, in the same transaction, each trigger's script sees the write's rows as
+ * {@code _new} and the rows they replaced or removed as {@code _old}; a write a trigger makes
+ * fires no triggers (CozoDB's only bound on triggers firing triggers: they never cascade), and
+ * a trigger's {@code :replace} fails ({@code eval::replace_in_trigger}). A trigger that fails
+ * fails the write, and with it the script: nothing it wrote stays.
  */
 final class StoredRelations {
   private final Session session;
@@ -53,16 +63,80 @@ final class StoredRelations {
   private final StagedTables staged;
   /** The store's change number before the script read anything. */
   private final long since;
+  /** What runs the triggers of this script's writes; null inside a trigger (they do not cascade). */
+  private final Triggers triggers;
 
-  StoredRelations(Session session, StagedTables staged) throws SQLException {
-    this.session = session;
-    this.staged = staged;
-    this.since = session.changeNumber();
+  /** Runs a trigger's script in the running script's transaction ({@link Engine}'s). */
+  @FunctionalInterface
+  interface Triggers {
+    /**
+     * Runs the query block {@code script} on {@code stored} (whose writes fire no triggers),
+     * with {@code constants}: rule name to its head and rows.
+     */
+    void run(String script, Map<String, Engine.Result> constants, StoredRelations stored)
+        throws SQLException;
   }
 
-  /** The table holding {@code relation} as the running script sees it, if there is one. */
+  StoredRelations(Session session, StagedTables staged, Triggers triggers) throws SQLException {
+    this(session, staged, session.changeNumber(), triggers);
+  }
+
+  private StoredRelations(Session session, StagedTables staged, long since, Triggers triggers) {
+    this.session = session;
+    this.staged = staged;
+    this.since = since;
+    this.triggers = triggers;
+  }
+
+  /**
+   * Runs {@code trigger}, an {@code on} trigger of {@code op}'s relation, for {@code op}: a
+   * failure is the trigger's error (its code and message) placed at {@code op}, its help
+   * naming the trigger and the place in its text, as CozoDB reports it against the trigger's
+   * source.
+   */
+  private void runTrigger(String on, String trigger, Map<String, Engine.Result> constants,
+      Script.RelationOp op) throws SQLException {
+    try {
+      triggers.run(trigger, constants, inTrigger());
+    } catch (DatalogException e) {
+      final String where = e.line() > 0 ? " at its " + e.line() + ":" + e.column() : "";
+      final DatalogException failure = new DatalogException(e.errorCode(), e.getMessage(),
+          op.pos().line(), op.pos().column(), "in the " + on + " trigger of " + op.relation()
+          + where + ": " + trigger.strip() + (e.help() == null ? "" : "\n" + e.help()));
+      failure.initCause(e);
+      throw failure;
+    }
+  }
+
+  /** These relations as a trigger's script sees them: its writes fire no triggers. */
+  StoredRelations inTrigger() {
+    return new StoredRelations(session, staged, since, null);
+  }
+
+  /**
+   * The table holding {@code relation} as the running script sees it, if there is one; a
+   * hidden relation's rows are not read ({@code tx::insufficient_access_level}).
+   */
   Optional<String> table(String relation) {
-    return staged.find(relation);
+    final Optional<String> table = staged.find(relation);
+    if (table.isPresent()) {
+      requireLevel(relation, TablePolicy.of(session, table.get()), TablePolicy.Level.READ_ONLY,
+          "reading rows", null);
+    }
+    return table;
+  }
+
+  /**
+   * Fails as CozoDB does when {@code policy}'s level is below {@code needed} for {@code what}
+   * on {@code relation} (at {@code pos}, or nowhere).
+   */
+  private static void requireLevel(String relation, TablePolicy policy, TablePolicy.Level needed,
+      String what, Pos pos) {
+    if (!policy.allows(needed)) {
+      throw new DatalogException(ErrorCode.TX_INSUFFICIENT_ACCESS_LEVEL,
+          policy.refusal(relation, what), pos == null ? 0 : pos.line(),
+          pos == null ? 0 : pos.column());
+    }
   }
 
   static Engine.Result ok() {
@@ -99,6 +173,22 @@ final class StoredRelations {
     if (headers.isEmpty()) {
       throw noEntry();
     }
+    final TablePolicy policy = TablePolicy.of(session, table);
+    switch (kind) {
+    case PUT, INSERT -> requireLevel(op.relation(), policy, TablePolicy.Level.PROTECTED,
+        "row insertion", op.pos());
+    case UPDATE -> requireLevel(op.relation(), policy, TablePolicy.Level.PROTECTED,
+        "row update", op.pos());
+    case RM, DELETE -> requireLevel(op.relation(), policy, TablePolicy.Level.PROTECTED,
+        "row removal", op.pos());
+    default -> requireLevel(op.relation(), policy, TablePolicy.Level.READ_ONLY, "row check",
+        op.pos());
+    }
+    final boolean removing = kind == Script.RelationOp.Kind.RM
+        || kind == Script.RelationOp.Kind.DELETE;
+    final List<String> fired = triggers == null ? List.of()
+        : removing ? policy.rm() : kind == Script.RelationOp.Kind.ENSURE
+        || kind == Script.RelationOp.Kind.ENSURE_NOT ? List.of() : policy.put();
     final StoredSchema schema = StoredSchema.read(session, table);
     final Map<StoredSchema.Column, Input> inputs = resolve(schema, op, inputs(op, headers));
     final boolean removeOrUpdate = kind == Script.RelationOp.Kind.RM
@@ -111,9 +201,15 @@ final class StoredRelations {
     }
     final Connection connection = session.getConnection();
     final Savepoint savepoint = connection.setSavepoint();
+    final Write write = new Write(op, schema, inputs, headers, !fired.isEmpty());
     final WriteGuard guard = session.guardWrites(table, since);
     try {
-      new Write(op, schema, inputs, headers).run(rows);
+      try {
+        write.run(rows);
+      } finally {
+        guard.close(); // before the triggers, whose writes guard their own tables
+      }
+      write.fire(fired);
       connection.releaseSavepoint(savepoint);
     } catch (RuntimeException | SQLException e) {
       connection.rollback(savepoint);
@@ -121,8 +217,6 @@ final class StoredRelations {
         throw guard.conflict(e);
       }
       throw e;
-    } finally {
-      guard.close();
     }
     return ok();
   }
@@ -206,10 +300,24 @@ final class StoredRelations {
     // 1. the relation's columns, as CozoDB checks them while parsing
     final Map<StoredSchema.Column, Input> inputs = declared(op, headers);
     final List<StoredSchema.Column> columns = new ArrayList<>(inputs.keySet());
+    final boolean replacing = op.kind() == Script.RelationOp.Kind.REPLACE;
+    if (replacing && triggers == null) {
+      throw error(op.pos(), ErrorCode.EVAL_REPLACE_IN_TRIGGER,
+          "replace op in trigger is not allowed: " + op.relation());
+    }
     final Optional<String> existing = staged.find(op.relation());
     if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.CREATE) {
       throw error(op.pos(), ErrorCode.EVAL_STORED_RELATION_CONFLICT,
           "Stored relation " + op.relation() + " conflicts with an existing one");
+    }
+    // CozoDB 0.7.6: the replace triggers run first, the put triggers see the new rows, then the
+    // relation has none (nor its access level: it is made anew, StagedTables says how)
+    final TablePolicy policy = existing.isPresent() && replacing
+        ? TablePolicy.of(session, existing.get()) : TablePolicy.NORMAL;
+    requireLevel(op.relation(), policy, TablePolicy.Level.NORMAL, "relation replacement",
+        op.pos());
+    for (String trigger : policy.replace()) {
+      runTrigger("replace", trigger, Map.of(), op);
     }
     // 2. the table: the hidden one made for this block, or (the same columns) the relation's own
     final String target = staged.target(op);
@@ -224,8 +332,10 @@ final class StoredRelations {
     }
     // 3. the rows, coerced and checked, then written in the script's transaction
     final StoredSchema schema = StoredSchema.of(table, columns);
+    final List<String> fired = triggers == null ? List.of() : policy.put();
     final Write write = new Write(op, schema, inputs,
-        headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers);
+        headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers,
+        !fired.isEmpty());
     final List<Object[]> prepared = write.prepareAll(rows);
     if (target != null) {
       staged.made(op);
@@ -233,6 +343,7 @@ final class StoredRelations {
       execute("DELETE FROM " + quote(table));
     }
     write.put(prepared);
+    write.fire(fired);
   }
 
   /**
@@ -321,14 +432,53 @@ final class StoredRelations {
     private final List<StoredSchema.Column> keys;
     /** The time of {@code ASSERT} and {@code RETRACT} Validities: one per write, as in CozoDB. */
     private final long nowMicros = System.currentTimeMillis() * 1000;
+    /** Whether triggers will see the write: then {@link #news} and {@link #olds} are kept. */
+    private final boolean collect;
+    /**
+     * As CozoDB's triggers see a write, keys first: the rows put (for a removal, the keys
+     * removed), and the rows they replaced or removed.
+     */
+    private final List<List<Object>> news = new ArrayList<>();
+    private final List<List<Object>> olds = new ArrayList<>();
 
     Write(Script.RelationOp op, StoredSchema schema, Map<StoredSchema.Column, Input> inputs,
-        List<String> headers) {
+        List<String> headers, boolean collect) {
       this.op = op;
       this.schema = schema;
       this.inputs = inputs;
       this.headers = headers;
       this.keys = schema.keysFirst().stream().filter(StoredSchema.Column::key).toList();
+      this.collect = collect;
+    }
+
+    /**
+     * Runs {@code fired}, the triggers of this write, in order, each with {@code _new} and
+     * {@code _old} as CozoDB gives them; none when the write had no rows.
+     */
+    void fire(List<String> fired) throws SQLException {
+      if (fired.isEmpty() || news.isEmpty()) {
+        return;
+      }
+      final List<String> all = schema.keysFirst().stream().map(StoredSchema.Column::name)
+          .toList();
+      final boolean removal = op.kind() == Script.RelationOp.Kind.RM
+          || op.kind() == Script.RelationOp.Kind.DELETE;
+      final Map<String, Engine.Result> constants = new LinkedHashMap<>();
+      constants.put("_new", new Engine.Result(removal
+          ? keys.stream().map(StoredSchema.Column::name).toList() : all, news));
+      constants.put("_old", new Engine.Result(all, olds));
+      for (String trigger : fired) {
+        runTrigger(removal ? "rm" : "put", trigger, constants, op);
+      }
+    }
+
+    /** A row in table order, decoded, as triggers see it: keys first. */
+    private List<Object> keysFirst(Object[] decoded) {
+      final List<Object> row = new ArrayList<>();
+      for (StoredSchema.Column c : schema.keysFirst()) {
+        row.add(decoded[schema.columns().indexOf(c)]);
+      }
+      return Values.listOf(row);
     }
 
     void run(List<List<Object>> rows) throws SQLException {
@@ -404,6 +554,17 @@ final class StoredRelations {
       for (Object[] row : rows) {
         last.put(key(row), row);
       }
+      if (collect) {
+        try (PreparedStatement select = prepare(selectSql())) {
+          for (Map.Entry<Key, Object[]> e : last.entrySet()) {
+            final Object[] old = read(select, e.getKey());
+            if (old != null) {
+              olds.add(keysFirst(old));
+            }
+            news.add(keysFirst(decoded(e.getValue(), schema.columns()).toArray()));
+          }
+        }
+      }
       try (PreparedStatement delete = prepare("DELETE FROM " + table() + where());
            PreparedStatement insert = prepare(insertSql())) {
         for (Key k : last.keySet()) {
@@ -429,6 +590,9 @@ final class StoredRelations {
             throw assertion(decoded(values, schema.columns()), "key exists in database");
           }
           prepared.add(values);
+          if (collect) {
+            news.add(keysFirst(decoded(values, schema.columns()).toArray()));
+          }
         }
       }
       try (PreparedStatement insert = prepare(insertSql())) {
@@ -451,7 +615,8 @@ final class StoredRelations {
                .collect(Collectors.joining(", ")) + where())) {
         for (List<Object> row : rows) {
           final Object[] key = extract(keySources, row);
-          if (read(select, new Key(key)) == null) {
+          final Object[] old = read(select, new Key(key));
+          if (old == null) {
             throw assertion(decoded(key, keys), "key to update does not exist");
           }
           if (update != null) {
@@ -459,6 +624,10 @@ final class StoredRelations {
             bind(update, values, 0);
             bind(update, key, values.length);
             update.executeUpdate();
+          }
+          if (collect) {
+            olds.add(keysFirst(old));
+            news.add(keysFirst(read(select, new Key(key))));
           }
         }
       }
@@ -473,8 +642,15 @@ final class StoredRelations {
            PreparedStatement delete = prepare("DELETE FROM " + table() + where())) {
         for (List<Object> row : rows) {
           final Key k = new Key(extract(sources, row));
-          if (mustExist && (removed.contains(k) || read(select, k) == null)) {
+          final Object[] old = mustExist || collect ? read(select, k) : null;
+          if (mustExist && (removed.contains(k) || old == null)) {
             throw assertion(decoded(k.values(), keys), "key does not exists in database");
+          }
+          if (collect && removed.add(k)) {
+            news.add(decoded(k.values(), keys));
+            if (old != null) {
+              olds.add(keysFirst(old));
+            }
           }
           removed.add(k);
           bind(delete, k.values(), 0);
@@ -638,8 +814,10 @@ final class StoredRelations {
       final String table = staged.find(name).orElseThrow();
       final int arity = StoreCatalog.columns(session, table).size();
       final int keys = StoreCatalog.primaryKey(session, table).size();
-      rows.add(Values.list(name, (long) arity, "normal", (long) keys, (long) (arity - keys),
-          0L, 0L, 0L, ""));
+      final TablePolicy policy = TablePolicy.of(session, table);
+      rows.add(Values.list(name, (long) arity, policy.level().toString(), (long) keys,
+          (long) (arity - keys), (long) policy.put().size(), (long) policy.rm().size(),
+          (long) policy.replace().size(), ""));
     }
     rows.sort((a, b) -> Values.compare(a, b));
     return new Engine.Result(List.of("name", "arity", "access_level", "n_keys", "n_non_keys",
@@ -672,8 +850,10 @@ final class StoredRelations {
       tables.add(staged.find(relation).orElseThrow(() ->
           error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '" + relation + "'")));
     }
-    for (String table : tables) {
-      staged.refuseIfRead(table, "remove", pos);
+    for (int i = 0; i < tables.size(); i++) {
+      requireLevel(relations.get(i), TablePolicy.of(session, tables.get(i)),
+          TablePolicy.Level.NORMAL, "relation removal", pos);
+      staged.refuseIfRead(tables.get(i), "remove", pos);
     }
     for (String table : tables) {
       execute("DROP TABLE " + quote(table));
@@ -709,6 +889,8 @@ final class StoredRelations {
             "Cannot find requested stored relation '" + from + "'");
       }
       checkNewName(to, pos);
+      requireLevel(fromName, TablePolicy.of(session, now.get(fromName)),
+          TablePolicy.Level.NORMAL, "renaming relation", pos);
       final String table = now.remove(fromName);
       staged.refuseIfRead(table, "rename", pos);
       now.put(to, to);
@@ -727,6 +909,65 @@ final class StoredRelations {
       throw e;
     }
     return ok();
+  }
+
+  /** {@code ::show_triggers rel}: CozoDB's columns, a row per trigger (put, rm, replace). */
+  Engine.Result showTriggers(String relation, Pos pos) {
+    final TablePolicy policy = TablePolicy.of(session, existing(relation, pos));
+    final List<List<Object>> rows = new ArrayList<>();
+    final List<List<String>> kinds = List.of(policy.put(), policy.rm(), policy.replace());
+    final List<String> names = List.of("put", "rm", "replace");
+    for (int k = 0; k < kinds.size(); k++) {
+      for (int i = 0; i < kinds.get(k).size(); i++) {
+        rows.add(Values.list(names.get(k), (long) i, kinds.get(k).get(i)));
+      }
+    }
+    return new Engine.Result(List.of("type", "idx", "trigger"), rows);
+  }
+
+  /**
+   * {@code ::set_triggers rel on put {...} ...}: the relation's triggers become
+   * {@code triggers} (none: it has none), as CozoDB sets them, on a relation at least
+   * protected. Setting them is DDL ({@link TablePolicy#store}), which commits.
+   */
+  Engine.Result setTriggers(String relation, List<Script.Trigger> triggers, Pos pos)
+      throws SQLException {
+    final String table = existing(relation, pos);
+    final TablePolicy policy = TablePolicy.of(session, table);
+    requireLevel(relation, policy, TablePolicy.Level.PROTECTED, "set triggers", pos);
+    final Map<String, List<String>> scripts = new LinkedHashMap<>();
+    for (String on : List.of("put", "rm", "replace")) {
+      scripts.put(on, new ArrayList<>());
+    }
+    for (Script.Trigger t : triggers) {
+      scripts.get(t.on()).add(t.script());
+    }
+    TablePolicy.store(session, table, policy.withTriggers(scripts.get("put"), scripts.get("rm"),
+        scripts.get("replace")));
+    return ok();
+  }
+
+  /**
+   * {@code ::access_level level a, b}: each relation's level becomes {@code level}, whatever it
+   * was (as in CozoDB, any level may be set from any). Every relation is found before any is
+   * changed. DDL ({@link TablePolicy#store}), which commits.
+   */
+  Engine.Result accessLevel(String level, List<String> relations, Pos pos) throws SQLException {
+    final List<String> tables = new ArrayList<>();
+    for (String relation : relations) {
+      tables.add(existing(relation, pos));
+    }
+    for (String table : tables) {
+      TablePolicy.store(session, table,
+          TablePolicy.of(session, table).withLevel(TablePolicy.Level.of(level)));
+    }
+    return ok();
+  }
+
+  /** The table of {@code relation}, or CozoDB's error when it does not exist. */
+  private String existing(String relation, Pos pos) {
+    return staged.find(relation).orElseThrow(() -> error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND,
+        "Cannot find requested stored relation '" + relation + "'"));
   }
 
   /** The name in {@code relations} that {@code name} finds, as {@link StagedTables#find} does. */

@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * from CozoDB: it is reported as skipped, and fails once it matches, so that
  * the mark is removed.
  *
- * <p>Left out: {@code ::access_level} (mnestic has no access levels), and the
+ * <p>Left out: the tutorial's closing {@code ::access_level read_only ...} (access levels are
+ * {@code queries/access-levels.json}'s), and the
  * fixed rules ({@code ShortestPathDijkstra}, {@code KShortestPathYen},
  * {@code ShortestPathAStar}, {@code PageRank}, {@code BetweennessCentrality},
  * {@code CommunityDetectionLouvain}, {@code DFS}, {@code BFS},

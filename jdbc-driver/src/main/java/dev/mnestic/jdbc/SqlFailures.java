@@ -43,7 +43,8 @@ import java.util.stream.Collectors;
  *       its message keeps ({@link #DATALOG_STATES}): 42601 for
  *       {@code parser::*}, 42S02 and 42S22 for an unknown relation or
  *       column, 22000 for a value that cannot be coerced, 23502 for a NULL
- *       key, 2BP01 for a table a standing query reads that a script would drop,
+ *       key, 2BP01 for a table a standing query reads that a script would drop, 42501 for
+ *       what a relation's access level forbids,
  *       0A000 for what mnestic does not implement, 42000 for other
  *       {@code eval::*}; 22000 for a function failing on its values;
  *   <li>computing a row: 22012 division by zero, 22003 numeric overflow,
@@ -119,6 +120,7 @@ final class SqlFailures {
       Map.entry(ErrorCode.EVAL_STORED_RELATION_CONFLICT, "42S01"),
       Map.entry(ErrorCode.EVAL_REL_NAME_CONFLICT, "42S01"),
       Map.entry(ErrorCode.MNESTIC_TABLE_READ_ELSEWHERE, "2BP01"),
+      Map.entry(ErrorCode.TX_INSUFFICIENT_ACCESS_LEVEL, "42501"),
       Map.entry(ErrorCode.QUERY_SORT_KEY_NOT_FOUND, "42S22"),
       Map.entry(ErrorCode.EVAL_NAMED_FIELD_NOT_FOUND, "42S22"),
       Map.entry(ErrorCode.EVAL_REQUIRED_COL_NOT_FOUND, "42S22"),

@@ -86,6 +86,7 @@ public enum ErrorCode {
   EVAL_REL_NAME_CONFLICT("eval::rel_name_conflict",
       "::rename to the name of a stored relation that exists"),
   EVAL_INVALID_RELATION_NAME("eval::invalid_relation_name", "a stored relation name CozoDB rejects"),
+  EVAL_REPLACE_IN_TRIGGER("eval::replace_in_trigger", "a trigger's script that :replace-s a relation"),
 
   // query::, transact::, the stored relations
   QUERY_RELATION_NOT_FOUND("query::relation_not_found", "a stored relation that does not exist"),
@@ -93,6 +94,8 @@ public enum ErrorCode {
       ":order or :sort naming a column the result does not have"),
   TRANSACT_ASSERTION_FAILURE("transact::assertion_failure",
       ":ensure, :ensure_not, :insert, :update or :delete finding rows other than required"),
+  TX_INSUFFICIENT_ACCESS_LEVEL("tx::insufficient_access_level",
+      "an operation that a stored relation's ::access_level forbids"),
 
   // algo::, the graph algorithms' fixed rules (graph-algorithms)
   ALGO_NOT_AN_EDGE("algo::not_an_edge", "an edge relation whose rows have fewer than two values"),

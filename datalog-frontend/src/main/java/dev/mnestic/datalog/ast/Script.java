@@ -58,10 +58,26 @@ public record Script(List<Query> queries, SysOp sysOp) {
   /**
    * {@code ::relations}, {@code ::columns rel}, {@code ::remove a, b},
    * {@code ::rename a -> b, c -> d} (its relations: each old name, then its new one),
-   * {@code ::explain {...}}.
+   * {@code ::explain {...}}, {@code ::show_triggers rel},
+   * {@code ::set_triggers rel on put {...} ...} (its triggers, in the order written),
+   * {@code ::access_level read_only a, b} (its level as CozoDB spells it).
    */
-  public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
+  public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos,
+      List<Trigger> triggers, String level) {
     /** The system operations mnestic runs. */
-    public enum Kind { RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN }
+    public enum Kind {
+      RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN, SHOW_TRIGGERS, SET_TRIGGERS, ACCESS_LEVEL
+    }
+
+    public SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
+      this(kind, relations, explained, pos, List.of(), null);
+    }
+  }
+
+  /**
+   * A trigger of {@code ::set_triggers}: the write it follows ({@code put}, {@code rm},
+   * {@code replace}) and its script's text as written between the braces.
+   */
+  public record Trigger(String on, String script) {
   }
 }

@@ -136,7 +136,7 @@ public final class Parser {
   private Script.SysOp sysOp() {
     final Pos pos = expect("::").pos();
     final Token op = expectIdent("a system operation (relations, columns, remove, rename,"
-        + " explain)");
+        + " explain, show_triggers, set_triggers, access_level)");
     switch (op.text()) {
     case "relations":
       return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
@@ -152,9 +152,9 @@ public final class Parser {
     case "rename":
       final List<String> pairs = new ArrayList<>();
       do {
-        pairs.add(storedName());
+        pairs.add(storedName("renamed"));
         expect("->");
-        pairs.add(storedName());
+        pairs.add(storedName("renamed"));
       } while (accept(","));
       return new Script.SysOp(Script.SysOp.Kind.RENAME, pairs, null, pos);
     case "explain":
@@ -162,19 +162,64 @@ public final class Parser {
       final Script.Query q = query("}");
       expect("}");
       return new Script.SysOp(Script.SysOp.Kind.EXPLAIN, List.of(), q, pos);
+    case "show_triggers":
+      return new Script.SysOp(Script.SysOp.Kind.SHOW_TRIGGERS,
+          List.of(storedName("shown triggers")), null, pos);
+    case "set_triggers":
+      return setTriggers(pos);
+    case "access_level":
+      return accessLevel(pos);
     default:
       throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
-          + op.text() + "'; expected relations, columns, remove, rename or explain",
-          op.pos().line(), op.pos().column());
+          + op.text() + "'; expected relations, columns, remove, rename, explain,"
+          + " show_triggers, set_triggers or access_level", op.pos().line(), op.pos().column());
     }
   }
 
+  // set_triggers := 'set_triggers' name ('on' ('put' | 'rm' | 'replace') '{' block '}')*
+
+  private Script.SysOp setTriggers(Pos pos) {
+    final String relation = storedName("given triggers");
+    final List<Script.Trigger> triggers = new ArrayList<>();
+    while (accept("on")) {
+      final Token on = expectIdent("put, rm or replace");
+      if (!Set.of("put", "rm", "replace").contains(on.text())) {
+        throw new DatalogException(ErrorCode.PARSER_PEST, "unexpected '" + on.text()
+            + "'; expected put, rm or replace", on.pos().line(), on.pos().column());
+      }
+      expect("{");
+      // as CozoDB keeps it: the text from the block's first token up to the closing brace
+      final int from = peek().start();
+      query("}");
+      triggers.add(new Script.Trigger(on.text(), source.substring(from, expect("}").start())));
+    }
+    return new Script.SysOp(Script.SysOp.Kind.SET_TRIGGERS, List.of(relation), null, pos,
+        triggers, null);
+  }
+
+  // access_level := 'access_level' ('normal' | 'protected' | 'read_only' | 'hidden') name (',' name)*
+
+  private Script.SysOp accessLevel(Pos pos) {
+    final Token level = expectIdent("normal, protected, read_only or hidden");
+    if (!Set.of("normal", "protected", "read_only", "hidden").contains(level.text())) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "unexpected '" + level.text()
+          + "'; expected normal, protected, read_only or hidden", level.pos().line(),
+          level.pos().column());
+    }
+    final List<String> names = new ArrayList<>();
+    do {
+      names.add(storedName("given an access level"));
+    } while (accept(","));
+    return new Script.SysOp(Script.SysOp.Kind.ACCESS_LEVEL, names, null, pos, List.of(),
+        level.text());
+  }
+
   /** The name of a stored relation (never an ephemeral {@code _name}: CozoDB's grammar refuses it). */
-  private String storedName() {
+  private String storedName(String what) {
     final Token name = expectIdent("a relation name");
     if (name.text().startsWith("_")) {
       throw new DatalogException(ErrorCode.PARSER_PEST, "an ephemeral relation ('" + name.text()
-          + "') cannot be renamed; expected a stored relation's name", name.pos().line(),
+          + "') cannot be " + what + "; expected a stored relation's name", name.pos().line(),
           name.pos().column());
     }
     return name.text();

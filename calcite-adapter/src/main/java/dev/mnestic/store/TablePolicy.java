@@ -1,0 +1,147 @@
+package dev.mnestic.store;
+
+import dev.mnestic.value.Json;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What CozoScript's {@code ::access_level} and {@code ::set_triggers} set on a stored relation
+ * (a table of the store): its access level and its trigger scripts ({@code on put},
+ * {@code on rm}, {@code on replace}, each kept as written).
+ *
+ * <p>Kept as the store keeps a CozoScript column's type and default: in the store's own
+ * metadata, here the table's comment ({@code COMMENT ON TABLE}, JDBC's {@code REMARKS}), as
+ * {@value #MARK} and a JSON object. So it lives and dies with its table: it outlives the
+ * connection that set it, every session of the store (embedded or through the server, now or
+ * after the store is reopened) sees it, and a rename carries it along. A table without such a
+ * comment (one SQL made) is {@link #NORMAL}. Writing it is DDL, which commits the session's
+ * open transaction.
+ *
+ * <p>Both front doors obey it: CozoScript as CozoDB does ({@code cozo-core/src/query/stored.rs}),
+ * SQL's INSERT, UPDATE, DELETE, MERGE ({@link StoreWrites}) and DROP TABLE, CREATE OR REPLACE
+ * TABLE ({@link StoreDdlExecutor}) by the same levels, refused with {@link #refusal}.
+ */
+public record TablePolicy(Level level, List<String> put, List<String> rm, List<String> replace) {
+  /** What begins a comment that is a policy. */
+  static final String MARK = "mnestic:relation:";
+
+  /** SQLSTATE 42501, insufficient privilege: what a refused operation fails with. */
+  public static final String INSUFFICIENT_PRIVILEGE = "42501";
+
+  /** A relation as made: normal, no triggers. */
+  public static final TablePolicy NORMAL = new TablePolicy(Level.NORMAL, List.of(), List.of(),
+      List.of());
+
+  /**
+   * CozoDB's access levels, from least to most allowed; each allows what the ones before it
+   * do: {@link #HIDDEN} nothing (its rows are not read), {@link #READ_ONLY} reading,
+   * {@link #PROTECTED} writing rows and setting triggers, {@link #NORMAL} also removing,
+   * renaming and replacing the relation.
+   */
+  public enum Level {
+    HIDDEN, READ_ONLY, PROTECTED, NORMAL;
+
+    /** CozoDB's spelling: {@code hidden}, {@code read_only}, {@code protected}, {@code normal}. */
+    @Override public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The level CozoDB spells {@code name}. */
+    public static Level of(String name) {
+      return valueOf(name.toUpperCase(Locale.ROOT));
+    }
+  }
+
+  public TablePolicy {
+    put = List.copyOf(put);
+    rm = List.copyOf(rm);
+    replace = List.copyOf(replace);
+  }
+
+  /** Whether the level allows what needs {@code needed}. */
+  public boolean allows(Level needed) {
+    return level.compareTo(needed) >= 0;
+  }
+
+  /** Whether an SQL write would have to fire triggers: the relation has put or rm ones. */
+  public boolean hasWriteTriggers() {
+    return !put.isEmpty() || !rm.isEmpty();
+  }
+
+  public TablePolicy withLevel(Level level) {
+    return new TablePolicy(level, put, rm, replace);
+  }
+
+  public TablePolicy withTriggers(List<String> put, List<String> rm, List<String> replace) {
+    return new TablePolicy(level, put, rm, replace);
+  }
+
+  /**
+   * CozoDB's message refusing {@code what} (its words: row insertion, row removal, relation
+   * removal, ...) on {@code relation}.
+   */
+  public String refusal(String relation, String what) {
+    return "Insufficient access level " + level + " for " + what + " on stored relation '"
+        + relation + "'";
+  }
+
+  /** {@link #refusal} as the SQLException SQL gets, SQLSTATE {@value #INSUFFICIENT_PRIVILEGE}. */
+  public SQLException sqlRefusal(String relation, String what) {
+    return new SQLException(refusal(relation, what), INSUFFICIENT_PRIVILEGE);
+  }
+
+  /** The policy of the store's table {@code table} (its stored name), as committed or written. */
+  public static TablePolicy of(Session session, String table) {
+    try (ResultSet rs = session.getConnection().getMetaData().getTables(null, Session.SCHEMA,
+        StoreCatalog.exactly(session, table), new String[] {"TABLE"})) {
+      return rs.next() ? parse(rs.getString("REMARKS")) : NORMAL;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the comment of " + table, e);
+    }
+  }
+
+  /** Sets the policy of the store's table {@code table}: DDL, which commits. */
+  public static void store(Session session, String table, TablePolicy policy)
+      throws SQLException {
+    try (Statement s = session.getConnection().createStatement()) {
+      s.execute("COMMENT ON TABLE " + StoreDdlExecutor.quote(table) + " IS '"
+          + policy.comment().replace("'", "''") + "'");
+    }
+  }
+
+  /** The comment that keeps this policy. */
+  String comment() {
+    final Map<String, Object> members = new LinkedHashMap<>();
+    members.put("access_level", level.toString());
+    members.put("put", put);
+    members.put("rm", rm);
+    members.put("replace", replace);
+    return MARK + Json.object(members).text();
+  }
+
+  /** The policy a table's comment keeps; {@link #NORMAL} for none or another comment. */
+  static TablePolicy parse(String comment) {
+    if (comment == null || !comment.startsWith(MARK)) {
+      return NORMAL;
+    }
+    final Map<?, ?> members = (Map<?, ?>) Json.parse(comment.substring(MARK.length())).tree();
+    return new TablePolicy(Level.of((String) members.get("access_level")),
+        strings(members.get("put")), strings(members.get("rm")),
+        strings(members.get("replace")));
+  }
+
+  private static List<String> strings(Object array) {
+    final List<String> out = new ArrayList<>();
+    for (Object o : (List<?>) array) {
+      out.add((String) o);
+    }
+    return out;
+  }
+}
