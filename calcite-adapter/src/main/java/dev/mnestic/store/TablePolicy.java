@@ -2,7 +2,6 @@ package dev.mnestic.store;
 
 import dev.mnestic.value.Json;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -97,14 +96,16 @@ public record TablePolicy(Level level, List<String> put, List<String> rm, List<S
     return new SQLException(refusal(relation, what), INSUFFICIENT_PRIVILEGE);
   }
 
-  /** The policy of the store's table {@code table} (its stored name), as committed or written. */
+  /**
+   * The policy of the store's table {@code table} (its stored name), from HSQLDB's own catalog
+   * (the table's comment, set by DDL, which commits): no metadata query, as every write
+   * statement asks.
+   */
   public static TablePolicy of(Session session, String table) {
-    try (ResultSet rs = session.getConnection().getMetaData().getTables(null, Session.SCHEMA,
-        StoreCatalog.exactly(session, table), new String[] {"TABLE"})) {
-      return rs.next() ? parse(rs.getString("REMARKS")) : NORMAL;
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read the comment of " + table, e);
-    }
+    final org.hsqldb.Table t = ((org.hsqldb.Session)
+        ((org.hsqldb.jdbc.JDBCConnection) session.getConnection()).getSession())
+        .database.schemaManager.findUserTable(table, Session.SCHEMA);
+    return t == null ? NORMAL : parse(t.getName().comment);
   }
 
   /** Sets the policy of the store's table {@code table}: DDL, which commits. */
