@@ -281,8 +281,7 @@ final class StrataRunner implements AutoCloseable {
     final Session session = Session.of(root);
     final Optional<String> table = options.storedTables() != null
         ? options.storedTables().apply(relation) : StoreCatalog.findTable(session, relation);
-    return table.map(t -> new StratumLowering.StoredTable(t, StoredSchema.codecs(session, t)
-        .stream().map(c -> c.runtime).toList()));
+    return table.map(t -> StoredSchema.read(session, t).lowered());
   }
 
   @Override public void close() {
