@@ -134,6 +134,8 @@ public enum CozoFunction {
       a -> Functions.set_json_path(a.get(0), a.get(1), a.get(2))),
   REMOVE_JSON_PATH("remove_json_path", 2, a -> Functions.remove_json_path(a.get(0), a.get(1))),
   VALIDITY("validity", 1, true, Functions::validity),
+  FORMAT_TIMESTAMP("format_timestamp", 1, true, Functions::format_timestamp),
+  PARSE_TIMESTAMP("parse_timestamp", 1, a -> Functions.parse_timestamp(a.get(0))),
   NOW("now", 0, a -> Functions.now());
 
   /** The function's name in CozoScript. */

@@ -1,6 +1,12 @@
 package dev.mnestic.value;
 
 import java.text.Normalizer;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -51,8 +57,8 @@ import java.util.regex.Pattern;
  * Values#ARITHMETIC_NAN}), an operand's NaN passes through, as on CozoDB's
  * reference platform.
  *
- * <p>Not implemented (no Regex or Vector values here, time
- * formatting or random numbers): the remaining CozoDB functions, listed in
+ * <p>Not implemented (no Regex or Vector values here, or random
+ * numbers): the remaining CozoDB functions, listed in
  * {@link #UNSUPPORTED}; {@link #apply} rejects them with code
  * {@code mnestic::unsupported_function}. {@code now}, {@code rand_uuid_v1}
  * and {@code rand_uuid_v4} read the clock and a random source, as CozoDB's
@@ -64,7 +70,7 @@ public final class Functions {
       "is_vec", "regex_matches", "regex_replace",
       "regex_replace_all", "regex_extract", "regex_extract_first", "t2s",
       "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "rand_float",
-      "rand_bernoulli", "rand_int", "rand_choose", "format_timestamp", "parse_timestamp", "vec",
+      "rand_bernoulli", "rand_int", "rand_choose", "vec",
       "rand_vec");
 
   /** The implemented functions by name. */
@@ -1733,6 +1739,73 @@ public final class Functions {
       throw ValueException.eval("'validity' expects a boolean as second argument");
     }
     return new Validity(((Number) ts).longValue(), args.length == 1 || (Boolean) args[1]);
+  }
+
+  /** The years chrono's dates span, outside which {@code format_timestamp} fails. */
+  private static final int CHRONO_MIN_YEAR = -262144;
+  private static final int CHRONO_MAX_YEAR = 262143;
+
+  /**
+   * {@code format_timestamp(t[, zone])}: RFC 3339 text of a time, as CozoDB's chrono writes it
+   * ({@code 2021-03-04T13:06:07.123+08:00}: milliseconds when not zero, the year signed past
+   * 9999 or before 0), in UTC or the IANA time zone named. {@code t} is seconds since the Unix
+   * epoch (a number) or a Validity's timestamp (µs), truncated to milliseconds.
+   */
+  public static String format_timestamp(Object... args) {
+    final long millis;
+    if (args[0] instanceof Validity) {
+      millis = ((Validity) args[0]).timestamp() / 1000;
+    } else if (args[0] instanceof Long || args[0] instanceof Double) {
+      // Rust's (f * 1000.) as i64: truncated, saturated, NaN 0
+      millis = (long) (((Number) args[0]).doubleValue() * 1000);
+    } else {
+      throw ValueException.eval("'format_timestamp' expects a number");
+    }
+    ZoneId zone = ZoneOffset.UTC;
+    if (args.length > 1) {
+      if (!(args[1] instanceof String)) {
+        throw ValueException.eval("'format_timestamp' timezone specification requires a string");
+      }
+      // chrono-tz knows IANA names only, no offsets such as +08:00
+      if (!ZoneId.getAvailableZoneIds().contains((String) args[1])) {
+        throw ValueException.eval("bad timezone specification: " + args[1]);
+      }
+      zone = ZoneId.of((String) args[1]);
+    }
+    final Instant instant = Instant.ofEpochMilli(millis);
+    final int utcYear = instant.atZone(ZoneOffset.UTC).getYear();
+    if (utcYear < CHRONO_MIN_YEAR || utcYear > CHRONO_MAX_YEAR) {
+      throw ValueException.eval("bad time: " + Values.display(args[0]));
+    }
+    final ZonedDateTime t = instant.atZone(zone);
+    final int year = t.getYear();
+    final StringBuilder b = new StringBuilder();
+    b.append(year >= 0 && year <= 9999 ? String.format(Locale.ROOT, "%04d", year)
+        : String.format(Locale.ROOT, "%+05d", year));
+    b.append(String.format(Locale.ROOT, "-%02d-%02dT%02d:%02d:%02d", t.getMonthValue(),
+        t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond()));
+    if (t.getNano() != 0) {
+      b.append(String.format(Locale.ROOT, ".%03d", t.getNano() / 1_000_000));
+    }
+    final int offset = t.getOffset().getTotalSeconds();
+    b.append(offset < 0 ? '-' : '+').append(String.format(Locale.ROOT, "%02d:%02d",
+        Math.abs(offset) / 3600, Math.abs(offset) / 60 % 60));
+    return b.toString();
+  }
+
+  /** {@code parse_timestamp(s)}: the seconds since the Unix epoch of an RFC 3339 time, a Float. */
+  public static Double parse_timestamp(Object a) {
+    if (!(a instanceof String)) {
+      throw ValueException.eval("'parse_timestamp' expects a string");
+    }
+    final OffsetDateTime t;
+    try {
+      t = ColType.parseRfc3339((String) a);
+    } catch (DateTimeParseException e) {
+      throw ValueException.eval("bad datetime: " + a);
+    }
+    // Rust's Duration::as_secs_f64
+    return (double) t.toEpochSecond() + t.getNano() / 1e9;
   }
 
   /** Seconds since the Unix epoch, as a Float. */
