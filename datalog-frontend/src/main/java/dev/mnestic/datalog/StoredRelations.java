@@ -53,11 +53,21 @@ final class StoredRelations {
   private final StagedTables staged;
   /** The store's change number before the script read anything. */
   private final long since;
+  /**
+   * The script's time, µs since the Unix epoch: of its {@code 'ASSERT'} and {@code 'RETRACT'}
+   * Validities and of {@code 'NOW'} in its time-travel reads, one per script as in CozoDB.
+   */
+  private final long now = System.currentTimeMillis() * 1000;
 
   StoredRelations(Session session, StagedTables staged) throws SQLException {
     this.session = session;
     this.staged = staged;
     this.since = session.changeNumber();
+  }
+
+  /** The script's time ({@link #now}). */
+  long now() {
+    return now;
   }
 
   /** The table holding {@code relation} as the running script sees it, if there is one. */
@@ -319,8 +329,6 @@ final class StoredRelations {
     private final Map<StoredSchema.Column, Input> inputs;
     private final List<String> headers;
     private final List<StoredSchema.Column> keys;
-    /** The time of {@code ASSERT} and {@code RETRACT} Validities: one per write, as in CozoDB. */
-    private final long nowMicros = System.currentTimeMillis() * 1000;
 
     Write(Script.RelationOp op, StoredSchema schema, Map<StoredSchema.Column, Input> inputs,
         List<String> headers) {
@@ -377,7 +385,7 @@ final class StoredRelations {
         try {
           value = c.type().coerce(s.head() == Source.DEFAULT
               ? ConstantEvaluator.evaluate(c.defaultValue(), Map.of())
-              : row.get(s.head()), nowMicros);
+              : row.get(s.head()), now);
         } catch (ValueException | DatalogException e) {
           final ErrorCode code = e instanceof ValueException
               ? ((ValueException) e).errorCode() : ((DatalogException) e).errorCode();

@@ -74,7 +74,8 @@ final class StrataRunner implements AutoCloseable {
       throws SQLException {
     this.options = options;
     this.root = connection.unwrap(CalciteConnection.class).getRootSchema();
-    this.lowering = new StratumLowering(root, params, options.host(), this::storedTable);
+    this.lowering = new StratumLowering(root, params, options.host(), this::storedTable,
+        options.now());
     this.stop = options.cancelFlag() != null ? options.cancelFlag() : new AtomicBoolean();
     this.progress = options.progress() == null ? null : new ProgressLine(options.progress());
     this.alarm = options.deadline() == 0 ? null

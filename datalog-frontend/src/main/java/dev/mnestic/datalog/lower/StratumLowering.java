@@ -106,12 +106,13 @@ public final class StratumLowering implements RuleLowering.Tables {
    * moment, {@link #copyKey}).
    */
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
-  /** What {@code 'NOW'} means in a time-travel read: when this lowering began, in µs. */
-  private final long nowMicros = System.currentTimeMillis() * 1000;
+  /** What {@code 'NOW'} means in a time-travel read, in µs ({@link StrataOptions#now}). */
+  private final long now;
 
   public StratumLowering(SchemaPlus root, Map<String, ?> params, HostAggregations host,
-      StoredTables stored) {
+      StoredTables stored, long now) {
     this.root = root;
+    this.now = now;
     this.params = params;
     this.host = host;
     this.stored = stored;
@@ -203,7 +204,7 @@ public final class StratumLowering implements RuleLowering.Tables {
 
   /**
    * The moment of a time-travel read {@code @ e} in µs since the Unix epoch, as CozoDB takes it:
-   * an integer, {@code 'NOW'} ({@link #nowMicros}), {@code 'END'} (the end of time, the
+   * an integer, {@code 'NOW'} ({@link #now}), {@code 'END'} (the end of time, the
    * greatest timestamp) or an RFC 3339 time; {@code parser::bad_validity_spec} for anything
    * else.
    */
@@ -218,7 +219,7 @@ public final class StratumLowering implements RuleLowering.Tables {
     if (v instanceof String) {
       final String s = (String) v;
       if (s.equals("NOW")) {
-        return nowMicros;
+        return now;
       }
       if (s.equals("END")) {
         return Long.MAX_VALUE;
@@ -226,7 +227,7 @@ public final class StratumLowering implements RuleLowering.Tables {
       // an RFC 3339 time, as an assertion's Validity takes it ('~...', 'ASSERT' are not times)
       if (!s.startsWith("~") && !s.equals("ASSERT") && !s.equals("RETRACT")) {
         try {
-          return ((Validity) VALIDITY.coerce(s, nowMicros)).timestamp();
+          return ((Validity) VALIDITY.coerce(s, now)).timestamp();
         } catch (ValueException notATime) {
           // reported below, as CozoDB reports it
         }
