@@ -46,6 +46,15 @@ public final class MnesticRelBuilder {
   }
 
   /**
+   * Replaces the time-travel relation on top of {@code b}'s stack by its facts as of {@code at}
+   * ({@link AsOf}): per value of its columns {@code keys}, the row whose Validity (column
+   * {@code validity}) is the newest at or before {@code at}, if that row asserts.
+   */
+  public static RelBuilder asOf(RelBuilder b, List<Integer> keys, int validity, long at) {
+    return b.push(LogicalAsOf.create(b.build(), keys, validity, at));
+  }
+
+  /**
    * Replaces the relation on top of {@code b}'s stack by its rows grouped and aggregated as
    * CozoDB aggregates a rule's head ({@link DatalogAggregate}); {@code aggregations} has
    * per column an aggregation or a grouping key, so all keys make it the distinct rows.

@@ -129,6 +129,28 @@ public final class MnesticRules {
     }
   }
 
+  /** Rule that implements a {@link LogicalAsOf} as an {@link EnumerableAsOf}. */
+  public static final ConverterRule ENUMERABLE_AS_OF = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalAsOf.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableAsOfRule")
+      .withRuleFactory(EnumerableAsOfRule::new)
+      .toRule(EnumerableAsOfRule.class);
+
+  /** Converts a {@link LogicalAsOf}, its input to Enumerable. */
+  static final class EnumerableAsOfRule extends ConverterRule {
+    EnumerableAsOfRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalAsOf a = (LogicalAsOf) rel;
+      return new EnumerableAsOf(a.getCluster(),
+          a.getTraitSet().replace(EnumerableConvention.INSTANCE),
+          convert(a.getInput(), a.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE)),
+          a.keys, a.validity, a.at);
+    }
+  }
+
   /** Converts a {@link LogicalDatalogAggregate}, its input to Enumerable. */
   static final class EnumerableDatalogAggregateRule extends ConverterRule {
     EnumerableDatalogAggregateRule(Config config) {

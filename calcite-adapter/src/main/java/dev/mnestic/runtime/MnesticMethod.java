@@ -21,6 +21,7 @@ public enum MnesticMethod {
       int.class, List.class),
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class,
       Skylines.Direction[].class, boolean.class, Skylines.Algorithm.class, boolean.class),
+  AS_OF(Validities.class, "asOf", Enumerable.class, int[].class, int.class, long.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class),
   STOP_CHECKED(RunningStatement.class, "checked", Enumerable.class, DataContext.class);
 

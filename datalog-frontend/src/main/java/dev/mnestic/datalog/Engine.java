@@ -486,7 +486,8 @@ public final class Engine {
           .stoppedBy(deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline)
               ? scriptDeadline : deadline, this.options.cancelFlag())
           .withMaxEpochs(maxEpochs(options, params))
-          .readingStoredFrom(stored::table);
+          .readingStoredFrom(stored::table)
+          .at(stored.now());
       final StratumPlan plan = StratumPlanner.plan(rules, strata, params, run);
       try (StrataRunner runner = new StrataRunner(connection, params, run)) {
         rows = runner.evaluate(plan);

@@ -65,6 +65,11 @@ final class StoredRelations {
   private final long since;
   /** What runs the triggers of this script's writes; null inside a trigger (they do not cascade). */
   private final Triggers triggers;
+  /**
+   * The script's time, µs since the Unix epoch: of its {@code 'ASSERT'} and {@code 'RETRACT'}
+   * Validities and of {@code 'NOW'} in its time-travel reads, one per script as in CozoDB.
+   */
+  private final long now = System.currentTimeMillis() * 1000;
 
   /** Runs a trigger's script in the running script's transaction ({@link Engine}'s). */
   @FunctionalInterface
@@ -111,6 +116,11 @@ final class StoredRelations {
   /** These relations as a trigger's script sees them: its writes fire no triggers. */
   StoredRelations inTrigger() {
     return new StoredRelations(session, staged, since, null);
+  }
+
+  /** The script's time ({@link #now}). */
+  long now() {
+    return now;
   }
 
   /**
@@ -430,8 +440,6 @@ final class StoredRelations {
     private final Map<StoredSchema.Column, Input> inputs;
     private final List<String> headers;
     private final List<StoredSchema.Column> keys;
-    /** The time of {@code ASSERT} and {@code RETRACT} Validities: one per write, as in CozoDB. */
-    private final long nowMicros = System.currentTimeMillis() * 1000;
     /** Whether triggers will see the write: then {@link #news} and {@link #olds} are kept. */
     private final boolean collect;
     /**
@@ -527,7 +535,7 @@ final class StoredRelations {
         try {
           value = c.type().coerce(s.head() == Source.DEFAULT
               ? ConstantEvaluator.evaluate(c.defaultValue(), Map.of())
-              : row.get(s.head()), nowMicros);
+              : row.get(s.head()), now);
         } catch (ValueException | DatalogException e) {
           final ErrorCode code = e instanceof ValueException
               ? ((ValueException) e).errorCode() : ((DatalogException) e).errorCode();

@@ -4,6 +4,7 @@ import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
+import dev.mnestic.datalog.lower.StratumLowering;
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.store.Session;
@@ -163,9 +164,21 @@ public final class StoredSchema {
         codec(type, sqlType(type).equals("LONGVARCHAR")));
   }
 
-  /** The codecs of the columns of {@code table}, in table order. */
-  public static List<Codec> codecs(Session session, String table) {
-    return read(session, table).columns.stream().map(Column::codec).toList();
+  /**
+   * The table as lowering reads it: its columns' runtime codecs, its key columns in key order,
+   * and whether it travels in time (its last key column a Validity that cannot be null).
+   */
+  public StratumLowering.StoredTable lowered() {
+    final List<Integer> keys = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).key()) {
+        keys.add(i);
+      }
+    }
+    final ColType last = columns.get(keys.get(keys.size() - 1)).type();
+    return new StratumLowering.StoredTable(table,
+        columns.stream().map(c -> c.codec().runtime).toList(), keys,
+        last.kind() == ColType.Kind.VALIDITY && !last.nullable());
   }
 
   /** The table's name as stored. */

@@ -74,7 +74,8 @@ final class StrataRunner implements AutoCloseable {
       throws SQLException {
     this.options = options;
     this.root = connection.unwrap(CalciteConnection.class).getRootSchema();
-    this.lowering = new StratumLowering(root, params, options.host(), this::storedTable);
+    this.lowering = new StratumLowering(root, params, options.host(), this::storedTable,
+        options.now());
     this.stop = options.cancelFlag() != null ? options.cancelFlag() : new AtomicBoolean();
     this.progress = options.progress() == null ? null : new ProgressLine(options.progress());
     this.alarm = options.deadline() == 0 ? null
@@ -281,8 +282,7 @@ final class StrataRunner implements AutoCloseable {
     final Session session = Session.of(root);
     final Optional<String> table = options.storedTables() != null
         ? options.storedTables().apply(relation) : StoreCatalog.findTable(session, relation);
-    return table.map(t -> new StratumLowering.StoredTable(t, StoredSchema.codecs(session, t)
-        .stream().map(c -> c.runtime).toList()));
+    return table.map(t -> StoredSchema.read(session, t).lowered());
   }
 
   @Override public void close() {

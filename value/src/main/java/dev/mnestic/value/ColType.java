@@ -197,8 +197,7 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
       }
       final boolean assertion = !s.startsWith("~");
       try {
-        final OffsetDateTime t = OffsetDateTime.parse(rfc3339(assertion ? s : s.substring(1)),
-            DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+        final OffsetDateTime t = parseRfc3339(assertion ? s : s.substring(1));
         final long micros = Math.addExact(Math.multiplyExact(t.toEpochSecond(), 1_000_000L),
             t.getNano() / 1000);
         return new Validity(micros, assertion);
@@ -227,6 +226,16 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
       return (long) (double) (Double) v;
     }
     return null;
+  }
+
+  /**
+   * An RFC 3339 time as CozoDB (chrono's {@code parse_from_rfc3339}) reads it: {@code T}, {@code t}
+   * or a space between date and time, {@code Z} or {@code z} for UTC.
+   *
+   * @throws DateTimeParseException if {@code s} is no such time
+   */
+  static OffsetDateTime parseRfc3339(String s) {
+    return OffsetDateTime.parse(rfc3339(s), DateTimeFormatter.ISO_OFFSET_DATE_TIME);
   }
 
   /** RFC 3339 as {@code java.time} reads it: {@code T} and {@code Z} in upper case, a space allowed for {@code T}. */

@@ -42,6 +42,9 @@ public enum ErrorCode {
       "a rule defined more than once where one definition is a constant rule"),
   PARSER_HEAD_AGGR_MISMATCH("parser::head_aggr_mismatch",
       "definitions of one rule whose heads differ in arity or aggregations"),
+  PARSER_BAD_POS_INT("parser::bad_pos_int", "a decimal integer literal past the 64-bit range"),
+  PARSER_BAD_VALIDITY_SPEC("parser::bad_validity_spec",
+      "a time-travel moment ('@') that is no integer, RFC 3339 string, 'NOW' or 'END'"),
   FIXED_RULE_ARG_WRONG("fixed_rule::arg_wrong", "a wrong option value of a fixed rule"),
 
   // eval::, checking and running a query
@@ -87,6 +90,8 @@ public enum ErrorCode {
       "::rename to the name of a stored relation that exists"),
   EVAL_INVALID_RELATION_NAME("eval::invalid_relation_name", "a stored relation name CozoDB rejects"),
   EVAL_REPLACE_IN_TRIGGER("eval::replace_in_trigger", "a trigger's script that :replace-s a relation"),
+  EVAL_INVALID_TIME_TRAVEL("eval::invalid_time_travel",
+      "time travel ('@') on a relation whose last key column is not a Validity"),
 
   // query::, transact::, the stored relations
   QUERY_RELATION_NOT_FOUND("query::relation_not_found", "a stored relation that does not exist"),

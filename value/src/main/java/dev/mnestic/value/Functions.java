@@ -1,6 +1,12 @@
 package dev.mnestic.value;
 
 import java.text.Normalizer;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -1730,89 +1736,76 @@ public final class Functions {
     return new Validity(((Number) ts).longValue(), args.length == 1 || (Boolean) args[1]);
   }
 
-  /** Seconds since the Unix epoch, as a Float. */
-  public static Double now() {
-    return System.currentTimeMillis() / 1000.0;
-  }
+  /** The years chrono's dates span, outside which {@code format_timestamp} fails. */
+  private static final int CHRONO_MIN_YEAR = -262144;
+  private static final int CHRONO_MAX_YEAR = 262143;
 
   /**
-   * {@code format_timestamp(ts[, tz])}: seconds since the epoch (or a Validity's microseconds),
-   * cut to milliseconds as CozoDB does, as RFC 3339 text in UTC or in the named tz database
-   * zone, with the fraction only when it is not zero ({@code 2023-01-02T03:04:05.250+00:00}).
+   * {@code format_timestamp(t[, zone])}: RFC 3339 text of a time, as CozoDB's chrono writes it
+   * ({@code 2021-03-04T13:06:07.123+08:00}: milliseconds when not zero, the year signed past
+   * 9999 or before 0), in UTC or the IANA time zone named. {@code t} is seconds since the Unix
+   * epoch (a number) or a Validity's timestamp (µs), truncated to milliseconds.
    */
   public static String format_timestamp(Object... args) {
     final long millis;
     if (args[0] instanceof Validity) {
       millis = ((Validity) args[0]).timestamp() / 1000;
-    } else if (isNum(args[0])) {
-      millis = (long) (toDouble(args[0]) * 1000.);
+    } else if (args[0] instanceof Long || args[0] instanceof Double) {
+      // Rust's (f * 1000.) as i64: truncated, saturated, NaN 0
+      millis = (long) (((Number) args[0]).doubleValue() * 1000);
     } else {
       throw ValueException.eval("'format_timestamp' expects a number");
     }
-    java.time.ZoneId zone = java.time.ZoneOffset.UTC;
+    ZoneId zone = ZoneOffset.UTC;
     if (args.length > 1) {
       if (!(args[1] instanceof String)) {
         throw ValueException.eval("'format_timestamp' timezone specification requires a string");
       }
-      try {
-        zone = java.time.ZoneId.of((String) args[1]);
-      } catch (java.time.DateTimeException e) {
+      // chrono-tz knows IANA names only, no offsets such as +08:00
+      if (!ZoneId.getAvailableZoneIds().contains((String) args[1])) {
         throw ValueException.eval("bad timezone specification: " + args[1]);
       }
+      zone = ZoneId.of((String) args[1]);
     }
-    final java.time.ZonedDateTime t;
-    try {
-      t = java.time.Instant.ofEpochMilli(millis).atZone(zone);
-    } catch (java.time.DateTimeException e) {
+    final Instant instant = Instant.ofEpochMilli(millis);
+    final int utcYear = instant.atZone(ZoneOffset.UTC).getYear();
+    if (utcYear < CHRONO_MIN_YEAR || utcYear > CHRONO_MAX_YEAR) {
       throw ValueException.eval("bad time: " + Values.display(args[0]));
     }
-    final StringBuilder out = new StringBuilder(
-        String.format(Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d", t.getYear(),
-            t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond()));
+    final ZonedDateTime t = instant.atZone(zone);
+    final int year = t.getYear();
+    final StringBuilder b = new StringBuilder();
+    b.append(year >= 0 && year <= 9999 ? String.format(Locale.ROOT, "%04d", year)
+        : String.format(Locale.ROOT, "%+05d", year));
+    b.append(String.format(Locale.ROOT, "-%02d-%02dT%02d:%02d:%02d", t.getMonthValue(),
+        t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond()));
     if (t.getNano() != 0) {
-      out.append(String.format(Locale.ROOT, ".%03d", t.getNano() / 1_000_000));
+      b.append(String.format(Locale.ROOT, ".%03d", t.getNano() / 1_000_000));
     }
     final int offset = t.getOffset().getTotalSeconds();
-    final int minutes = Math.abs(offset) / 60;
-    out.append(offset < 0 ? '-' : '+')
-        .append(String.format(Locale.ROOT, "%02d:%02d", minutes / 60, minutes % 60));
-    return out.toString();
+    b.append(offset < 0 ? '-' : '+').append(String.format(Locale.ROOT, "%02d:%02d",
+        Math.abs(offset) / 3600, Math.abs(offset) / 60 % 60));
+    return b.toString();
   }
 
-  /** RFC 3339 date-times as chrono reads them: {@code T}, {@code t} or a space; {@code Z} or an offset. */
-  private static final Pattern RFC3339 = Pattern.compile(
-      "(\\d{4})-(\\d{2})-(\\d{2})[Tt ](\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d+))?(?:([Zz])|([+-])(\\d{2}):(\\d{2}))");
-
-  /** {@code parse_timestamp(s)}: an RFC 3339 date-time as seconds since the epoch, a Float. */
+  /** {@code parse_timestamp(s)}: the seconds since the Unix epoch of an RFC 3339 time, a Float. */
   public static Double parse_timestamp(Object a) {
     if (!(a instanceof String)) {
       throw ValueException.eval("'parse_timestamp' expects a string");
     }
-    final java.util.regex.Matcher m = RFC3339.matcher((String) a);
+    final OffsetDateTime t;
     try {
-      if (!m.matches()) {
-        throw new java.time.DateTimeException("not RFC 3339");
-      }
-      final String fraction = m.group(7) == null ? "" : m.group(7);
-      final int nanos = fraction.isEmpty() ? 0
-          : Integer.parseInt((fraction + "000000000").substring(0, 9));
-      final int offset = m.group(8) != null ? 0
-          : (m.group(9).equals("-") ? -1 : 1)
-              * (Integer.parseInt(m.group(10)) * 3600 + Integer.parseInt(m.group(11)) * 60);
-      final java.time.OffsetDateTime t = java.time.OffsetDateTime.of(
-          Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-          Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)),
-          Integer.parseInt(m.group(5)), Integer.parseInt(m.group(6)), nanos,
-          java.time.ZoneOffset.ofTotalSeconds(offset));
-      final java.time.Instant i = t.toInstant();
-      if (i.getEpochSecond() < 0) {
-        // CozoDB panics on a time before the epoch (its Duration since the epoch).
-        throw new java.time.DateTimeException("before the epoch");
-      }
-      return i.getEpochSecond() + i.getNano() / 1e9;
-    } catch (java.time.DateTimeException e) {
+      t = ColType.parseRfc3339((String) a);
+    } catch (DateTimeParseException e) {
       throw ValueException.eval("bad datetime: " + a);
     }
+    // Rust's Duration::as_secs_f64
+    return (double) t.toEpochSecond() + t.getNano() / 1e9;
+  }
+
+  /** Seconds since the Unix epoch, as a Float. */
+  public static Double now() {
+    return System.currentTimeMillis() / 1000.0;
   }
 
   /** {@code rand_float()}: uniform in [0, 1). */

@@ -13,10 +13,11 @@ public sealed interface Atom {
   /**
    * A stored relation: positional {@code *rel[a, b]} (bindings in column
    * order) or named {@code *rel{col: e, col2}} ({@code col2} alone binds a
-   * variable of that name).
+   * variable of that name); with {@code @ validAt} ({@code *rel{a, b @ 'NOW'}})
+   * a time-travel relation as of that moment, else null.
    */
-  record StoredApply(String relation, List<Expr> positional, List<Binding> named, Pos pos)
-      implements Atom {
+  record StoredApply(String relation, List<Expr> positional, List<Binding> named, Expr validAt,
+      Pos pos) implements Atom {
     public boolean isNamed() {
       return named != null;
     }

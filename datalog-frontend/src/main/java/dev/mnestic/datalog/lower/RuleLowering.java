@@ -87,8 +87,11 @@ final class RuleLowering {
     /** The table holding a rule's relation, for this application of it. */
     RelOptTable rule(Atom.RuleApply apply);
 
-    /** A stored relation (a SQL table) by name, its columns as CozoDB values. */
-    RelNode stored(String relation, Pos pos);
+    /**
+     * The stored relation (a SQL table) an atom reads, its columns as CozoDB values: as of the
+     * atom's moment when it travels in time ({@code @}).
+     */
+    RelNode stored(Atom.StoredApply atom);
 
     /**
      * A table of the given values, one per row: with {@code indexed}, two
@@ -593,7 +596,7 @@ final class RuleLowering {
       return b.push(LogicalTableScan.create(b.getCluster(), tables.rule(r), List.of())).build();
     }
     final Atom.StoredApply s = (Atom.StoredApply) atom;
-    b.push(tables.stored(s.relation(), s.pos()));
+    b.push(tables.stored(s));
     final List<RelDataTypeField> columns = b.peek().getRowType().getFieldList();
     if (s.isNamed()) {
       for (int i = 0; i < columns.size(); i++) {

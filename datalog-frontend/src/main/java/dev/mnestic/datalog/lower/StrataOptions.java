@@ -26,10 +26,13 @@ import java.util.function.Function;
  *     its result before it fails ({@code mnestic::frontier_diverges})
  * @param storedTables the store table of each stored relation (empty: there is none), as a
  *     script that made relations sees them; null: the store's table of the relation's name
+ * @param now what {@code 'NOW'} means in a time-travel read ({@code *rel{...} @ 'NOW'}), in
+ *     µs since the Unix epoch: the time of the script's {@code 'ASSERT'} and {@code 'RETRACT'}
+ *     writes, as in CozoDB
  */
 public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean cancelFlag,
     PrintStream progress, SemiNaive.Progress rounds, int maxEpochs,
-    Function<String, Optional<String>> storedTables) {
+    Function<String, Optional<String>> storedTables, long now) {
   /**
    * Rounds a recursion through a bounded-meet aggregation may keep changing
    * its result unless {@code :max_epochs} says otherwise: a recursive
@@ -38,43 +41,54 @@ public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean 
    */
   public static final int MAX_EPOCHS = 4096;
 
-  /** No deadline, no cancel, no progress, {@value #MAX_EPOCHS} epochs, the store's tables. */
+  /**
+   * No deadline, no cancel, no progress, {@value #MAX_EPOCHS} epochs, the store's tables, and
+   * {@code 'NOW'} the time of this call.
+   */
   public static StrataOptions of(HostAggregations host) {
-    return new StrataOptions(host, 0, null, null, null, MAX_EPOCHS, null);
+    return new StrataOptions(host, 0, null, null, null, MAX_EPOCHS, null,
+        System.currentTimeMillis() * 1000);
   }
 
   /** These options, stopped when {@code deadline} (0: none) passes or {@code cancelFlag} is set. */
   public StrataOptions stoppedBy(long deadline, AtomicBoolean cancelFlag) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables);
+        storedTables, now);
   }
 
   /** These options, showing progress on {@code terminal}. */
   public StrataOptions showingProgressOn(PrintStream terminal) {
     return new StrataOptions(host, deadline, cancelFlag, terminal, rounds, maxEpochs,
-        storedTables);
+        storedTables, now);
   }
 
   /** These options, telling {@code rounds} of every round. */
   public StrataOptions reportingRoundsTo(SemiNaive.Progress rounds) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables);
+        storedTables, now);
   }
 
   /** These options with the host's aggregations {@code host}. */
   public StrataOptions withHost(HostAggregations host) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables);
+        storedTables, now);
   }
 
   /** These options with a script's {@code :max_epochs}. */
   public StrataOptions withMaxEpochs(int maxEpochs) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables);
+        storedTables, now);
   }
 
   /** These options, reading stored relations from the tables {@code tables} names. */
   public StrataOptions readingStoredFrom(Function<String, Optional<String>> tables) {
-    return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs, tables);
+    return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs, tables,
+        now);
+  }
+
+  /** These options, {@code 'NOW'} being {@code now} (µs since the Unix epoch). */
+  public StrataOptions at(long now) {
+    return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
+        storedTables, now);
   }
 }

@@ -1,18 +1,23 @@
 package dev.mnestic.datalog.lower;
 
 import dev.mnestic.datalog.ast.Atom;
+import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.error.DatalogException;
+import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.PlanRules;
 import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.store.Session;
+import dev.mnestic.value.ColType;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.HeadAggregation;
 import dev.mnestic.value.HostAggregations;
+import dev.mnestic.value.Validity;
+import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.adapter.jdbc.JdbcSchema;
 import org.apache.calcite.plan.RelOptTable;
@@ -62,8 +67,12 @@ public final class StratumLowering implements RuleLowering.Tables {
    *
    * @param codecs per column in table order, the runtime codec that decodes it to a CozoDB
    *     value ({@link Operators#stored}), or null for the SQL value itself
+   * @param keys the key columns in key order, as places in table order
+   * @param timeTravel whether the last key column is a Validity that cannot be null, so that
+   *     the relation can be read as of a moment ({@code *rel{...} @ moment})
    */
-  public record StoredTable(String table, List<CozoCalls.Codec> codecs) {
+  public record StoredTable(String table, List<CozoCalls.Codec> codecs, List<Integer> keys,
+      boolean timeTravel) {
   }
 
   /** A stored relation's plan, reading store table {@code table}. */
@@ -92,12 +101,18 @@ public final class StratumLowering implements RuleLowering.Tables {
   private Map<Atom.RuleApply, RelOptTable> reads = new IdentityHashMap<>();
   /** Whether rules being lowered run inside a fixpoint, once per round. */
   private boolean inFixpoint;
-  /** Stored relations read inside fixpoints, copied once (as CozoDB values), by relation. */
+  /**
+   * Stored relations read inside fixpoints, copied once (as CozoDB values), by relation (and
+   * moment, {@link #copyKey}).
+   */
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
+  /** What {@code 'NOW'} means in a time-travel read, in µs ({@link StrataOptions#now}). */
+  private final long now;
 
   public StratumLowering(SchemaPlus root, Map<String, ?> params, HostAggregations host,
-      StoredTables stored) {
+      StoredTables stored, long now) {
     this.root = root;
+    this.now = now;
     this.params = params;
     this.host = host;
     this.stored = stored;
@@ -140,11 +155,17 @@ public final class StratumLowering implements RuleLowering.Tables {
 
   /** The plan reading a {@link StratumPlan.CopyStored}'s relation from the store. */
   public Read read(StratumPlan.CopyStored step) {
-    return read(step.relation(), step.at().pos());
+    return read(step.at());
   }
 
-  /** A stored relation from the store, its columns decoded to CozoDB values. */
-  private Read read(String relation, Pos pos) {
+  /**
+   * The stored relation {@code at} reads, from the store, its columns decoded to CozoDB values;
+   * for a time-travel read, its facts as of the moment ({@link MnesticRelBuilder#asOf}).
+   */
+  private Read read(Atom.StoredApply at) {
+    final String relation = at.relation();
+    final Pos pos = at.pos();
+    final Long moment = at.validAt() == null ? null : moment(at.validAt());
     final StoredTable table = stored.find(relation).orElseThrow(() -> new DatalogException(
         ErrorCode.QUERY_RELATION_NOT_FOUND,
         "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column()));
@@ -166,8 +187,61 @@ public final class StratumLowering implements RuleLowering.Tables {
       values.add(codec == null ? b.call(Operators.VALUE, b.field(i))
           : b.call(Operators.stored(codec), b.field(i), b.literal(codec.planName)));
     }
-    return new Read(table.table(),
-        b.project(values, scan.getRowType().getFieldNames(), true).build());
+    b.project(values, scan.getRowType().getFieldNames(), true);
+    if (moment != null) {
+      if (!table.timeTravel()) {
+        throw new DatalogException(ErrorCode.EVAL_INVALID_TIME_TRAVEL,
+            "Invalid time travel on relation " + relation, pos.line(), pos.column(),
+            "Time travel scanning requires the last key column of the relation to be of type "
+                + "'Validity'");
+      }
+      final List<Integer> keys = table.keys();
+      MnesticRelBuilder.asOf(b, keys.subList(0, keys.size() - 1), keys.get(keys.size() - 1),
+          moment);
+    }
+    return new Read(table.table(), b.build());
+  }
+
+  /**
+   * The moment of a time-travel read {@code @ e} in µs since the Unix epoch, as CozoDB takes it:
+   * an integer, {@code 'NOW'} ({@link #now}), {@code 'END'} (the end of time, the
+   * greatest timestamp) or an RFC 3339 time; {@code parser::bad_validity_spec} for anything
+   * else.
+   */
+  private long moment(Expr e) {
+    final Object v = ConstantEvaluator.evaluate(e, params);
+    if (v instanceof Long) {
+      return (Long) v;
+    }
+    if (v instanceof Double && Math.rint((Double) v) == (Double) v) {
+      return (long) (double) (Double) v;
+    }
+    if (v instanceof String) {
+      final String s = (String) v;
+      if (s.equals("NOW")) {
+        return now;
+      }
+      if (s.equals("END")) {
+        return Long.MAX_VALUE;
+      }
+      // an RFC 3339 time, as an assertion's Validity takes it ('~...', 'ASSERT' are not times)
+      if (!s.startsWith("~") && !s.equals("ASSERT") && !s.equals("RETRACT")) {
+        try {
+          return ((Validity) VALIDITY.coerce(s, now)).timestamp();
+        } catch (ValueException notATime) {
+          // reported below, as CozoDB reports it
+        }
+      }
+    }
+    throw new DatalogException(ErrorCode.PARSER_BAD_VALIDITY_SPEC, "bad specification of validity",
+        e.pos().line(), e.pos().column());
+  }
+
+  private static final ColType VALIDITY = ColType.scalar(ColType.Kind.VALIDITY, false);
+
+  /** Which copy a fixpoint's read scans: the relation's, or for time travel its moment's. */
+  private String copyKey(Atom.StoredApply at) {
+    return at.validAt() == null ? at.relation() : at.relation() + "@" + moment(at.validAt());
   }
 
   /** Keeps the rows {@code read} gave as the copy fixpoints scan of {@code step}'s relation. */
@@ -176,7 +250,7 @@ public final class StratumLowering implements RuleLowering.Tables {
         anyRow(read.plan().getRowType().getFieldNames()));
     RowTable.of(copy).rows().addAll(rows);
     RowTable.of(copy).fix();
-    storedCopies.put(step.relation(), copy);
+    storedCopies.put(copyKey(step.at()), copy);
   }
 
   /**
@@ -304,13 +378,13 @@ public final class StratumLowering implements RuleLowering.Tables {
     return t;
   }
 
-  @Override public RelNode stored(String relation, Pos pos) {
+  @Override public RelNode stored(Atom.StoredApply at) {
     if (!inFixpoint) {
-      return read(relation, pos).plan();
+      return read(at).plan();
     }
-    final RelOptTable copy = storedCopies.get(relation);
+    final RelOptTable copy = storedCopies.get(copyKey(at));
     if (copy == null) {
-      throw new IllegalStateException("stored relation " + relation
+      throw new IllegalStateException("stored relation " + at.relation()
           + " read in a fixpoint before it was copied");
     }
     return b.push(LogicalTableScan.create(b.getCluster(), copy, List.of())).build();

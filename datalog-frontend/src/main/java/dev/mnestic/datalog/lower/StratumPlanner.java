@@ -54,7 +54,7 @@ public final class StratumPlanner {
       byName.computeIfAbsent(r.name(), k -> new ArrayList<>()).addAll(Dnf.expand(r));
     }
     final List<StratumPlan.Step> steps = new ArrayList<>();
-    final Set<String> copied = new HashSet<>();
+    final Set<Object> copied = new HashSet<>();
     for (int k = 0; k < strata.size(); k++) {
       final int stratum = k + 1;
       final List<String> component = List.copyOf(strata.get(k));
@@ -81,7 +81,8 @@ public final class StratumPlanner {
       for (StratumPlan.Member m : fixpointMembers) {
         for (Rule r : m.rules()) {
           for (Atom.StoredApply s : storedAtoms(r)) {
-            if (copied.add(s.relation())) {
+            // a time-travel read is copied as of its own moment
+            if (copied.add(s.validAt() == null ? s.relation() : s)) {
               steps.add(new StratumPlan.CopyStored(stratum, component, s.relation(), s));
             }
           }

@@ -252,7 +252,13 @@ final class Lexer {
     if (isFloat) {
       return new Token(Token.Kind.FLOAT, text, Double.parseDouble(clean), pos, start, i);
     }
-    return new Token(Token.Kind.INT, text, parseLong(clean, 10, pos), pos, start, i);
+    try {
+      return new Token(Token.Kind.INT, text, Long.parseLong(clean), pos, start, i);
+    } catch (NumberFormatException e) {
+      // as CozoDB: a decimal integer past i64 (-9223372036854775808 is '-' and a positive one)
+      throw new DatalogException(ErrorCode.PARSER_BAD_POS_INT, "Cannot parse integer",
+          pos.line(), pos.column(), "integer out of range: " + clean);
+    }
   }
 
   private void digits() {

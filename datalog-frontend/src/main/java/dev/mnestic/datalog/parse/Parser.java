@@ -515,7 +515,7 @@ public final class Parser {
     final Token name = next();
     if (accept("{")) {
       final List<Atom.Binding> bindings = new ArrayList<>();
-      while (!peek().is("}")) {
+      while (!peek().is("}") && !peek().is("@")) {
         final Token col = expectIdent("a column name");
         final Expr value = accept(":") ? expr() : new Expr.Var(col.text(), col.pos());
         bindings.add(new Atom.Binding(col.text(), value, col.pos()));
@@ -523,21 +523,28 @@ public final class Parser {
           break;
         }
       }
-      rejectValidity();
+      final Expr validAt = validityClause();
       expect("}");
-      return new Atom.StoredApply(name.text(), null, bindings, star.pos());
+      return new Atom.StoredApply(name.text(), null, bindings, validAt, star.pos());
     }
-    if (peek().is("[")) {
-      return new Atom.StoredApply(name.text(), bracketArgs(), null, star.pos());
+    if (accept("[")) {
+      final List<Expr> args = new ArrayList<>();
+      while (!peek().is("]") && !peek().is("@")) {
+        args.add(expr());
+        if (!accept(",")) {
+          break;
+        }
+      }
+      final Expr validAt = validityClause();
+      expect("]");
+      return new Atom.StoredApply(name.text(), args, null, validAt, star.pos());
     }
     throw unexpected("'[' or '{' after the stored relation *" + name.text());
   }
 
-  private void rejectValidity() {
-    if (peek().is("@")) {
-      throw new DatalogException(ErrorCode.PARSER_PEST, "time travel ('@') is not supported",
-          peek().pos().line(), peek().pos().column());
-    }
+  /** {@code @ expr}, the moment of a time-travel read, or null when there is none. */
+  private Expr validityClause() {
+    return accept("@") ? expr() : null;
   }
 
   private List<Expr> bracketArgs() {
@@ -549,7 +556,6 @@ public final class Parser {
         break;
       }
     }
-    rejectValidity();
     expect("]");
     return args;
   }
