@@ -393,6 +393,13 @@ public final class Engine {
       return stored.rename(op.relations(), op.pos());
     case EXPLAIN:
       return explain(op.explained(), params);
+    case INDICES:
+      return stored.listIndices(op.relations().get(0), op.pos());
+    case INDEX_CREATE:
+      return stored.createIndex(op.relations().get(0), op.relations().get(1),
+          op.relations().subList(2, op.relations().size()), op.pos());
+    case INDEX_DROP:
+      return stored.dropIndex(op.relations().get(0), op.relations().get(1), op.pos());
     default:
       throw new IllegalStateException("unknown system op " + op.kind());
     }

@@ -100,6 +100,25 @@ public final class StoredSchema {
       }
     }
 
+    /**
+     * The stored value a row holds exactly when its value here is CozoDB's {@code value}, or
+     * null where no single stored value says so: the column keeps its values as themselves
+     * and {@code value} is of its type (an Int of an Int column, a String of a String one, a
+     * Bool of a Bool one).
+     */
+    Object lookupValue(Object value) {
+      if (codec != Codec.VALUE) {
+        return null;
+      }
+      final boolean sameType = switch (type.kind()) {
+        case INT -> value instanceof Long;
+        case STRING -> value instanceof String;
+        case BOOL -> value instanceof Boolean;
+        default -> false;
+      };
+      return sameType ? encode(value) : null;
+    }
+
     /** A value the store holds (as JDBC reads it) as a CozoDB value. */
     Object decode(Object sql) {
       return codec == Codec.VALUE ? CozoCalls.value(sql) : codec.runtime.decode(sql);

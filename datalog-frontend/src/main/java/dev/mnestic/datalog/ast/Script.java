@@ -58,10 +58,13 @@ public record Script(List<Query> queries, SysOp sysOp) {
   /**
    * {@code ::relations}, {@code ::columns rel}, {@code ::remove a, b},
    * {@code ::rename a -> b, c -> d} (its relations: each old name, then its new one),
-   * {@code ::explain {...}}.
+   * {@code ::explain {...}}, {@code ::indices rel}, {@code ::index create rel:idx {a, b}}
+   * (its relations: the relation, the index's name, then its columns),
+   * {@code ::index drop rel:idx} (the relation, then the index's name). A relation of
+   * {@code ::columns} may be an index, {@code rel:idx}.
    */
   public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
     /** The system operations mnestic runs. */
-    public enum Kind { RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN }
+    public enum Kind { RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN, INDICES, INDEX_CREATE, INDEX_DROP }
   }
 }

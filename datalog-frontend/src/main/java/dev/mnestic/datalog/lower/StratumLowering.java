@@ -62,8 +62,23 @@ public final class StratumLowering implements RuleLowering.Tables {
    *
    * @param codecs per column in table order, the runtime codec that decodes it to a CozoDB
    *     value ({@link Operators#stored}), or null for the SQL value itself
+   * @param columns the relation's columns, as positions of the table's: all in order for a
+   *     relation, an index's order for an index {@code rel:idx} (the same rows)
+   * @param lookup the stored value an equality on a table column takes to find the rows
+   *     holding a CozoDB constant through one of the store's indexes, or null where none serves
    */
-  public record StoredTable(String table, List<CozoCalls.Codec> codecs) {
+  public record StoredTable(String table, List<CozoCalls.Codec> codecs, List<Integer> columns,
+      Lookup lookup) {
+  }
+
+  /** How a constant of a stored relation's column is looked up in the store's index. */
+  @FunctionalInterface
+  public interface Lookup {
+    /**
+     * The stored value that table column {@code column} holds where a row's value is
+     * {@code value}, when an index of the store leads with the column; else null.
+     */
+    Object storedValue(int column, Object value);
   }
 
   /** A stored relation's plan, reading store table {@code table}. */
@@ -140,14 +155,23 @@ public final class StratumLowering implements RuleLowering.Tables {
 
   /** The plan reading a {@link StratumPlan.CopyStored}'s relation from the store. */
   public Read read(StratumPlan.CopyStored step) {
-    return read(step.relation(), step.at().pos());
+    return read(step.relation(), step.at().pos(), Map.of());
   }
 
-  /** A stored relation from the store, its columns decoded to CozoDB values. */
-  private Read read(String relation, Pos pos) {
-    final StoredTable table = stored.find(relation).orElseThrow(() -> new DatalogException(
+  private StoredTable find(String relation, Pos pos) {
+    return stored.find(relation).orElseThrow(() -> new DatalogException(
         ErrorCode.QUERY_RELATION_NOT_FOUND,
         "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column()));
+  }
+
+  /**
+   * A stored relation from the store, its columns decoded to CozoDB values; where
+   * {@code constants} (by column of the relation) bind a column that leads an index of the
+   * store's, the rows are first filtered by the stored value, a filter HSQLDB answers from that
+   * index (the store's {@code KeyFilterRule}).
+   */
+  private Read read(String relation, Pos pos, Map<Integer, Object> constants) {
+    final StoredTable table = find(relation, pos);
     // Asked of the store schema itself: Calcite's wrapper snapshots table
     // names and would miss a table this script just created.
     final Table t = root.subSchemas().get(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
@@ -159,15 +183,27 @@ public final class StratumLowering implements RuleLowering.Tables {
         t.getRowType(b.getTypeFactory()), t, ImmutableList.of(Session.SCHEMA, table.table()));
     final RelNode scan = ((TranslatableTable) t).toRel(
         ViewExpanders.simpleContext(b.getCluster()), relOptTable);
-    final List<RexNode> values = new ArrayList<>();
     b.push(scan);
-    for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
+    final List<RexNode> lookups = new ArrayList<>();
+    constants.forEach((column, value) -> {
+      final int i = table.columns().get(column);
+      final Object stored = table.lookup().storedValue(i, value);
+      if (stored != null) {
+        lookups.add(b.equals(b.field(i), b.literal(stored)));
+      }
+    });
+    if (!lookups.isEmpty()) {
+      b.filter(lookups);
+    }
+    final List<RexNode> values = new ArrayList<>();
+    final List<String> names = new ArrayList<>();
+    for (int i : table.columns()) {
       final CozoCalls.Codec codec = table.codecs().get(i);
       values.add(codec == null ? b.call(Operators.VALUE, b.field(i))
           : b.call(Operators.stored(codec), b.field(i), b.literal(codec.planName)));
+      names.add(scan.getRowType().getFieldNames().get(i));
     }
-    return new Read(table.table(),
-        b.project(values, scan.getRowType().getFieldNames(), true).build());
+    return new Read(table.table(), b.project(values, names, true).build());
   }
 
   /** Keeps the rows {@code read} gave as the copy fixpoints scan of {@code step}'s relation. */
@@ -304,9 +340,20 @@ public final class StratumLowering implements RuleLowering.Tables {
     return t;
   }
 
-  @Override public RelNode stored(String relation, Pos pos) {
+  @Override public List<String> storedColumns(String relation, Pos pos) {
+    final StoredTable table = find(relation, pos);
+    final Table t = root.subSchemas().get(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
+        .get(table.table());
+    if (t == null) {
+      throw new IllegalStateException("store table " + table.table() + " is not in the schema");
+    }
+    final List<String> names = t.getRowType(b.getTypeFactory()).getFieldNames();
+    return table.columns().stream().map(names::get).toList();
+  }
+
+  @Override public RelNode stored(String relation, Pos pos, Map<Integer, Object> constants) {
     if (!inFixpoint) {
-      return read(relation, pos).plan();
+      return read(relation, pos, constants).plan();
     }
     final RelOptTable copy = storedCopies.get(relation);
     if (copy == null) {
