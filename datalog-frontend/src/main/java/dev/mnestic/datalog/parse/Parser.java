@@ -136,7 +136,7 @@ public final class Parser {
   private Script.SysOp sysOp() {
     final Pos pos = expect("::").pos();
     final Token op = expectIdent("a system operation (relations, columns, remove, rename,"
-        + " explain)");
+        + " explain, index, indices)");
     switch (op.text()) {
     case "relations":
       return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
@@ -167,7 +167,8 @@ public final class Parser {
       return new Script.SysOp(Script.SysOp.Kind.EXPLAIN, List.of(), q, pos);
     default:
       throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
-          + op.text() + "'; expected relations, columns, remove, rename or explain",
+          + op.text() + "'; expected relations, columns, remove, rename, explain, index or"
+          + " indices",
           op.pos().line(), op.pos().column());
     }
   }
