@@ -109,6 +109,8 @@ public final class StratumLowering implements RuleLowering.Tables {
   private boolean inFixpoint;
   /** Stored relations read inside fixpoints, copied once (as CozoDB values), by relation. */
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
+  /** The stored relations found so far, by name: a lowering runs inside one script's block. */
+  private final Map<String, StoredTable> found = new HashMap<>();
 
   public StratumLowering(SchemaPlus root, Map<String, ?> params, HostAggregations host,
       StoredTables stored) {
@@ -158,10 +160,17 @@ public final class StratumLowering implements RuleLowering.Tables {
     return read(step.relation(), step.at().pos(), Map.of());
   }
 
+  /** The stored relation {@code relation}, asked of the store once per lowering. */
   private StoredTable find(String relation, Pos pos) {
-    return stored.find(relation).orElseThrow(() -> new DatalogException(
+    final StoredTable known = found.get(relation);
+    if (known != null) {
+      return known;
+    }
+    final StoredTable table = stored.find(relation).orElseThrow(() -> new DatalogException(
         ErrorCode.QUERY_RELATION_NOT_FOUND,
         "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column()));
+    found.put(relation, table);
+    return table;
   }
 
   /**
