@@ -223,8 +223,9 @@ public final class Engine {
    * blocks run as one transaction (on an auto-commit connection, their own):
    * a failing script leaves every relation as it was, its made relations
    * included ({@link StagedTables} says how). A script that makes a table
-   * ({@code :create}, {@code :replace} with other columns, {@code ::remove})
-   * commits an open transaction of the connection, as all DDL of the store does.
+   * ({@code :create}, {@code :replace} with other columns, {@code ::remove}), or an
+   * index ({@code ::index create}, {@code ::index drop}), commits an open transaction of
+   * the connection, as all DDL of the store does.
    */
   public Result run(String script, Map<String, ?> params) throws SQLException {
     return onDeepStack(stored -> runScript(script, params));
