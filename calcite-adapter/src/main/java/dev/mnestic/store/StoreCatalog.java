@@ -9,12 +9,16 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
-/** What the store itself says about its tables: names and keys. */
+/** What the store itself says about its tables: names, keys and indexes. */
 public final class StoreCatalog {
   /** Column types the store holds; CREATE TABLE accepts these and ARRAYs of them. */
   public static final Set<SqlTypeName> STORABLE_TYPES = Collections.unmodifiableSet(
@@ -161,6 +165,27 @@ public final class StoreCatalog {
   public static Rows indexInfo(Session session, String table, boolean unique) {
     return metaData(session, "the indexes of " + table, 13,
         md -> md.getIndexInfo(null, Session.SCHEMA, table, unique, true));
+  }
+
+  /**
+   * The store's indexes of {@code table} (its stored name): each index's name and its columns
+   * in order, the primary key's index and those of UNIQUE constraints and CREATE INDEX alike,
+   * in order of name.
+   */
+  public static Map<String, List<String>> indexes(Session session, String table) {
+    final Map<String, SortedMap<Short, String>> columns = new TreeMap<>();
+    try (ResultSet rs = session.getConnection().getMetaData()
+        .getIndexInfo(null, Session.SCHEMA, table, false, true)) { // a name, not a pattern
+      while (rs.next()) {
+        columns.computeIfAbsent(rs.getString("INDEX_NAME"), n -> new TreeMap<>())
+            .put(rs.getShort("ORDINAL_POSITION"), rs.getString("COLUMN_NAME"));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the indexes of " + table, e);
+    }
+    final Map<String, List<String>> indexes = new LinkedHashMap<>();
+    columns.forEach((name, ordered) -> indexes.put(name, List.copyOf(ordered.values())));
+    return indexes;
   }
 
   /** A call of the store's own {@link DatabaseMetaData}. */

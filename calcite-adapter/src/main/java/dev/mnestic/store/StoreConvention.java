@@ -20,9 +20,9 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * What Calcite may push into HSQLDB: a filter that HSQLDB answers from the
- * table's primary key (an equality of its first column with a constant or a
- * parameter) and the scan under it, and views (HSQLDB computes their rows).
+ * What Calcite may push into HSQLDB: a filter that HSQLDB answers from an index of
+ * the table (an equality of the first column of its primary key or of another index
+ * with a constant or a parameter) and the scan under it, and views (HSQLDB computes their rows).
  * Any other read of a store table is an
  * {@link EnumerableStoreScan} (HSQLDB's row store read directly, filters and
  * projections in Calcite). Joins, aggregates, sorts, set operations, windows,
@@ -48,11 +48,11 @@ final class StoreConvention extends JdbcConvention {
     planner.addRule(StoreToEnumerableConverter.Rule.create(this));
     // Any other read of a store table reads HSQLDB's row store directly.
     planner.addRule(EnumerableStoreScan.Rule.create(this));
-    // A filter on the key's first column is where HSQLDB's index pays.
+    // A filter on an index's first column is where HSQLDB's index pays.
     planner.addRule(KeyFilterRule.forKeys(this));
   }
 
-  /** Rule that pushes a filter on a store table's key into HSQLDB. */
+  /** Rule that pushes a filter on the leading column of a store table's index into HSQLDB. */
   static final class KeyFilterRule extends JdbcRules.JdbcFilterRule {
     static KeyFilterRule forKeys(JdbcConvention out) {
       return JdbcRules.JdbcFilterRule.create(out).config
@@ -109,13 +109,16 @@ final class StoreConvention extends JdbcConvention {
       return node instanceof RexLiteral || node instanceof RexDynamicParam;
     }
 
-    /** Whether {@code field} of the filter's input, a store table's scan, is its key's first column. */
+    /**
+     * Whether {@code field} of the filter's input, a store table's scan, leads one of its
+     * indexes (its primary key, or an index made by CREATE INDEX or {@code ::index create}).
+     */
     private static boolean isKey(Filter filter, int field) {
       if (!(filter.getInput().stripped() instanceof TableScan scan)) {
         return false;
       }
       final StoreTable table = scan.getTable().unwrap(StoreTable.class);
-      return table != null && table.firstKeyColumn() == field;
+      return table != null && table.leadingIndexColumns().get(field);
     }
   }
 }

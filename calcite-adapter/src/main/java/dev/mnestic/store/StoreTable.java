@@ -50,6 +50,7 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
   private Map<String, String> defaults;
   private Map<String, Integer> fractions;
   private Statistic statistic;
+  private ImmutableBitSet leading;
 
   StoreTable(JdbcTable jdbcTable, Session session) {
     this.jdbcTable = jdbcTable;
@@ -180,15 +181,19 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
     return table != null && table.getJdbcTableType() == Schema.TableType.TABLE;
   }
 
-  /** The position of the primary key's first column, -1 where the table has no primary key. */
-  int firstKeyColumn() {
-    final List<ImmutableBitSet> keys = getStatistic().getKeys();
-    if (keys == null || keys.isEmpty()) {
-      return -1;
+  /**
+   * The positions of the columns that lead an index of the store's (its primary key's, a
+   * UNIQUE constraint's, a CREATE INDEX's or a CozoScript {@code ::index}'s), read once per
+   * table lookup: an equality on one HSQLDB answers from that index.
+   */
+  ImmutableBitSet leadingIndexColumns() {
+    if (leading == null) {
+      final List<String> columns = StoreCatalog.columns(session, jdbcTable.jdbcTableName)
+          .stream().map(c -> (String) c[0]).toList();
+      leading = ImmutableBitSet.of(StoreCatalog.indexes(session, jdbcTable.jdbcTableName)
+          .values().stream().mapToInt(index -> columns.indexOf(index.get(0))).toArray());
     }
-    final List<Object[]> key = StoreCatalog.primaryKey(session, jdbcTable.jdbcTableName);
-    return StoreCatalog.columns(session, jdbcTable.jdbcTableName).stream()
-        .map(c -> (String) c[0]).toList().indexOf((String) key.get(0)[0]);
+    return leading;
   }
 
   @Override public Schema.TableType getJdbcTableType() {

@@ -226,10 +226,10 @@ public final class Engine {
    * a failing script leaves every relation as it was, its made relations
    * included ({@link StagedTables} says how). A script that makes a table
    * ({@code :create}, {@code :replace} with other columns or of a relation with triggers or an
-   * access level, {@code ::remove}), or sets a relation's triggers or access level
-   * ({@code ::set_triggers}, {@code ::access_level}: the table's comment,
-   * {@link dev.mnestic.store.TablePolicy}), commits an open transaction of the connection, as
-   * all DDL of the store does.
+   * access level, {@code ::remove}), or an index ({@code ::index create}, {@code ::index
+   * drop}), or sets a relation's triggers or access level ({@code ::set_triggers},
+   * {@code ::access_level}: the table's comment, {@link dev.mnestic.store.TablePolicy}),
+   * commits an open transaction of the connection, as all DDL of the store does.
    */
   public Result run(String script, Map<String, ?> params) throws SQLException {
     return onDeepStack(stored -> runScript(script, params));
@@ -408,6 +408,13 @@ public final class Engine {
       return stored.setTriggers(op.relations().get(0), op.triggers(), op.pos());
     case ACCESS_LEVEL:
       return stored.accessLevel(op.level(), op.relations(), op.pos());
+    case INDICES:
+      return stored.listIndices(op.relations().get(0), op.pos());
+    case INDEX_CREATE:
+      return stored.createIndex(op.relations().get(0), op.relations().get(1),
+          op.relations().subList(2, op.relations().size()), op.pos());
+    case INDEX_DROP:
+      return stored.dropIndex(op.relations().get(0), op.relations().get(1), op.pos());
     default:
       throw new IllegalStateException("unknown system op " + op.kind());
     }

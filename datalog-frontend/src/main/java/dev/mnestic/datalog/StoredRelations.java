@@ -10,6 +10,7 @@ import dev.mnestic.store.TablePolicy;
 import dev.mnestic.store.WriteGuard;
 import dev.mnestic.value.ColType;
 import dev.mnestic.value.ErrorCode;
+import dev.mnestic.value.Json;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
@@ -37,7 +38,9 @@ import java.util.stream.Collectors;
  * assertions {@code :ensure}, {@code :ensure_not}, with CozoDB's checks,
  * defaults, coercions and errors ({@code cozo-core/src/query/stored.rs});
  * and {@code ::relations}, {@code ::columns}, {@code ::remove}, {@code ::rename},
- * {@code ::set_triggers}, {@code ::show_triggers}, {@code ::access_level}.
+ * {@code ::set_triggers}, {@code ::show_triggers}, {@code ::access_level}; and
+ * indices ({@code ::index create}, {@code ::index drop}, {@code ::indices}), each an index of
+ * the store's ({@link #indices}).
  *
  * <p>Each write is all-or-nothing: rows are coerced and checked before
  * {@code :create} or {@code :replace} changes a table, and the others run
@@ -328,6 +331,11 @@ final class StoredRelations {
         op.pos());
     for (String trigger : policy.replace()) {
       runTrigger("replace", trigger, Map.of(), op);
+    }
+    if (existing.isPresent() && !indices(session, existing.get()).isEmpty()) {
+      throw new DatalogException(ErrorCode.EVAL_REPLACE_REL_WITH_INDICES, executing(op),
+          op.pos().line(), op.pos().column(),
+          "cannot replace relation " + op.relation() + " since it has indices");
     }
     // 2. the table: the hidden one made for this block, or (the same columns) the relation's own
     final String target = staged.target(op);
@@ -826,24 +834,130 @@ final class StoredRelations {
       rows.add(Values.list(name, (long) arity, policy.level().toString(), (long) keys,
           (long) (arity - keys), (long) policy.put().size(), (long) policy.rm().size(),
           (long) policy.replace().size(), ""));
+      for (Map.Entry<String, List<String>> index : indices(session, table).entrySet()) {
+        final long n = index.getValue().size();
+        rows.add(Values.list(name + ":" + index.getKey(), n, "index", n, 0L, 0L, 0L, 0L, ""));
+      }
     }
     rows.sort((a, b) -> Values.compare(a, b));
     return new Engine.Result(List.of("name", "arity", "access_level", "n_keys", "n_non_keys",
         "n_put_triggers", "n_rm_triggers", "n_replace_triggers", "description"), rows);
   }
 
-  /** {@code ::columns rel}: CozoDB's columns. */
+  /**
+   * {@code ::columns rel}: CozoDB's columns; of an index {@code rel:idx}, its columns in order,
+   * all keys.
+   */
   Engine.Result columns(String relation, Pos pos) {
-    final String table = staged.find(relation).orElseThrow(() ->
-        error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '" + relation + "'"));
+    final int colon = relation.indexOf(':');
+    final String base = colon < 0 ? relation : relation.substring(0, colon);
+    final String table = staged.find(base).orElseThrow(() -> notFound(relation, pos));
     final StoredSchema schema = StoredSchema.read(session, table);
     final List<List<Object>> rows = new ArrayList<>();
     long index = 0;
-    for (StoredSchema.Column c : schema.keysFirst()) {
-      rows.add(Values.list(c.name(), c.key() && schema.hasPrimaryKey(), index++,
-          c.type().toString(), c.hasDefault()));
+    if (colon >= 0) {
+      final List<String> columns = indices(session, table).get(relation.substring(colon + 1));
+      if (columns == null) {
+        throw notFound(relation, pos);
+      }
+      for (String name : columns) {
+        final StoredSchema.Column c = schema.column(name);
+        rows.add(Values.list(c.name(), true, index++, c.type().toString(), c.hasDefault()));
+      }
+    } else {
+      for (StoredSchema.Column c : schema.keysFirst()) {
+        rows.add(Values.list(c.name(), c.key() && schema.hasPrimaryKey(), index++,
+            c.type().toString(), c.hasDefault()));
+      }
     }
     return new Engine.Result(List.of("column", "is_key", "index", "type", "has_default"), rows);
+  }
+
+  private static DatalogException notFound(String relation, Pos pos) {
+    return error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND,
+        "Cannot find requested stored relation '" + relation + "'");
+  }
+
+  /**
+   * The indices ({@code ::index create}) of the store's table {@code table}, each its name and
+   * columns in order: the store's indexes named {@code table:name}. An index is an index of the
+   * store's own ({@code CREATE INDEX "rel:name" ON "rel" (...)}), which HSQLDB keeps in step with
+   * its table in the writing transaction, drops with it ({@code DROP TABLE}) and shows in JDBC's
+   * {@code getIndexInfo}; its name and columns are all there is to know of it.
+   */
+  static Map<String, List<String>> indices(Session session, String table) {
+    final Map<String, List<String>> indices = new LinkedHashMap<>();
+    StoreCatalog.indexes(session, table).forEach((name, columns) -> {
+      if (name.startsWith(table + ":")) {
+        indices.put(name.substring(table.length() + 1), columns);
+      }
+    });
+    return indices;
+  }
+
+  /**
+   * {@code ::index create rel:idx {a, b}}: an index of {@code rel}, its columns the given ones
+   * then the relation's other keys (so that its rows are the relation's rows, each once), as
+   * CozoDB makes it; one statement of the store ({@code CREATE INDEX}), which commits.
+   */
+  Engine.Result createIndex(String relation, String name, List<String> columns, Pos pos)
+      throws SQLException {
+    final String table = staged.find(relation).orElseThrow(() -> notFound(relation, pos));
+    if (indices(session, table).containsKey(name)) {
+      throw error(pos, ErrorCode.TX_INDEX_ALREADY_EXISTS,
+          "index " + name + " for relation " + relation + " already exists");
+    }
+    final StoredSchema schema = StoredSchema.read(session, table);
+    final List<String> indexed = new ArrayList<>();
+    for (String column : columns) {
+      if (schema.columns().stream().noneMatch(c -> c.name().equals(column))) {
+        throw error(pos, ErrorCode.TX_COL_IN_IDX_NOT_FOUND, "column " + column + " in index "
+            + name + " for relation " + relation + " not found");
+      }
+      if (indexed.contains(column)) {
+        throw error(pos, ErrorCode.MNESTIC_DUPLICATE_INDEX_COLUMN, "column " + column
+            + " is named twice in index " + name + ": the store's index holds a column once");
+      }
+      indexed.add(column);
+    }
+    for (StoredSchema.Column key : schema.keysFirst()) {
+      if (key.key() && !indexed.contains(key.name())) {
+        indexed.add(key.name());
+      }
+    }
+    execute("CREATE INDEX " + quote(table + ":" + name) + " ON " + quote(table) + " ("
+        + indexed.stream().map(StoredRelations::quote).collect(Collectors.joining(", ")) + ")");
+    return ok();
+  }
+
+  /** {@code ::index drop rel:idx}: one statement of the store ({@code DROP INDEX}), which commits. */
+  Engine.Result dropIndex(String relation, String name, Pos pos) throws SQLException {
+    final String table = staged.find(relation).orElseThrow(() -> notFound(relation, pos));
+    if (!indices(session, table).containsKey(name)) {
+      throw error(pos, ErrorCode.TX_IDX_NOT_FOUND,
+          "index " + name + " for relation " + relation + " not found");
+    }
+    execute("DROP INDEX " + quote(table + ":" + name));
+    return ok();
+  }
+
+  /**
+   * {@code ::indices rel}: CozoDB's columns, an index a row (its name, type {@code normal}, the
+   * relation holding it, and its columns as positions among the relation's, keys first).
+   */
+  Engine.Result listIndices(String relation, Pos pos) {
+    final List<List<Object>> rows = new ArrayList<>();
+    if (relation.indexOf(':') < 0) {
+      final String table = staged.find(relation).orElseThrow(() -> notFound(relation, pos));
+      final List<String> positions = StoredSchema.read(session, table).keysFirst().stream()
+          .map(StoredSchema.Column::name).toList();
+      indices(session, table).forEach((name, columns) -> rows.add(Values.list(name, "normal",
+          Values.list(relation + ":" + name), Json.object(Map.of("indices", Values.listOf(
+              columns.stream().map(c -> (Object) (long) positions.indexOf(c)).toList()))))));
+    } else {
+      columns(relation, pos); // an index has no indices, but must exist
+    }
+    return new Engine.Result(List.of("name", "type", "relations", "config"), rows);
   }
 
   /**
@@ -855,8 +969,13 @@ final class StoredRelations {
   Engine.Result remove(List<String> relations, Pos pos) throws SQLException {
     final List<String> tables = new ArrayList<>();
     for (String relation : relations) {
-      tables.add(staged.find(relation).orElseThrow(() ->
-          error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '" + relation + "'")));
+      final String table = staged.find(relation).orElseThrow(() -> notFound(relation, pos));
+      if (!indices(session, table).isEmpty()) {
+        // CozoDB's message, without a code
+        throw new DatalogException(null, "Cannot remove stored relation `" + relation
+            + "` with indices attached.", pos.line(), pos.column());
+      }
+      tables.add(table);
     }
     for (int i = 0; i < tables.size(); i++) {
       requireLevel(relations.get(i), TablePolicy.of(session, tables.get(i)),
@@ -907,12 +1026,12 @@ final class StoredRelations {
     final List<String[]> done = new ArrayList<>();
     try {
       for (String[] r : renames) {
-        execute("ALTER TABLE " + quote(r[0]) + " RENAME TO " + quote(r[1]));
+        rename(r[0], r[1]);
         done.add(r);
       }
     } catch (SQLException e) {
       for (int i = done.size() - 1; i >= 0; i--) {
-        execute("ALTER TABLE " + quote(done.get(i)[1]) + " RENAME TO " + quote(done.get(i)[0]));
+        rename(done.get(i)[1], done.get(i)[0]);
       }
       throw e;
     }
@@ -976,6 +1095,19 @@ final class StoredRelations {
   private String existing(String relation, Pos pos) {
     return staged.find(relation).orElseThrow(() -> error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND,
         "Cannot find requested stored relation '" + relation + "'"));
+  }
+
+  /**
+   * Renames table {@code from} to {@code to}, and its indices with it ({@code from:idx} becomes
+   * {@code to:idx}; CozoDB 0.7.6 leaves them under the old name, where {@code *to:idx} cannot
+   * read them).
+   */
+  private void rename(String from, String to) throws SQLException {
+    final Set<String> indices = indices(session, from).keySet();
+    execute("ALTER TABLE " + quote(from) + " RENAME TO " + quote(to));
+    for (String index : indices) {
+      execute("ALTER INDEX " + quote(from + ":" + index) + " RENAME TO " + quote(to + ":" + index));
+    }
   }
 
   /** The name in {@code relations} that {@code name} finds, as {@link StagedTables#find} does. */

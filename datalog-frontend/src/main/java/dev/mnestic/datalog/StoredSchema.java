@@ -101,6 +101,25 @@ public final class StoredSchema {
       }
     }
 
+    /**
+     * The stored value a row holds exactly when its value here is CozoDB's {@code value}, or
+     * null where no single stored value says so: the column keeps its values as themselves
+     * and {@code value} is of its type (an Int of an Int column, a String of a String one, a
+     * Bool of a Bool one).
+     */
+    Object lookupValue(Object value) {
+      if (codec != Codec.VALUE) {
+        return null;
+      }
+      final boolean sameType = switch (type.kind()) {
+        case INT -> value instanceof Long;
+        case STRING -> value instanceof String;
+        case BOOL -> value instanceof Boolean;
+        default -> false;
+      };
+      return sameType ? encode(value) : null;
+    }
+
     /** A value the store holds (as JDBC reads it) as a CozoDB value. */
     Object decode(Object sql) {
       return codec == Codec.VALUE ? CozoCalls.value(sql) : codec.runtime.decode(sql);
@@ -166,9 +185,12 @@ public final class StoredSchema {
 
   /**
    * The table as lowering reads it: its columns' runtime codecs, its key columns in key order,
-   * and whether it travels in time (its last key column a Validity that cannot be null).
+   * whether it travels in time (its last key column a Validity that cannot be null), the
+   * columns of the relation read ({@code relationColumns}, an index's order for {@code rel:idx})
+   * and how a constant is looked up in the store's indexes.
    */
-  public StratumLowering.StoredTable lowered() {
+  public StratumLowering.StoredTable lowered(List<Integer> relationColumns,
+      StratumLowering.Lookup lookup) {
     final List<Integer> keys = new ArrayList<>();
     for (int i = 0; i < columns.size(); i++) {
       if (columns.get(i).key()) {
@@ -178,7 +200,7 @@ public final class StoredSchema {
     final ColType last = columns.get(keys.get(keys.size() - 1)).type();
     return new StratumLowering.StoredTable(table,
         columns.stream().map(c -> c.codec().runtime).toList(), keys,
-        last.kind() == ColType.Kind.VALIDITY && !last.nullable());
+        last.kind() == ColType.Kind.VALIDITY && !last.nullable(), relationColumns, lookup);
   }
 
   /** The table's name as stored. */

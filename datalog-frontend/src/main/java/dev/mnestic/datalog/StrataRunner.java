@@ -32,6 +32,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.HashSet;
+import java.util.stream.IntStream;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -277,12 +280,37 @@ final class StrataRunner implements AutoCloseable {
     return new DatalogException(v.errorCode(), v.getMessage(), 0, 0, v.help());
   }
 
-  /** The store table of {@code relation} and its columns' codecs; empty when there is none. */
+  /**
+   * The store table of {@code relation} (a relation, or an index {@code rel:idx} of one: its
+   * relation's table, read in the index's column order), its columns' codecs and the values
+   * an equality on an index's leading column takes; empty when there is none.
+   */
   private Optional<StratumLowering.StoredTable> storedTable(String relation) {
     final Session session = Session.of(root);
+    final int colon = relation.indexOf(':');
+    final String base = colon < 0 ? relation : relation.substring(0, colon);
     final Optional<String> table = options.storedTables() != null
-        ? options.storedTables().apply(relation) : StoreCatalog.findTable(session, relation);
-    return table.map(t -> StoredSchema.read(session, t).lowered());
+        ? options.storedTables().apply(base) : StoreCatalog.findTable(session, base);
+    if (table.isEmpty()) {
+      return Optional.empty();
+    }
+    final StoredSchema schema = StoredSchema.read(session, table.get());
+    final List<String> names = schema.columns().stream().map(StoredSchema.Column::name).toList();
+    final List<Integer> columns;
+    if (colon < 0) {
+      columns = IntStream.range(0, names.size()).boxed().toList();
+    } else {
+      final List<String> index = StoredRelations.indices(session, table.get())
+          .get(relation.substring(colon + 1));
+      if (index == null) {
+        return Optional.empty();
+      }
+      columns = index.stream().map(names::indexOf).toList();
+    }
+    final Set<String> leading = new HashSet<>();
+    StoreCatalog.indexes(session, table.get()).values().forEach(i -> leading.add(i.get(0)));
+    return Optional.of(schema.lowered(columns, (column, value) -> leading.contains(
+        names.get(column)) ? schema.columns().get(column).lookupValue(value) : null));
   }
 
   @Override public void close() {

@@ -70,6 +70,40 @@ class DatalogJdbcTest {
   }
 
   /**
+   * An index a script makes ({@code ::index create}, issue 17) is the store's: JDBC's
+   * {@code getIndexInfo} shows it, SQL looks a constant up in it, a write through SQL keeps it
+   * in step, and {@code DROP TABLE} drops it with its table.
+   */
+  @Test void aScriptsIndexIsTheStores() throws SQLException {
+    final String db = "mem:datalog-" + UUID.randomUUID();
+    try (Connection sql = DriverManager.getConnection("jdbc:mnestic:db=" + db);
+         Connection datalog = DriverManager.getConnection("jdbc:mnestic:db=" + db + ";lang=datalog")) {
+      Rows.query(datalog, ":create r {a: Int => b: Int, c: String}");
+      Rows.query(datalog, "?[a, b, c] <- [[1, 5, 'x'], [2, 6, 'y']] :put r {a => b, c}");
+      final String plan = "EXPLAIN PLAN FOR SELECT a FROM r WHERE b = 5";
+      assertFalse(String.valueOf(Rows.query(sql, plan)).contains("JdbcFilter"));
+      Rows.query(datalog, "::index create r:byb {b}");
+      final List<List<Object>> index = new ArrayList<>();
+      try (ResultSet rs = sql.getMetaData().getIndexInfo(null, "PUBLIC", "r", false, true)) {
+        while (rs.next()) {
+          if (rs.getString("INDEX_NAME").equals("r:byb")) {
+            index.add(row(rs.getBoolean("NON_UNIQUE"), rs.getString("COLUMN_NAME")));
+          }
+        }
+      }
+      assertEquals(List.of(row(true, "b"), row(true, "a")), index);
+      assertTrue(String.valueOf(Rows.query(sql, plan)).contains("JdbcFilter"),
+          String.valueOf(Rows.query(sql, plan)));
+      Rows.update(sql, "UPDATE r SET b = 7 WHERE a = 1");
+      assertEquals(List.of(row(6L, 2L), row(7L, 1L)),
+          Rows.query(datalog, "?[b, a] := *r:byb[b, a]"));
+      Rows.update(sql, "DROP TABLE r");
+      Rows.query(datalog, ":create r {a: Int => b: Int}");
+      assertEquals(List.of(), Rows.query(datalog, "::indices r"));
+    }
+  }
+
+  /**
    * A Json value reaches a JDBC client as its text and Bytes as {@code byte[]}; the result set
    * also unwraps to the engine's result, where they are CozoDB's values still.
    */

@@ -60,13 +60,18 @@ public record Script(List<Query> queries, SysOp sysOp) {
    * {@code ::rename a -> b, c -> d} (its relations: each old name, then its new one),
    * {@code ::explain {...}}, {@code ::show_triggers rel},
    * {@code ::set_triggers rel on put {...} ...} (its triggers, in the order written),
-   * {@code ::access_level read_only a, b} (its level as CozoDB spells it).
+   * {@code ::access_level read_only a, b} (its level as CozoDB spells it),
+   * {@code ::indices rel}, {@code ::index create rel:idx {a, b}}
+   * (its relations: the relation, the index's name, then its columns),
+   * {@code ::index drop rel:idx} (the relation, then the index's name). A relation of
+   * {@code ::columns} may be an index, {@code rel:idx}.
    */
   public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos,
       List<Trigger> triggers, String level) {
     /** The system operations mnestic runs. */
     public enum Kind {
-      RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN, SHOW_TRIGGERS, SET_TRIGGERS, ACCESS_LEVEL
+      RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN, SHOW_TRIGGERS, SET_TRIGGERS, ACCESS_LEVEL,
+      INDICES, INDEX_CREATE, INDEX_DROP
     }
 
     public SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {

@@ -20,7 +20,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexNode;
@@ -87,11 +86,16 @@ final class RuleLowering {
     /** The table holding a rule's relation, for this application of it. */
     RelOptTable rule(Atom.RuleApply apply);
 
+    /** The columns of a stored relation (a SQL table, or an index of one {@code rel:idx}). */
+    List<String> storedColumns(String relation, Pos pos);
+
     /**
-     * The stored relation (a SQL table) an atom reads, its columns as CozoDB values: as of the
-     * atom's moment when it travels in time ({@code @}).
+     * The stored relation (or index) an atom reads, its columns as CozoDB values: as of the
+     * atom's moment when it travels in time ({@code @}); {@code constants} (by column) are
+     * values some of its columns must take, which the read may look up in the store's indexes
+     * (the rule still filters by them).
      */
-    RelNode stored(Atom.StoredApply atom);
+    RelNode stored(Atom.StoredApply atom, Map<Integer, Object> constants);
 
     /**
      * A table of the given values, one per row: with {@code indexed}, two
@@ -596,8 +600,7 @@ final class RuleLowering {
       return b.push(LogicalTableScan.create(b.getCluster(), tables.rule(r), List.of())).build();
     }
     final Atom.StoredApply s = (Atom.StoredApply) atom;
-    b.push(tables.stored(s));
-    final List<RelDataTypeField> columns = b.peek().getRowType().getFieldList();
+    final List<String> columns = tables.storedColumns(s.relation(), s.pos());
     if (s.isNamed()) {
       for (int i = 0; i < columns.size(); i++) {
         args.add(null);
@@ -613,24 +616,39 @@ final class RuleLowering {
       }
     } else {
       if (s.positional().size() != columns.size()) {
-        throw new DatalogException(ErrorCode.EVAL_RELATION_ARITY_MISMATCH,
-            "Arity mismatch for stored relation " + s.relation(), s.pos().line(),
+        // CozoDB's code and message, as for a rule
+        throw new DatalogException(ErrorCode.EVAL_RULE_ARITY_MISMATCH,
+            "Arity mismatch for rule application " + s.relation(), s.pos().line(),
             s.pos().column(), "Required arity: " + columns.size()
                 + ", number of arguments given: " + s.positional().size());
       }
       args.addAll(s.positional());
     }
-    return b.build();
+    return tables.stored(s, constants(args));
   }
 
-  private static int column(List<RelDataTypeField> columns, String name) {
+  /** The arguments that are constants (literals, parameters), by column. */
+  private Map<Integer, Object> constants(List<Expr> args) {
+    final Map<Integer, Object> constants = new LinkedHashMap<>();
+    for (int i = 0; i < args.size(); i++) {
+      final Expr arg = args.get(i);
+      if (arg instanceof Expr.Literal literal && literal.value() != null) {
+        constants.put(i, literal.value());
+      } else if (arg instanceof Expr.Param param && params.get(param.name()) != null) {
+        constants.put(i, params.get(param.name()));
+      }
+    }
+    return constants;
+  }
+
+  private static int column(List<String> columns, String name) {
     for (int i = 0; i < columns.size(); i++) {
-      if (columns.get(i).getName().equals(name)) {
+      if (columns.get(i).equals(name)) {
         return i;
       }
     }
     for (int i = 0; i < columns.size(); i++) {
-      if (columns.get(i).getName().equalsIgnoreCase(name)) {
+      if (columns.get(i).equalsIgnoreCase(name)) {
         return i;
       }
     }

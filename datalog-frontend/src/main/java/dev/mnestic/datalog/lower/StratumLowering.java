@@ -45,6 +45,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -70,9 +71,23 @@ public final class StratumLowering implements RuleLowering.Tables {
    * @param keys the key columns in key order, as places in table order
    * @param timeTravel whether the last key column is a Validity that cannot be null, so that
    *     the relation can be read as of a moment ({@code *rel{...} @ moment})
+   * @param columns the relation's columns, as positions of the table's: all in order for a
+   *     relation, an index's order for an index {@code rel:idx} (the same rows)
+   * @param lookup the stored value an equality on a table column takes to find the rows
+   *     holding a CozoDB constant through one of the store's indexes, or null where none serves
    */
   public record StoredTable(String table, List<CozoCalls.Codec> codecs, List<Integer> keys,
-      boolean timeTravel) {
+      boolean timeTravel, List<Integer> columns, Lookup lookup) {
+  }
+
+  /** How a constant of a stored relation's column is looked up in the store's index. */
+  @FunctionalInterface
+  public interface Lookup {
+    /**
+     * The stored value that table column {@code column} holds where a row's value is
+     * {@code value}, when an index of the store leads with the column; else null.
+     */
+    Object storedValue(int column, Object value);
   }
 
   /** A stored relation's plan, reading store table {@code table}. */
@@ -108,6 +123,8 @@ public final class StratumLowering implements RuleLowering.Tables {
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
   /** What {@code 'NOW'} means in a time-travel read, in µs ({@link StrataOptions#now}). */
   private final long now;
+  /** The stored relations found so far, by name: a lowering runs inside one script's block. */
+  private final Map<String, StoredTable> found = new HashMap<>();
 
   public StratumLowering(SchemaPlus root, Map<String, ?> params, HostAggregations host,
       StoredTables stored, long now) {
@@ -155,20 +172,42 @@ public final class StratumLowering implements RuleLowering.Tables {
 
   /** The plan reading a {@link StratumPlan.CopyStored}'s relation from the store. */
   public Read read(StratumPlan.CopyStored step) {
-    return read(step.at());
+    return read(step.at(), Map.of());
   }
 
-  /**
-   * The stored relation {@code at} reads, from the store, its columns decoded to CozoDB values;
-   * for a time-travel read, its facts as of the moment ({@link MnesticRelBuilder#asOf}).
-   */
-  private Read read(Atom.StoredApply at) {
-    final String relation = at.relation();
-    final Pos pos = at.pos();
-    final Long moment = at.validAt() == null ? null : moment(at.validAt());
+  /** The stored relation {@code relation}, asked of the store once per lowering. */
+  private StoredTable find(String relation, Pos pos) {
+    final StoredTable known = found.get(relation);
+    if (known != null) {
+      return known;
+    }
     final StoredTable table = stored.find(relation).orElseThrow(() -> new DatalogException(
         ErrorCode.QUERY_RELATION_NOT_FOUND,
         "Cannot find requested stored relation '" + relation + "'", pos.line(), pos.column()));
+    found.put(relation, table);
+    return table;
+  }
+
+  /**
+   * The stored relation (or index) {@code at} reads, from the store, its columns decoded to
+   * CozoDB values: for a time-travel read, its facts as of the moment
+   * ({@link MnesticRelBuilder#asOf}); otherwise, where {@code constants} (by column of the
+   * relation) bind a column that leads an index of the store's, the rows are first filtered by
+   * the stored value, a filter HSQLDB answers from that index (the store's
+   * {@code KeyFilterRule}). A time-travel read filters nothing before it picks each fact's
+   * version (a filter on another column could drop the newest version).
+   */
+  private Read read(Atom.StoredApply at, Map<Integer, Object> constants) {
+    final String relation = at.relation();
+    final Pos pos = at.pos();
+    final Long moment = at.validAt() == null ? null : moment(at.validAt());
+    final StoredTable table = find(relation, pos);
+    if (moment != null && !table.timeTravel()) {
+      throw new DatalogException(ErrorCode.EVAL_INVALID_TIME_TRAVEL,
+          "Invalid time travel on relation " + relation, pos.line(), pos.column(),
+          "Time travel scanning requires the last key column of the relation to be of type "
+              + "'Validity'");
+    }
     // Asked of the store schema itself: Calcite's wrapper snapshots table
     // names and would miss a table this script just created.
     final Table t = root.subSchemas().get(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
@@ -180,24 +219,36 @@ public final class StratumLowering implements RuleLowering.Tables {
         t.getRowType(b.getTypeFactory()), t, ImmutableList.of(Session.SCHEMA, table.table()));
     final RelNode scan = ((TranslatableTable) t).toRel(
         ViewExpanders.simpleContext(b.getCluster()), relOptTable);
-    final List<RexNode> values = new ArrayList<>();
     b.push(scan);
-    for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
+    final List<RexNode> lookups = new ArrayList<>();
+    if (moment == null) {
+      constants.forEach((column, value) -> {
+        final int i = table.columns().get(column);
+        final Object stored = table.lookup().storedValue(i, value);
+        if (stored != null) {
+          lookups.add(b.equals(b.field(i), b.literal(stored)));
+        }
+      });
+    }
+    if (!lookups.isEmpty()) {
+      b.filter(lookups);
+    }
+    final List<String> names = scan.getRowType().getFieldNames();
+    final List<RexNode> values = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
       final CozoCalls.Codec codec = table.codecs().get(i);
       values.add(codec == null ? b.call(Operators.VALUE, b.field(i))
           : b.call(Operators.stored(codec), b.field(i), b.literal(codec.planName)));
     }
-    b.project(values, scan.getRowType().getFieldNames(), true);
+    b.project(values, names, true);
     if (moment != null) {
-      if (!table.timeTravel()) {
-        throw new DatalogException(ErrorCode.EVAL_INVALID_TIME_TRAVEL,
-            "Invalid time travel on relation " + relation, pos.line(), pos.column(),
-            "Time travel scanning requires the last key column of the relation to be of type "
-                + "'Validity'");
-      }
       final List<Integer> keys = table.keys();
       MnesticRelBuilder.asOf(b, keys.subList(0, keys.size() - 1), keys.get(keys.size() - 1),
           moment);
+    }
+    if (!table.columns().equals(IntStream.range(0, names.size()).boxed().toList())) {
+      b.project(table.columns().stream().map(i -> (RexNode) b.field(i)).toList(),
+          table.columns().stream().map(names::get).toList(), true);
     }
     return new Read(table.table(), b.build());
   }
@@ -378,9 +429,20 @@ public final class StratumLowering implements RuleLowering.Tables {
     return t;
   }
 
-  @Override public RelNode stored(Atom.StoredApply at) {
+  @Override public List<String> storedColumns(String relation, Pos pos) {
+    final StoredTable table = find(relation, pos);
+    final Table t = root.subSchemas().get(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
+        .get(table.table());
+    if (t == null) {
+      throw new IllegalStateException("store table " + table.table() + " is not in the schema");
+    }
+    final List<String> names = t.getRowType(b.getTypeFactory()).getFieldNames();
+    return table.columns().stream().map(names::get).toList();
+  }
+
+  @Override public RelNode stored(Atom.StoredApply at, Map<Integer, Object> constants) {
     if (!inFixpoint) {
-      return read(at).plan();
+      return read(at, constants).plan();
     }
     final RelOptTable copy = storedCopies.get(copyKey(at));
     if (copy == null) {

@@ -136,13 +136,16 @@ public final class Parser {
   private Script.SysOp sysOp() {
     final Pos pos = expect("::").pos();
     final Token op = expectIdent("a system operation (relations, columns, remove, rename,"
-        + " explain, show_triggers, set_triggers, access_level)");
+        + " explain, show_triggers, set_triggers, access_level, index, indices)");
     switch (op.text()) {
     case "relations":
       return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
     case "columns":
-      return new Script.SysOp(Script.SysOp.Kind.COLUMNS,
-          List.of(expectIdent("a relation name").text()), null, pos);
+      return new Script.SysOp(Script.SysOp.Kind.COLUMNS, List.of(relationOrIndex()), null, pos);
+    case "indices":
+      return new Script.SysOp(Script.SysOp.Kind.INDICES, List.of(relationOrIndex()), null, pos);
+    case "index":
+      return index(pos);
     case "remove":
       final List<String> names = new ArrayList<>();
       do {
@@ -172,7 +175,8 @@ public final class Parser {
     default:
       throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
           + op.text() + "'; expected relations, columns, remove, rename, explain,"
-          + " show_triggers, set_triggers or access_level", op.pos().line(), op.pos().column());
+          + " show_triggers, set_triggers, access_level, index or indices", op.pos().line(),
+          op.pos().column());
     }
   }
 
@@ -212,6 +216,56 @@ public final class Parser {
     } while (accept(","));
     return new Script.SysOp(Script.SysOp.Kind.ACCESS_LEVEL, names, null, pos, List.of(),
         level.text());
+  }
+
+  /**
+   * {@code create rel:idx {a, b}} or {@code drop rel:idx}, after {@code ::index}: the relation,
+   * the index's name and (create) its columns, at least one
+   * ({@code parser::empty_index} otherwise).
+   */
+  private Script.SysOp index(Pos pos) {
+    final Token verb = expectIdent("create or drop");
+    if (!verb.is("create") && !verb.is("drop")) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "expected create or drop after ::index,"
+          + " found " + verb.describe(), verb.pos().line(), verb.pos().column());
+    }
+    final Token relation = expectIdent("a relation name");
+    final List<String> names = new ArrayList<>(List.of(relation.text()));
+    final Token colon = expect(":");
+    final Token name = expectIdent("an index name");
+    if (colon.start() != relation.end() || name.start() != colon.end()) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "expected rel:index without spaces",
+          colon.pos().line(), colon.pos().column());
+    }
+    names.add(name.text());
+    if (verb.is("drop")) {
+      return new Script.SysOp(Script.SysOp.Kind.INDEX_DROP, names, null, pos);
+    }
+    expect("{");
+    while (!peek().is("}")) {
+      names.add(expectIdent("a column name").text());
+      if (!accept(",")) {
+        break;
+      }
+    }
+    expect("}");
+    if (names.size() == 2) {
+      throw new DatalogException(ErrorCode.PARSER_EMPTY_INDEX,
+          "index must have at least one column specified", verb.pos().line(),
+          verb.pos().column());
+    }
+    return new Script.SysOp(Script.SysOp.Kind.INDEX_CREATE, names, null, pos);
+  }
+
+  /** A relation's name, or an index's ({@code rel:idx}, without spaces). */
+  private String relationOrIndex() {
+    final Token relation = expectIdent("a relation name");
+    if (peek().is(":") && peek().start() == relation.end() && peek(1).start() == peek().end()
+        && peek(1).kind() == Token.Kind.IDENT) {
+      next();
+      return relation.text() + ":" + next().text();
+    }
+    return relation.text();
   }
 
   /** The name of a stored relation (never an ephemeral {@code _name}: CozoDB's grammar refuses it). */
@@ -512,7 +566,10 @@ public final class Parser {
 
   private Atom storedApply() {
     final Token star = next();
-    final Token name = next();
+    final Token relation = next();
+    final Token name = peek().is(":") && peek().start() == relation.end()
+        && peek(1).kind() == Token.Kind.IDENT && peek(1).start() == peek().end()
+        ? indexName(relation) : relation;
     if (accept("{")) {
       final List<Atom.Binding> bindings = new ArrayList<>();
       while (!peek().is("}") && !peek().is("@")) {
@@ -540,6 +597,14 @@ public final class Parser {
       return new Atom.StoredApply(name.text(), args, null, validAt, star.pos());
     }
     throw unexpected("'[' or '{' after the stored relation *" + name.text());
+  }
+
+  /** {@code rel:idx} after {@code *}, as one name token. */
+  private Token indexName(Token relation) {
+    next();
+    final Token index = next();
+    return new Token(Token.Kind.IDENT, relation.text() + ":" + index.text(), null,
+        relation.pos(), relation.start(), index.end());
   }
 
   /** {@code @ expr}, the moment of a time-travel read, or null when there is none. */

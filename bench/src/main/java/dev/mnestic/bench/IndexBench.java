@@ -1,0 +1,101 @@
+package dev.mnestic.bench;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * A selective CozoScript join before and after {@code ::index create} (issue 17): people of one
+ * city (1 in 1,000) joined with their visits on one day (1 in 100), on a fresh in-memory store
+ * through {@code jdbc:mnestic:...;lang=datalog}. Without indices each constant is a filter over
+ * a whole table's scan; with {@code person:by_city {city}} and {@code visit:by_day {day}} each is
+ * a lookup in the store's index. Prints a markdown table of medians (the answers must agree).
+ *
+ * <p>Reproduce: {@code bench/run IndexBench [ROWS]} (default 200000 people and as many visits).
+ */
+public final class IndexBench {
+  private static final String QUERY = "?[id, age, place] := *person{id, city: 17, age},"
+      + " *visit{pid: id, day: 3, place}";
+
+  private IndexBench() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    final int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+    final String db = "jdbc:mnestic:db=mem:index-" + UUID.randomUUID();
+    try (Connection sql = DriverManager.getConnection(db);
+         Connection datalog = DriverManager.getConnection(db + ";lang=datalog")) {
+      run(datalog, ":create person {id: Int => city: Int, age: Int}");
+      run(datalog, ":create visit {pid: Int, day: Int => place: Int}");
+      load(sql, rows);
+      final Harness harness = new Harness(2, 5);
+      System.out.printf(Locale.ROOT, "ROWS = %d people, %d visits; medians of 5 runs after 2"
+          + " warm-ups%n%n", rows, rows);
+      System.out.println("| query | without index (s) | with index (s) | without / with | rows |");
+      System.out.println("|---|---|---|---|---|");
+      final Harness.Timing<List<String>> without = harness.time(() -> run(datalog, QUERY));
+      run(datalog, "::index create person:by_city {city}");
+      run(datalog, "::index create visit:by_day {day}");
+      final Harness.Timing<List<String>> with = harness.time(() -> run(datalog, QUERY));
+      if (!without.result().equals(with.result())) {
+        throw new IllegalStateException("answers differ: " + without.result() + " vs "
+            + with.result());
+      }
+      System.out.printf(Locale.ROOT, "| `%s` | %.3f | %.3f | %.1f× | %d |%n", QUERY,
+          without.seconds(), with.seconds(), without.seconds() / with.seconds(),
+          with.result().size());
+    }
+  }
+
+  /**
+   * {@code rows} people (city 0..999, age 0..99) and {@code rows} visits, one per person
+   * (day 0..99); {@code rows} must not be a multiple of 7,919.
+   */
+  private static void load(Connection sql, int rows) throws SQLException {
+    sql.setAutoCommit(false);
+    final Random random = new Random(7);
+    try (PreparedStatement person = sql.prepareStatement("INSERT INTO person VALUES (?, ?, ?)");
+         PreparedStatement visit = sql.prepareStatement("INSERT INTO visit VALUES (?, ?, ?)")) {
+      for (int i = 0; i < rows; i++) {
+        person.setLong(1, i);
+        person.setLong(2, random.nextInt(1_000));
+        person.setLong(3, random.nextInt(100));
+        person.addBatch();
+        visit.setLong(1, (long) i * 7_919 % rows); // a permutation: keys stay distinct
+        visit.setLong(2, i % 100);
+        visit.setLong(3, random.nextInt(10_000));
+        visit.addBatch();
+        if (i % 10_000 == 9_999 || i == rows - 1) {
+          person.executeBatch();
+          visit.executeBatch();
+        }
+      }
+    }
+    sql.commit();
+    sql.setAutoCommit(true);
+  }
+
+  /** A script's rows, each as text. */
+  private static List<String> run(Connection datalog, String script) throws SQLException {
+    final List<String> rows = new ArrayList<>();
+    try (Statement s = datalog.createStatement(); ResultSet rs = s.executeQuery(script)) {
+      final int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        final StringBuilder row = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          row.append(i > 1 ? ", " : "").append(rs.getObject(i));
+        }
+        rows.add(row.toString());
+      }
+    }
+    return rows;
+  }
+}

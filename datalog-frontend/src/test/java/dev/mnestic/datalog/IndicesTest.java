@@ -1,0 +1,158 @@
+package dev.mnestic.datalog;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Indices ({@code ::index create}, issue 17): a constant on an index's leading column is
+ * looked up in the store's index, and every answer is the answer without the index. CozoDB's
+ * own answers are in {@code conformance/queries/indices.json}.
+ */
+class IndicesTest extends OneStoreTest {
+  private static final String R = ":create r {a: Int, b: Int => c: String, d: Int, e: Float}";
+
+  /** {@code ::explain}'s plan lines, one string. */
+  private static String plan(String query) throws Exception {
+    return run("::explain { " + query + " }").rows().stream().map(row -> (String) row.get(2))
+        .collect(Collectors.joining("\n"));
+  }
+
+  private static void fill(Random random, int rows) throws Exception {
+    final StringBuilder data = new StringBuilder();
+    for (int i = 0; i < rows; i++) {
+      data.append(i == 0 ? "" : ", ").append('[').append(random.nextInt(50)).append(", ")
+          .append(random.nextInt(50)).append(", 'c").append(random.nextInt(20)).append("', ")
+          .append(random.nextInt(30)).append(", ").append(random.nextInt(5) * 0.5).append(']');
+    }
+    run("?[a, b, c, d, e] <- [" + data + "] :put r {a, b => c, d, e}");
+  }
+
+  @Test void aConstantOnTheLeadingColumnIsLookedUpInTheIndex() throws Exception {
+    run(R);
+    try {
+      fill(new Random(7), 200);
+      final String query = "?[a, c] := *r{a, c, d: 5}";
+      assertFalse(plan(query).contains("JdbcFilter"), plan(query));
+      run("::index create r:byd {d}");
+      assertTrue(plan(query).contains("JdbcFilter(condition=[=($3, 5)])"), plan(query));
+      // *r:byd is the same rows, read through the same index
+      assertTrue(plan("?[a] := *r:byd{a, d: 5}").contains("JdbcFilter"));
+      // a constant on a column no index leads with is CozoDB's filter only
+      assertFalse(plan("?[a] := *r{a, e: 0.5}").contains("JdbcFilter"));
+      // the primary key leads an index of the store's too
+      assertTrue(plan("?[c] := *r{a: 3, c}").contains("JdbcFilter"), plan("?[c] := *r{a: 3, c}"));
+    } finally {
+      run("::index drop r:byd");
+      run("::remove r");
+    }
+  }
+
+  /**
+   * On random data, every query's answer with indices is its answer without: constants of
+   * each type, parameters, joins, the index read directly, negation and recursion.
+   */
+  @Test void answersAreTheAnswersWithoutTheIndex() throws Exception {
+    final Random random = new Random(42);
+    final List<String> queries = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      final int d = random.nextInt(30);
+      final String c = "'c" + random.nextInt(20) + "'";
+      queries.add("?[a, b, c] := *r{a, b, c, d: " + d + "}");
+      queries.add("?[a, d] := *r{a, c: " + c + ", d}");
+      queries.add("?[a, x] := *r{a, d: " + d + "}, *r{a: x, c: " + c + "}");
+      queries.add("?[a, b] := *r{a, b, d}, *r{a: b, d}, d < " + d);
+      queries.add("?[a] := *r{a, d: " + d + "}, not *r{a, c: " + c + "}");
+      queries.add("?[a] := *r{a, d: " + d + ", e: 1.0}");
+      queries.add("reach[x, y] := *r{a: x, b: y, d: " + d + "}\n"
+          + "reach[x, z] := reach[x, y], *r{a: y, b: z}\n?[count(y)] := reach[x, y]");
+    }
+    run(R);
+    try {
+      fill(random, 400);
+      final List<Engine.Result> without = new ArrayList<>();
+      for (String q : queries) {
+        without.add(run(q));
+      }
+      assertTrue(without.stream().filter(r -> !r.rows().isEmpty()).count() > queries.size() / 2,
+          "the random data answers most queries");
+      run("::index create r:byd {d}");
+      run("::index create r:byc {c, d}");
+      for (int i = 0; i < queries.size(); i++) {
+        assertEquals(without.get(i), run(queries.get(i)), queries.get(i));
+      }
+      // an index's rows are its relation's, in the index's column order
+      assertEquals(run("?[c, d, a, b] := *r{a, b, c, d}").rows(),
+          run("?[c, d, a, b] := *r:byc[c, d, a, b]").rows());
+    } finally {
+      run("::index drop r:byd");
+      run("::index drop r:byc");
+      run("::remove r");
+    }
+  }
+
+  /**
+   * Test case for CozoDB 0.7.6's join through an index that leads with a non-key column
+   * (issue 17): {@code *r{a, c: 'y', d}} through {@code r:byc {c}} joins the index's key
+   * column b with the relation's a, and answers nothing; mnestic answers the row.
+   */
+  @Test void anIndexOnANonKeyColumnFindsItsRows() throws Exception {
+    run(":create r {a: Int, b: Int => c: String, d: Int}");
+    try {
+      run("?[a, b, c, d] <- [[1, 10, 'x', 7], [2, 20, 'y', 7], [3, 10, 'z', 8]]"
+          + " :put r {a, b => c, d}");
+      run("::index create r:byc {c}");
+      assertEquals(List.of(List.of(2L, 7L)), run("?[a, d] := *r{a, c: 'y', d}").rows());
+    } finally {
+      run("::index drop r:byc");
+      run("::remove r");
+    }
+  }
+
+  /** A script that fails leaves the index as its relation: both rolled back. */
+  @Test void aFailedScriptLeavesTheIndexInStep() throws Exception {
+    run(":create f {fr: Int, to: Int => data: Any}");
+    try {
+      run("?[fr, to, data] <- [[1, 2, 3], [4, 5, 6]] :put f {fr, to => data}");
+      run("::index create f:rev {to, data}");
+      assertThrows(Exception.class, () -> run("{?[fr, to, data] <- [[7, 8, 9]]"
+          + " :put f {fr, to => data}} {?[fr, to] <- [[1, 2]] :rm f {fr, to}}"
+          + " {?[x] <- [[1]] :assert none}"));
+      final List<List<Object>> rows = List.of(List.of(2L, 3L, 1L), List.of(5L, 6L, 4L));
+      assertEquals(rows, run("?[t, d, f] := *f:rev[t, d, f]").rows());
+      assertEquals(rows, run("?[t, d, f] := *f:rev{to: t, data: d, fr: f}, t > 0").rows());
+      assertEquals(List.of(List.of(1L)), run("?[f] := *f{fr: f, to: 2}").rows());
+    } finally {
+      run("::index drop f:rev");
+      run("::remove f");
+    }
+  }
+
+  /**
+   * {@code ::rename} takes a relation's indices along (CozoDB 0.7.6 leaves them under the old
+   * name, where {@code *new:idx} does not find them).
+   */
+  @Test void renameTakesTheIndicesAlong() throws Exception {
+    run(":create g {k: Int => v: Int}");
+    run("?[k, v] <- [[1, 10], [2, 20]] :put g {k => v}");
+    run("::index create g:byv {v}");
+    run("::rename g -> h");
+    try {
+      assertEquals("[[byv, normal, [h:byv], {\"indices\":[1,0]}]]",
+          run("::indices h").rows().toString());
+      assertEquals(List.of(List.of(20L, 2L)), run("?[v, k] := *h:byv{v, k}, v = 20").rows());
+      assertTrue(plan("?[k] := *h{k, v: 20}").contains("JdbcFilter"));
+    } finally {
+      run("::index drop h:byv");
+      run("::remove h");
+    }
+  }
+}
