@@ -66,7 +66,9 @@ public final class PlanRules {
           // A recursive stratum's fixpoint.
           MnesticRules.ENUMERABLE_RECURSIVE_UNION,
           // CozoDB's aggregations, meet ones included.
-          MnesticRules.ENUMERABLE_DATALOG_AGGREGATE),
+          MnesticRules.ENUMERABLE_DATALOG_AGGREGATE,
+          // A fixed rule ('<~') over its input relations.
+          MnesticRules.ENUMERABLE_FIXED_RULE_APPLY),
       List.of(
           // Values of type ANY have no order Calcite can generate code for.
           EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE,

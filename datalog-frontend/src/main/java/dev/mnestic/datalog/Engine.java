@@ -7,6 +7,7 @@ import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.eval.ConstantRules;
+import dev.mnestic.datalog.fixed.ReadPolicy;
 import dev.mnestic.datalog.lower.StrataOptions;
 import dev.mnestic.datalog.lower.StratumPlan;
 import dev.mnestic.datalog.lower.StratumPlanner;
@@ -17,6 +18,7 @@ import dev.mnestic.store.Session;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.Aggregators;
+import dev.mnestic.value.FixedRule;
 import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.MinCostK;
 import dev.mnestic.value.Values;
@@ -146,6 +148,27 @@ public final class Engine {
   public Engine withAggregate(String name, boolean isMeet,
       Supplier<? extends Aggregators.Aggregator> factory) {
     return with(options.withHost(options.host().with(name, isMeet, factory)));
+  }
+
+  /**
+   * This engine and a fixed rule as {@code name}, for the scripts of the engine returned
+   * (embedded only, as {@link #withAggregate}): {@code out[a, b] <~ name(input[x, y], opt: 1)}
+   * runs {@code rule} over its inputs' rows, and its rows feed rules like any relation's.
+   *
+   * @throws IllegalArgumentException for a name that is not an identifier or is already a
+   *     fixed rule (a built-in, or one registered)
+   */
+  public Engine withFixedRule(String name, FixedRule rule) {
+    return with(options.withFixedRules(options.fixedRules().with(name, rule)));
+  }
+
+  /**
+   * This engine, its scripts' readers ({@code CsvReader}, {@code JsonReader}) reading only the
+   * files {@code files} allows; an engine reads every file the JVM's user can read unless
+   * told otherwise ({@link ReadPolicy#ANY}).
+   */
+  public Engine readingFiles(ReadPolicy files) {
+    return with(options.withFixedRules(options.fixedRules().readingFiles(files)));
   }
 
   /**
@@ -393,6 +416,9 @@ public final class Engine {
       return stored.rename(op.relations(), op.pos());
     case EXPLAIN:
       return explain(op.explained(), params);
+    case FIXED_RULES:
+      return new Result(List.of("rule"), options.fixedRules().names().stream()
+          .map(n -> List.<Object>of(n)).toList());
     default:
       throw new IllegalStateException("unknown system op " + op.kind());
     }
@@ -407,13 +433,15 @@ public final class Engine {
     checkMagicRewrite(query.options(), params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
-        .map(r -> ConstantRules.headed(r, params)).toList();
+        .map(r -> options.fixedRules().checked(ConstantRules.headed(r, params), params))
+        .toList();
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
       throw noEntry();
     }
     final List<List<String>> strata = Stratifier.stratify(rules, options.host()::isMeet);
     final int maxEpochs = maxEpochs(query.options(), params);
-    final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs);
+    final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs)
+        .withFixedRules(options.fixedRules());
     final StratumPlan plan = StratumPlanner.plan(rules, strata, params, explaining);
     try (StrataRunner explained = new StrataRunner(connection, params, explaining)) {
       return new Result(List.of("stratum", "rules", "plan"), explained.explain(plan));
@@ -431,7 +459,8 @@ public final class Engine {
     checkMagicRewrite(options, params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
-        .map(r -> ConstantRules.headed(r, params)).toList();
+        .map(r -> this.options.fixedRules().checked(ConstantRules.headed(r, params), params))
+        .toList();
     final List<Rule> entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
     if (rules.isEmpty()) {
       // a bare ':create rel {...}' makes an empty relation

@@ -58,10 +58,10 @@ public record Script(List<Query> queries, SysOp sysOp) {
   /**
    * {@code ::relations}, {@code ::columns rel}, {@code ::remove a, b},
    * {@code ::rename a -> b, c -> d} (its relations: each old name, then its new one),
-   * {@code ::explain {...}}.
+   * {@code ::explain {...}}, {@code ::fixed_rules}.
    */
   public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
     /** The system operations mnestic runs. */
-    public enum Kind { RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN }
+    public enum Kind { RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN, FIXED_RULES }
   }
 }

@@ -620,7 +620,8 @@ final class RuleLowering {
     return b.build();
   }
 
-  private static int column(List<RelDataTypeField> columns, String name) {
+  /** The index of the column named {@code name} (exactly, else ignoring case); -1 if none. */
+  static int column(List<RelDataTypeField> columns, String name) {
     for (int i = 0; i < columns.size(); i++) {
       if (columns.get(i).getName().equals(name)) {
         return i;

@@ -1,5 +1,6 @@
 package dev.mnestic.datalog.lower;
 
+import dev.mnestic.datalog.fixed.FixedRules;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.value.HostAggregations;
 
@@ -26,10 +27,11 @@ import java.util.function.Function;
  *     its result before it fails ({@code mnestic::frontier_diverges})
  * @param storedTables the store table of each stored relation (empty: there is none), as a
  *     script that made relations sees them; null: the store's table of the relation's name
+ * @param fixedRules the fixed rules ({@code <~}) scripts may apply
  */
 public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean cancelFlag,
     PrintStream progress, SemiNaive.Progress rounds, int maxEpochs,
-    Function<String, Optional<String>> storedTables) {
+    Function<String, Optional<String>> storedTables, FixedRules fixedRules) {
   /**
    * Rounds a recursion through a bounded-meet aggregation may keep changing
    * its result unless {@code :max_epochs} says otherwise: a recursive
@@ -40,41 +42,48 @@ public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean 
 
   /** No deadline, no cancel, no progress, {@value #MAX_EPOCHS} epochs, the store's tables. */
   public static StrataOptions of(HostAggregations host) {
-    return new StrataOptions(host, 0, null, null, null, MAX_EPOCHS, null);
+    return new StrataOptions(host, 0, null, null, null, MAX_EPOCHS, null, FixedRules.DEFAULT);
   }
 
   /** These options, stopped when {@code deadline} (0: none) passes or {@code cancelFlag} is set. */
   public StrataOptions stoppedBy(long deadline, AtomicBoolean cancelFlag) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables);
+        storedTables, fixedRules);
   }
 
   /** These options, showing progress on {@code terminal}. */
   public StrataOptions showingProgressOn(PrintStream terminal) {
     return new StrataOptions(host, deadline, cancelFlag, terminal, rounds, maxEpochs,
-        storedTables);
+        storedTables, fixedRules);
   }
 
   /** These options, telling {@code rounds} of every round. */
   public StrataOptions reportingRoundsTo(SemiNaive.Progress rounds) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables);
+        storedTables, fixedRules);
   }
 
   /** These options with the host's aggregations {@code host}. */
   public StrataOptions withHost(HostAggregations host) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables);
+        storedTables, fixedRules);
   }
 
   /** These options with a script's {@code :max_epochs}. */
   public StrataOptions withMaxEpochs(int maxEpochs) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables);
+        storedTables, fixedRules);
   }
 
   /** These options, reading stored relations from the tables {@code tables} names. */
   public StrataOptions readingStoredFrom(Function<String, Optional<String>> tables) {
-    return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs, tables);
+    return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs, tables,
+        fixedRules);
+  }
+
+  /** These options with the fixed rules {@code fixedRules}. */
+  public StrataOptions withFixedRules(FixedRules fixedRules) {
+    return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
+        storedTables, fixedRules);
   }
 }

@@ -3,12 +3,15 @@ package dev.mnestic.datalog.parse;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Expr;
+import dev.mnestic.datalog.ast.FixedApply;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.value.ErrorCode;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -136,7 +139,7 @@ public final class Parser {
   private Script.SysOp sysOp() {
     final Pos pos = expect("::").pos();
     final Token op = expectIdent("a system operation (relations, columns, remove, rename,"
-        + " explain)");
+        + " explain, fixed_rules)");
     switch (op.text()) {
     case "relations":
       return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
@@ -157,6 +160,8 @@ public final class Parser {
         pairs.add(storedName());
       } while (accept(","));
       return new Script.SysOp(Script.SysOp.Kind.RENAME, pairs, null, pos);
+    case "fixed_rules":
+      return new Script.SysOp(Script.SysOp.Kind.FIXED_RULES, List.of(), null, pos);
     case "explain":
       expect("{");
       final Script.Query q = query("}");
@@ -164,7 +169,7 @@ public final class Parser {
       return new Script.SysOp(Script.SysOp.Kind.EXPLAIN, List.of(), q, pos);
     default:
       throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
-          + op.text() + "'; expected relations, columns, remove, rename or explain",
+          + op.text() + "'; expected relations, columns, remove, rename, explain or fixed_rules",
           op.pos().line(), op.pos().column());
     }
   }
@@ -242,11 +247,99 @@ public final class Parser {
     if (accept("<-")) {
       return new Rule(ruleName, head, Rule.Kind.CONSTANT, List.of(), expr(), name.pos());
     }
-    if (def.is("<~")) {
-      throw new DatalogException(ErrorCode.PARSER_PEST,
-          "fixed rules ('<~') are not supported", def.pos().line(), def.pos().column());
+    if (accept("<~")) {
+      for (Rule.HeadArg h : head) {
+        if (h.isAggregated()) {
+          throw new DatalogException(ErrorCode.PARSER_FIXED_AGGR_CONFLICT,
+              "fixed rule cannot be combined with aggregation", h.pos().line(), h.pos().column());
+        }
+      }
+      return new Rule(ruleName, head, Rule.Kind.FIXED, List.of(), null, name.pos(), fixedApply());
     }
     throw unexpected("':=', '<-' or '<~' after the rule head");
+  }
+
+  // fixed := Name '(' (input | option) (',' (input | option))* ','? ')'
+  // input := name '[' vars ']' | '*' name '[' vars ']' | '*' name '{' col (':' var)? ... '}'
+
+  private FixedApply fixedApply() {
+    final Token name = expectIdent("the name of a fixed rule");
+    final Pos args = expect("(").pos();
+    final List<FixedApply.Input> inputs = new ArrayList<>();
+    final Map<String, Expr> options = new LinkedHashMap<>();
+    final Set<String> bound = new HashSet<>();
+    int fresh = 0;
+    while (!peek().is(")")) {
+      final Token t = peek();
+      if (t.is("*") && peek(1).kind() == Token.Kind.IDENT && peek(1).start() == t.end()) {
+        next();
+        final String relation = next().text();
+        if (accept("{")) {
+          final List<Atom.Binding> named = new ArrayList<>();
+          while (!peek().is("}")) {
+            final Token col = expectIdent("a column name");
+            final Token v = accept(":") ? expectIdent("a variable") : col;
+            fixedBinding(v, bound);
+            named.add(new Atom.Binding(col.text(), new Expr.Var(v.text(), v.pos()), col.pos()));
+            if (!accept(",")) {
+              break;
+            }
+          }
+          rejectValidity();
+          expect("}");
+          inputs.add(new FixedApply.Input(relation, true, null, named, t.pos()));
+        } else {
+          fresh = fixedBindings(relation, true, t.pos(), inputs, bound, fresh);
+        }
+      } else if (t.kind() == Token.Kind.IDENT && peek(1).is("[")) {
+        next();
+        fresh = fixedBindings(t.text(), false, t.pos(), inputs, bound, fresh);
+      } else if (t.kind() == Token.Kind.IDENT && peek(1).is(":")) {
+        next();
+        next();
+        options.put(t.text(), expr());
+      } else {
+        throw unexpected("an input relation (rule[...], *stored[...] or *stored{...}) or an"
+            + " option (name: value) of the fixed rule");
+      }
+      if (!accept(",")) {
+        break;
+      }
+    }
+    expect(")");
+    return new FixedApply(name.text(), inputs, options, name.pos(), args);
+  }
+
+  /** {@code [v, ...]} of an input relation; returns the count of fresh variables made. */
+  private int fixedBindings(String relation, boolean stored, Pos pos,
+      List<FixedApply.Input> inputs, Set<String> bound, int fresh) {
+    expect("[");
+    final List<Expr.Var> vars = new ArrayList<>();
+    int made = fresh;
+    while (!peek().is("]")) {
+      final Token v = expectIdent("a variable");
+      if (v.is("_")) {
+        vars.add(new Expr.Var("*_*" + made++, v.pos()));
+      } else {
+        fixedBinding(v, bound);
+        vars.add(new Expr.Var(v.text(), v.pos()));
+      }
+      if (!accept(",")) {
+        break;
+      }
+    }
+    rejectValidity();
+    expect("]");
+    inputs.add(new FixedApply.Input(relation, stored, vars, null, pos));
+    return made;
+  }
+
+  /** A variable an input binds: once per fixed rule ({@code parser::duplicate_bindings_for_fixed_rule}). */
+  private static void fixedBinding(Token v, Set<String> bound) {
+    if (!bound.add(v.text())) {
+      throw new DatalogException(ErrorCode.PARSER_DUPLICATE_BINDINGS_FOR_FIXED_RULE,
+          "fixed rule cannot have duplicate bindings", v.pos().line(), v.pos().column());
+    }
   }
 
   /**
