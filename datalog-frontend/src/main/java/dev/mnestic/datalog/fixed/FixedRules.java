@@ -47,6 +47,8 @@ public final class FixedRules {
     final Map<String, FixedRule> builtIns = new TreeMap<>();
     builtIns.put("Constant", new Constant());
     builtIns.put(ReorderSort.NAME, new ReorderSort());
+    builtIns.put(CsvReader.NAME, new CsvReader(files));
+    builtIns.put(JsonReader.NAME, new JsonReader(files));
     return builtIns;
   }
 
