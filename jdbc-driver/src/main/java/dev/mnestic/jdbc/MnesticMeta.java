@@ -457,7 +457,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     try {
       final SchemaPlus root = ((CalciteConnection) connection).getRootSchema();
       Engine engine = new Engine(connection).stoppedBy(0, running.flag())
-          .keepingTablesReadBy(table -> Standing.queries().readersOf(root, table));
+          .keepingTablesReadBy(table -> Standing.queries().readersOf(root, table))
+          .readingFiles(Driver.readPolicy(((CalciteConnection) connection).getProperties()));
       if (Driver.STDERR.equalsIgnoreCase(
           ((CalciteConnection) connection).getProperties().getProperty(Driver.PROGRESS))) {
         engine = engine.showingProgressOn(System.err);
