@@ -3,13 +3,14 @@ package dev.mnestic.datalog.eval;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Rule;
-import dev.mnestic.datalog.fixed.Constant;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.ValueException;
+import dev.mnestic.value.Values;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The relation a constant rule {@code name[a, b] <- [[1, 2], [3, 4]]}
@@ -40,7 +41,7 @@ public final class ConstantRules {
     }
     final List<List<Object>> rows;
     try {
-      rows = Constant.rows(ConstantEvaluator.evaluate(rule.constant(), params));
+      rows = dataRows(ConstantEvaluator.evaluate(rule.constant(), params));
     } catch (ValueException e) {
       throw error(rule, e.errorCode(), e.getMessage(), e.help());
     }
@@ -62,6 +63,44 @@ public final class ConstantRules {
           "Expected arity: " + arity + ", number of arguments given: " + headArity);
     }
     return rows;
+  }
+
+  /**
+   * The rows of {@code data} (a constant rule's body, {@code Constant}'s option {@code data}), which must be a list of lists of one length, as a set: without
+   * duplicates, in {@link Values#ORDER} (as CozoDB keeps them).
+   *
+   * @throws ValueException {@code fixed_rule::arg_wrong} (not a list),
+   *     {@code parser::bad_row_for_const} (a row is not a list),
+   *     {@code parser::const_data_arity_mismatch} (rows of different lengths)
+   */
+  public static List<List<Object>> dataRows(Object data) {
+    if (!(data instanceof List)) {
+      throw wrongData();
+    }
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Object row : (List<?>) data) {
+      if (!(row instanceof List)) {
+        throw new ValueException(ErrorCode.PARSER_BAD_ROW_FOR_CONST, "Bad row for constant rule: "
+            + Values.display(row), "The body of a constant rule should evaluate to a list of lists");
+      }
+      @SuppressWarnings("unchecked")
+      final List<Object> tuple = (List<Object>) row;
+      if (!rows.isEmpty() && rows.get(0).size() != tuple.size()) {
+        throw new ValueException(ErrorCode.PARSER_CONST_DATA_ARITY_MISMATCH,
+            "Constant head must have the same arity as the data given",
+            "First row length: " + rows.get(0).size() + "; the mismatch: " + Values.display(tuple));
+      }
+      rows.add(tuple);
+    }
+    final TreeSet<List<Object>> set = new TreeSet<>(Values.ORDER::compare);
+    set.addAll(rows);
+    return List.copyOf(set);
+  }
+
+  /** {@code Constant}'s option {@code data} is not a list of lists. */
+  public static ValueException wrongData() {
+    return new ValueException(ErrorCode.FIXED_RULE_ARG_WRONG,
+        "Wrong value for option 'data' of 'Constant'", "a list of lists is required");
   }
 
   /**
