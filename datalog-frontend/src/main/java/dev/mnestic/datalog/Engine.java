@@ -358,7 +358,7 @@ public final class Engine {
           rows.add(Values.listOf(r.stream().map(Json::toValue).toList()));
         }
         stored.apply(new Script.RelationOp(Script.RelationOp.Kind.PUT, (String) rel.getKey(), null,
-            new dev.mnestic.datalog.ast.Pos(0, 0)), headers, rows);
+            new dev.mnestic.datalog.ast.Pos(0, 0)), headers, rows, false);
       }
       return null;
     });
@@ -435,7 +435,7 @@ public final class Engine {
     final List<Rule> entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
     if (rules.isEmpty()) {
       // a bare ':create rel {...}' makes an empty relation
-      return stored.apply(options.relationOp(), List.of(), List.of());
+      return stored.apply(options.relationOp(), List.of(), List.of(), options.returning());
     }
     if (entry.isEmpty()) {
       throw noEntry();
@@ -478,7 +478,7 @@ public final class Engine {
           query.pos().line(), query.pos().column());
     }
     if (options.relationOp() != null) {
-      return stored.apply(options.relationOp(), headers, shaped);
+      return stored.apply(options.relationOp(), headers, shaped, options.returning());
     }
     return new Result(headers, shaped);
   }

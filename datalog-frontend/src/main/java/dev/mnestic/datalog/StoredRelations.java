@@ -21,6 +21,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +54,19 @@ final class StoredRelations {
   private final StagedTables staged;
   /** The store's change number before the script read anything. */
   private final long since;
+  /**
+   * The changes of this script's {@code :returning} writes, by relation. As CozoDB's, a
+   * returning write answers with every change collected for its relation so far in the
+   * script, its own last.
+   */
+  private final Map<String, List<Mutation>> returned = new LinkedHashMap<>();
+
+  /**
+   * One returning write's changes, rows in keys-first order: {@code put} (a write that puts)
+   * rows inserted and the rows they replaced, else keys requested and the rows deleted.
+   */
+  private record Mutation(boolean put, List<List<Object>> added, List<List<Object>> removed) {
+  }
 
   StoredRelations(Session session, StagedTables staged) throws SQLException {
     this.session = session;
@@ -84,14 +98,14 @@ final class StoredRelations {
 
   /**
    * Applies a relation operation to the entry rule's rows; {@code headers}
-   * is empty when the script has no rules ({@code :create r {...}} alone).
+   * is empty when the script has no rules ({@code :create r {...}} alone). Answers
+   * {@link #ok}, or with {@code returning} the rows changed ({@link #returned}).
    */
-  Engine.Result apply(Script.RelationOp op, List<String> headers, List<List<Object>> rows)
-      throws SQLException {
+  Engine.Result apply(Script.RelationOp op, List<String> headers, List<List<Object>> rows,
+      boolean returning) throws SQLException {
     final Script.RelationOp.Kind kind = op.kind();
     if (kind == Script.RelationOp.Kind.CREATE || kind == Script.RelationOp.Kind.REPLACE) {
-      create(op, headers, rows);
-      return ok();
+      return answer(op, create(op, headers, rows, returning));
     }
     final String table = staged.find(op.relation()).orElseThrow(() ->
         error(op.pos(), ErrorCode.QUERY_RELATION_NOT_FOUND,
@@ -112,8 +126,9 @@ final class StoredRelations {
     final Connection connection = session.getConnection();
     final Savepoint savepoint = connection.setSavepoint();
     final WriteGuard guard = session.guardWrites(table, since);
+    final Write write = new Write(op, schema, inputs, headers, returning);
     try {
-      new Write(op, schema, inputs, headers).run(rows);
+      write.run(rows);
       connection.releaseSavepoint(savepoint);
     } catch (RuntimeException | SQLException e) {
       connection.rollback(savepoint);
@@ -124,7 +139,47 @@ final class StoredRelations {
     } finally {
       guard.close();
     }
-    return ok();
+    return answer(op, write);
+  }
+
+  /**
+   * {@link #ok}, or for a returning write CozoDB's {@code :returning} rows: {@code _kind}, then
+   * the relation's columns keys first; per collected write of the relation, a row per row put
+   * ({@code inserted}) or key removed ({@code requested}, nulls for the non-keys), then one per
+   * row that replaced ({@code replaced}) or removed ({@code deleted}).
+   */
+  private Engine.Result answer(Script.RelationOp op, Write write) {
+    if (!write.collecting) {
+      return ok();
+    }
+    final List<Mutation> mutations = returned.computeIfAbsent(op.relation(),
+        r -> new ArrayList<>());
+    if (!write.added.isEmpty()) {
+      mutations.add(new Mutation(write.puts(), write.added, write.removed));
+    }
+    final List<String> headers = new ArrayList<>(List.of("_kind"));
+    write.schema.keysFirst().forEach(c -> headers.add(c.name()));
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Mutation m : mutations) {
+      for (List<Object> row : m.added()) {
+        rows.add(kind(m.put() ? "inserted" : "requested", row, headers.size()));
+      }
+      for (List<Object> row : m.removed()) {
+        rows.add(kind(m.put() ? "replaced" : "deleted", row, headers.size()));
+      }
+    }
+    return new Engine.Result(headers, rows);
+  }
+
+  /** {@code row} after its kind, padded with nulls to {@code width}. */
+  private static List<Object> kind(String kind, List<Object> row, int width) {
+    final List<Object> out = new ArrayList<>(width);
+    out.add(kind);
+    out.addAll(row);
+    while (out.size() < width) {
+      out.add(null);
+    }
+    return Collections.unmodifiableList(out);
   }
 
   /** The columns a write names: its schema's (keys and values alike), or the head's. */
@@ -195,8 +250,8 @@ final class StoredRelations {
 
   // :create, :replace
 
-  private void create(Script.RelationOp op, List<String> headers, List<List<Object>> rows)
-      throws SQLException {
+  private Write create(Script.RelationOp op, List<String> headers, List<List<Object>> rows,
+      boolean returning) throws SQLException {
     if (op.schema() == null && headers.isEmpty()) {
       throw error(op.pos(), ErrorCode.PARSER_NO_ENTRY_HEAD, "Entry head not found");
     }
@@ -225,7 +280,8 @@ final class StoredRelations {
     // 3. the rows, coerced and checked, then written in the script's transaction
     final StoredSchema schema = StoredSchema.of(table, columns);
     final Write write = new Write(op, schema, inputs,
-        headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers);
+        headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers,
+        returning);
     final List<Object[]> prepared = write.prepareAll(rows);
     if (target != null) {
       staged.made(op);
@@ -233,6 +289,7 @@ final class StoredRelations {
       execute("DELETE FROM " + quote(table));
     }
     write.put(prepared);
+    return write;
   }
 
   /**
@@ -321,14 +378,48 @@ final class StoredRelations {
     private final List<StoredSchema.Column> keys;
     /** The time of {@code ASSERT} and {@code RETRACT} Validities: one per write, as in CozoDB. */
     private final long nowMicros = System.currentTimeMillis() * 1000;
+    /** Whether the write collects its changes for {@code :returning}: {@link #added}, {@link #removed}. */
+    private final boolean collecting;
+    /**
+     * Whether a stored row is seen before it changes: not in an ephemeral relation, as CozoDB
+     * looks it up in the store's persistent half (an update's excepted).
+     */
+    private final boolean seesOld;
+    /** The rows put, or keys requested, each keys first (when {@link #collecting}). */
+    private final List<List<Object>> added = new ArrayList<>();
+    /** The rows replaced or deleted, each keys first (when {@link #collecting}). */
+    private final List<List<Object>> removed = new ArrayList<>();
 
     Write(Script.RelationOp op, StoredSchema schema, Map<StoredSchema.Column, Input> inputs,
-        List<String> headers) {
+        List<String> headers, boolean collecting) {
       this.op = op;
       this.schema = schema;
       this.inputs = inputs;
       this.headers = headers;
       this.keys = schema.keysFirst().stream().filter(StoredSchema.Column::key).toList();
+      this.collecting = collecting;
+      this.seesOld = !StagedTables.isEphemeral(op.relation());
+    }
+
+    /** Whether the write puts rows (its changes are inserted and replaced ones). */
+    boolean puts() {
+      return op.kind() != Script.RelationOp.Kind.RM && op.kind() != Script.RelationOp.Kind.DELETE;
+    }
+
+    /** A row in table order (decoded) as {@code :returning} gives it: keys first. */
+    private List<Object> keysFirst(Object[] row) {
+      final List<Object> out = new ArrayList<>(row.length);
+      for (StoredSchema.Column c : schema.keysFirst()) {
+        out.add(row[schema.columns().indexOf(c)]);
+      }
+      return Collections.unmodifiableList(out);
+    }
+
+    /** {@code key}'s values, then those of {@code stored} (table order, decoded) past the keys. */
+    private List<Object> withKey(List<Object> key, Object[] stored) {
+      final List<Object> out = new ArrayList<>(key);
+      out.addAll(keysFirst(stored).subList(keys.size(), stored.length));
+      return Collections.unmodifiableList(out);
     }
 
     void run(List<List<Object>> rows) throws SQLException {
@@ -400,6 +491,9 @@ final class StoredRelations {
       if (rows.isEmpty()) {
         return;
       }
+      if (collecting) {
+        collectPut(rows);
+      }
       final Map<Key, Object[]> last = new LinkedHashMap<>();
       for (Object[] row : rows) {
         last.put(key(row), row);
@@ -412,6 +506,29 @@ final class StoredRelations {
         }
         delete.executeBatch();
         insertAll(insert, last.values());
+      }
+    }
+
+    /**
+     * Collects a put's changes before it writes: each row in order, and the row its key had
+     * before it (the store's, or an earlier one of {@code rows}).
+     */
+    private void collectPut(List<Object[]> rows) throws SQLException {
+      final Map<Key, Object[]> now = new HashMap<>();
+      try (PreparedStatement select = prepare(selectSql())) {
+        for (Object[] row : rows) {
+          final Object[] values = decoded(row, schema.columns()).toArray();
+          final List<Object> put = keysFirst(values);
+          if (seesOld) {
+            final Key k = key(row);
+            final Object[] old = now.containsKey(k) ? now.get(k) : read(select, k);
+            if (old != null) {
+              removed.add(withKey(put.subList(0, keys.size()), old));
+            }
+            now.put(k, values);
+          }
+          added.add(put);
+        }
       }
     }
 
@@ -434,6 +551,11 @@ final class StoredRelations {
       try (PreparedStatement insert = prepare(insertSql())) {
         insertAll(insert, prepared);
       }
+      if (collecting) {
+        for (Object[] row : prepared) {
+          added.add(keysFirst(decoded(row, schema.columns()).toArray()));
+        }
+      }
     }
 
     // :update — the named non-key columns of rows that exist
@@ -451,7 +573,8 @@ final class StoredRelations {
                .collect(Collectors.joining(", ")) + where())) {
         for (List<Object> row : rows) {
           final Object[] key = extract(keySources, row);
-          if (read(select, new Key(key)) == null) {
+          final Object[] old = read(select, new Key(key));
+          if (old == null) {
             throw assertion(decoded(key, keys), "key to update does not exist");
           }
           if (update != null) {
@@ -459,6 +582,11 @@ final class StoredRelations {
             bind(update, values, 0);
             bind(update, key, values.length);
             update.executeUpdate();
+          }
+          if (collecting) {
+            final List<Object> k = decoded(key, keys);
+            added.add(withKey(k, read(select, new Key(key))));
+            removed.add(withKey(k, old));
           }
         }
       }
@@ -468,19 +596,27 @@ final class StoredRelations {
 
     void remove(List<List<Object>> rows, boolean mustExist) throws SQLException {
       final List<Source> sources = sources(op, keys, inputs, headers);
-      final Set<Key> removed = new HashSet<>();
+      final Set<Key> requested = new HashSet<>();
       try (PreparedStatement select = prepare(selectSql());
            PreparedStatement delete = prepare("DELETE FROM " + table() + where())) {
         for (List<Object> row : rows) {
           final Key k = new Key(extract(sources, row));
-          if (mustExist && (removed.contains(k) || read(select, k) == null)) {
+          if (mustExist && (requested.contains(k) || read(select, k) == null)) {
             throw assertion(decoded(k.values(), keys), "key does not exists in database");
           }
-          removed.add(k);
+          if (collecting) {
+            final List<Object> key = decoded(k.values(), keys);
+            added.add(key);
+            final Object[] old = seesOld && !requested.contains(k) ? read(select, k) : null;
+            if (old != null) {
+              removed.add(withKey(key, old));
+            }
+          }
+          requested.add(k);
           bind(delete, k.values(), 0);
           delete.addBatch();
         }
-        if (!removed.isEmpty()) {
+        if (!requested.isEmpty()) {
           delete.executeBatch();
         }
       }

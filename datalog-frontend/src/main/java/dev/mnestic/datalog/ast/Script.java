@@ -14,10 +14,13 @@ public record Script(List<Query> queries, SysOp sysOp) {
   /**
    * A block's options. Unset numbers are null. {@code maxEpochs}
    * ({@code :max_epochs}, mnestic's) bounds the rounds a recursion through a
-   * bounded-meet aggregation may keep changing its result.
+   * bounded-meet aggregation may keep changing its result. {@code returning}
+   * ({@code :returning}) makes a relation op answer with the rows it changed;
+   * {@code sleep} ({@code :sleep}, null for none) is how long the block sleeps after it ran.
    */
   public record Options(List<Sort> order, Expr limit, Expr offset, Expr timeout,
-      Expr maxEpochs, Assertion assertion, RelationOp relationOp, Expr disableMagicRewrite) {
+      Expr maxEpochs, Assertion assertion, RelationOp relationOp, Expr disableMagicRewrite,
+      boolean returning, Expr sleep) {
   }
 
   /** {@code :order -x} / {@code :order count(y)}. */

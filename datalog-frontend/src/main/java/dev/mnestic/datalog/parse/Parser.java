@@ -534,6 +534,12 @@ public final class Parser {
     case "disable_magic_rewrite":
       o.disableMagicRewrite = expr();
       return;
+    case "returning":
+      o.returning = true;
+      return;
+    case "sleep":
+      o.sleep = expr();
+      return;
     case "order":
     case "sort":
       do {
@@ -569,7 +575,7 @@ public final class Parser {
       } catch (IllegalArgumentException e) {
         throw new DatalogException(ErrorCode.PARSER_PEST, "unknown option ':" + name.text()
             + "'; expected :limit, :offset, :order, :timeout, :max_epochs, :assert,"
-            + " :disable_magic_rewrite, :create,"
+            + " :disable_magic_rewrite, :returning, :sleep, :create,"
             + " :replace,"
             + " :put, :rm, :insert, :update, :delete, :ensure or :ensure_not",
             name.pos().line(), name.pos().column());
@@ -887,10 +893,12 @@ public final class Parser {
     Expr disableMagicRewrite;
     Script.Assertion assertion;
     Script.RelationOp relationOp;
+    boolean returning;
+    Expr sleep;
 
     Script.Options build() {
       return new Script.Options(List.copyOf(order), limit, offset, timeout, maxEpochs, assertion,
-          relationOp, disableMagicRewrite);
+          relationOp, disableMagicRewrite, returning, sleep);
     }
   }
 }
