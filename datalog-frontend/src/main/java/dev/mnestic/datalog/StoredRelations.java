@@ -79,6 +79,18 @@ final class StoredRelations {
     return staged.find(relation);
   }
 
+  /** The columns of {@code ::relations}, CozoDB's. */
+  static final List<String> RELATIONS_HEADERS = List.of("name", "arity", "access_level", "n_keys",
+      "n_non_keys", "n_put_triggers", "n_rm_triggers", "n_replace_triggers", "description");
+  /** The columns of {@code ::columns}, CozoDB's. */
+  static final List<String> COLUMNS_HEADERS = List.of("column", "is_key", "index", "type",
+      "has_default");
+
+  /** The store's connection, in the script's transaction. */
+  Connection connection() {
+    return session.getConnection();
+  }
+
   static Engine.Result ok() {
     return new Engine.Result(List.of("status"), List.of(List.of("OK")));
   }
@@ -266,16 +278,24 @@ final class StoredRelations {
       throw error(op.pos(), ErrorCode.EVAL_STORED_RELATION_CONFLICT,
           "Stored relation " + op.relation() + " conflicts with an existing one");
     }
-    // 2. the table: the hidden one made for this block, or (the same columns) the relation's own
+    // 2. the table: (:replace, the same columns) the relation's own, else the hidden one made
+    //    for this block, emptied (a block of a %loop may run again)
     final String target = staged.target(op);
+    final boolean inPlace = existing.isPresent() && op.kind() == Script.RelationOp.Kind.REPLACE
+        && StagedTables.same(StoredSchema.read(session, existing.get()).columns(), columns);
     final String table;
-    if (target != null) {
-      table = target;
-    } else if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.REPLACE) {
+    if (inPlace) {
       table = existing.get();
-    } else {
+    } else if (target == null) {
       throw error(op.pos(), ErrorCode.EVAL_STORED_RELATION_CONFLICT, "Stored relation "
           + op.relation() + " was changed by another connection while the script ran");
+    } else if (staged.targetHeldByOther(op)) {
+      throw new DatalogException(ErrorCode.MNESTIC_UNSUPPORTED, "cannot make " + op.relation()
+          + " anew with other columns here: the table this block makes holds a relation %swap"
+          + " gave it", op.pos().line(), op.pos().column(),
+          "give the relations the same columns, or make the relation with another block");
+    } else {
+      table = target;
     }
     // 3. the rows, coerced and checked, then written in the script's transaction
     final StoredSchema schema = StoredSchema.of(table, columns);
@@ -283,13 +303,53 @@ final class StoredRelations {
         headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers,
         returning);
     final List<Object[]> prepared = write.prepareAll(rows);
-    if (target != null) {
+    if (!inPlace) {
       staged.made(op);
-    } else {
-      execute("DELETE FROM " + quote(table));
     }
+    execute("DELETE FROM " + quote(table));
     write.put(prepared);
     return write;
+  }
+
+  /**
+   * {@code {...} as _name}: the block's result made the ephemeral relation of {@code op} (a
+   * {@code :replace} of it, every column a key of type {@code Any?}).
+   */
+  Engine.Result storeAs(Script.RelationOp op, Engine.Result result) throws SQLException {
+    return answer(op, create(op, op.schema().keys().stream().map(Script.Column::name).toList(),
+        result.rows(), false));
+  }
+
+  /** A relation's rows, keys first, in key order: what %if tests, %return gives, %debug shows. */
+  Engine.Result rows(String relation, Pos pos) throws SQLException {
+    final String table = staged.find(relation).orElseThrow(() -> error(pos,
+        ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '" + relation
+            + "'"));
+    final StoredSchema schema = StoredSchema.read(session, table);
+    final List<StoredSchema.Column> columns = schema.keysFirst();
+    final List<List<Object>> rows = new ArrayList<>();
+    try (Statement s = session.getConnection().createStatement();
+         ResultSet rs = s.executeQuery("SELECT " + columns.stream().map(c -> quote(c.name()))
+             .collect(Collectors.joining(", ")) + " FROM " + quote(table))) {
+      while (rs.next()) {
+        final List<Object> row = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+          row.add(columns.get(i).decode(rs.getObject(i + 1)));
+        }
+        rows.add(Collections.unmodifiableList(row));
+      }
+    }
+    rows.sort(Values::compare);
+    return new Engine.Result(columns.stream().map(StoredSchema.Column::name).toList(), rows);
+  }
+
+  /** {@code %swap left right}: two ephemeral relations of the script trade their rows. */
+  void swap(String left, String right, Pos pos) {
+    final String missing = staged.swap(left, right);
+    if (missing != null) {
+      throw error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '"
+          + missing + "'");
+    }
   }
 
   /**
@@ -778,8 +838,7 @@ final class StoredRelations {
           0L, 0L, 0L, ""));
     }
     rows.sort((a, b) -> Values.compare(a, b));
-    return new Engine.Result(List.of("name", "arity", "access_level", "n_keys", "n_non_keys",
-        "n_put_triggers", "n_rm_triggers", "n_replace_triggers", "description"), rows);
+    return new Engine.Result(RELATIONS_HEADERS, rows);
   }
 
   /** {@code ::columns rel}: CozoDB's columns. */
@@ -793,7 +852,7 @@ final class StoredRelations {
       rows.add(Values.list(c.name(), c.key() && schema.hasPrimaryKey(), index++,
           c.type().toString(), c.hasDefault()));
     }
-    return new Engine.Result(List.of("column", "is_key", "index", "type", "has_default"), rows);
+    return new Engine.Result(COLUMNS_HEADERS, rows);
   }
 
   /**
