@@ -277,8 +277,25 @@ public final class Engine {
     return result;
   }
 
+  /**
+   * Runs a parsed script: a system op as it is; any other listed as running on its store
+   * ({@link RunningScripts}) while it runs, stoppable by {@code ::kill} through its cancel flag.
+   */
   private Result runScript(String script, Map<String, ?> params) throws SQLException {
     final Script parsed = Parser.parse(script);
+    if (parsed.sysOp() != null) {
+      return inTransaction(List.of(), params, false,
+          stored -> sysOp(parsed.sysOp(), params, stored));
+    }
+    final Engine killable = options.cancelFlag() != null ? this
+        : stoppedBy(options.deadline(), new AtomicBoolean());
+    try (RunningScripts.Running running = RunningScripts.start(session().location(),
+        killable.options.cancelFlag())) {
+      return killable.runParsed(parsed, params);
+    }
+  }
+
+  private Result runParsed(Script parsed, Map<String, ?> params) throws SQLException {
     if (parsed.program() != null) {
       final Imperative program = Imperative.of(parsed.program(), params, session(),
           (query, stored) -> run(query, params, stored),
@@ -286,8 +303,8 @@ public final class Engine {
           options.progress());
       return inTransaction(program.blocks(), params, true, program::run);
     }
-    return inTransaction(parsed.queries(), params, false, stored -> parsed.sysOp() != null
-        ? sysOp(parsed.sysOp(), params, stored) : run(parsed.queries().get(0), params, stored));
+    return inTransaction(parsed.queries(), params, false,
+        stored -> run(parsed.queries().get(0), params, stored));
   }
 
   /** Work on the store's relations. */
@@ -419,6 +436,17 @@ public final class Engine {
       return stored.rename(op.relations(), op.pos());
     case EXPLAIN:
       return explain(op.explained(), params);
+    case RUNNING:
+      return RunningScripts.list(session().location());
+    case KILL:
+      if (!(ConstantEvaluator.evaluate(op.argument(), params) instanceof Long id)) {
+        // as CozoDB: a message, no code
+        throw new DatalogException(null, "Process ID must be an integer",
+            op.argument().pos().line(), op.argument().pos().column());
+      }
+      return RunningScripts.kill(session().location(), id);
+    case COMPACT:
+      return stored.compact();
     default:
       throw new IllegalStateException("unknown system op " + op.kind());
     }

@@ -187,8 +187,12 @@ final class Imperative {
       return StoredRelations.COLUMNS_HEADERS;
     case EXPLAIN:
       return Engine.EXPLAIN_HEADERS;
+    case RUNNING:
+      return RunningScripts.HEADERS;
     case REMOVE:
     case RENAME:
+    case KILL:
+    case COMPACT:
       return List.of("status");
     default:
       return null;

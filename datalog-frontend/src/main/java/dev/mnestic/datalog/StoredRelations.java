@@ -841,6 +841,17 @@ final class StoredRelations {
     return new Engine.Result(RELATIONS_HEADERS, rows);
   }
 
+  /**
+   * {@code ::compact}: a file store rewrites its data file without the space deleted rows
+   * left ({@code CHECKPOINT DEFRAG}); an in-memory store has nothing to compact.
+   */
+  Engine.Result compact() throws SQLException {
+    if (session.location().hsqldbUrl().startsWith("jdbc:hsqldb:file:")) {
+      execute("CHECKPOINT DEFRAG");
+    }
+    return ok();
+  }
+
   /** {@code ::columns rel}: CozoDB's columns. */
   Engine.Result columns(String relation, Pos pos) {
     final String table = staged.find(relation).orElseThrow(() ->

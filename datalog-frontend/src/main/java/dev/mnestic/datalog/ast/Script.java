@@ -117,10 +117,17 @@ public record Script(List<Query> queries, SysOp sysOp, List<Statement> program) 
   /**
    * {@code ::relations}, {@code ::columns rel}, {@code ::remove a, b},
    * {@code ::rename a -> b, c -> d} (its relations: each old name, then its new one),
-   * {@code ::explain {...}}.
+   * {@code ::explain {...}}, {@code ::running}, {@code ::kill id} (its {@code argument}, null
+   * for the others), {@code ::compact}.
    */
-  public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
+  public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos,
+      Expr argument) {
     /** The system operations mnestic runs. */
-    public enum Kind { RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN }
+    public enum Kind { RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN, RUNNING, KILL, COMPACT }
+
+    /** A system op without an argument. */
+    public SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
+      this(kind, relations, explained, pos, null);
+    }
   }
 }

@@ -290,7 +290,7 @@ public final class Parser {
   private Script.SysOp sysOp() {
     final Pos pos = expect("::").pos();
     final Token op = expectIdent("a system operation (relations, columns, remove, rename,"
-        + " explain)");
+        + " explain, running, kill, compact)");
     switch (op.text()) {
     case "relations":
       return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
@@ -316,9 +316,16 @@ public final class Parser {
       final Script.Query q = query("}");
       expect("}");
       return new Script.SysOp(Script.SysOp.Kind.EXPLAIN, List.of(), q, pos);
+    case "running":
+      return new Script.SysOp(Script.SysOp.Kind.RUNNING, List.of(), null, pos);
+    case "kill":
+      return new Script.SysOp(Script.SysOp.Kind.KILL, List.of(), null, pos, expr());
+    case "compact":
+      return new Script.SysOp(Script.SysOp.Kind.COMPACT, List.of(), null, pos);
     default:
       throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
-          + op.text() + "'; expected relations, columns, remove, rename or explain",
+          + op.text() + "'; expected relations, columns, remove, rename, explain, running,"
+          + " kill or compact",
           op.pos().line(), op.pos().column());
     }
   }
