@@ -30,7 +30,8 @@ import java.util.Optional;
  * not empty; a list of statements gives the result of the last one that gives rows (a
  * {@code %loop}, {@code %debug} and {@code %swap} give none, no columns and no rows), and
  * {@code %swap} ends the list it is in; {@code %return} with several operands evaluates them
- * last first and gives the first one's rows; {@code %ignore_error} undoes its failed block and
+ * last first and gives the first one's rows (CozoDB chains the others after it, which a
+ * result here does not hold; and it fails on a {@code {query}} operand, which runs here); {@code %ignore_error} undoes its failed block and
  * gives {@code status FAILED}, but never swallows the script being stopped
  * ({@code eval::killed}), which CozoDB would; {@code as _name} replaces the ephemeral
  * relation {@code _name} by the result, every column a key of type {@code Any?} named as the
@@ -204,10 +205,11 @@ final class Imperative {
    * unknown before it runs) as {@code name}, or the error storing it meets.
    */
   private void prepareStoreAs(Script.Statement s, String name, List<String> headers, Pos pos) {
-    if (headers == null) {
+    if (headers == null || headers.isEmpty()) {
       storeAs.put(s, new DatalogException(ErrorCode.MNESTIC_UNSUPPORTED, "cannot keep the"
-          + " result as " + name + ": its columns are known only when the block runs", pos.line(),
-          pos.column(), "keep the result of a query block that reads what this one changed"));
+          + " result as " + name + (headers == null ? ": its columns are known only when the"
+          + " block runs" : ": it has no columns"), pos.line(), pos.column(),
+          "keep the result of a query block that reads what this one changed"));
       return;
     }
     final List<Script.Column> keys = new ArrayList<>();
