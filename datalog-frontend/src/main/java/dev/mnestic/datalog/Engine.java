@@ -301,7 +301,7 @@ public final class Engine {
           (query, stored) -> run(query, params, stored),
           (op, stored) -> sysOp(op, params, stored), () -> checkStop(options.deadline()),
           options.progress());
-      return inTransaction(program.blocks(), params, true, program::run);
+      return inTransaction(program.blocks(), params, !program.straight(), program::run);
     }
     return inTransaction(parsed.queries(), params, false,
         stored -> run(parsed.queries().get(0), params, stored));

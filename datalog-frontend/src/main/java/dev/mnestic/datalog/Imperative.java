@@ -98,6 +98,14 @@ final class Imperative {
     return blocks;
   }
 
+  /**
+   * Whether the script's blocks run each once in the order written (it is blocks only, none
+   * of them {@code %ignore_error}): which tables they write is then known before it runs.
+   */
+  boolean straight() {
+    return program.stream().allMatch(s -> s instanceof Script.Block b && !b.ignoreError());
+  }
+
   // 1. before the script runs: its blocks, and the relation each 'as' makes
 
   private void prepare(List<Script.Statement> statements, Map<String, ?> params, Session session,
