@@ -186,7 +186,7 @@ final class StrataRunner implements AutoCloseable {
   }
 
   /** The script stopped: its help says why, as its statement does (a :timeout is a timeout). */
-  private static DatalogException killed() {
+  static DatalogException killed() {
     final RunningStatement running = RunningStatement.current();
     final RunningStatement.Cause cause = running == null ? null : running.cause();
     return new DatalogException(ErrorCode.EVAL_KILLED, "Running query is killed before completion",

@@ -13,6 +13,10 @@ public enum ErrorCode {
   PARSER_PEST("parser::pest", "the script does not parse (CozoDB's pest grammar rejects it)"),
   PARSER_OPTION_NOT_BOOL("parser::option_not_bool",
       "a query option that takes a boolean given another value"),
+  PARSER_OPTION_NOT_NON_NEG("parser::option_not_non_neg",
+      "a query option that takes a number given another value (:sleep)"),
+  PARSER_OPTION_NOT_POS("parser::option_not_pos",
+      "a query option that takes a positive number given zero or less (:sleep)"),
   PARSER_TOO_DEEP("parser::too_deep", "the script nests deeper than the parser's limit"),
   PARSER_TOO_LARGE("parser::too_large",
       "a rule body, query or script larger than the limits checked before anything runs"),
@@ -101,6 +105,8 @@ public enum ErrorCode {
   EVAL_REL_NAME_CONFLICT("eval::rel_name_conflict",
       "::rename to the name of a stored relation that exists"),
   EVAL_INVALID_RELATION_NAME("eval::invalid_relation_name", "a stored relation name CozoDB rejects"),
+  EVAL_DANGLING_CTRL_FLOW("eval::dangling_ctrl_flow",
+      "%break or %continue outside a loop, or naming a %mark no loop around it has"),
 
   // query::, transact::, the stored relations
   QUERY_RELATION_NOT_FOUND("query::relation_not_found", "a stored relation that does not exist"),

@@ -71,6 +71,8 @@ public final class Parser {
   private int depth;
   /** How many {@code _} the script's unifications have bound ({@link #bindingVar}). */
   private int ignored;
+  /** The query blocks of an imperative script read so far, in order. */
+  private final List<Script.Query> blocks = new ArrayList<>();
 
   private Parser(String source) {
     this.source = source;
@@ -104,30 +106,182 @@ public final class Parser {
     return List.copyOf(names);
   }
 
-  // script := '::' sysop | '{' block '}' ('{' block '}')* | block
+  // script := '::' sysop | statement+ | block
+  // statement := '{' block '}' ('as' _name)? | '{' '::' sysop '}' ('as' _name)? | '%' ...
 
   private Script script() {
     if (peek().is("::")) {
       final Script.SysOp op = sysOp();
       expectEnd();
-      return new Script(List.of(), op);
+      return new Script(List.of(), op, null);
     }
-    final List<Script.Query> queries = new ArrayList<>();
-    if (peek().is("{")) {
-      while (peek().is("{")) {
-        if (queries.size() == MAX_BLOCKS) {
-          throw tooLarge(peek().pos(), "the script chains more than " + MAX_BLOCKS
-              + " query blocks here", "run the blocks as several scripts");
-        }
-        next();
-        queries.add(query("}"));
-        expect("}");
-      }
-    } else {
-      queries.add(query(null));
+    if (peek().is("{") || percent() != null) {
+      final List<Script.Statement> program = statements();
+      expectEnd();
+      return new Script(List.copyOf(blocks), null, program);
     }
+    final List<Script.Query> queries = List.of(query(null));
     expectEnd();
-    return new Script(queries, null);
+    return new Script(queries, null, null);
+  }
+
+  /** The word of a {@code %word} at the cursor ({@code %} right before it), or null. */
+  private String percent() {
+    final Token t = peek();
+    if (!t.is("%") || at + 1 >= tokens.size()) {
+      return null;
+    }
+    final Token word = tokens.get(at + 1);
+    return word.kind() == Token.Kind.IDENT && word.start() == t.end() ? word.text() : null;
+  }
+
+  /** Consumes {@code %word}. */
+  private Token expectPercent(String word) {
+    if (!word.equals(percent())) {
+      throw unexpected("'%" + word + "'");
+    }
+    final Token t = next();
+    next();
+    return t;
+  }
+
+  /** Statements up to a {@code %then}, {@code %else}, {@code %end} or the end of the script. */
+  private List<Script.Statement> statements() {
+    final List<Script.Statement> statements = new ArrayList<>();
+    while (true) {
+      final String word = percent();
+      if (peek().is("{")) {
+        statements.add(braced());
+      } else if (word == null || word.equals("then") || word.equals("else")
+          || word.equals("end")) {
+        return statements;
+      } else {
+        statements.add(percentStatement(word));
+      }
+    }
+  }
+
+  /** One statement or more, as a %if's branches and a %loop's body hold. */
+  private List<Script.Statement> someStatements() {
+    final List<Script.Statement> statements = statements();
+    if (statements.isEmpty()) {
+      throw unexpected("a statement ('{' or a '%' statement)");
+    }
+    return statements;
+  }
+
+  /** {@code {query}} or {@code {::op}}, then {@code as _name} or not. */
+  private Script.Statement braced() {
+    final Token open = expect("{");
+    if (peek().is("::")) {
+      final Script.SysOp op = sysOp();
+      expect("}");
+      return new Script.SysBlock(op, storeAs(), open.pos());
+    }
+    return clause(open, false);
+  }
+
+  /** The rest of {@code {query}} after its {@code {}, then {@code as _name} or not. */
+  private Script.Block clause(Token open, boolean ignoreError) {
+    if (blocks.size() == MAX_BLOCKS) {
+      throw tooLarge(open.pos(), "the script chains more than " + MAX_BLOCKS
+          + " query blocks here", "run the blocks as several scripts");
+    }
+    final Script.Query query = query("}");
+    blocks.add(query);
+    expect("}");
+    return new Script.Block(query, storeAs(), ignoreError, open.pos());
+  }
+
+  /** {@code as _name} (an ephemeral relation's name), or null. */
+  private String storeAs() {
+    if (!peek().is("as") || peek().kind() != Token.Kind.IDENT) {
+      return null;
+    }
+    next();
+    final Token name = expectIdent("an ephemeral relation's name (_name) after 'as'");
+    if (!name.text().startsWith("_") || name.text().length() < 2) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "expected an ephemeral relation's name"
+          + " (_name) after 'as', found '" + name.text() + "'", name.pos().line(),
+          name.pos().column());
+    }
+    return name.text();
+  }
+
+  /** A relation's name or a {@code {query}}: a %if's condition, an operand of %return. */
+  private Script.Operand operand() {
+    final Token t = peek();
+    if (t.is("{")) {
+      next();
+      return new Script.Operand(clause(t, false), null, t.pos());
+    }
+    return new Script.Operand(null, expectIdent("a relation's name or a {query}").text(), t.pos());
+  }
+
+  private Script.Statement percentStatement(String word) {
+    final Token start = peek();
+    switch (word) {
+    case "if":
+    case "if_not": {
+      expectPercent(word);
+      final Script.Operand condition = operand();
+      if ("then".equals(percent())) {
+        expectPercent("then");
+      }
+      final List<Script.Statement> then = someStatements();
+      List<Script.Statement> otherwise = List.of();
+      if ("else".equals(percent())) {
+        expectPercent("else");
+        otherwise = someStatements();
+      }
+      expectPercent("end");
+      return new Script.If(condition, word.equals("if_not"), then, otherwise, start.pos());
+    }
+    case "mark":
+    case "loop": {
+      String label = null;
+      if (word.equals("mark")) {
+        expectPercent("mark");
+        label = expectIdent("the loop's mark").text();
+      }
+      expectPercent("loop");
+      final List<Script.Statement> body = someStatements();
+      expectPercent("end");
+      return new Script.Loop(label, body, start.pos());
+    }
+    case "break":
+    case "continue": {
+      expectPercent(word);
+      final String label = peek().kind() == Token.Kind.IDENT ? next().text() : null;
+      return new Script.Jump(word.equals("break"), label, start.pos());
+    }
+    case "return": {
+      expectPercent(word);
+      final List<Script.Operand> operands = new ArrayList<>();
+      if (peek().is("{") || peek().kind() == Token.Kind.IDENT) {
+        do {
+          operands.add(operand());
+        } while (accept(","));
+      }
+      return new Script.Return(operands, start.pos());
+    }
+    case "debug":
+      expectPercent(word);
+      return new Script.Debug(expectIdent("a relation's name").text(), start.pos());
+    case "ignore_error":
+      expectPercent(word);
+      return clause(expect("{"), true);
+    case "swap": {
+      expectPercent(word);
+      final String left = expectIdent("an ephemeral relation's name").text();
+      return new Script.Swap(left, expectIdent("an ephemeral relation's name").text(),
+          start.pos());
+    }
+    default:
+      throw new DatalogException(ErrorCode.PARSER_PEST, "unknown statement '%" + word
+          + "'; expected %if, %if_not, %loop, %mark, %break, %continue, %return, %debug,"
+          + " %ignore_error or %swap", start.pos().line(), start.pos().column());
+    }
   }
 
   private void expectEnd() {
@@ -139,7 +293,7 @@ public final class Parser {
   private Script.SysOp sysOp() {
     final Pos pos = expect("::").pos();
     final Token op = expectIdent("a system operation (relations, columns, remove, rename,"
-        + " explain, fixed_rules)");
+        + " explain, fixed_rules, running, kill, compact)");
     switch (op.text()) {
     case "relations":
       return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
@@ -167,9 +321,16 @@ public final class Parser {
       final Script.Query q = query("}");
       expect("}");
       return new Script.SysOp(Script.SysOp.Kind.EXPLAIN, List.of(), q, pos);
+    case "running":
+      return new Script.SysOp(Script.SysOp.Kind.RUNNING, List.of(), null, pos);
+    case "kill":
+      return new Script.SysOp(Script.SysOp.Kind.KILL, List.of(), null, pos, expr());
+    case "compact":
+      return new Script.SysOp(Script.SysOp.Kind.COMPACT, List.of(), null, pos);
     default:
       throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
-          + op.text() + "'; expected relations, columns, remove, rename, explain or fixed_rules",
+          + op.text() + "'; expected relations, columns, remove, rename, explain, fixed_rules,"
+          + " running, kill or compact",
           op.pos().line(), op.pos().column());
     }
   }
@@ -627,6 +788,12 @@ public final class Parser {
     case "disable_magic_rewrite":
       o.disableMagicRewrite = expr();
       return;
+    case "returning":
+      o.returning = true;
+      return;
+    case "sleep":
+      o.sleep = expr();
+      return;
     case "order":
     case "sort":
       do {
@@ -662,7 +829,7 @@ public final class Parser {
       } catch (IllegalArgumentException e) {
         throw new DatalogException(ErrorCode.PARSER_PEST, "unknown option ':" + name.text()
             + "'; expected :limit, :offset, :order, :timeout, :max_epochs, :assert,"
-            + " :disable_magic_rewrite, :create,"
+            + " :disable_magic_rewrite, :returning, :sleep, :create,"
             + " :replace,"
             + " :put, :rm, :insert, :update, :delete, :ensure or :ensure_not",
             name.pos().line(), name.pos().column());
@@ -980,10 +1147,12 @@ public final class Parser {
     Expr disableMagicRewrite;
     Script.Assertion assertion;
     Script.RelationOp relationOp;
+    boolean returning;
+    Expr sleep;
 
     Script.Options build() {
       return new Script.Options(List.copyOf(order), limit, offset, timeout, maxEpochs, assertion,
-          relationOp, disableMagicRewrite);
+          relationOp, disableMagicRewrite, returning, sleep);
     }
   }
 }
