@@ -320,7 +320,7 @@ public final class Engine {
 
   private Result runParsed(Script parsed, Map<String, ?> params) throws SQLException {
     if (parsed.program() != null) {
-      final Imperative program = Imperative.of(parsed.program(), params, session(),
+      final Imperative program = Imperative.of(parsed.program(), r -> headed(r, params), session(),
           (query, stored) -> run(query, params, stored),
           (op, stored) -> sysOp(op, params, stored), () -> checkStop(options.deadline()),
           options.progress());
@@ -366,7 +366,8 @@ public final class Engine {
   private <T> T inTransaction(List<Script.Query> blocks, Map<String, ?> params, boolean flowing,
       Work<T> work) throws SQLException {
     final Session session = session();
-    final StagedTables staged = StagedTables.prepare(session, blocks, params, readers, flowing);
+    final StagedTables staged = StagedTables.prepare(session, blocks,
+        r -> headed(r, params), readers, flowing);
     final boolean autoCommit = session.getAutoCommit();
     boolean done = false;
     try {
@@ -460,7 +461,7 @@ public final class Engine {
     case EXPLAIN:
       return explain(op.explained(), params);
     case FIXED_RULES:
-      return new Result(List.of("rule"), options.fixedRules().names().stream()
+      return new Result(FIXED_RULES_HEADERS, options.fixedRules().names().stream()
           .map(n -> List.<Object>of(n)).toList());
     case RUNNING:
       return RunningScripts.list(session().location());
@@ -487,8 +488,7 @@ public final class Engine {
     checkMagicRewrite(query.options(), params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
-        .map(r -> options.fixedRules().checked(ConstantRules.headed(r, params), params))
-        .toList();
+        .map(r -> headed(r, params)).toList();
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
       throw noEntry();
     }
@@ -502,8 +502,19 @@ public final class Engine {
     }
   }
 
+  /**
+   * {@code rule} as a block runs it, as CozoDB's parser leaves it: a constant or fixed rule
+   * without a head gets its columns, a fixed rule is checked ({@code FixedRules.checked}).
+   */
+  private Rule headed(Rule rule, Map<String, ?> params) {
+    return options.fixedRules().checked(ConstantRules.headed(rule, params), params);
+  }
+
   /** The columns of {@code ::explain}. */
   static final List<String> EXPLAIN_HEADERS = List.of("stratum", "rules", "plan");
+
+  /** The column of {@code ::fixed_rules}. */
+  static final List<String> FIXED_RULES_HEADERS = List.of("rule");
 
   private static DatalogException noEntry() {
     return new DatalogException(ErrorCode.PARSER_NO_ENTRY, "Program has no entry", 0, 0,
@@ -577,8 +588,7 @@ public final class Engine {
     checkMagicRewrite(options, params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
-        .map(r -> this.options.fixedRules().checked(ConstantRules.headed(r, params), params))
-        .toList();
+        .map(r -> headed(r, params)).toList();
     final List<Rule> entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
     if (rules.isEmpty()) {
       // a bare ':create rel {...}' makes an empty relation

@@ -4,7 +4,6 @@ import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
-import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.ErrorCode;
@@ -19,6 +18,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs an imperative script (CozoDB's {@code runtime/imperative.rs}): {@code {...}} blocks,
@@ -83,13 +83,14 @@ final class Imperative {
   }
 
   /**
-   * The script {@code program}, its {@code as} relations' columns read from its blocks and
-   * (for a returning write) the store ({@code session}), with {@code params}.
+   * The script {@code program}, its {@code as} relations' columns read from its blocks (each
+   * entry rule {@code headed} as the engine runs it) and (for a returning write) the store
+   * ({@code session}).
    */
-  static Imperative of(List<Script.Statement> program, Map<String, ?> params, Session session,
-      Queries queries, SysOps sysOps, Runnable checkStop, PrintStream debug) {
+  static Imperative of(List<Script.Statement> program, UnaryOperator<Rule> headed,
+      Session session, Queries queries, SysOps sysOps, Runnable checkStop, PrintStream debug) {
     final Imperative imperative = new Imperative(program, queries, sysOps, checkStop, debug);
-    imperative.prepare(program, params, session, new HashMap<>());
+    imperative.prepare(program, headed, session, new HashMap<>());
     return imperative;
   }
 
@@ -108,35 +109,35 @@ final class Imperative {
 
   // 1. before the script runs: its blocks, and the relation each 'as' makes
 
-  private void prepare(List<Script.Statement> statements, Map<String, ?> params, Session session,
+  private void prepare(List<Script.Statement> statements, UnaryOperator<Rule> headed, Session session,
       Map<String, List<String>> made) {
     for (Script.Statement s : statements) {
       if (s instanceof Script.Block b) {
-        prepare(b, params, session, made);
+        prepare(b, headed, session, made);
       } else if (s instanceof Script.SysBlock b && b.storeAs() != null) {
         prepareStoreAs(b, b.storeAs(), sysOpHeaders(b.op()), b.pos());
       } else if (s instanceof Script.If i) {
         if (i.condition().block() != null) {
-          prepare(i.condition().block(), params, session, made);
+          prepare(i.condition().block(), headed, session, made);
         }
-        prepare(i.then(), params, session, made);
-        prepare(i.otherwise(), params, session, made);
+        prepare(i.then(), headed, session, made);
+        prepare(i.otherwise(), headed, session, made);
       } else if (s instanceof Script.Loop l) {
-        prepare(l.body(), params, session, made);
+        prepare(l.body(), headed, session, made);
       } else if (s instanceof Script.Return r) {
         for (Script.Operand o : r.operands()) {
           if (o.block() != null) {
-            prepare(o.block(), params, session, made);
+            prepare(o.block(), headed, session, made);
           }
         }
       }
     }
   }
 
-  private void prepare(Script.Block b, Map<String, ?> params, Session session,
+  private void prepare(Script.Block b, UnaryOperator<Rule> headed, Session session,
       Map<String, List<String>> made) {
     blocks.add(b.query());
-    final List<String> head = entryHead(b.query(), params);
+    final List<String> head = entryHead(b.query(), headed);
     final Script.RelationOp op = b.query().options().relationOp();
     if (op != null && (op.kind() == Script.RelationOp.Kind.CREATE
         || op.kind() == Script.RelationOp.Kind.REPLACE)) {
@@ -165,10 +166,10 @@ final class Imperative {
   }
 
   /** The entry rule's head as the block's result names its columns, or null without one. */
-  private static List<String> entryHead(Script.Query query, Map<String, ?> params) {
+  private static List<String> entryHead(Script.Query query, UnaryOperator<Rule> headed) {
     for (Rule r : query.rules()) {
       if (r.name().equals(Rule.ENTRY)) {
-        return ConstantRules.headed(r, params).head().stream().map(Rule.HeadArg::toString)
+        return headed.apply(r).head().stream().map(Rule.HeadArg::toString)
             .toList();
       }
     }
@@ -196,6 +197,8 @@ final class Imperative {
       return StoredRelations.COLUMNS_HEADERS;
     case EXPLAIN:
       return Engine.EXPLAIN_HEADERS;
+    case FIXED_RULES:
+      return Engine.FIXED_RULES_HEADERS;
     case RUNNING:
       return RunningScripts.HEADERS;
     case REMOVE:

@@ -4,7 +4,6 @@ import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
-import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.ErrorCode;
@@ -23,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.UnaryOperator;
 
 /**
  * The store's relations as one script sees them while it runs, so that a script that fails
@@ -93,9 +93,10 @@ final class StagedTables {
    * read fails the script first, before any DDL ({@link #refuseIfRead}). With {@code flowing}
    * (an imperative script's blocks, which may run in another order, more than once, or not at
    * all) every block that makes or replaces a relation gets a hidden table: which table it
-   * writes is chosen when it runs ({@link StoredRelations}).
+   * writes is chosen when it runs ({@link StoredRelations}). A block's columns are its entry
+   * rule's head, {@code headed} as the engine runs it.
    */
-  static StagedTables prepare(Session session, List<Script.Query> blocks, Map<String, ?> params,
+  static StagedTables prepare(Session session, List<Script.Query> blocks, UnaryOperator<Rule> headed,
       Engine.TableReaders readers, boolean flowing) throws SQLException {
     recover(session);
     final StagedTables staged = new StagedTables(session, readers);
@@ -112,7 +113,7 @@ final class StagedTables {
         }
         final List<StoredSchema.Column> declared;
         try {
-          declared = List.copyOf(StoredRelations.declared(op, headers(block, params)).keySet());
+          declared = List.copyOf(StoredRelations.declared(op, headers(block, headed)).keySet());
         } catch (DatalogException e) {
           continue;
         }
@@ -157,10 +158,10 @@ final class StagedTables {
   }
 
   /** The entry rule's head as the block's relation op takes it (as {@link Engine} runs it). */
-  private static List<String> headers(Script.Query block, Map<String, ?> params) {
+  private static List<String> headers(Script.Query block, UnaryOperator<Rule> headed) {
     for (Rule r : block.rules()) {
       if (r.name().equals(Rule.ENTRY)) {
-        return ConstantRules.headed(r, params).head().stream().map(Rule.HeadArg::toString)
+        return headed.apply(r).head().stream().map(Rule.HeadArg::toString)
             .toList();
       }
     }
