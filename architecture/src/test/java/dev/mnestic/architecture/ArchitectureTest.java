@@ -133,6 +133,7 @@ class ArchitectureTest {
           Map.entry("dev.mnestic.datalog.analysis", "datalog-frontend"),
           Map.entry("dev.mnestic.datalog.ast", "datalog-frontend"),
           Map.entry("dev.mnestic.datalog.eval", "datalog-frontend"),
+          Map.entry("dev.mnestic.datalog.fixed", "datalog-frontend"),
           Map.entry("dev.mnestic.datalog.error", "datalog-frontend"),
           Map.entry("dev.mnestic.datalog.lower", "datalog-frontend"),
           Map.entry("dev.mnestic.datalog.parse", "datalog-frontend"),

@@ -2,6 +2,7 @@ package dev.mnestic.rel;
 
 import dev.mnestic.value.HeadAggregation;
 
+import dev.mnestic.runtime.FixedRuleRun;
 import dev.mnestic.runtime.Sketches.Summary;
 
 import org.apache.calcite.plan.RelOptTable;
@@ -61,6 +62,20 @@ public final class MnesticRelBuilder {
    */
   public static RelBuilder datalogAggregate(RelBuilder b, HeadAggregation aggregations) {
     return b.push(LogicalDatalogAggregate.create(b.build(), aggregations));
+  }
+
+  /**
+   * Replaces the top n relations of {@code b}'s stack (pushed in order), n being the number of
+   * {@code spec}'s inputs, by the rows of the fixed rule {@code spec} over them
+   * ({@link FixedRuleApply}).
+   */
+  public static RelBuilder fixedRuleApply(RelBuilder b, FixedRuleRun.Spec spec) {
+    final List<RelNode> inputs = new ArrayList<>();
+    for (int i = 0; i < spec.inputs().size(); i++) {
+      inputs.add(b.build());
+    }
+    Collections.reverse(inputs);
+    return b.push(LogicalFixedRuleApply.create(b.getCluster(), inputs, spec));
   }
 
   /**

@@ -151,6 +151,30 @@ public final class MnesticRules {
     }
   }
 
+  /** Rule that implements a {@link LogicalFixedRuleApply} as an {@link EnumerableFixedRuleApply}. */
+  public static final ConverterRule ENUMERABLE_FIXED_RULE_APPLY = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalFixedRuleApply.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableFixedRuleApplyRule")
+      .withRuleFactory(EnumerableFixedRuleApplyRule::new)
+      .toRule(EnumerableFixedRuleApplyRule.class);
+
+  /** Converts a {@link LogicalFixedRuleApply}, its inputs to Enumerable. */
+  static final class EnumerableFixedRuleApplyRule extends ConverterRule {
+    EnumerableFixedRuleApplyRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalFixedRuleApply f = (LogicalFixedRuleApply) rel;
+      final List<RelNode> inputs = new ArrayList<>();
+      for (RelNode input : f.getInputs()) {
+        inputs.add(convert(input, input.getTraitSet().replace(EnumerableConvention.INSTANCE)));
+      }
+      return new EnumerableFixedRuleApply(f.getCluster(),
+          f.getTraitSet().replace(EnumerableConvention.INSTANCE), inputs, f.spec);
+    }
+  }
+
   /** Converts a {@link LogicalDatalogAggregate}, its input to Enumerable. */
   static final class EnumerableDatalogAggregateRule extends ConverterRule {
     EnumerableDatalogAggregateRule(Config config) {

@@ -68,7 +68,9 @@ public final class PlanRules {
           // CozoDB's aggregations, meet ones included.
           MnesticRules.ENUMERABLE_DATALOG_AGGREGATE,
           // A time-travel relation at one moment.
-          MnesticRules.ENUMERABLE_AS_OF),
+          MnesticRules.ENUMERABLE_AS_OF,
+          // A fixed rule ('<~') over its input relations.
+          MnesticRules.ENUMERABLE_FIXED_RULE_APPLY),
       List.of(
           // Values of type ANY have no order Calcite can generate code for.
           EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE,

@@ -22,6 +22,8 @@ public enum MnesticMethod {
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class,
       Skylines.Direction[].class, boolean.class, Skylines.Algorithm.class, boolean.class),
   AS_OF(Validities.class, "asOf", Enumerable.class, int[].class, int.class, long.class),
+  FIXED_RULE(FixedRuleRun.class, "run", DataContext.class, Enumerable[].class,
+      FixedRuleRun.Spec.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class),
   STOP_CHECKED(RunningStatement.class, "checked", Enumerable.class, DataContext.class);
 

@@ -9,16 +9,19 @@ import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.eval.ConstantRules;
+import dev.mnestic.datalog.fixed.ReadPolicy;
 import dev.mnestic.datalog.lower.StrataOptions;
 import dev.mnestic.datalog.lower.StratumPlan;
 import dev.mnestic.datalog.lower.StratumPlanner;
 import dev.mnestic.datalog.parse.Parser;
 import dev.mnestic.runtime.DeepStack;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.Aggregators;
+import dev.mnestic.value.FixedRule;
 import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.MinCostK;
 import dev.mnestic.value.Values;
@@ -33,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
@@ -151,6 +155,27 @@ public final class Engine {
   }
 
   /**
+   * This engine and a fixed rule as {@code name}, for the scripts of the engine returned
+   * (embedded only, as {@link #withAggregate}): {@code out[a, b] <~ name(input[x, y], opt: 1)}
+   * runs {@code rule} over its inputs' rows, and its rows feed rules like any relation's.
+   *
+   * @throws IllegalArgumentException for a name that is not an identifier or is already a
+   *     fixed rule (a built-in, or one registered)
+   */
+  public Engine withFixedRule(String name, FixedRule rule) {
+    return with(options.withFixedRules(options.fixedRules().with(name, rule)));
+  }
+
+  /**
+   * This engine, its scripts' readers ({@code CsvReader}, {@code JsonReader}) reading only the
+   * files {@code files} allows; an engine reads every file the JVM's user can read unless
+   * told otherwise ({@link ReadPolicy#ANY}).
+   */
+  public Engine readingFiles(ReadPolicy files) {
+    return with(options.withFixedRules(options.fixedRules().readingFiles(files)));
+  }
+
+  /**
    * This engine, its scripts stopped (as {@code :timeout} stops them, with
    * {@code eval::killed}) when {@code deadline} ({@link System#nanoTime()},
    * 0 for none) passes or when {@code cancelFlag} is set.
@@ -188,7 +213,10 @@ public final class Engine {
   private static Description describeParsed(String script) {
     final Script parsed = Parser.parse(script);
     List<String> headers = List.of();
-    if (parsed.sysOp() == null) {
+    // an imperative script's result is told by its last block only when it is all blocks
+    final boolean blocks = parsed.program() == null || parsed.program().stream()
+        .allMatch(s -> s instanceof Script.Block b && !b.ignoreError());
+    if (parsed.sysOp() == null && blocks) {
       final Script.Query last = parsed.queries().get(parsed.queries().size() - 1);
       if (last.options().relationOp() == null) {
         headers = last.rules().stream().filter(r -> r.name().equals(Rule.ENTRY)).findFirst()
@@ -277,18 +305,34 @@ public final class Engine {
     return result;
   }
 
+  /**
+   * Runs a parsed script: a system op as it is; any other listed as running on its store
+   * ({@link RunningScripts}) while it runs, stoppable by {@code ::kill} through its cancel flag.
+   */
   private Result runScript(String script, Map<String, ?> params) throws SQLException {
     final Script parsed = Parser.parse(script);
-    return inTransaction(parsed.sysOp() != null ? List.of() : parsed.queries(), params, stored -> {
-      if (parsed.sysOp() != null) {
-        return sysOp(parsed.sysOp(), params, stored);
-      }
-      Result last = null;
-      for (Script.Query query : parsed.queries()) {
-        last = run(query, params, stored);
-      }
-      return last;
-    });
+    if (parsed.sysOp() != null) {
+      return inTransaction(List.of(), params, false,
+          stored -> sysOp(parsed.sysOp(), params, stored));
+    }
+    final Engine killable = options.cancelFlag() != null ? this
+        : stoppedBy(options.deadline(), new AtomicBoolean());
+    try (RunningScripts.Running running = RunningScripts.start(session().location(),
+        killable.options.cancelFlag())) {
+      return killable.runParsed(parsed, params);
+    }
+  }
+
+  private Result runParsed(Script parsed, Map<String, ?> params) throws SQLException {
+    if (parsed.program() != null) {
+      final Imperative program = Imperative.of(parsed.program(), r -> headed(r, params), session(),
+          (query, stored) -> run(query, params, stored),
+          (op, stored) -> sysOp(op, params, stored), () -> checkStop(options.deadline()),
+          options.progress());
+      return inTransaction(program.blocks(), params, !program.straight(), program::run);
+    }
+    return inTransaction(parsed.queries(), params, false,
+        stored -> run(parsed.queries().get(0), params, stored));
   }
 
   /** Work on the store's relations. */
@@ -297,15 +341,38 @@ public final class Engine {
     T run(StoredRelations stored) throws SQLException;
   }
 
+  /** The store's session of the engine's connection. */
+  private Session session() throws SQLException {
+    return Session.of(connection.unwrap(CalciteConnection.class).getRootSchema());
+  }
+
   /**
-   * Runs {@code work}, the script of {@code blocks}, as one transaction on an
+   * Throws {@code eval::killed} once the script is to stop: its cancel flag set, or
+   * {@code deadline} ({@link System#nanoTime()}, 0 for none) passed.
+   */
+  private void checkStop(long deadline) {
+    final AtomicBoolean flag = options.cancelFlag();
+    final boolean late = deadline != 0 && System.nanoTime() - deadline >= 0;
+    if (late && flag != null) {
+      RunningStatement.stop(flag, RunningStatement.Cause.TIMEOUT,
+          "the script ran past its deadline");
+    }
+    if (late || (flag != null && flag.get())) {
+      throw StrataRunner.killed();
+    }
+  }
+
+  /**
+   * Runs {@code work}, the script of {@code blocks} ({@code flowing}: an imperative script's,
+   * see {@link StagedTables#prepare}), as one transaction on an
    * auto-commit connection; inside the open transaction otherwise, rolled
    * back to where it began when it fails.
    */
-  private <T> T inTransaction(List<Script.Query> blocks, Map<String, ?> params, Work<T> work)
-      throws SQLException {
-    final Session session = Session.of(connection.unwrap(CalciteConnection.class).getRootSchema());
-    final StagedTables staged = StagedTables.prepare(session, blocks, params, readers);
+  private <T> T inTransaction(List<Script.Query> blocks, Map<String, ?> params, boolean flowing,
+      Work<T> work) throws SQLException {
+    final Session session = session();
+    final StagedTables staged = StagedTables.prepare(session, blocks,
+        r -> headed(r, params), readers, flowing);
     final boolean autoCommit = session.getAutoCommit();
     boolean done = false;
     try {
@@ -347,7 +414,7 @@ public final class Engine {
       throw new DatalogException(ErrorCode.IMPORT_BAD_JSON,
           "expected an object of relations: {\"rel\": {\"headers\": [...], \"rows\": [...]}}", 0, 0);
     }
-    inTransaction(List.of(), Map.of(), stored -> {
+    inTransaction(List.of(), Map.of(), false, stored -> {
       for (Map.Entry<?, ?> rel : relations.entrySet()) {
         final Map<?, ?> body = rel.getValue() instanceof Map<?, ?> m ? m : Map.of();
         final List<String> headers = new ArrayList<>();
@@ -363,8 +430,9 @@ public final class Engine {
           rows.add(Values.listOf(r.stream().map(Json::toValue).toList()));
         }
         // as CozoDB's import_relations: no triggers run
-        stored.inTrigger().apply(new Script.RelationOp(Script.RelationOp.Kind.PUT, (String) rel.getKey(), null,
-            new dev.mnestic.datalog.ast.Pos(0, 0)), headers, rows);
+        stored.inTrigger().apply(new Script.RelationOp(Script.RelationOp.Kind.PUT,
+            (String) rel.getKey(), null, new dev.mnestic.datalog.ast.Pos(0, 0)), headers, rows,
+            false);
       }
       return null;
     });
@@ -415,6 +483,20 @@ public final class Engine {
           op.relations().subList(2, op.relations().size()), op.pos());
     case INDEX_DROP:
       return stored.dropIndex(op.relations().get(0), op.relations().get(1), op.pos());
+    case FIXED_RULES:
+      return new Result(FIXED_RULES_HEADERS, options.fixedRules().names().stream()
+          .map(n -> List.<Object>of(n)).toList());
+    case RUNNING:
+      return RunningScripts.list(session().location());
+    case KILL:
+      if (!(ConstantEvaluator.evaluate(op.argument(), params) instanceof Long id)) {
+        // as CozoDB: a message, no code
+        throw new DatalogException(null, "Process ID must be an integer",
+            op.argument().pos().line(), op.argument().pos().column());
+      }
+      return RunningScripts.kill(session().location(), id);
+    case COMPACT:
+      return stored.compact();
     default:
       throw new IllegalStateException("unknown system op " + op.kind());
     }
@@ -429,16 +511,17 @@ public final class Engine {
     checkMagicRewrite(query.options(), params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
-        .map(r -> ConstantRules.headed(r, params)).toList();
+        .map(r -> headed(r, params)).toList();
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
       throw noEntry();
     }
     final List<List<String>> strata = Stratifier.stratify(rules, options.host()::isMeet);
     final int maxEpochs = maxEpochs(query.options(), params);
-    final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs);
+    final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs)
+        .withFixedRules(options.fixedRules());
     final StratumPlan plan = StratumPlanner.plan(rules, strata, params, explaining);
     try (StrataRunner explained = new StrataRunner(connection, params, explaining)) {
-      return new Result(List.of("stratum", "rules", "plan"), explained.explain(plan));
+      return new Result(EXPLAIN_HEADERS, explained.explain(plan));
     }
   }
 
@@ -461,22 +544,97 @@ public final class Engine {
     run(new Script.Query(rules, query.options(), query.pos()), Map.of(), stored);
   }
 
+  /**
+   * {@code rule} as a block runs it, as CozoDB's parser leaves it: a constant or fixed rule
+   * without a head gets its columns, a fixed rule is checked ({@code FixedRules.checked}).
+   */
+  private Rule headed(Rule rule, Map<String, ?> params) {
+    return options.fixedRules().checked(ConstantRules.headed(rule, params), params);
+  }
+
+  /** The columns of {@code ::explain}. */
+  static final List<String> EXPLAIN_HEADERS = List.of("stratum", "rules", "plan");
+
+  /** The column of {@code ::fixed_rules}. */
+  static final List<String> FIXED_RULES_HEADERS = List.of("rule");
+
   private static DatalogException noEntry() {
     return new DatalogException(ErrorCode.PARSER_NO_ENTRY, "Program has no entry", 0, 0,
         "You need to have one rule named '?'");
   }
 
+  /**
+   * Runs a query block: by its deadline (the script's, or its {@code :timeout}'s when sooner),
+   * then sleeps its {@code :sleep}.
+   */
   private Result run(Script.Query query, Map<String, ?> params, StoredRelations stored)
       throws SQLException {
+    final int timeout = timeout(query.options(), params);
+    final long blockDeadline = timeout == 0 ? 0 : System.nanoTime() + timeout * 1_000_000_000L;
+    final long scriptDeadline = options.deadline();
+    final long deadline = scriptDeadline == 0
+        || (blockDeadline != 0 && blockDeadline - scriptDeadline < 0)
+        ? blockDeadline : scriptDeadline;
+    final double sleep = sleepSeconds(query.options(), params);
+    final Result result = evaluate(query, params, stored, deadline);
+    if (sleep > 0) {
+      sleep(sleep, deadline);
+    }
+    return result;
+  }
+
+  /**
+   * {@code :sleep}: waits {@code seconds}, stopped as the script is (its cancel flag, or
+   * {@code deadline} passing: {@code eval::killed}). CozoDB's own sleep cannot be stopped.
+   */
+  private void sleep(double seconds, long deadline) {
+    final long end = System.nanoTime() + (long) (seconds * 1e9);
+    for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+      checkStop(deadline);
+      try {
+        Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, SLEEP_CHECK_MILLIS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw StrataRunner.killed();
+      }
+    }
+  }
+
+  /** How often a {@code :sleep} checks whether its script is to stop. */
+  private static final long SLEEP_CHECK_MILLIS = 10;
+
+  /** {@code :sleep} in seconds, 0 for none; as CozoDB, a positive number. */
+  private static double sleepSeconds(Script.Options options, Map<String, ?> params) {
+    if (options.sleep() == null) {
+      return 0;
+    }
+    final dev.mnestic.datalog.ast.Expr e = options.sleep();
+    final Object v = ConstantEvaluator.evaluate(e, params);
+    if (!(v instanceof Long || v instanceof Double)) {
+      throw new DatalogException(ErrorCode.PARSER_OPTION_NOT_NON_NEG,
+          "Query option sleep requires a non-negative integer", e.pos().line(), e.pos().column(),
+          ":sleep takes a number of seconds");
+    }
+    final double seconds = ((Number) v).doubleValue();
+    if (!(seconds > 0)) {
+      throw new DatalogException(ErrorCode.PARSER_OPTION_NOT_POS,
+          "Query option sleep requires a positive integer", e.pos().line(), e.pos().column(),
+          ":sleep takes a positive number of seconds");
+    }
+    return seconds;
+  }
+
+  private Result evaluate(Script.Query query, Map<String, ?> params, StoredRelations stored,
+      long deadline) throws SQLException {
     final Script.Options options = query.options();
     checkMagicRewrite(options, params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
-        .map(r -> ConstantRules.headed(r, params)).toList();
+        .map(r -> headed(r, params)).toList();
     final List<Rule> entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
     if (rules.isEmpty()) {
       // a bare ':create rel {...}' makes an empty relation
-      return stored.apply(options.relationOp(), List.of(), List.of());
+      return stored.apply(options.relationOp(), List.of(), List.of(), options.returning());
     }
     if (entry.isEmpty()) {
       throw noEntry();
@@ -486,12 +644,7 @@ public final class Engine {
     if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
       rows = ConstantRules.rows(entry.get(0), params);
     } else {
-      final int timeout = timeout(options, params);
-      final long scriptDeadline = timeout == 0 ? 0 : System.nanoTime() + timeout * 1_000_000_000L;
-      final long deadline = this.options.deadline();
-      final StrataOptions run = this.options
-          .stoppedBy(deadline == 0 || (scriptDeadline != 0 && scriptDeadline < deadline)
-              ? scriptDeadline : deadline, this.options.cancelFlag())
+      final StrataOptions run = this.options.stoppedBy(deadline, this.options.cancelFlag())
           .withMaxEpochs(maxEpochs(options, params))
           .readingStoredFrom(stored::table)
           .at(stored.now());
@@ -520,7 +673,7 @@ public final class Engine {
           query.pos().line(), query.pos().column());
     }
     if (options.relationOp() != null) {
-      return stored.apply(options.relationOp(), headers, shaped);
+      return stored.apply(options.relationOp(), headers, shaped, options.returning());
     }
     return new Result(headers, shaped);
   }

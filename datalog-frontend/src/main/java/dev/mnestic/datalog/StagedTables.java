@@ -4,7 +4,6 @@ import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
-import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.store.TablePolicy;
@@ -24,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.UnaryOperator;
 
 /**
  * The store's relations as one script sees them while it runs, so that a script that fails
@@ -91,10 +91,14 @@ final class StagedTables {
    * block of {@code blocks} that makes a table. Runs DDL only when a block needs a table, and
    * then commits an open transaction. A block whose relation op fails to resolve gets none:
    * it fails when it runs. A block that would make anew a store's table that {@code readers}
-   * read fails the script first, before any DDL ({@link #refuseIfRead}).
+   * read fails the script first, before any DDL ({@link #refuseIfRead}). With {@code flowing}
+   * (an imperative script's blocks, which may run in another order, more than once, or not at
+   * all) every block that makes or replaces a relation gets a hidden table: which table it
+   * writes is chosen when it runs ({@link StoredRelations}). A block's columns are its entry
+   * rule's head, {@code headed} as the engine runs it.
    */
-  static StagedTables prepare(Session session, List<Script.Query> blocks, Map<String, ?> params,
-      Engine.TableReaders readers) throws SQLException {
+  static StagedTables prepare(Session session, List<Script.Query> blocks, UnaryOperator<Rule> headed,
+      Engine.TableReaders readers, boolean flowing) throws SQLException {
     recover(session);
     final StagedTables staged = new StagedTables(session, readers);
     // the hidden tables to make, once every block is known to be allowed
@@ -110,7 +114,7 @@ final class StagedTables {
         }
         final List<StoredSchema.Column> declared;
         try {
-          declared = List.copyOf(StoredRelations.declared(op, headers(block, params)).keySet());
+          declared = List.copyOf(StoredRelations.declared(op, headers(block, headed)).keySet());
         } catch (DatalogException e) {
           continue;
         }
@@ -130,15 +134,18 @@ final class StagedTables {
         if (op.kind() == Script.RelationOp.Kind.REPLACE && now != null && same(now, declared)
             && stored.map(t -> TablePolicy.of(session, t)).orElse(TablePolicy.NORMAL)
             .equals(TablePolicy.NORMAL)) {
-          continue;
-        }
-        if (stored.isPresent()) {
+          if (!flowing) {
+            continue; // rewritten in place
+          }
+        } else if (stored.isPresent()) {
           staged.refuseIfRead(stored.get(), "replace", op.pos());
         }
         final String table = staged.prefix + staged.targets.size();
         hidden.put(table, declared);
         staged.targets.put(op, table);
-        columns.put(name, declared);
+        if (!flowing) {
+          columns.put(name, declared);
+        }
       }
       for (Map.Entry<String, List<StoredSchema.Column>> table : hidden.entrySet()) {
         StoredRelations.createTable(session, table.getKey(), table.getValue());
@@ -154,10 +161,10 @@ final class StagedTables {
   }
 
   /** The entry rule's head as the block's relation op takes it (as {@link Engine} runs it). */
-  private static List<String> headers(Script.Query block, Map<String, ?> params) {
+  private static List<String> headers(Script.Query block, UnaryOperator<Rule> headed) {
     for (Rule r : block.rules()) {
       if (r.name().equals(Rule.ENTRY)) {
-        return ConstantRules.headed(r, params).head().stream().map(Rule.HeadArg::toString)
+        return headed.apply(r).head().stream().map(Rule.HeadArg::toString)
             .toList();
       }
     }
@@ -168,7 +175,7 @@ final class StagedTables {
    * Whether a relation of {@code stored} columns is one of {@code declared}: names, types, keys
    * and defaults alike, each column declared by CozoScript (its type in its comment).
    */
-  private static boolean same(List<StoredSchema.Column> stored, List<StoredSchema.Column> declared) {
+  static boolean same(List<StoredSchema.Column> stored, List<StoredSchema.Column> declared) {
     if (stored.size() != declared.size()) {
       return false;
     }
@@ -244,6 +251,29 @@ final class StagedTables {
   /** The hidden table {@code op} writes, or null when it rewrites the relation in place. */
   String target(Script.RelationOp op) {
     return targets.get(op);
+  }
+
+  /** Whether {@code op}'s hidden table holds a relation other than {@code op}'s now (after a %swap). */
+  boolean targetHeldByOther(Script.RelationOp op) {
+    final String target = targets.get(op);
+    return made.entrySet().stream()
+        .anyMatch(e -> e.getValue().equals(target) && !e.getKey().equals(op.relation()));
+  }
+
+  /**
+   * {@code %swap left right}: the two ephemeral relations the script made trade their tables.
+   * Returns null, or (nothing swapped) the first of the two that is no such relation.
+   */
+  String swap(String left, String right) {
+    for (String name : List.of(left, right)) {
+      if (!isEphemeral(name) || !made.containsKey(name)) {
+        return name;
+      }
+    }
+    final String table = made.get(left);
+    made.put(left, made.get(right));
+    made.put(right, table);
+    return null;
   }
 
   /**

@@ -23,6 +23,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,6 +74,19 @@ final class StoredRelations {
    * Validities and of {@code 'NOW'} in its time-travel reads, one per script as in CozoDB.
    */
   private final long now = System.currentTimeMillis() * 1000;
+  /**
+   * The changes of this script's {@code :returning} writes, by relation. As CozoDB's, a
+   * returning write answers with every change collected for its relation so far in the
+   * script, its own last.
+   */
+  private final Map<String, List<Mutation>> returned = new LinkedHashMap<>();
+
+  /**
+   * One returning write's changes, rows in keys-first order: {@code put} (a write that puts)
+   * rows inserted and the rows they replaced, else keys requested and the rows deleted.
+   */
+  private record Mutation(boolean put, List<List<Object>> added, List<List<Object>> removed) {
+  }
 
   /** Runs a trigger's script in the running script's transaction ({@link Engine}'s). */
   @FunctionalInterface
@@ -152,6 +166,18 @@ final class StoredRelations {
     }
   }
 
+  /** The columns of {@code ::relations}, CozoDB's. */
+  static final List<String> RELATIONS_HEADERS = List.of("name", "arity", "access_level", "n_keys",
+      "n_non_keys", "n_put_triggers", "n_rm_triggers", "n_replace_triggers", "description");
+  /** The columns of {@code ::columns}, CozoDB's. */
+  static final List<String> COLUMNS_HEADERS = List.of("column", "is_key", "index", "type",
+      "has_default");
+
+  /** The store's connection, in the script's transaction. */
+  Connection connection() {
+    return session.getConnection();
+  }
+
   static Engine.Result ok() {
     return new Engine.Result(List.of("status"), List.of(List.of("OK")));
   }
@@ -171,14 +197,14 @@ final class StoredRelations {
 
   /**
    * Applies a relation operation to the entry rule's rows; {@code headers}
-   * is empty when the script has no rules ({@code :create r {...}} alone).
+   * is empty when the script has no rules ({@code :create r {...}} alone). Answers
+   * {@link #ok}, or with {@code returning} the rows changed ({@link #returned}).
    */
-  Engine.Result apply(Script.RelationOp op, List<String> headers, List<List<Object>> rows)
-      throws SQLException {
+  Engine.Result apply(Script.RelationOp op, List<String> headers, List<List<Object>> rows,
+      boolean returning) throws SQLException {
     final Script.RelationOp.Kind kind = op.kind();
     if (kind == Script.RelationOp.Kind.CREATE || kind == Script.RelationOp.Kind.REPLACE) {
-      create(op, headers, rows);
-      return ok();
+      return answer(op, create(op, headers, rows, returning));
     }
     final String table = staged.find(op.relation()).orElseThrow(() ->
         error(op.pos(), ErrorCode.QUERY_RELATION_NOT_FOUND,
@@ -214,8 +240,8 @@ final class StoredRelations {
     }
     final Connection connection = session.getConnection();
     final Savepoint savepoint = connection.setSavepoint();
-    final Write write = new Write(op, schema, inputs, headers, !fired.isEmpty());
     final WriteGuard guard = session.guardWrites(table, since);
+    final Write write = new Write(op, schema, inputs, headers, returning, !fired.isEmpty());
     try {
       try {
         write.run(rows);
@@ -231,7 +257,47 @@ final class StoredRelations {
       }
       throw e;
     }
-    return ok();
+    return answer(op, write);
+  }
+
+  /**
+   * {@link #ok}, or for a returning write CozoDB's {@code :returning} rows: {@code _kind}, then
+   * the relation's columns keys first; per collected write of the relation, a row per row put
+   * ({@code inserted}) or key removed ({@code requested}, nulls for the non-keys), then one per
+   * row that replaced ({@code replaced}) or removed ({@code deleted}).
+   */
+  private Engine.Result answer(Script.RelationOp op, Write write) {
+    if (!write.returning) {
+      return ok();
+    }
+    final List<Mutation> mutations = returned.computeIfAbsent(op.relation(),
+        r -> new ArrayList<>());
+    if (!write.added.isEmpty()) {
+      mutations.add(new Mutation(write.puts(), write.added, write.removed));
+    }
+    final List<String> headers = new ArrayList<>(List.of("_kind"));
+    write.schema.keysFirst().forEach(c -> headers.add(c.name()));
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Mutation m : mutations) {
+      for (List<Object> row : m.added()) {
+        rows.add(kind(m.put() ? "inserted" : "requested", row, headers.size()));
+      }
+      for (List<Object> row : m.removed()) {
+        rows.add(kind(m.put() ? "replaced" : "deleted", row, headers.size()));
+      }
+    }
+    return new Engine.Result(headers, rows);
+  }
+
+  /** {@code row} after its kind, padded with nulls to {@code width}. */
+  private static List<Object> kind(String kind, List<Object> row, int width) {
+    final List<Object> out = new ArrayList<>(width);
+    out.add(kind);
+    out.addAll(row);
+    while (out.size() < width) {
+      out.add(null);
+    }
+    return Collections.unmodifiableList(out);
   }
 
   /** The columns a write names: its schema's (keys and values alike), or the head's. */
@@ -302,8 +368,8 @@ final class StoredRelations {
 
   // :create, :replace
 
-  private void create(Script.RelationOp op, List<String> headers, List<List<Object>> rows)
-      throws SQLException {
+  private Write create(Script.RelationOp op, List<String> headers, List<List<Object>> rows,
+      boolean returning) throws SQLException {
     if (op.schema() == null && headers.isEmpty()) {
       throw error(op.pos(), ErrorCode.PARSER_NO_ENTRY_HEAD, "Entry head not found");
     }
@@ -337,31 +403,83 @@ final class StoredRelations {
           op.pos().line(), op.pos().column(),
           "cannot replace relation " + op.relation() + " since it has indices");
     }
-    // 2. the table: the hidden one made for this block, or (the same columns) the relation's own
+    // 2. the table: (:replace, the same columns) the relation's own, else the hidden one made
+    //    for this block, emptied (a block of a %loop may run again)
     final String target = staged.target(op);
+    // in place, unless it has triggers or a level: CozoDB 0.7.6 makes the relation anew, without
+    // them (StagedTables made a new table, without the old one's comment)
+    final boolean inPlace = existing.isPresent() && op.kind() == Script.RelationOp.Kind.REPLACE
+        && StagedTables.same(StoredSchema.read(session, existing.get()).columns(), columns)
+        && policy.equals(TablePolicy.NORMAL);
     final String table;
-    if (target != null) {
-      table = target;
-    } else if (existing.isPresent() && op.kind() == Script.RelationOp.Kind.REPLACE) {
+    if (inPlace) {
       table = existing.get();
-    } else {
+    } else if (target == null) {
       throw error(op.pos(), ErrorCode.EVAL_STORED_RELATION_CONFLICT, "Stored relation "
           + op.relation() + " was changed by another connection while the script ran");
+    } else if (staged.targetHeldByOther(op)) {
+      throw new DatalogException(ErrorCode.MNESTIC_UNSUPPORTED, "cannot make " + op.relation()
+          + " anew with other columns here: the table this block makes holds a relation %swap"
+          + " gave it", op.pos().line(), op.pos().column(),
+          "give the relations the same columns, or make the relation with another block");
+    } else {
+      table = target;
     }
     // 3. the rows, coerced and checked, then written in the script's transaction
     final StoredSchema schema = StoredSchema.of(table, columns);
     final List<String> fired = triggers == null ? List.of() : policy.put();
     final Write write = new Write(op, schema, inputs,
         headers.isEmpty() ? inputs.values().stream().map(Input::binding).toList() : headers,
-        !fired.isEmpty());
+        returning, !fired.isEmpty());
     final List<Object[]> prepared = write.prepareAll(rows);
-    if (target != null) {
+    if (!inPlace) {
       staged.made(op);
-    } else {
-      execute("DELETE FROM " + quote(table));
     }
+    execute("DELETE FROM " + quote(table));
     write.put(prepared);
     write.fire(fired);
+    return write;
+  }
+
+  /**
+   * {@code {...} as _name}: the block's result made the ephemeral relation of {@code op} (a
+   * {@code :replace} of it, every column a key of type {@code Any?}).
+   */
+  Engine.Result storeAs(Script.RelationOp op, Engine.Result result) throws SQLException {
+    return answer(op, create(op, op.schema().keys().stream().map(Script.Column::name).toList(),
+        result.rows(), false));
+  }
+
+  /** A relation's rows, keys first, in key order: what %if tests, %return gives, %debug shows. */
+  Engine.Result rows(String relation, Pos pos) throws SQLException {
+    final String table = staged.find(relation).orElseThrow(() -> error(pos,
+        ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '" + relation
+            + "'"));
+    final StoredSchema schema = StoredSchema.read(session, table);
+    final List<StoredSchema.Column> columns = schema.keysFirst();
+    final List<List<Object>> rows = new ArrayList<>();
+    try (Statement s = session.getConnection().createStatement();
+         ResultSet rs = s.executeQuery("SELECT " + columns.stream().map(c -> quote(c.name()))
+             .collect(Collectors.joining(", ")) + " FROM " + quote(table))) {
+      while (rs.next()) {
+        final List<Object> row = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+          row.add(columns.get(i).decode(rs.getObject(i + 1)));
+        }
+        rows.add(Collections.unmodifiableList(row));
+      }
+    }
+    rows.sort(Values::compare);
+    return new Engine.Result(columns.stream().map(StoredSchema.Column::name).toList(), rows);
+  }
+
+  /** {@code %swap left right}: two ephemeral relations of the script trade their rows. */
+  void swap(String left, String right, Pos pos) {
+    final String missing = staged.swap(left, right);
+    if (missing != null) {
+      throw error(pos, ErrorCode.QUERY_RELATION_NOT_FOUND, "Cannot find requested stored relation '"
+          + missing + "'");
+    }
   }
 
   /**
@@ -448,23 +566,33 @@ final class StoredRelations {
     private final Map<StoredSchema.Column, Input> inputs;
     private final List<String> headers;
     private final List<StoredSchema.Column> keys;
-    /** Whether triggers will see the write: then {@link #news} and {@link #olds} are kept. */
-    private final boolean collect;
+    /** Whether the write answers with its changes ({@code :returning}). */
+    private final boolean returning;
     /**
-     * As CozoDB's triggers see a write, keys first: the rows put (for a removal, the keys
-     * removed), and the rows they replaced or removed.
+     * Whether the write collects its changes, {@link #added} and {@link #removed}: for
+     * {@code :returning}, or for the triggers it fires (as {@code _new} and {@code _old}).
      */
-    private final List<List<Object>> news = new ArrayList<>();
-    private final List<List<Object>> olds = new ArrayList<>();
+    private final boolean collecting;
+    /**
+     * Whether a stored row is seen before it changes: not in an ephemeral relation, as CozoDB
+     * looks it up in the store's persistent half (an update's excepted).
+     */
+    private final boolean seesOld;
+    /** The rows put, or keys requested, each keys first (when {@link #collecting}). */
+    private final List<List<Object>> added = new ArrayList<>();
+    /** The rows replaced or deleted, each keys first (when {@link #collecting}). */
+    private final List<List<Object>> removed = new ArrayList<>();
 
     Write(Script.RelationOp op, StoredSchema schema, Map<StoredSchema.Column, Input> inputs,
-        List<String> headers, boolean collect) {
+        List<String> headers, boolean returning, boolean triggered) {
       this.op = op;
       this.schema = schema;
       this.inputs = inputs;
       this.headers = headers;
       this.keys = schema.keysFirst().stream().filter(StoredSchema.Column::key).toList();
-      this.collect = collect;
+      this.returning = returning;
+      this.collecting = returning || triggered;
+      this.seesOld = !StagedTables.isEphemeral(op.relation());
     }
 
     /**
@@ -472,29 +600,39 @@ final class StoredRelations {
      * {@code _old} as CozoDB gives them; none when the write had no rows.
      */
     void fire(List<String> fired) throws SQLException {
-      if (fired.isEmpty() || news.isEmpty()) {
+      if (fired.isEmpty() || added.isEmpty()) {
         return;
       }
       final List<String> all = schema.keysFirst().stream().map(StoredSchema.Column::name)
           .toList();
-      final boolean removal = op.kind() == Script.RelationOp.Kind.RM
-          || op.kind() == Script.RelationOp.Kind.DELETE;
       final Map<String, Engine.Result> constants = new LinkedHashMap<>();
-      constants.put("_new", new Engine.Result(removal
-          ? keys.stream().map(StoredSchema.Column::name).toList() : all, news));
-      constants.put("_old", new Engine.Result(all, olds));
+      constants.put("_new", new Engine.Result(puts() ? all
+          : keys.stream().map(StoredSchema.Column::name).toList(), added));
+      constants.put("_old", new Engine.Result(all, removed));
       for (String trigger : fired) {
-        runTrigger(removal ? "rm" : "put", trigger, constants, op);
+        runTrigger(puts() ? "put" : "rm", trigger, constants, op);
       }
     }
 
-    /** A row in table order, decoded, as triggers see it: keys first. */
-    private List<Object> keysFirst(Object[] decoded) {
-      final List<Object> row = new ArrayList<>();
+    /** Whether the write puts rows (its changes are inserted and replaced ones). */
+    boolean puts() {
+      return op.kind() != Script.RelationOp.Kind.RM && op.kind() != Script.RelationOp.Kind.DELETE;
+    }
+
+    /** A row in table order (decoded) as {@code :returning} gives it: keys first. */
+    private List<Object> keysFirst(Object[] row) {
+      final List<Object> out = new ArrayList<>(row.length);
       for (StoredSchema.Column c : schema.keysFirst()) {
-        row.add(decoded[schema.columns().indexOf(c)]);
+        out.add(row[schema.columns().indexOf(c)]);
       }
-      return Values.listOf(row);
+      return Collections.unmodifiableList(out);
+    }
+
+    /** {@code key}'s values, then those of {@code stored} (table order, decoded) past the keys. */
+    private List<Object> withKey(List<Object> key, Object[] stored) {
+      final List<Object> out = new ArrayList<>(key);
+      out.addAll(keysFirst(stored).subList(keys.size(), stored.length));
+      return Collections.unmodifiableList(out);
     }
 
     void run(List<List<Object>> rows) throws SQLException {
@@ -566,20 +704,12 @@ final class StoredRelations {
       if (rows.isEmpty()) {
         return;
       }
+      if (collecting) {
+        collectPut(rows);
+      }
       final Map<Key, Object[]> last = new LinkedHashMap<>();
       for (Object[] row : rows) {
         last.put(key(row), row);
-      }
-      if (collect) {
-        try (PreparedStatement select = prepare(selectSql())) {
-          for (Map.Entry<Key, Object[]> e : last.entrySet()) {
-            final Object[] old = read(select, e.getKey());
-            if (old != null) {
-              olds.add(keysFirst(old));
-            }
-            news.add(keysFirst(decoded(e.getValue(), schema.columns()).toArray()));
-          }
-        }
       }
       try (PreparedStatement delete = prepare("DELETE FROM " + table() + where());
            PreparedStatement insert = prepare(insertSql())) {
@@ -589,6 +719,29 @@ final class StoredRelations {
         }
         delete.executeBatch();
         insertAll(insert, last.values());
+      }
+    }
+
+    /**
+     * Collects a put's changes before it writes: each row in order, and the row its key had
+     * before it (the store's, or an earlier one of {@code rows}).
+     */
+    private void collectPut(List<Object[]> rows) throws SQLException {
+      final Map<Key, Object[]> now = new HashMap<>();
+      try (PreparedStatement select = prepare(selectSql())) {
+        for (Object[] row : rows) {
+          final Object[] values = decoded(row, schema.columns()).toArray();
+          final List<Object> put = keysFirst(values);
+          if (seesOld) {
+            final Key k = key(row);
+            final Object[] old = now.containsKey(k) ? now.get(k) : read(select, k);
+            if (old != null) {
+              removed.add(withKey(put.subList(0, keys.size()), old));
+            }
+            now.put(k, values);
+          }
+          added.add(put);
+        }
       }
     }
 
@@ -606,13 +759,15 @@ final class StoredRelations {
             throw assertion(decoded(values, schema.columns()), "key exists in database");
           }
           prepared.add(values);
-          if (collect) {
-            news.add(keysFirst(decoded(values, schema.columns()).toArray()));
-          }
         }
       }
       try (PreparedStatement insert = prepare(insertSql())) {
         insertAll(insert, prepared);
+      }
+      if (collecting) {
+        for (Object[] row : prepared) {
+          added.add(keysFirst(decoded(row, schema.columns()).toArray()));
+        }
       }
     }
 
@@ -641,9 +796,10 @@ final class StoredRelations {
             bind(update, key, values.length);
             update.executeUpdate();
           }
-          if (collect) {
-            olds.add(keysFirst(old));
-            news.add(keysFirst(read(select, new Key(key))));
+          if (collecting) {
+            final List<Object> k = decoded(key, keys);
+            added.add(withKey(k, read(select, new Key(key))));
+            removed.add(withKey(k, old));
           }
         }
       }
@@ -653,26 +809,27 @@ final class StoredRelations {
 
     void remove(List<List<Object>> rows, boolean mustExist) throws SQLException {
       final List<Source> sources = sources(op, keys, inputs, headers);
-      final Set<Key> removed = new HashSet<>();
+      final Set<Key> requested = new HashSet<>();
       try (PreparedStatement select = prepare(selectSql());
            PreparedStatement delete = prepare("DELETE FROM " + table() + where())) {
         for (List<Object> row : rows) {
           final Key k = new Key(extract(sources, row));
-          final Object[] old = mustExist || collect ? read(select, k) : null;
-          if (mustExist && (removed.contains(k) || old == null)) {
+          if (mustExist && (requested.contains(k) || read(select, k) == null)) {
             throw assertion(decoded(k.values(), keys), "key does not exists in database");
           }
-          if (collect && removed.add(k)) {
-            news.add(decoded(k.values(), keys));
+          if (collecting) {
+            final List<Object> key = decoded(k.values(), keys);
+            added.add(key);
+            final Object[] old = seesOld && !requested.contains(k) ? read(select, k) : null;
             if (old != null) {
-              olds.add(keysFirst(old));
+              removed.add(withKey(key, old));
             }
           }
-          removed.add(k);
+          requested.add(k);
           bind(delete, k.values(), 0);
           delete.addBatch();
         }
-        if (!removed.isEmpty()) {
+        if (!requested.isEmpty()) {
           delete.executeBatch();
         }
       }
@@ -840,8 +997,18 @@ final class StoredRelations {
       }
     }
     rows.sort((a, b) -> Values.compare(a, b));
-    return new Engine.Result(List.of("name", "arity", "access_level", "n_keys", "n_non_keys",
-        "n_put_triggers", "n_rm_triggers", "n_replace_triggers", "description"), rows);
+    return new Engine.Result(RELATIONS_HEADERS, rows);
+  }
+
+  /**
+   * {@code ::compact}: a file store rewrites its data file without the space deleted rows
+   * left ({@code CHECKPOINT DEFRAG}); an in-memory store has nothing to compact.
+   */
+  Engine.Result compact() throws SQLException {
+    if (session.location().hsqldbUrl().startsWith("jdbc:hsqldb:file:")) {
+      execute("CHECKPOINT DEFRAG");
+    }
+    return ok();
   }
 
   /**
@@ -870,7 +1037,7 @@ final class StoredRelations {
             c.type().toString(), c.hasDefault()));
       }
     }
-    return new Engine.Result(List.of("column", "is_key", "index", "type", "has_default"), rows);
+    return new Engine.Result(COLUMNS_HEADERS, rows);
   }
 
   private static DatalogException notFound(String relation, Pos pos) {

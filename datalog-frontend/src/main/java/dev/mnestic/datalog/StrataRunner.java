@@ -112,6 +112,8 @@ final class StrataRunner implements AutoCloseable {
     for (StratumPlan.Step s : plan.steps()) {
       if (s instanceof StratumPlan.Constant c) {
         rules.put(c.rule().name(), List.of(c.rule()));
+      } else if (s instanceof StratumPlan.Fixed f) {
+        rules.put(f.rule().name(), List.of(f.rule()));
       } else if (s instanceof StratumPlan.Once o) {
         rules.put(o.relations().get(0), o.rules());
       } else if (s instanceof StratumPlan.Fixpoint f) {
@@ -132,6 +134,9 @@ final class StrataRunner implements AutoCloseable {
       } else if (s instanceof StratumPlan.Once o) {
         lowering.materialize(o.relations().get(0), execute(lowering.once(o)),
             o.rules().get(0).head().size());
+      } else if (s instanceof StratumPlan.Fixed f) {
+        lowering.materialize(f.rule().name(), execute(lowering.fixed(f)),
+            f.rule().head().size());
       } else if (s instanceof StratumPlan.CopyStored c) {
         final StratumLowering.Read read = lowering.read(c);
         lowering.copied(c, read, execute(read.plan()));
@@ -185,7 +190,7 @@ final class StrataRunner implements AutoCloseable {
   }
 
   /** The script stopped: its help says why, as its statement does (a :timeout is a timeout). */
-  private static DatalogException killed() {
+  static DatalogException killed() {
     final RunningStatement running = RunningStatement.current();
     final RunningStatement.Cause cause = running == null ? null : running.cause();
     return new DatalogException(ErrorCode.EVAL_KILLED, "Running query is killed before completion",

@@ -90,6 +90,23 @@ class FailedScriptTest {
     assertEquals(WRITES.size() * FAILURES.size(), failed);
   }
 
+  /**
+   * Issue 17, point 5: an imperative script runs as one transaction. Each write runs in a
+   * %loop whose second lap fails in a %if (or earlier, a :create meeting what its first lap
+   * made): the store is as it was.
+   */
+  @Test void anImperativeScriptFailingInALoopLeavesTheStore() throws SQLException {
+    for (String write : WRITES) {
+      final String before = checksum();
+      final String script = "{?[a] <- [[0]] :create _n {a}}\n%loop\n" + write
+          + "\n{?[a] := *_n[b], a = b + 1 :replace _n {a}}"
+          + "\n%if {?[a] := *_n[a], a >= 2} %then {?[k, v] <- [[1, 'text']] :put r {k => v}} %end"
+          + "\n%end";
+      assertThrows(DatalogException.class, () -> run(script), script);
+      assertEquals(before, checksum(), script);
+    }
+  }
+
   @Test void theWritesAloneChangeTheStore() throws SQLException {
     for (String write : WRITES) {
       final String before = checksum();

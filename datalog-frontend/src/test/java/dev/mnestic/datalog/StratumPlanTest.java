@@ -98,4 +98,14 @@ class StratumPlanTest extends OneStoreTest {
         + "reach[to, pareto_min(p)] := reach[m, q], e[m, to, s],"
         + " p = [get(q, 0) + 1, get(q, 1) - s]\n?[to, p] := reach[to, p]");
   }
+
+  /**
+   * A fixed rule is its own step after the recursion it reads, over a stored relation too, and
+   * a rule reads its rows.
+   */
+  @Test void fixedRuleAfterRecursion() throws Exception {
+    check("reach[a, b] := *edge[a, b]\nreach[a, c] := reach[a, b], *edge[b, c]\n"
+        + "top[rank, a, b] <~ ReorderSort(reach[a, b], *blocked[x], out: [a, b], sort_by: b,"
+        + " take: 3)\n?[a, b] := top[_, a, b]");
+  }
 }

@@ -5,6 +5,7 @@ import dev.mnestic.server.MnesticServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -45,6 +46,8 @@ final class ServeCommand {
                                          (default: no limit)
             --statement-memory BYTES     The most heap one statement may hold; past it the
                                          statement fails with SQLSTATE 53200 (default: no limit)
+            --allow-read DIR             Let scripts' CsvReader and JsonReader read the files
+                                         under DIR (default: no file at all)
         -h, --help                       Show this help
 
       A client may set only the connection properties lang (sql or datalog) and
@@ -66,7 +69,8 @@ final class ServeCommand {
       Map.entry("--idle-timeout", "idle-timeout"),
       Map.entry("--statement-timeout", "statement-timeout"),
       Map.entry("--max-statements", "max-statements"),
-      Map.entry("--statement-memory", "statement-memory"));
+      Map.entry("--statement-memory", "statement-memory"),
+      Map.entry("--allow-read", "allow-read"));
 
   private ServeCommand() {
   }
@@ -154,6 +158,9 @@ final class ServeCommand {
           throw new UsageException("--statement-memory must be positive, was " + bytes);
         }
         builder.statementMemory(bytes);
+      }
+      if (commandLine.option("allow-read") != null) {
+        builder.allowRead(Paths.get(commandLine.option("allow-read")));
       }
       return builder.build();
     } catch (IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package dev.mnestic.jdbc;
 
+import dev.mnestic.datalog.fixed.ReadPolicy;
 import dev.mnestic.remote.RemoteDriver;
 import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
@@ -99,6 +100,14 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
    */
   public static final String FOLLOW_LATENESS = "followLateness";
 
+  /**
+   * Connection property: which files a CozoScript script's readers ({@code CsvReader},
+   * {@code JsonReader}) may read: only those under this directory (judged after {@code ..}
+   * and symbolic links are resolved), or none ({@code none}); absent: every file the JVM's
+   * user can read. A server sets it for its clients ({@code mnestic serve --allow-read}).
+   */
+  public static final String ALLOW_READ = "allowRead";
+
   /** {@value #FOLLOW_LATENESS} when the connection does not set it: 5 seconds. */
   public static final long DEFAULT_FOLLOW_LATENESS = 5000;
 
@@ -132,7 +141,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
 
   /** mnestic's own connection properties. */
   private static final Set<String> MNESTIC = Set.of(
-      DB, LANG, PROGRESS, STATEMENT_TIMEOUT, STATEMENT_MEMORY, FOLLOW_LATENESS);
+      DB, LANG, PROGRESS, STATEMENT_TIMEOUT, STATEMENT_MEMORY, FOLLOW_LATENESS, ALLOW_READ);
 
   /** {@code jdbc:mnestic:remote:} URLs, which this driver hands to the thin client. */
   private static final RemoteDriver REMOTE = new RemoteDriver();
@@ -208,6 +217,24 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
 
   @Override protected DriverVersion createDriverVersion() {
     return MnesticVersion.driverVersion();
+  }
+
+  /**
+   * The files a connection's scripts may read, as its {@value #ALLOW_READ} says.
+   *
+   * @throws IllegalArgumentException naming the property and its bad value
+   */
+  public static ReadPolicy readPolicy(Properties properties) {
+    final String value = properties.getProperty(ALLOW_READ);
+    if (value == null) {
+      return ReadPolicy.ANY;
+    }
+    try {
+      return ReadPolicy.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(ALLOW_READ + " must be none or a directory: "
+          + e.getMessage(), e);
+    }
   }
 
   @Override public Connection connect(String url, Properties info) throws SQLException {
@@ -303,6 +330,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
         try {
           MnesticMeta.limits(calciteConnection.getProperties());
           followLateness(calciteConnection.getProperties());
+          readPolicy(calciteConnection.getProperties());
         } catch (IllegalArgumentException e) {
           throw new SQLException("bad connection property: " + e.getMessage(), "08001", e);
         }

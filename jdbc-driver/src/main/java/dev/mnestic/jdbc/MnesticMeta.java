@@ -457,7 +457,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
     try {
       final SchemaPlus root = ((CalciteConnection) connection).getRootSchema();
       Engine engine = new Engine(connection).stoppedBy(0, running.flag())
-          .keepingTablesReadBy(table -> Standing.queries().readersOf(root, table));
+          .keepingTablesReadBy(table -> Standing.queries().readersOf(root, table))
+          .readingFiles(Driver.readPolicy(((CalciteConnection) connection).getProperties()));
       if (Driver.STDERR.equalsIgnoreCase(
           ((CalciteConnection) connection).getProperties().getProperty(Driver.PROGRESS))) {
         engine = engine.showingProgressOn(System.err);
@@ -467,8 +468,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
       final SQLException stopped = running.error(e);
       if (stopped != null) {
         // The script's own error (eval::killed, where it was) with the stop's SQLSTATE.
-        throw SqlFailures.<RuntimeException>sneaky(new SQLException(e.render(script) + " ("
-            + stopped.getMessage() + ")", stopped.getSQLState(), e));
+        throw SqlFailures.<RuntimeException>sneaky(new SQLException(SqlFailures.cut(
+            e.render(script) + " (" + stopped.getMessage() + ")"), stopped.getSQLState(), e));
       }
       throw new IllegalStateException(e.render(script), e);
     } catch (SQLException e) {

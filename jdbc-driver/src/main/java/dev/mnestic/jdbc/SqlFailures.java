@@ -413,7 +413,8 @@ final class SqlFailures {
     return cut(nl < 0 ? s : s.substring(0, nl));
   }
 
-  private static String cut(String s) {
+  /** {@code s}, cut to {@link #MAX_MESSAGE} characters and an ellipsis when longer. */
+  static String cut(String s) {
     return s.length() <= MAX_MESSAGE ? s : s.substring(0, MAX_MESSAGE) + "…";
   }
 }

@@ -74,6 +74,8 @@ final class ClientMeta extends JdbcMetaSubclassing {
 
   private final int statementTimeout;
   private final long statementMemory;
+  /** What every client's scripts may read ({@link Driver#ALLOW_READ}): a directory, or none. */
+  private final String allowRead;
   private final int maxStatements;
   /** Permits to execute, one per running statement; null when unlimited. */
   private final Semaphore executing;
@@ -89,8 +91,9 @@ final class ClientMeta extends JdbcMetaSubclassing {
    * @param maxStatements the most statements executing at once, 0 for no limit
    */
   ClientMeta(String url, Properties cacheProperties, int statementTimeout,
-      long statementMemory, int maxStatements) throws SQLException {
+      long statementMemory, int maxStatements, String allowRead) throws SQLException {
     super(url, cacheProperties);
+    this.allowRead = allowRead;
     this.statementTimeout = statementTimeout;
     this.statementMemory = statementMemory;
     this.maxStatements = maxStatements;
@@ -132,6 +135,7 @@ final class ClientMeta extends JdbcMetaSubclassing {
     if (statementMemory > 0) {
       embedded.put(Driver.STATEMENT_MEMORY, Long.toString(statementMemory));
     }
+    embedded.put(Driver.ALLOW_READ, allowRead);
     super.openConnection(ch, embedded);
   }
 
@@ -161,7 +165,7 @@ final class ClientMeta extends JdbcMetaSubclassing {
       throws SQLException {
     final Properties embedded = new Properties();
     for (String name : List.of(Driver.LANG, Driver.STATEMENT_TIMEOUT, Driver.STATEMENT_MEMORY,
-        Driver.FOLLOW_LATENESS)) {
+        Driver.FOLLOW_LATENESS, Driver.ALLOW_READ)) {
       if (info.getProperty(name) != null) {
         embedded.setProperty(name, info.getProperty(name));
       }

@@ -90,6 +90,8 @@ public final class MnesticServer implements AutoCloseable {
   private final int statementTimeout;
   private final int maxStatements;
   private final long statementMemory;
+  /** The directory clients' scripts may read files under (its real path), or none. */
+  private final Path allowRead;
 
   private Server jetty;
   private ServerConnector connector;
@@ -109,6 +111,7 @@ public final class MnesticServer implements AutoCloseable {
     this.statementTimeout = b.statementTimeout;
     this.maxStatements = b.maxStatements;
     this.statementMemory = b.statementMemory;
+    this.allowRead = b.allowRead;
   }
 
   public static Builder newBuilder() {
@@ -133,7 +136,7 @@ public final class MnesticServer implements AutoCloseable {
     }
     DriverManager.registerDriver(new Driver());
     meta = new ClientMeta(url, cacheProperties, statementTimeout, statementMemory,
-        maxStatements);
+        maxStatements, allowRead == null ? "none" : allowRead.toString());
     final LocalService service = new LocalService(meta);
     clients = new ClientWatch(meta::cancelWorkOf, meta::tick);
 
@@ -297,6 +300,7 @@ public final class MnesticServer implements AutoCloseable {
     private int statementTimeout;
     private int maxStatements;
     private long statementMemory;
+    private Path allowRead;
 
     private Builder() {
     }
@@ -403,6 +407,27 @@ public final class MnesticServer implements AutoCloseable {
         throw new IllegalArgumentException("statement memory must be positive, was " + bytes);
       }
       this.statementMemory = bytes;
+      return this;
+    }
+
+    /**
+     * Lets clients' CozoScript readers ({@code CsvReader}, {@code JsonReader}) read the files
+     * under {@code directory} (judged after {@code ..} and symbolic links are resolved); by
+     * default they read none.
+     *
+     * @throws IllegalArgumentException if {@code directory} is not a directory
+     */
+    public Builder allowRead(Path directory) {
+      try {
+        final Path real = directory.toRealPath();
+        if (!Files.isDirectory(real)) {
+          throw new IllegalArgumentException("--allow-read needs a directory, was " + directory);
+        }
+        this.allowRead = real;
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--allow-read needs a directory, was " + directory
+            + " (" + e.getMessage() + ")", e);
+      }
       return this;
     }
 

@@ -13,6 +13,10 @@ public enum ErrorCode {
   PARSER_PEST("parser::pest", "the script does not parse (CozoDB's pest grammar rejects it)"),
   PARSER_OPTION_NOT_BOOL("parser::option_not_bool",
       "a query option that takes a boolean given another value"),
+  PARSER_OPTION_NOT_NON_NEG("parser::option_not_non_neg",
+      "a query option that takes a number given another value (:sleep)"),
+  PARSER_OPTION_NOT_POS("parser::option_not_pos",
+      "a query option that takes a positive number given zero or less (:sleep)"),
   PARSER_TOO_DEEP("parser::too_deep", "the script nests deeper than the parser's limit"),
   PARSER_TOO_LARGE("parser::too_large",
       "a rule body, query or script larger than the limits checked before anything runs"),
@@ -47,6 +51,21 @@ public enum ErrorCode {
   PARSER_BAD_VALIDITY_SPEC("parser::bad_validity_spec",
       "a time-travel moment ('@') that is no integer, RFC 3339 string, 'NOW' or 'END'"),
   FIXED_RULE_ARG_WRONG("fixed_rule::arg_wrong", "a wrong option value of a fixed rule"),
+  FIXED_RULE_ARG_NOT_FOUND("fixed_rule::arg_not_found", "a fixed rule's required option not given"),
+  FIXED_RULE_NOT_ENOUGH_ARGS("fixed_rule::not_enough_args",
+      "a fixed rule given fewer input relations than it reads"),
+  PARSER_FIXED_RULE_NOT_FOUND("parser::fixed_rule_not_found", "a fixed rule ('<~') that does not exist"),
+  PARSER_FIXED_AGGR_CONFLICT("parser::fixed_aggr_conflict", "a fixed rule's head that aggregates"),
+  PARSER_DUPLICATE_BINDINGS_FOR_FIXED_RULE("parser::duplicate_bindings_for_fixed_rule",
+      "a variable bound twice by a fixed rule's input relations"),
+  PARSER_NO_ALGO_ARITY("parser::no_algo_arity",
+      "a fixed rule whose options do not tell the width of its rows"),
+  PARSER_SIMPLE_FIXED_RULE_ARITY_MISMATCH("parser::simple_fixed_rule_arity_mismatch",
+      "a fixed rule that gave a row of another width than it declared"),
+  EVAL_ALGO_BAD_FIELDS("eval::algo_bad_fields", "JsonReader's fields that are not a list of strings"),
+  EVAL_BAD_BINDING("eval::bad_binding",
+      "a fixed rule's option expression using a variable its inputs do not bind"),
+  ALGO_RULE_NOT_FOUND("algo::rule_not_found", "a fixed rule's input rule that is not defined"),
 
   // eval::, checking and running a query
   EVAL_THROW("eval::throw", "a function failed on its values (the help says why)"),
@@ -93,6 +112,8 @@ public enum ErrorCode {
       "time travel ('@') on a relation whose last key column is not a Validity"),
   EVAL_REPLACE_REL_WITH_INDICES("eval::replace_rel_with_indices",
       ":replace of a stored relation that has indices"),
+  EVAL_DANGLING_CTRL_FLOW("eval::dangling_ctrl_flow",
+      "%break or %continue outside a loop, or naming a %mark no loop around it has"),
 
   // query::, transact::, the stored relations
   QUERY_RELATION_NOT_FOUND("query::relation_not_found", "a stored relation that does not exist"),
@@ -148,6 +169,9 @@ public enum ErrorCode {
   MNESTIC_NO_FIXPOINT("mnestic::no_fixpoint", "a recursion that keeps deriving new rows"),
   MNESTIC_FRONTIER_DIVERGES("mnestic::frontier_diverges",
       "a recursion through a bounded-meet aggregation still changing after :max_epochs"),
+  MNESTIC_READ_NOT_ALLOWED("mnestic::read_not_allowed",
+      "a file a fixed rule may not read where the script runs (the reading policy)"),
+  MNESTIC_READ_FAILED("mnestic::read_failed", "a file a fixed rule could not read or parse"),
   MNESTIC_INTERNAL("mnestic::internal", "a failure inside mnestic (a bug)");
 
   private final String code;

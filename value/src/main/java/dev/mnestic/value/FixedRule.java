@@ -113,7 +113,7 @@ public interface FixedRule {
   interface Expression {
     /**
      * The expression as a function of a row in which variable {@code names.get(i)} is value
-     * {@code i}; fails with {@code eval::unbound_variable} if it uses a variable not named.
+     * {@code i}; fails with {@code eval::bad_binding} if it uses a variable not named.
      */
     Function<Object[], Object> bind(List<String> names);
   }

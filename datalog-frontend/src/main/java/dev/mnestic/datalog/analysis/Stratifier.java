@@ -2,6 +2,7 @@ package dev.mnestic.datalog.analysis;
 
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Atom;
+import dev.mnestic.datalog.ast.FixedApply;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.value.ErrorCode;
 
@@ -26,8 +27,9 @@ import java.util.stream.Collectors;
  *       bodies apply. An edge is <em>forbidden</em> inside a strongly connected
  *       component when it is a negation, when {@code k} aggregates (unless all
  *       of {@code k}'s aggregations are meet aggregations and the edge is
- *       {@code k}'s own recursion), or when it reads a meet-aggregating rule
- *       other than {@code k} itself.
+ *       {@code k}'s own recursion), when it reads a meet-aggregating rule
+ *       other than {@code k} itself, or when {@code k} is a fixed rule reading the
+ *       rule (a fixed rule's inputs are complete before it runs).
  *   <li>Keep the rules reachable from the entry rule {@code ?}.
  *   <li>Find the strongly connected components; a forbidden edge inside one is
  *       {@code eval::unstratifiable}.
@@ -75,10 +77,17 @@ public final class Stratifier {
     return sccs.stream().map(List::copyOf).collect(Collectors.toList());
   }
 
-  /** Every applied rule exists and is applied with its arity. */
+  /** Every applied rule exists and is applied with its arity; every fixed rule's input exists. */
   private static void checkApplications(Map<String, List<Rule>> byName) {
     for (List<Rule> defs : byName.values()) {
       for (Rule rule : defs) {
+        for (FixedApply.Input in : fixedInputs(rule)) {
+          if (!byName.containsKey(in.relation())) {
+            throw new DatalogException(ErrorCode.ALGO_RULE_NOT_FOUND,
+                "The requested rule '" + in.relation() + "' cannot be found", in.pos().line(),
+                in.pos().column());
+          }
+        }
         for (Atom a : rule.body()) {
           forEachApplication(a, false, (apply, negated) -> {
             final List<Rule> target = byName.get(apply.rule());
@@ -123,6 +132,9 @@ public final class Stratifier {
       final boolean meet = meetRules.contains(k);
       final Map<String, Boolean> deps = new TreeMap<>();
       for (Rule rule : e.getValue()) {
+        for (FixedApply.Input in : fixedInputs(rule)) {
+          deps.put(in.relation(), true);
+        }
         for (Atom a : rule.body()) {
           forEachApplication(a, false, (apply, negated) -> {
             final String dep = apply.rule();
@@ -136,6 +148,12 @@ public final class Stratifier {
       graph.put(k, deps);
     }
     return graph;
+  }
+
+  /** The rules (not stored relations) a fixed rule reads; none for another rule. */
+  private static List<FixedApply.Input> fixedInputs(Rule rule) {
+    return rule.fixed() == null ? List.of()
+        : rule.fixed().inputs().stream().filter(in -> !in.stored()).toList();
   }
 
   /** Calls {@code visit} for each rule application in {@code atom}, saying whether it is negated. */

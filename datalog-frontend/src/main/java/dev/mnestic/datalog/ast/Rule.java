@@ -4,12 +4,18 @@ import java.util.List;
 
 /**
  * A rule: {@code head[...] := body} (inline), {@code head[...] <- [[...]]}
- * (constant) or {@code head[...] <~ Algo(...)} (fixed; not supported).
+ * (constant) or {@code head[...] <~ Name(...)} (fixed, its {@link #fixed} application).
  * The entry rule is named {@value #ENTRY}.
  */
 public record Rule(String name, List<HeadArg> head, Kind kind, List<Atom> body,
-    Expr constant, Pos pos) {
+    Expr constant, Pos pos, FixedApply fixed) {
   public static final String ENTRY = "?";
+
+  /** An inline or constant rule. */
+  public Rule(String name, List<HeadArg> head, Kind kind, List<Atom> body, Expr constant,
+      Pos pos) {
+    this(name, head, kind, body, constant, pos, null);
+  }
 
   /** How a rule is defined. */
   public enum Kind { INLINE, CONSTANT, FIXED }

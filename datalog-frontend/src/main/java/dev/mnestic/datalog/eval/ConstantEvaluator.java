@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Evaluates an expression without variables, such as the body of a constant
@@ -47,6 +48,10 @@ public final class ConstantEvaluator {
 
   /** The parameters, by name without {@code $}. */
   private final Map<String, Object> params;
+  /** While {@link #bind bound} to rows: each variable's position in {@link #row}; else null. */
+  private Map<String, Integer> positions;
+  /** The row being evaluated, while bound. */
+  private Object[] row;
 
   /**
    * An evaluator with parameters, by name without {@code $}; each is
@@ -77,6 +82,57 @@ public final class ConstantEvaluator {
           pos.line(), pos.column());
     }
     return v;
+  }
+
+  /**
+   * {@code e} as a function of a row in which variable {@code names.get(i)} is value {@code i}
+   * (a fixed rule's option over its input's bindings, such as ReorderSort's {@code sort_by}):
+   * checked once as {@link #evaluate} checks, then folded per row, each variable its value.
+   * The function keeps the row being evaluated: one thread at a time.
+   *
+   * @throws DatalogException {@code eval::bad_binding} for a variable not in {@code names},
+   *     and, per row, as {@link #evaluate}
+   */
+  public Function<Object[], Object> bind(Expr e, List<String> names) {
+    check(e);
+    final Map<String, Integer> at = new HashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      at.putIfAbsent(names.get(i), i);
+    }
+    final Expr.Var unbound = firstUnbound(e, at);
+    if (unbound != null) {
+      throw error(ErrorCode.EVAL_BAD_BINDING, "Cannot find binding " + unbound.name(), null,
+          unbound.pos());
+    }
+    final ConstantEvaluator bound = new ConstantEvaluator(Map.of());
+    bound.params.putAll(params);
+    bound.positions = at;
+    return values -> {
+      bound.row = values;
+      final Object v = bound.fold(e);
+      if (v == UNEVALUATED) {
+        final Pos pos = firstUnevaluated(e).pos();
+        throw new DatalogException(ErrorCode.EVAL_NOT_CONSTANT,
+            "Expression contains unevaluated constant", pos.line(), pos.column());
+      }
+      return v;
+    };
+  }
+
+  /** The first variable of {@code e} (in reading order) that {@code at} does not place. */
+  private static Expr.Var firstUnbound(Expr e, Map<String, Integer> at) {
+    if (e instanceof Expr.Var v) {
+      return at.containsKey(v.name()) ? null : v;
+    }
+    final List<Expr> children = e instanceof Expr.ListExpr l ? l.items()
+        : e instanceof Expr.Apply a ? a.args() : List.of();
+    for (Expr c : children) {
+      final Expr.Var found = firstUnbound(c, at);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   /**
@@ -141,8 +197,8 @@ public final class ConstantEvaluator {
     if (e instanceof Expr.Param) {
       return params.get(((Expr.Param) e).name());
     }
-    if (e instanceof Expr.Var) {
-      return UNEVALUATED;
+    if (e instanceof Expr.Var v) {
+      return positions == null ? UNEVALUATED : row[positions.get(v.name())];
     }
     if (e instanceof Expr.ListExpr) {
       final List<Object> items = foldAll(((Expr.ListExpr) e).items());

@@ -4,6 +4,7 @@ import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.value.ErrorCode;
+import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ public final class ConstantRules {
    * The rows of constant rule {@code rule}: its body evaluated by
    * {@link ConstantEvaluator}, which must give a list of lists of one length
    * (that of the head, if the head is not empty). The rows come as a set:
-   * without duplicates, in {@link Values#ORDER} (as CozoDB returns them).
+   * without duplicates, in {@link dev.mnestic.value.Values#ORDER} (as CozoDB returns them).
    *
    * @throws DatalogException with CozoDB's code, message and help:
    *     {@code fixed_rule::arg_wrong} (the body is not a list),
@@ -38,25 +39,11 @@ public final class ConstantRules {
     if (rule.kind() != Rule.Kind.CONSTANT) {
       throw new IllegalArgumentException("not a constant rule: " + rule.name());
     }
-    final Object data = ConstantEvaluator.evaluate(rule.constant(), params);
-    if (!(data instanceof List)) {
-      throw error(rule, ErrorCode.FIXED_RULE_ARG_WRONG, "Wrong value for option 'data' of 'Constant'",
-          "a list of lists is required");
-    }
-    final List<List<Object>> rows = new ArrayList<>();
-    for (Object row : (List<?>) data) {
-      if (!(row instanceof List)) {
-        throw error(rule, ErrorCode.PARSER_BAD_ROW_FOR_CONST, "Bad row for constant rule: " + Values.display(row),
-            "The body of a constant rule should evaluate to a list of lists");
-      }
-      @SuppressWarnings("unchecked")
-      final List<Object> tuple = (List<Object>) row;
-      if (!rows.isEmpty() && rows.get(0).size() != tuple.size()) {
-        throw error(rule, ErrorCode.PARSER_CONST_DATA_ARITY_MISMATCH,
-            "Constant head must have the same arity as the data given",
-            "First row length: " + rows.get(0).size() + "; the mismatch: " + Values.display(tuple));
-      }
-      rows.add(tuple);
+    final List<List<Object>> rows;
+    try {
+      rows = dataRows(ConstantEvaluator.evaluate(rule.constant(), params));
+    } catch (ValueException e) {
+      throw error(rule, e.errorCode(), e.getMessage(), e.help());
     }
     final int headArity = rule.head().size();
     final int arity;
@@ -75,9 +62,45 @@ public final class ConstantRules {
       throw error(rule, ErrorCode.PARSER_FIXED_RULE_HEAD_ARITY_MISMATCH, "Fixed rule head arity mismatch",
           "Expected arity: " + arity + ", number of arguments given: " + headArity);
     }
+    return rows;
+  }
+
+  /**
+   * The rows of {@code data} (a constant rule's body, {@code Constant}'s option {@code data}), which must be a list of lists of one length, as a set: without
+   * duplicates, in {@link Values#ORDER} (as CozoDB keeps them).
+   *
+   * @throws ValueException {@code fixed_rule::arg_wrong} (not a list),
+   *     {@code parser::bad_row_for_const} (a row is not a list),
+   *     {@code parser::const_data_arity_mismatch} (rows of different lengths)
+   */
+  public static List<List<Object>> dataRows(Object data) {
+    if (!(data instanceof List)) {
+      throw wrongData();
+    }
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Object row : (List<?>) data) {
+      if (!(row instanceof List)) {
+        throw new ValueException(ErrorCode.PARSER_BAD_ROW_FOR_CONST, "Bad row for constant rule: "
+            + Values.display(row), "The body of a constant rule should evaluate to a list of lists");
+      }
+      @SuppressWarnings("unchecked")
+      final List<Object> tuple = (List<Object>) row;
+      if (!rows.isEmpty() && rows.get(0).size() != tuple.size()) {
+        throw new ValueException(ErrorCode.PARSER_CONST_DATA_ARITY_MISMATCH,
+            "Constant head must have the same arity as the data given",
+            "First row length: " + rows.get(0).size() + "; the mismatch: " + Values.display(tuple));
+      }
+      rows.add(tuple);
+    }
     final TreeSet<List<Object>> set = new TreeSet<>(Values.ORDER::compare);
     set.addAll(rows);
     return List.copyOf(set);
+  }
+
+  /** {@code Constant}'s option {@code data} is not a list of lists. */
+  public static ValueException wrongData() {
+    return new ValueException(ErrorCode.FIXED_RULE_ARG_WRONG,
+        "Wrong value for option 'data' of 'Constant'", "a list of lists is required");
   }
 
   /**

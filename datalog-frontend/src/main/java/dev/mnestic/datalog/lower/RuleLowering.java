@@ -641,7 +641,8 @@ final class RuleLowering {
     return constants;
   }
 
-  private static int column(List<String> columns, String name) {
+  /** The index of the column named {@code name} (exactly, else ignoring case); -1 if none. */
+  static int column(List<String> columns, String name) {
     for (int i = 0; i < columns.size(); i++) {
       if (columns.get(i).equals(name)) {
         return i;

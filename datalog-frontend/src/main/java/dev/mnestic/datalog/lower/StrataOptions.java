@@ -1,5 +1,6 @@
 package dev.mnestic.datalog.lower;
 
+import dev.mnestic.datalog.fixed.FixedRules;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.value.HostAggregations;
 
@@ -29,10 +30,11 @@ import java.util.function.Function;
  * @param now what {@code 'NOW'} means in a time-travel read ({@code *rel{...} @ 'NOW'}), in
  *     µs since the Unix epoch: the time of the script's {@code 'ASSERT'} and {@code 'RETRACT'}
  *     writes, as in CozoDB
+ * @param fixedRules the fixed rules ({@code <~}) scripts may apply
  */
 public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean cancelFlag,
     PrintStream progress, SemiNaive.Progress rounds, int maxEpochs,
-    Function<String, Optional<String>> storedTables, long now) {
+    Function<String, Optional<String>> storedTables, long now, FixedRules fixedRules) {
   /**
    * Rounds a recursion through a bounded-meet aggregation may keep changing
    * its result unless {@code :max_epochs} says otherwise: a recursive
@@ -47,48 +49,54 @@ public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean 
    */
   public static StrataOptions of(HostAggregations host) {
     return new StrataOptions(host, 0, null, null, null, MAX_EPOCHS, null,
-        System.currentTimeMillis() * 1000);
+        System.currentTimeMillis() * 1000, FixedRules.DEFAULT);
   }
 
   /** These options, stopped when {@code deadline} (0: none) passes or {@code cancelFlag} is set. */
   public StrataOptions stoppedBy(long deadline, AtomicBoolean cancelFlag) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now);
+        storedTables, now, fixedRules);
   }
 
   /** These options, showing progress on {@code terminal}. */
   public StrataOptions showingProgressOn(PrintStream terminal) {
     return new StrataOptions(host, deadline, cancelFlag, terminal, rounds, maxEpochs,
-        storedTables, now);
+        storedTables, now, fixedRules);
   }
 
   /** These options, telling {@code rounds} of every round. */
   public StrataOptions reportingRoundsTo(SemiNaive.Progress rounds) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now);
+        storedTables, now, fixedRules);
   }
 
   /** These options with the host's aggregations {@code host}. */
   public StrataOptions withHost(HostAggregations host) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now);
+        storedTables, now, fixedRules);
   }
 
   /** These options with a script's {@code :max_epochs}. */
   public StrataOptions withMaxEpochs(int maxEpochs) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now);
+        storedTables, now, fixedRules);
   }
 
   /** These options, reading stored relations from the tables {@code tables} names. */
   public StrataOptions readingStoredFrom(Function<String, Optional<String>> tables) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs, tables,
-        now);
+        now, fixedRules);
   }
 
   /** These options, {@code 'NOW'} being {@code now} (µs since the Unix epoch). */
   public StrataOptions at(long now) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now);
+        storedTables, now, fixedRules);
+  }
+
+  /** These options with the fixed rules {@code fixedRules}. */
+  public StrataOptions withFixedRules(FixedRules fixedRules) {
+    return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
+        storedTables, now, fixedRules);
   }
 }

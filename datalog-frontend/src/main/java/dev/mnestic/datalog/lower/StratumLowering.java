@@ -2,14 +2,17 @@ package dev.mnestic.datalog.lower;
 
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Expr;
+import dev.mnestic.datalog.ast.FixedApply;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
+import dev.mnestic.datalog.fixed.FixedRules;
 import dev.mnestic.rel.LogicalRecursiveUnion;
 import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.PlanRules;
 import dev.mnestic.runtime.CozoCalls;
+import dev.mnestic.runtime.FixedRuleRun;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.store.Session;
 import dev.mnestic.value.ColType;
@@ -168,6 +171,46 @@ public final class StratumLowering implements RuleLowering.Tables {
         ? MnesticRelBuilder.datalogAggregate(b.push(union), host.resolve(step.aggregations()))
             .build()
         : distinct(union);
+  }
+
+  /**
+   * The plan of a {@link StratumPlan.Fixed}: a {@code FixedRuleApply} of its rule, with its
+   * options and what each input binds, over each input relation (an evaluated rule's table, a
+   * stored relation read from the store).
+   */
+  public RelNode fixed(StratumPlan.Fixed step) {
+    final FixedApply f = step.rule().fixed();
+    final List<FixedRuleRun.Shape> shapes = new ArrayList<>();
+    for (FixedApply.Input in : f.inputs()) {
+      final RelNode input = in.stored()
+          ? read(new Atom.StoredApply(in.relation(), List.of(), null, null, in.pos()), Map.of())
+              .plan()
+          : LogicalTableScan.create(b.getCluster(), materialized.get(in.relation()), List.of());
+      final List<String> columns = input.getRowType().getFieldNames();
+      final List<String> bindings = new ArrayList<>();
+      if (in.named() == null) {
+        in.bindings().forEach(v -> bindings.add(v.name()));
+      } else {
+        // each column the application names binds its variable; the others none
+        for (int i = 0; i < columns.size(); i++) {
+          bindings.add("*~*" + i);
+        }
+        for (Atom.Binding binding : in.named()) {
+          final int i = RuleLowering.column(columns, binding.column());
+          if (i < 0) {
+            throw new DatalogException(ErrorCode.EVAL_NAMED_FIELD_NOT_FOUND, "stored relation "
+                + in.relation() + " does not have field " + binding.column(),
+                binding.pos().line(), binding.pos().column());
+          }
+          bindings.set(i, ((Expr.Var) binding.value()).name());
+        }
+      }
+      shapes.add(new FixedRuleRun.Shape(columns.size(), bindings));
+      b.push(input);
+    }
+    return MnesticRelBuilder.fixedRuleApply(b, new FixedRuleRun.Spec(f.name(),
+        FixedRules.describe(f), step.impl(), FixedRules.options(f, params), shapes,
+        step.rule().head().size())).build();
   }
 
   /** The plan reading a {@link StratumPlan.CopyStored}'s relation from the store. */

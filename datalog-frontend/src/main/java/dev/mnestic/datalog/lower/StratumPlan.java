@@ -2,6 +2,8 @@ package dev.mnestic.datalog.lower;
 
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Rule;
+import dev.mnestic.datalog.fixed.FixedRules;
+import dev.mnestic.value.FixedRule;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +48,14 @@ public record StratumPlan(List<Step> steps) {
     public boolean aggregated() {
       return aggregations.stream().anyMatch(a -> a != null);
     }
+  }
+
+  /**
+   * A fixed rule ({@code out[a] <~ Name(...)}): {@code rule} applied to its inputs, every one
+   * of an earlier stratum or stored, as a {@code FixedRuleApply}; its rows a relation.
+   */
+  public record Fixed(int stratum, List<String> relations, Rule rule, FixedRule impl)
+      implements Step {
   }
 
   /**
@@ -119,6 +129,9 @@ public record StratumPlan(List<Step> steps) {
         if (o.aggregated()) {
           b.append(", aggregations ").append(o.aggregations());
         }
+      } else if (step instanceof Fixed f) {
+        b.append("fixed ").append(f.rule().name()).append(": ")
+            .append(FixedRules.describe(f.rule().fixed()));
       } else if (step instanceof CopyStored c) {
         b.append("copy-stored ").append(c.relation());
       } else {

@@ -21,6 +21,7 @@ import java.util.TreeSet;
  * run. Per stratum:
  * <ol>
  *   <li>a constant rule is a {@link StratumPlan.Constant} of its rows;
+ *   <li>a fixed rule is a {@link StratumPlan.Fixed}, its rule resolved;
  *   <li>a relation reading nothing of its own stratum is a
  *       {@link StratumPlan.Once};
  *   <li>a recursive component is a {@link StratumPlan.Fixpoint}: per member,
@@ -51,7 +52,8 @@ public final class StratumPlanner {
     final HostAggregations host = options.host();
     final Map<String, List<Rule>> byName = new LinkedHashMap<>();
     for (Rule r : rules) {
-      byName.computeIfAbsent(r.name(), k -> new ArrayList<>()).addAll(Dnf.expand(r));
+      byName.computeIfAbsent(r.name(), k -> new ArrayList<>())
+          .addAll(r.kind() == Rule.Kind.FIXED ? List.of(r) : Dnf.expand(r));
     }
     final List<StratumPlan.Step> steps = new ArrayList<>();
     final Set<Object> copied = new HashSet<>();
@@ -63,6 +65,11 @@ public final class StratumPlanner {
       if (firstRules.get(0).kind() == Rule.Kind.CONSTANT) {
         steps.add(new StratumPlan.Constant(stratum, component, firstRules.get(0),
             ConstantRules.rows(firstRules.get(0), params)));
+        continue;
+      }
+      if (firstRules.get(0).kind() == Rule.Kind.FIXED) {
+        steps.add(new StratumPlan.Fixed(stratum, component, firstRules.get(0),
+            options.fixedRules().resolve(firstRules.get(0).fixed())));
         continue;
       }
       final boolean recursive = members.size() > 1 || firstRules.stream()

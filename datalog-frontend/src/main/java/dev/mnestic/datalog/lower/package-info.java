@@ -1,7 +1,7 @@
 /**
  * The Datalog pipeline's plan and lower stages: {@link dev.mnestic.datalog.lower.StratumPlanner}
  * plans, from the rules alone, the steps of an evaluation ({@link
- * dev.mnestic.datalog.lower.StratumPlan}: constant, once, copy-stored, fixpoint; what
+ * dev.mnestic.datalog.lower.StratumPlan}: constant, fixed, once, copy-stored, fixpoint; what
  * {@code ::explain} prints); rules in disjunctive normal form
  * ({@link dev.mnestic.datalog.lower.Dnf}) are lowered to {@code RelBuilder} plans
  * ({@link dev.mnestic.datalog.lower.RuleLowering}, with the SQL operators of

@@ -3,12 +3,15 @@ package dev.mnestic.datalog.parse;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Expr;
+import dev.mnestic.datalog.ast.FixedApply;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.value.ErrorCode;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -68,6 +71,8 @@ public final class Parser {
   private int depth;
   /** How many {@code _} the script's unifications have bound ({@link #bindingVar}). */
   private int ignored;
+  /** The query blocks of an imperative script read so far, in order. */
+  private final List<Script.Query> blocks = new ArrayList<>();
 
   private Parser(String source) {
     this.source = source;
@@ -101,30 +106,182 @@ public final class Parser {
     return List.copyOf(names);
   }
 
-  // script := '::' sysop | '{' block '}' ('{' block '}')* | block
+  // script := '::' sysop | statement+ | block
+  // statement := '{' block '}' ('as' _name)? | '{' '::' sysop '}' ('as' _name)? | '%' ...
 
   private Script script() {
     if (peek().is("::")) {
       final Script.SysOp op = sysOp();
       expectEnd();
-      return new Script(List.of(), op);
+      return new Script(List.of(), op, null);
     }
-    final List<Script.Query> queries = new ArrayList<>();
-    if (peek().is("{")) {
-      while (peek().is("{")) {
-        if (queries.size() == MAX_BLOCKS) {
-          throw tooLarge(peek().pos(), "the script chains more than " + MAX_BLOCKS
-              + " query blocks here", "run the blocks as several scripts");
-        }
-        next();
-        queries.add(query("}"));
-        expect("}");
-      }
-    } else {
-      queries.add(query(null));
+    if (peek().is("{") || percent() != null) {
+      final List<Script.Statement> program = statements();
+      expectEnd();
+      return new Script(List.copyOf(blocks), null, program);
     }
+    final List<Script.Query> queries = List.of(query(null));
     expectEnd();
-    return new Script(queries, null);
+    return new Script(queries, null, null);
+  }
+
+  /** The word of a {@code %word} at the cursor ({@code %} right before it), or null. */
+  private String percent() {
+    final Token t = peek();
+    if (!t.is("%") || at + 1 >= tokens.size()) {
+      return null;
+    }
+    final Token word = tokens.get(at + 1);
+    return word.kind() == Token.Kind.IDENT && word.start() == t.end() ? word.text() : null;
+  }
+
+  /** Consumes {@code %word}. */
+  private Token expectPercent(String word) {
+    if (!word.equals(percent())) {
+      throw unexpected("'%" + word + "'");
+    }
+    final Token t = next();
+    next();
+    return t;
+  }
+
+  /** Statements up to a {@code %then}, {@code %else}, {@code %end} or the end of the script. */
+  private List<Script.Statement> statements() {
+    final List<Script.Statement> statements = new ArrayList<>();
+    while (true) {
+      final String word = percent();
+      if (peek().is("{")) {
+        statements.add(braced());
+      } else if (word == null || word.equals("then") || word.equals("else")
+          || word.equals("end")) {
+        return statements;
+      } else {
+        statements.add(percentStatement(word));
+      }
+    }
+  }
+
+  /** One statement or more, as a %if's branches and a %loop's body hold. */
+  private List<Script.Statement> someStatements() {
+    final List<Script.Statement> statements = statements();
+    if (statements.isEmpty()) {
+      throw unexpected("a statement ('{' or a '%' statement)");
+    }
+    return statements;
+  }
+
+  /** {@code {query}} or {@code {::op}}, then {@code as _name} or not. */
+  private Script.Statement braced() {
+    final Token open = expect("{");
+    if (peek().is("::")) {
+      final Script.SysOp op = sysOp();
+      expect("}");
+      return new Script.SysBlock(op, storeAs(), open.pos());
+    }
+    return clause(open, false);
+  }
+
+  /** The rest of {@code {query}} after its {@code {}, then {@code as _name} or not. */
+  private Script.Block clause(Token open, boolean ignoreError) {
+    if (blocks.size() == MAX_BLOCKS) {
+      throw tooLarge(open.pos(), "the script chains more than " + MAX_BLOCKS
+          + " query blocks here", "run the blocks as several scripts");
+    }
+    final Script.Query query = query("}");
+    blocks.add(query);
+    expect("}");
+    return new Script.Block(query, storeAs(), ignoreError, open.pos());
+  }
+
+  /** {@code as _name} (an ephemeral relation's name), or null. */
+  private String storeAs() {
+    if (!peek().is("as") || peek().kind() != Token.Kind.IDENT) {
+      return null;
+    }
+    next();
+    final Token name = expectIdent("an ephemeral relation's name (_name) after 'as'");
+    if (!name.text().startsWith("_") || name.text().length() < 2) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "expected an ephemeral relation's name"
+          + " (_name) after 'as', found '" + name.text() + "'", name.pos().line(),
+          name.pos().column());
+    }
+    return name.text();
+  }
+
+  /** A relation's name or a {@code {query}}: a %if's condition, an operand of %return. */
+  private Script.Operand operand() {
+    final Token t = peek();
+    if (t.is("{")) {
+      next();
+      return new Script.Operand(clause(t, false), null, t.pos());
+    }
+    return new Script.Operand(null, expectIdent("a relation's name or a {query}").text(), t.pos());
+  }
+
+  private Script.Statement percentStatement(String word) {
+    final Token start = peek();
+    switch (word) {
+    case "if":
+    case "if_not": {
+      expectPercent(word);
+      final Script.Operand condition = operand();
+      if ("then".equals(percent())) {
+        expectPercent("then");
+      }
+      final List<Script.Statement> then = someStatements();
+      List<Script.Statement> otherwise = List.of();
+      if ("else".equals(percent())) {
+        expectPercent("else");
+        otherwise = someStatements();
+      }
+      expectPercent("end");
+      return new Script.If(condition, word.equals("if_not"), then, otherwise, start.pos());
+    }
+    case "mark":
+    case "loop": {
+      String label = null;
+      if (word.equals("mark")) {
+        expectPercent("mark");
+        label = expectIdent("the loop's mark").text();
+      }
+      expectPercent("loop");
+      final List<Script.Statement> body = someStatements();
+      expectPercent("end");
+      return new Script.Loop(label, body, start.pos());
+    }
+    case "break":
+    case "continue": {
+      expectPercent(word);
+      final String label = peek().kind() == Token.Kind.IDENT ? next().text() : null;
+      return new Script.Jump(word.equals("break"), label, start.pos());
+    }
+    case "return": {
+      expectPercent(word);
+      final List<Script.Operand> operands = new ArrayList<>();
+      if (peek().is("{") || peek().kind() == Token.Kind.IDENT) {
+        do {
+          operands.add(operand());
+        } while (accept(","));
+      }
+      return new Script.Return(operands, start.pos());
+    }
+    case "debug":
+      expectPercent(word);
+      return new Script.Debug(expectIdent("a relation's name").text(), start.pos());
+    case "ignore_error":
+      expectPercent(word);
+      return clause(expect("{"), true);
+    case "swap": {
+      expectPercent(word);
+      final String left = expectIdent("an ephemeral relation's name").text();
+      return new Script.Swap(left, expectIdent("an ephemeral relation's name").text(),
+          start.pos());
+    }
+    default:
+      throw new DatalogException(ErrorCode.PARSER_PEST, "unknown statement '%" + word
+          + "'; expected %if, %if_not, %loop, %mark, %break, %continue, %return, %debug,"
+          + " %ignore_error or %swap", start.pos().line(), start.pos().column());
+    }
   }
 
   private void expectEnd() {
@@ -136,7 +293,8 @@ public final class Parser {
   private Script.SysOp sysOp() {
     final Pos pos = expect("::").pos();
     final Token op = expectIdent("a system operation (relations, columns, remove, rename,"
-        + " explain, show_triggers, set_triggers, access_level, index, indices)");
+        + " explain, show_triggers, set_triggers, access_level, index, indices, fixed_rules,"
+        + " running, kill, compact)");
     switch (op.text()) {
     case "relations":
       return new Script.SysOp(Script.SysOp.Kind.RELATIONS, List.of(), null, pos);
@@ -160,6 +318,8 @@ public final class Parser {
         pairs.add(storedName("renamed"));
       } while (accept(","));
       return new Script.SysOp(Script.SysOp.Kind.RENAME, pairs, null, pos);
+    case "fixed_rules":
+      return new Script.SysOp(Script.SysOp.Kind.FIXED_RULES, List.of(), null, pos);
     case "explain":
       expect("{");
       final Script.Query q = query("}");
@@ -172,11 +332,18 @@ public final class Parser {
       return setTriggers(pos);
     case "access_level":
       return accessLevel(pos);
+    case "running":
+      return new Script.SysOp(Script.SysOp.Kind.RUNNING, List.of(), null, pos);
+    case "kill":
+      return new Script.SysOp(Script.SysOp.Kind.KILL, List.of(), null, pos, List.of(), null,
+          expr());
+    case "compact":
+      return new Script.SysOp(Script.SysOp.Kind.COMPACT, List.of(), null, pos);
     default:
       throw new DatalogException(ErrorCode.PARSER_PEST, "unsupported system operation '::"
           + op.text() + "'; expected relations, columns, remove, rename, explain,"
-          + " show_triggers, set_triggers, access_level, index or indices", op.pos().line(),
-          op.pos().column());
+          + " show_triggers, set_triggers, access_level, index, indices, fixed_rules, running,"
+          + " kill or compact", op.pos().line(), op.pos().column());
     }
   }
 
@@ -198,7 +365,7 @@ public final class Parser {
       triggers.add(new Script.Trigger(on.text(), source.substring(from, expect("}").start())));
     }
     return new Script.SysOp(Script.SysOp.Kind.SET_TRIGGERS, List.of(relation), null, pos,
-        triggers, null);
+        triggers, null, null);
   }
 
   // access_level := 'access_level' ('normal' | 'protected' | 'read_only' | 'hidden') name (',' name)*
@@ -215,7 +382,7 @@ public final class Parser {
       names.add(storedName("given an access level"));
     } while (accept(","));
     return new Script.SysOp(Script.SysOp.Kind.ACCESS_LEVEL, names, null, pos, List.of(),
-        level.text());
+        level.text(), null);
   }
 
   /**
@@ -341,11 +508,99 @@ public final class Parser {
     if (accept("<-")) {
       return new Rule(ruleName, head, Rule.Kind.CONSTANT, List.of(), expr(), name.pos());
     }
-    if (def.is("<~")) {
-      throw new DatalogException(ErrorCode.PARSER_PEST,
-          "fixed rules ('<~') are not supported", def.pos().line(), def.pos().column());
+    if (accept("<~")) {
+      for (Rule.HeadArg h : head) {
+        if (h.isAggregated()) {
+          throw new DatalogException(ErrorCode.PARSER_FIXED_AGGR_CONFLICT,
+              "fixed rule cannot be combined with aggregation", h.pos().line(), h.pos().column());
+        }
+      }
+      return new Rule(ruleName, head, Rule.Kind.FIXED, List.of(), null, name.pos(), fixedApply());
     }
     throw unexpected("':=', '<-' or '<~' after the rule head");
+  }
+
+  // fixed := Name '(' (input | option) (',' (input | option))* ','? ')'
+  // input := name '[' vars ']' | '*' name '[' vars ']' | '*' name '{' col (':' var)? ... '}'
+
+  private FixedApply fixedApply() {
+    final Token name = expectIdent("the name of a fixed rule");
+    final Pos args = expect("(").pos();
+    final List<FixedApply.Input> inputs = new ArrayList<>();
+    final Map<String, Expr> options = new LinkedHashMap<>();
+    final Set<String> bound = new HashSet<>();
+    int fresh = 0;
+    while (!peek().is(")")) {
+      final Token t = peek();
+      if (t.is("*") && peek(1).kind() == Token.Kind.IDENT && peek(1).start() == t.end()) {
+        next();
+        final String relation = next().text();
+        if (accept("{")) {
+          final List<Atom.Binding> named = new ArrayList<>();
+          while (!peek().is("}")) {
+            final Token col = expectIdent("a column name");
+            final Token v = accept(":") ? expectIdent("a variable") : col;
+            fixedBinding(v, bound);
+            named.add(new Atom.Binding(col.text(), new Expr.Var(v.text(), v.pos()), col.pos()));
+            if (!accept(",")) {
+              break;
+            }
+          }
+          rejectValidity();
+          expect("}");
+          inputs.add(new FixedApply.Input(relation, true, null, named, t.pos()));
+        } else {
+          fresh = fixedBindings(relation, true, t.pos(), inputs, bound, fresh);
+        }
+      } else if (t.kind() == Token.Kind.IDENT && peek(1).is("[")) {
+        next();
+        fresh = fixedBindings(t.text(), false, t.pos(), inputs, bound, fresh);
+      } else if (t.kind() == Token.Kind.IDENT && peek(1).is(":")) {
+        next();
+        next();
+        options.put(t.text(), expr());
+      } else {
+        throw unexpected("an input relation (rule[...], *stored[...] or *stored{...}) or an"
+            + " option (name: value) of the fixed rule");
+      }
+      if (!accept(",")) {
+        break;
+      }
+    }
+    expect(")");
+    return new FixedApply(name.text(), inputs, options, name.pos(), args);
+  }
+
+  /** {@code [v, ...]} of an input relation; returns the count of fresh variables made. */
+  private int fixedBindings(String relation, boolean stored, Pos pos,
+      List<FixedApply.Input> inputs, Set<String> bound, int fresh) {
+    expect("[");
+    final List<Expr.Var> vars = new ArrayList<>();
+    int made = fresh;
+    while (!peek().is("]")) {
+      final Token v = expectIdent("a variable");
+      if (v.is("_")) {
+        vars.add(new Expr.Var("*_*" + made++, v.pos()));
+      } else {
+        fixedBinding(v, bound);
+        vars.add(new Expr.Var(v.text(), v.pos()));
+      }
+      if (!accept(",")) {
+        break;
+      }
+    }
+    rejectValidity();
+    expect("]");
+    inputs.add(new FixedApply.Input(relation, stored, vars, null, pos));
+    return made;
+  }
+
+  /** A variable an input binds: once per fixed rule ({@code parser::duplicate_bindings_for_fixed_rule}). */
+  private static void fixedBinding(Token v, Set<String> bound) {
+    if (!bound.add(v.text())) {
+      throw new DatalogException(ErrorCode.PARSER_DUPLICATE_BINDINGS_FOR_FIXED_RULE,
+          "fixed rule cannot have duplicate bindings", v.pos().line(), v.pos().column());
+    }
   }
 
   /**
@@ -607,6 +862,15 @@ public final class Parser {
         relation.pos(), relation.start(), index.end());
   }
 
+  /** A fixed rule's input is read whole: no time travel ({@code @}) there yet. */
+  private void rejectValidity() {
+    if (peek().is("@")) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "time travel ('@') of a fixed rule's"
+          + " input is not supported; read the relation at the moment in a rule first",
+          peek().pos().line(), peek().pos().column());
+    }
+  }
+
   /** {@code @ expr}, the moment of a time-travel read, or null when there is none. */
   private Expr validityClause() {
     return accept("@") ? expr() : null;
@@ -650,6 +914,12 @@ public final class Parser {
     case "disable_magic_rewrite":
       o.disableMagicRewrite = expr();
       return;
+    case "returning":
+      o.returning = true;
+      return;
+    case "sleep":
+      o.sleep = expr();
+      return;
     case "order":
     case "sort":
       do {
@@ -685,7 +955,7 @@ public final class Parser {
       } catch (IllegalArgumentException e) {
         throw new DatalogException(ErrorCode.PARSER_PEST, "unknown option ':" + name.text()
             + "'; expected :limit, :offset, :order, :timeout, :max_epochs, :assert,"
-            + " :disable_magic_rewrite, :create,"
+            + " :disable_magic_rewrite, :returning, :sleep, :create,"
             + " :replace,"
             + " :put, :rm, :insert, :update, :delete, :ensure or :ensure_not",
             name.pos().line(), name.pos().column());
@@ -1003,10 +1273,12 @@ public final class Parser {
     Expr disableMagicRewrite;
     Script.Assertion assertion;
     Script.RelationOp relationOp;
+    boolean returning;
+    Expr sleep;
 
     Script.Options build() {
       return new Script.Options(List.copyOf(order), limit, offset, timeout, maxEpochs, assertion,
-          relationOp, disableMagicRewrite);
+          relationOp, disableMagicRewrite, returning, sleep);
     }
   }
 }
