@@ -150,8 +150,10 @@ class FixedRulesTest {
     assertThrows(IllegalArgumentException.class, () -> engine.withFixedRule("Constant", new Scaled()));
     assertThrows(IllegalArgumentException.class, () -> host.withFixedRule("Scaled", new Scaled()));
     assertThrows(IllegalArgumentException.class, () -> engine.withFixedRule("no-name", new Scaled()));
-    assertEquals("{\"headers\":[\"rule\"],\"rows\":[[\"Constant\"],[\"CsvReader\"],"
-        + "[\"JsonReader\"],[\"ReorderSort\"],[\"Scaled\"]]}", json(host, "::fixed_rules"));
+    final Engine.Result builtIn = engine.run("::fixed_rules", Map.of());
+    final Engine.Result listed = host.run("::fixed_rules", Map.of());
+    assertEquals(builtIn.rows().size() + 1, listed.rows().size(), listed.toJson());
+    assertTrue(listed.rows().contains(List.of("Scaled")), listed.toJson());
   }
 
   @Test void aRuleThatNeverEndsStopsAtTheTimeout() throws Exception {
