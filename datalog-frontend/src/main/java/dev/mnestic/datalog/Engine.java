@@ -260,7 +260,21 @@ public final class Engine {
    * commits an open transaction of the connection, as all DDL of the store does.
    */
   public Result run(String script, Map<String, ?> params) throws SQLException {
-    return onDeepStack(stored -> runScript(script, params));
+    return onDeepStack(stored -> {
+      try {
+        return runScript(script, params);
+      } catch (SQLException | RuntimeException e) {
+        // stopped where the store or Calcite saw the stop first (a write under way when
+        // ::kill, a cancel or the deadline came): still the script's eval::killed
+        final AtomicBoolean flag = options.cancelFlag();
+        if (!(e instanceof DatalogException) && flag != null && flag.get()) {
+          final DatalogException killed = StrataRunner.killed();
+          killed.initCause(e);
+          throw killed;
+        }
+        throw e;
+      }
+    });
   }
 
   /**
