@@ -301,19 +301,20 @@ final class StrataRunner implements AutoCloseable {
     }
     final StoredSchema schema = StoredSchema.read(session, table.get());
     final List<String> names = schema.columns().stream().map(StoredSchema.Column::name).toList();
+    // the store's indexes, read once: an index rel:idx is the store's index "table:idx"
+    final Map<String, List<String>> indexes = StoreCatalog.indexes(session, table.get());
     final List<Integer> columns;
     if (colon < 0) {
       columns = IntStream.range(0, names.size()).boxed().toList();
     } else {
-      final List<String> index = StoredRelations.indices(session, table.get())
-          .get(relation.substring(colon + 1));
+      final List<String> index = indexes.get(table.get() + relation.substring(colon));
       if (index == null) {
         return Optional.empty();
       }
       columns = index.stream().map(names::indexOf).toList();
     }
     final Set<String> leading = new HashSet<>();
-    StoreCatalog.indexes(session, table.get()).values().forEach(i -> leading.add(i.get(0)));
+    indexes.values().forEach(i -> leading.add(i.get(0)));
     return Optional.of(schema.lowered(columns, (column, value) -> leading.contains(
         names.get(column)) ? schema.columns().get(column).lookupValue(value) : null));
   }
