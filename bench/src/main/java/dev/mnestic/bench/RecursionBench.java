@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.mnestic.datalog.Engine;
 
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
 import org.postgresql.PGConnection;
 
 import java.io.BufferedReader;
@@ -13,6 +16,9 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.StringReader;
 import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +36,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,24 +44,31 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Recursive queries timed side by side in one run, on the same rows:
- * mnestic's Datalog (through {@code jdbc:mnestic:...;lang=datalog}), PostgreSQL
- * 15's {@code WITH RECURSIVE} (a throwaway cluster that {@code bin/postgres-local}
- * starts), CozoDB 0.7.6 (cozo-lib-wasm under Node, the same CozoScript), and
- * Calcite's own {@code WITH RECURSIVE} through mnestic's SQL over the same
- * store. Answers are compared: mnestic's must equal the oracles' (PostgreSQL's,
- * else CozoDB's) or the bench fails; a peer answering otherwise is reported
- * as a wrong answer.
+ * Recursive queries timed side by side in one run, on the same rows: mnestic's Datalog (through
+ * {@code jdbc:mnestic:...;lang=datalog}), PostgreSQL 15 (a throwaway cluster that
+ * {@code bin/postgres-local} starts), DuckDB 2.0 in this process ({@code jdbc:duckdb:}, in
+ * memory, its rows loaded through its appender), CozoDB 0.7.6 (cozo-lib-wasm under Node, the
+ * same CozoScript), and Calcite's own {@code WITH RECURSIVE} through mnestic's SQL over the same
+ * store. The SQL peers run one {@code WITH RECURSIVE} query where SQL can say the rules (one
+ * recursive relation read once per rule), else a semi-naive evaluation their client drives
+ * ({@link SemiNaiveSql}: Andersen's points-to and CSPA). Answers are compared: mnestic's must
+ * equal the oracles' (PostgreSQL's, else CozoDB's, else DuckDB's) or the bench fails; a peer
+ * answering otherwise is reported as a wrong answer. Beside mnestic's time, the most its heap
+ * held.
  *
- * <p>Reproduce: {@code bench/run RecursionBench [--warmups N] [--runs N]
- * [--cap SECONDS] [--peers mnestic,postgres,cozo,calcite] [WORKLOAD...]},
- * workloads {@code chain[:NODES]}, {@code random[:NODES:EDGES]},
- * {@code samegen[:DEPTH]}, {@code airroutes}; by default all four at the
- * sizes of issue 3; by default 1 warm-up, 3 timed runs and a 120 s cap per
- * run (a peer past it is reported as stopped and not run again). Needs {@code npm ci} in {@code datalog-frontend/src/test/cozo}
- * for CozoDB and the air-routes data in {@code ../shared/data/air-routes}.
+ * <p>Reproduce: {@code bench/run RecursionBench [--warmups N] [--runs N] [--cap SECONDS]
+ * [--peers mnestic,postgres,duckdb,cozo,calcite] [WORKLOAD...]}, workloads
+ * {@code chain[:NODES]}, {@code random[:NODES:EDGES]}, {@code samegen[:DEPTH]},
+ * {@code airroutes}, {@code reach[:NODES:EDGES]} (from one source, 1M edges by default),
+ * {@code triangles[:NODES:EDGES]}, {@code andersen[:VARIABLES]}, {@code cspa[:VARIABLES]}; by
+ * default all of them; by default 1 warm-up, 3 timed runs and a 120 s cap per run (a peer past
+ * it is reported as stopped and not run again). Needs {@code npm ci} in
+ * {@code datalog-frontend/src/test/cozo} for CozoDB and the air-routes data in
+ * {@code ../shared/data/air-routes}.
  */
 public final class RecursionBench {
   private static final Path COZO = Path.of("datalog-frontend/src/test/cozo");
@@ -63,7 +77,10 @@ public final class RecursionBench {
   private static final Path POSTGRES_DIR = Path.of("bench/target/postgres");
   private static final Path AIR_ROUTES = Path.of("../shared/data/air-routes/air-routes.json");
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> PEERS = List.of("mnestic", "postgres", "cozo", "calcite");
+  private static final List<String> DEFAULT_WORKLOADS = List.of("chain", "random", "samegen",
+      "airroutes", "reach", "triangles", "andersen", "cspa");
+  private static final List<String> PEERS =
+      List.of("mnestic", "postgres", "duckdb", "cozo", "calcite");
 
   private RecursionBench() {
   }
@@ -77,8 +94,35 @@ public final class RecursionBench {
       List<List<Object>> rows) {
   }
 
-  /** A recursive query in each peer's language over one relation. */
-  record Workload(String label, Relation relation, String datalog, String sql) {
+  /**
+   * A recursive query in each peer's language over its relations: CozoScript, and for the SQL
+   * peers either one query ({@link Sql#query}) or, where SQL's WITH RECURSIVE cannot say it (a
+   * rule reading the recursive relation twice, or several relations recursive together), a
+   * semi-naive evaluation the client drives ({@link Sql#rounds}).
+   */
+  record Workload(String label, List<Relation> relations, String datalog, Sql sql) {
+    Workload(String label, Relation relation, String datalog, String sql) {
+      this(label, List.of(relation), datalog, Sql.query(sql));
+    }
+
+    int rows() {
+      return relations.stream().mapToInt(r -> r.rows().size()).sum();
+    }
+  }
+
+  /** What the SQL peers run: one query, or rounds of a client-driven semi-naive evaluation. */
+  record Sql(String query, SemiNaiveSql rounds) {
+    static Sql query(String query) {
+      return new Sql(query, null);
+    }
+
+    static Sql rounds(SemiNaiveSql rounds) {
+      return new Sql(null, rounds);
+    }
+
+    List<String> run(Connection c, int cap) throws Exception {
+      return query != null ? jdbc(c, query, cap) : rounds.run(c, cap);
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -102,43 +146,56 @@ public final class RecursionBench {
       }
     }
     final List<Workload> chosen = new ArrayList<>();
-    for (String w : workloads.isEmpty() ? List.of("chain", "random", "samegen", "airroutes") : workloads) {
+    for (String w : workloads.isEmpty() ? DEFAULT_WORKLOADS : workloads) {
       chosen.add(workload(w));
     }
     final Harness harness = new Harness(warmups, runs);
     try (Postgres postgres = peers.contains("postgres") ? Postgres.start() : null;
+         Connection duckdb = peers.contains("duckdb") ? DriverManager.getConnection("jdbc:duckdb:") : null;
          Cozo cozo = peers.contains("cozo") ? new Cozo() : null) {
       System.out.printf(Locale.ROOT, "medians of %d runs after %d warm-up, peers interleaved;"
-          + " ratio = peer / mnestic (above 1: mnestic is faster); cap %d s per run%n%n", runs, warmups, cap);
-      System.out.println("| workload | answer | mnestic Datalog (s) | PostgreSQL 15 (s, ratio)"
-          + " | CozoDB wasm (s, ratio) | Calcite WITH RECURSIVE (s, ratio) |");
-      System.out.println("|---|---|---|---|---|---|");
+          + " ratio = peer / mnestic (above 1: mnestic is faster); cap %d s per run; peak heap:"
+          + " the most the JVM's heap pools held in any of mnestic's runs%n%n", runs, warmups, cap);
+      System.out.println("| workload | answer | mnestic Datalog (s) | mnestic peak heap (MB)"
+          + " | PostgreSQL 15 (s, ratio) | DuckDB 2.0 (s, ratio) | CozoDB wasm (s, ratio)"
+          + " | Calcite WITH RECURSIVE (s, ratio) |");
+      System.out.println("|---|---|---|---|---|---|---|---|");
       for (Workload w : chosen) {
-        System.out.println(row(w, harness, cap, peers, postgres, cozo));
+        System.out.println(row(w, harness, cap, peers, postgres, duckdb, cozo));
       }
     }
   }
 
   private static String row(Workload w, Harness harness, int cap, Set<String> peers,
-      Postgres postgres, Cozo cozo) throws Exception {
-    System.err.printf(Locale.ROOT, "%s: loading %d rows%n", w.label(), w.relation().rows().size());
+      Postgres postgres, Connection duckdb, Cozo cozo) throws Exception {
+    System.err.printf(Locale.ROOT, "%s: loading %d rows%n", w.label(), w.rows());
     final String db = "jdbc:mnestic:db=mem:bench-" + UUID.randomUUID();
     try (Connection sql = DriverManager.getConnection(db);
          Connection datalog = DriverManager.getConnection(db + ";lang=datalog")) {
       final Engine engine = new Engine(datalog);
-      engine.run(":create " + w.relation().name() + " " + w.relation().schema(), Map.of());
-      engine.run(putScript(w.relation()), Map.of("rows", w.relation().rows()));
-      if (postgres != null) {
-        postgres.load(w.relation());
+      for (Relation r : w.relations()) {
+        engine.run(":create " + r.name() + " " + r.schema(), Map.of());
+        engine.run(putScript(r), Map.of("rows", r.rows()));
+        if (postgres != null) {
+          postgres.load(r);
+        }
+        if (duckdb != null) {
+          loadDuckdb(duckdb, r);
+        }
       }
       if (cozo != null) {
-        cozo.load(w.relation());
+        cozo.load(w.relations());
       }
+      final PeakHeap heap = new PeakHeap();
       final Map<String, Harness.Contender<List<String>>> contenders = new LinkedHashMap<>();
-      contenders.put("mnestic", () -> jdbc(datalog, w.datalog(), cap));
+      contenders.put("mnestic", () -> heap.during(() -> jdbc(datalog, w.datalog(), cap)));
       contenders.put("postgres", () -> postgres.run(w.sql(), cap));
+      contenders.put("duckdb", () -> w.sql().run(duckdb, cap));
       contenders.put("cozo", () -> cozo.run(w.datalog(), cap));
-      contenders.put("calcite", () -> calcite(sql, w.sql(), cap));
+      if (w.sql().query() != null) {
+        // Calcite's WITH RECURSIVE; a client-driven evaluation would time HSQLDB's temporary tables
+        contenders.put("calcite", () -> calcite(sql, w.sql().query(), cap));
+      }
       contenders.keySet().retainAll(peers);
       System.err.printf(Locale.ROOT, "%s: timing %s%n", w.label(), contenders.keySet());
       final List<String> names = List.copyOf(contenders.keySet());
@@ -159,20 +216,26 @@ public final class RecursionBench {
       for (int i = 0; i < names.size(); i++) {
         outcomes.put(names.get(i), timed.get(i));
       }
-      // The reference answer: PostgreSQL's, else CozoDB's (the oracles), else mnestic's.
+      // The reference answer: PostgreSQL's, else CozoDB's, else DuckDB's (the oracles), else mnestic's.
       List<String> answer = null;
-      for (String peer : List.of("calcite", "mnestic", "cozo", "postgres")) {
+      for (String peer : List.of("calcite", "mnestic", "duckdb", "cozo", "postgres")) {
         if (outcomes.containsKey(peer) && outcomes.get(peer).result() != null) {
           answer = outcomes.get(peer).result();
         }
       }
-      if (outcomes.containsKey("mnestic") && !answer.equals(outcomes.get("mnestic").result())) {
+      if (outcomes.containsKey("mnestic") && outcomes.get("mnestic").result() != null
+          && !answer.equals(outcomes.get("mnestic").result())) {
         throw new IllegalStateException(w.label() + ": mnestic answered "
             + outcomes.get("mnestic").result() + ", the oracles " + answer);
       }
       final double mnestic = outcomes.containsKey("mnestic") ? outcomes.get("mnestic").seconds() : Double.NaN;
-      final StringBuilder row = new StringBuilder("| " + w.label() + " | " + String.join(", ", answer));
+      final StringBuilder row = new StringBuilder("| " + w.label() + " | "
+          + (answer == null ? "none (every peer stopped)" : String.join(", ", answer)));
       for (String peer : PEERS) {
+        if (peer.equals("postgres")) {
+          row.append(outcomes.containsKey("mnestic") && outcomes.get("mnestic").stopped() == null
+              ? String.format(Locale.ROOT, " | %.0f", heap.megabytes()) : " | ");
+        }
         final Harness.Outcome<List<String>> o = outcomes.get(peer);
         if (o == null) {
           row.append(" | not run");
@@ -204,18 +267,8 @@ public final class RecursionBench {
       case "random": {
         final int nodes = p.length > 1 ? Integer.parseInt(p[1]) : 2000;
         final int count = p.length > 2 ? Integer.parseInt(p[2]) : 10_000;
-        // count distinct edges between distinct nodes, uniformly at random, seed 3
-        final Random random = new Random(3);
-        final Set<List<Object>> edges = new LinkedHashSet<>();
-        while (edges.size() < count) {
-          final long a = random.nextInt(nodes);
-          final long b = random.nextInt(nodes);
-          if (a != b) {
-            edges.add(List.of(a, b));
-          }
-        }
         return transitiveClosure("transitive closure, random graph of " + nodes + " nodes and "
-            + count + " edges (seed 3)", new ArrayList<>(edges));
+            + count + " edges (seed 3)", randomEdges(nodes, count, 3, false));
       }
       case "samegen": {
         final int depth = p.length > 1 ? Integer.parseInt(p[1]) : 12;
@@ -236,9 +289,177 @@ public final class RecursionBench {
       }
       case "airroutes":
         return airRoutes();
+      case "reach": {
+        final int nodes = p.length > 1 ? Integer.parseInt(p[1]) : 100_000;
+        final int count = p.length > 2 ? Integer.parseInt(p[2]) : 1_000_000;
+        return new Workload("reachability from node 0, random graph of " + nodes + " nodes and "
+            + count + " edges (seed 5)", edge(randomEdges(nodes, count, 5, false)),
+            "reach[y] := *edge[0, y]\nreach[y] := reach[x], *edge[x, y]\n?[count(y)] := reach[y]",
+            "WITH RECURSIVE reach (y) AS (SELECT dst FROM edge WHERE src = 0"
+                + " UNION SELECT e.dst FROM reach r JOIN edge e ON e.src = r.y)"
+                + " SELECT COUNT(*) FROM reach");
+      }
+      case "triangles": {
+        final int nodes = p.length > 1 ? Integer.parseInt(p[1]) : 20_000;
+        final int count = p.length > 2 ? Integer.parseInt(p[2]) : 200_000;
+        return new Workload("triangles, random undirected graph of " + nodes + " nodes and "
+            + count + " edges (seed 7, each edge once, smaller node first)",
+            edge(randomEdges(nodes, count, 7, true)),
+            "tri[a, b, c] := *edge[a, b], *edge[b, c], *edge[a, c]\n?[count(a)] := tri[a, b, c]",
+            "SELECT COUNT(*) FROM edge ab JOIN edge bc ON bc.src = ab.dst"
+                + " JOIN edge ac ON ac.src = ab.src AND ac.dst = bc.dst");
+      }
+      case "andersen":
+        return andersen(p.length > 1 ? Integer.parseInt(p[1]) : 50_000);
+      case "cspa":
+        return cspa(p.length > 1 ? Integer.parseInt(p[1]) : 20_000);
       default:
-        throw new IllegalArgumentException("unknown workload " + spec
-            + "; expected chain[:NODES], random[:NODES:EDGES], samegen[:DEPTH] or airroutes");
+        throw new IllegalArgumentException("unknown workload " + spec + "; expected chain[:NODES],"
+            + " random[:NODES:EDGES], samegen[:DEPTH], airroutes, reach[:NODES:EDGES],"
+            + " triangles[:NODES:EDGES], andersen[:VARIABLES] or cspa[:VARIABLES]");
+    }
+  }
+
+  /**
+   * {@code count} distinct edges between distinct nodes below {@code nodes}, uniformly at random;
+   * {@code undirected}: each edge once, its smaller node first.
+   */
+  private static List<List<Object>> randomEdges(int nodes, int count, long seed, boolean undirected) {
+    final Random random = new Random(seed);
+    final Set<List<Object>> edges = new LinkedHashSet<>();
+    while (edges.size() < count) {
+      final long a = random.nextInt(nodes);
+      final long b = random.nextInt(nodes);
+      if (a != b) {
+        edges.add(undirected ? List.of(Math.min(a, b), Math.max(a, b)) : List.of(a, b));
+      }
+    }
+    return new ArrayList<>(edges);
+  }
+
+  /** A relation of pairs of integers, both key columns, e.g. a statement of a points-to input. */
+  private static Relation pairs(String name, String first, String second, List<List<Object>> rows) {
+    return new Relation(name, "{" + first + ": Int, " + second + ": Int}",
+        "{" + first + ", " + second + "}", "CREATE TABLE " + name + " (" + first
+            + " BIGINT NOT NULL, " + second + " BIGINT NOT NULL, PRIMARY KEY (" + first + ", "
+            + second + "))", rows);
+  }
+
+  /** {@code count} distinct random pairs of numbers below {@code range}. */
+  private static List<List<Object>> randomPairs(Random random, int range, int count) {
+    final Set<List<Object>> pairs = new LinkedHashSet<>();
+    while (pairs.size() < count) {
+      pairs.add(List.of((long) random.nextInt(range), (long) random.nextInt(range)));
+    }
+    return new ArrayList<>(pairs);
+  }
+
+  /**
+   * Andersen's inclusion-based points-to analysis, the classic four rules, on a generated
+   * program of {@code vars} variables (seed 11): {@code vars} address-of statements
+   * ({@code p = &a}), {@code vars / 2} copies ({@code p = q}), {@code vars / 32} loads
+   * ({@code p = *q}) and {@code vars / 32} stores ({@code *p = q}), each between random
+   * variables; variables and the locations they point to are one set of numbers (fewer copies
+   * than variables keeps the copy graph below its giant component, as in real programs, where
+   * points-to sets stay small). The answer: how many points-to facts.
+   */
+  private static Workload andersen(int vars) {
+    final Random random = new Random(11);
+    final List<Relation> input = List.of(
+        pairs("address_of", "p", "a", randomPairs(random, vars, vars)),
+        pairs("assign", "p", "q", randomPairs(random, vars, vars / 2)),
+        pairs("load", "p", "q", randomPairs(random, vars, vars / 32)),
+        pairs("store", "p", "q", randomPairs(random, vars, vars / 32)));
+    return new Workload("Andersen points-to, " + vars + " variables (generated, seed 11)", input,
+        """
+        pt[p, a] := *address_of[p, a]
+        pt[p, a] := *assign[p, q], pt[q, a]
+        pt[p, a] := *load[p, q], pt[q, r], pt[r, a]
+        pt[r, a] := *store[p, q], pt[p, r], pt[q, a]
+        ?[count(p)] := pt[p, a]""",
+        Sql.rounds(new SemiNaiveSql(List.of(new SemiNaiveSql.Idb("pt", "p BIGINT, a BIGINT")),
+            List.of(
+                new SemiNaiveSql.Rule("pt", "SELECT p, a FROM address_of"),
+                new SemiNaiveSql.Rule("pt", "SELECT s.p, x.a FROM assign s JOIN {pt} x ON x.p = s.q"),
+                new SemiNaiveSql.Rule("pt", "SELECT l.p, y.a FROM load l JOIN {pt} x ON x.p = l.q"
+                    + " JOIN {pt} y ON y.p = x.a"),
+                new SemiNaiveSql.Rule("pt", "SELECT x.a, y.a FROM store s JOIN {pt} x ON x.p = s.p"
+                    + " JOIN {pt} y ON y.p = s.q")),
+            "SELECT COUNT(*) FROM {pt}")));
+  }
+
+  /**
+   * Context-sensitive points-to analysis as Graspan and RecStep state it (CSPA: value flow,
+   * memory aliases and value aliases, three relations recursive together) on a generated
+   * program of {@code vars} variables (seed 13): {@code vars / 2} assignments and
+   * {@code vars / 8} dereferences between random variables. The answer: how many facts of each
+   * relation.
+   */
+  private static Workload cspa(int vars) {
+    final Random random = new Random(13);
+    final List<Relation> input = List.of(
+        pairs("assign", "x", "y", randomPairs(random, vars, vars / 2)),
+        pairs("dereference", "x", "y", randomPairs(random, vars, vars / 8)));
+    return new Workload("CSPA, " + vars + " variables (generated, seed 13)", input,
+        """
+        value_flow[y, x] := *assign[y, x]
+        value_flow[x, y] := *assign[x, z], memory_alias[z, y]
+        value_flow[x, y] := value_flow[x, z], value_flow[z, y]
+        value_flow[x, x] := *assign[x, y]
+        value_flow[x, x] := *assign[y, x]
+        memory_alias[x, w] := *dereference[y, x], value_alias[y, z], *dereference[z, w]
+        memory_alias[x, x] := *assign[y, x]
+        memory_alias[x, x] := *assign[x, y]
+        value_alias[x, y] := value_flow[z, x], value_flow[z, y]
+        value_alias[x, y] := value_flow[z, x], memory_alias[z, w], value_flow[w, y]
+        ?[kind, count(x)] := value_flow[x, y], kind = 'value_flow'
+        ?[kind, count(x)] := memory_alias[x, y], kind = 'memory_alias'
+        ?[kind, count(x)] := value_alias[x, y], kind = 'value_alias'""",
+        Sql.rounds(new SemiNaiveSql(List.of(
+            new SemiNaiveSql.Idb("value_flow", "x BIGINT, y BIGINT"),
+            new SemiNaiveSql.Idb("memory_alias", "x BIGINT, y BIGINT"),
+            new SemiNaiveSql.Idb("value_alias", "x BIGINT, y BIGINT")),
+            List.of(
+                new SemiNaiveSql.Rule("value_flow", "SELECT x, y FROM assign"),
+                new SemiNaiveSql.Rule("value_flow",
+                    "SELECT a.x, m.y FROM assign a JOIN {memory_alias} m ON m.x = a.y"),
+                new SemiNaiveSql.Rule("value_flow",
+                    "SELECT f.x, g.y FROM {value_flow} f JOIN {value_flow} g ON g.x = f.y"),
+                new SemiNaiveSql.Rule("value_flow", "SELECT x, x FROM assign"),
+                new SemiNaiveSql.Rule("value_flow", "SELECT y, y FROM assign"),
+                new SemiNaiveSql.Rule("memory_alias", "SELECT d.y, e.y FROM dereference d"
+                    + " JOIN {value_alias} v ON v.x = d.x JOIN dereference e ON e.x = v.y"),
+                new SemiNaiveSql.Rule("memory_alias", "SELECT y, y FROM assign"),
+                new SemiNaiveSql.Rule("memory_alias", "SELECT x, x FROM assign"),
+                new SemiNaiveSql.Rule("value_alias",
+                    "SELECT f.y, g.y FROM {value_flow} f JOIN {value_flow} g ON g.x = f.x"),
+                new SemiNaiveSql.Rule("value_alias", "SELECT f.y, g.y FROM {value_flow} f"
+                    + " JOIN {memory_alias} m ON m.x = f.x JOIN {value_flow} g ON g.x = m.y")),
+            "SELECT 'memory_alias', COUNT(*) FROM {memory_alias}"
+                + " UNION ALL SELECT 'value_alias', COUNT(*) FROM {value_alias}"
+                + " UNION ALL SELECT 'value_flow', COUNT(*) FROM {value_flow} ORDER BY 1")));
+  }
+
+  /** DuckDB's table of {@code r}, loaded through its appender. */
+  private static void loadDuckdb(Connection duckdb, Relation r) throws SQLException {
+    try (Statement s = duckdb.createStatement()) {
+      s.execute("DROP TABLE IF EXISTS " + r.name());
+      s.execute(r.postgresTable());
+    }
+    try (DuckDBAppender a = ((DuckDBConnection) duckdb).createAppender(DuckDBConnection.DEFAULT_SCHEMA, r.name())) {
+      for (List<Object> row : r.rows()) {
+        a.beginRow();
+        for (Object v : row) {
+          if (v instanceof Long l) {
+            a.append(l);
+          } else if (v instanceof Double d) {
+            a.append(d);
+          } else {
+            a.append((String) v);
+          }
+        }
+        a.endRow();
+      }
     }
   }
 
@@ -320,9 +541,11 @@ public final class RecursionBench {
     } catch (SQLException e) {
       // 57014: PostgreSQL's query_canceled; mnestic's Datalog: eval::killed; HYT00: mnestic's
       // SQL timeout; Calcite's own (when WITH RECURSIVE reads the store) comes without a
-      // state: "Timeout of '...' ms for query execution is reached"
+      // state: "Timeout of '...' ms for query execution is reached"; DuckDB's: "INTERRUPT
+      // Error: Interrupted!"
       if ("HYT00".equals(e.getSQLState()) || "57014".equals(e.getSQLState())
           || String.valueOf(e.getMessage()).contains("[eval::killed]")
+          || String.valueOf(e.getMessage()).contains("INTERRUPT")
           || String.valueOf(e.getMessage()).contains("Timeout of '")) {
         throw new Harness.Stopped("stopped at the " + cap + " s cap");
       }
@@ -409,8 +632,8 @@ public final class RecursionBench {
       }
     }
 
-    List<String> run(String query, int cap) throws SQLException, Harness.Stopped {
-      return jdbc(connection, query, cap);
+    List<String> run(Sql sql, int cap) throws Exception {
+      return sql.run(connection, cap);
     }
 
     @Override public void close() throws Exception {
@@ -442,15 +665,17 @@ public final class RecursionBench {
       }
     }
 
-    void load(Relation r) throws Exception {
+    void load(List<Relation> relations) throws Exception {
       stop();
       process = new ProcessBuilder("node", COZO_PEER.toString(), COZO.toString())
           .redirectError(COZO_LOG.toFile()).start();
       in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
       out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-      request(Map.of("op", "exec", "script", ":create " + r.name() + " " + r.schema()), 0);
-      request(Map.of("op", "exec", "script", putScript(r),
-          "params", JSON.writeValueAsString(Map.of("rows", r.rows()))), 0);
+      for (Relation r : relations) {
+        request(Map.of("op", "exec", "script", ":create " + r.name() + " " + r.schema()), 0);
+        request(Map.of("op", "exec", "script", putScript(r),
+            "params", JSON.writeValueAsString(Map.of("rows", r.rows()))), 0);
+      }
     }
 
     List<String> run(String script, int cap) throws Exception {
@@ -510,6 +735,136 @@ public final class RecursionBench {
     @Override public void close() throws InterruptedException {
       stop();
       reader.shutdownNow();
+    }
+  }
+
+  /** The most the JVM's heap pools held while something ran, over all its runs. */
+  private static final class PeakHeap {
+    private final List<MemoryPoolMXBean> pools = ManagementFactory.getMemoryPoolMXBeans().stream()
+        .filter(p -> p.getType() == MemoryType.HEAP).toList();
+    private long most;
+
+    <T> T during(Callable<T> work) throws Exception {
+      pools.forEach(MemoryPoolMXBean::resetPeakUsage);
+      try {
+        return work.call();
+      } finally {
+        most = Math.max(most, pools.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum());
+      }
+    }
+
+    double megabytes() {
+      return most / 1e6;
+    }
+  }
+
+  /**
+   * A Datalog program run by a SQL client, semi-naively, where one WITH RECURSIVE cannot say it:
+   * each recursive relation {@code X} is a table of all facts so far ({@code f_X}), of the last
+   * round's new facts ({@code d_X}) and of this round's ({@code n_X}); a rule reading recursive
+   * relations ({@code {X}} in its SELECT) runs once per such reading, that one reading the last
+   * round's new facts and the others all facts; a round adds what its rules derive beyond
+   * {@code f_X}; the evaluation ends after a round that adds nothing. {@code answer} reads the
+   * results ({@code {X}}: all facts of X).
+   */
+  record SemiNaiveSql(List<Idb> idbs, List<Rule> rules, String answer) {
+    private static final Pattern READ = Pattern.compile("\\{(\\w+)}");
+
+    /** A recursive relation and its columns, as CREATE TABLE lists them. */
+    record Idb(String name, String columns) {
+    }
+
+    /** A rule: the relation it derives facts of, and a SELECT of them. */
+    record Rule(String head, String select) {
+    }
+
+    List<String> run(Connection c, int cap) throws Exception {
+      final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(cap);
+      for (Idb x : idbs) {
+        for (String prefix : List.of("f_", "d_", "n_")) {
+          update(c, "DROP TABLE IF EXISTS " + prefix + x.name(), deadline);
+          update(c, "CREATE TEMPORARY TABLE " + prefix + x.name() + " (" + x.columns() + ")",
+              deadline);
+        }
+      }
+      for (Idb x : idbs) {
+        final List<String> base = new ArrayList<>();
+        for (Rule r : rules) {
+          if (r.head().equals(x.name()) && !READ.matcher(r.select()).find()) {
+            base.add(r.select());
+          }
+        }
+        if (!base.isEmpty()) {
+          update(c, "INSERT INTO d_" + x.name() + " " + String.join(" UNION ", base), deadline);
+          update(c, "INSERT INTO f_" + x.name() + " SELECT * FROM d_" + x.name(), deadline);
+        }
+      }
+      while (true) {
+        long added = 0;
+        for (Idb x : idbs) {
+          final List<String> variants = new ArrayList<>();
+          for (Rule r : rules) {
+            if (r.head().equals(x.name())) {
+              variants.addAll(variants(r.select()));
+            }
+          }
+          if (variants.isEmpty()) {
+            continue;
+          }
+          added += update(c, "INSERT INTO n_" + x.name() + " SELECT * FROM ("
+              + String.join(" UNION ", variants) + ") t EXCEPT SELECT * FROM f_" + x.name(),
+              deadline);
+        }
+        if (added == 0) {
+          break;
+        }
+        for (Idb x : idbs) {
+          update(c, "INSERT INTO f_" + x.name() + " SELECT * FROM n_" + x.name(), deadline);
+          update(c, "DELETE FROM d_" + x.name(), deadline);
+          update(c, "INSERT INTO d_" + x.name() + " SELECT * FROM n_" + x.name(), deadline);
+          update(c, "DELETE FROM n_" + x.name(), deadline);
+          update(c, "ANALYZE f_" + x.name(), deadline);
+          update(c, "ANALYZE d_" + x.name(), deadline);
+        }
+      }
+      return jdbc(c, READ.matcher(answer).replaceAll("f_$1"), remaining(deadline));
+    }
+
+    /**
+     * The SELECTs a rule runs in a round: one per reading of a recursive relation, that reading
+     * of the last round's new facts ({@code d_X}), the others of all facts ({@code f_X}); none
+     * for a rule reading no recursive relation (it ran in the first round).
+     */
+    private List<String> variants(String select) {
+      final List<String> variants = new ArrayList<>();
+      final Matcher m = READ.matcher(select);
+      final int readings = (int) m.results().count();
+      for (int i = 0; i < readings; i++) {
+        final int delta = i;
+        final int[] at = {0};
+        variants.add(READ.matcher(select).replaceAll(r -> (at[0]++ == delta ? "d_" : "f_") + r.group(1)));
+      }
+      return variants;
+    }
+
+    private static int remaining(long deadline) throws Harness.Stopped {
+      final long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new Harness.Stopped("stopped at the cap");
+      }
+      return (int) Math.max(1, TimeUnit.NANOSECONDS.toSeconds(left));
+    }
+
+    private static long update(Connection c, String sql, long deadline) throws Exception {
+      try (Statement s = c.createStatement()) {
+        s.setQueryTimeout(remaining(deadline));
+        return s.executeUpdate(sql);
+      } catch (SQLException e) {
+        if ("57014".equals(e.getSQLState()) || String.valueOf(e.getMessage()).contains("INTERRUPT")) {
+          throw new Harness.Stopped("stopped at the cap");
+        }
+        throw e;
+      }
     }
   }
 }
