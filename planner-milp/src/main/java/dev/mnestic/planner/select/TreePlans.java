@@ -2,6 +2,7 @@ package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.memo.Guarantee;
 import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.Parameters;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
@@ -11,6 +12,7 @@ import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.Target;
 
 import java.time.Duration;
+import java.util.AbstractList;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -316,6 +318,42 @@ public final class TreePlans {
       }
     }
     return trees;
+  }
+
+  /**
+   * The edges of {@code inputs} into the candidates {@code ids} ({@code slot[v]} v's place) from
+   * producers that are no sketch (exact summaries, the rows, readouts, ratios and answers), and no
+   * edge into any other candidate: a plan of exact answers, which meet every target, searched
+   * over a fraction of the edges.
+   */
+  static List<List<List<PhysicalEdge>>> exactOnly(PlanSpace space, List<List<List<PhysicalEdge>>> inputs,
+      int[] ids, int[] slot) {
+    final List<List<List<PhysicalEdge>>> kept = new ArrayList<>(ids.length);
+    for (int v : ids) {
+      final List<List<PhysicalEdge>> in = new ArrayList<>(inputs.get(v).size());
+      for (List<PhysicalEdge> edges : inputs.get(v)) {
+        final List<PhysicalEdge> exact = new ArrayList<>();
+        for (PhysicalEdge e : edges) {
+          final Parameters p = space.memo().candidate(space.candidates().get(e.producer()).logical())
+              .properties().parameters();
+          if (!(p instanceof Parameters.Kll || p instanceof Parameters.DdSketch)) {
+            exact.add(e);
+          }
+        }
+        in.add(exact);
+      }
+      kept.add(in);
+    }
+    return new AbstractList<>() {
+      @Override public List<List<PhysicalEdge>> get(int v) {
+        final int i = slot[v];
+        return i < ids.length && ids[i] == v ? kept.get(i) : List.of();
+      }
+
+      @Override public int size() {
+        return inputs.size();
+      }
+    };
   }
 
   /**
