@@ -173,14 +173,29 @@ public final class MilpSelector implements Selector {
       queries.get(partOf[space.answers().get(q.name())]).add(q);
     }
     long mark = phase(phases, "split into parts", start, false);
-    // 1. A plan of each part grown query by query, in full: the least the search returns, so
-    // the one phase no limit cuts.
+    // 1. A plan of each part grown query by query: a plan of every query is the least the
+    // search returns, so a part started past the growth's deadline is grown from exact
+    // summaries alone (a fraction of the edges; a valid plan, far dearer).
+    final long growUntil = schedule.growthDeadline();
+    final boolean[] exact = new boolean[parts.size()];
     final List<TreePlans> grown = inParallel(parts.size(), k -> {
       checkStopped();
+      if (!schedule.goesOn(growUntil)) {
+        final TreePlans quick = TreePlans.grown(space, TreePlans.exactOnly(space, feasible, ids[k], slot),
+            queries.get(k), ids[k], slot);
+        if (quick != null) {
+          exact[k] = true;
+          return quick;
+        }
+      }
       return TreePlans.grown(space, feasible, queries.get(k), ids[k], slot);
     });
     checkStopped();
-    mark = phase(phases, "grown plans", mark, false);
+    boolean growthCut = false;
+    for (boolean e : exact) {
+      growthCut |= e;
+    }
+    mark = phase(phases, "grown plans", mark, growthCut);
     // 2. The known plans: each grown one improved while its share of the time lasts.
     final int threads = Math.max(1, Math.min(THREADS, parts.size()));
     schedule.startKnownPlans(parts.size());
@@ -248,10 +263,12 @@ public final class MilpSelector implements Selector {
       if (noBound[k]) {
         plans[k] = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0,
             Plan.Status.FEASIBLE, 0, 0, 0);
-        report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.NO_TIME_FOR_BOUND, plans[k], 0);
+        report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.NO_TIME_FOR_BOUND, plans[k], 0,
+            exact[k]);
       } else if (proven(known.get(k), lagranges.get(k))) {
         plans[k] = proven(known.get(k), lagranges.get(k).bound());
-        report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.PROVEN_BY_BOUND, plans[k], 0);
+        report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.PROVEN_BY_BOUND, plans[k], 0,
+            exact[k]);
       } else {
         open.add(k);
       }
@@ -267,7 +284,8 @@ public final class MilpSelector implements Selector {
           ? fromScratch(members.get(k), inputs, share)
           : solve(members.get(k), inputs, known.get(k), lagranges.get(k), schedule.now() + share.toNanos());
       plans[k] = searched.plan();
-      report[k] = part(names.get(k), parts.get(k), members.get(k), searched.outcome(), plans[k], searched.modelled());
+      report[k] = part(names.get(k), parts.get(k), members.get(k), searched.outcome(), plans[k], searched.modelled(),
+          exact[k]);
       cuts.addAll(searched.leftOut().stream().map(v -> new Search.Cut(v, k, Search.CutReason.LAGRANGIAN,
           searched.leftOutAbove())).toList());
       searchCut |= plans[k].status() != Plan.Status.OPTIMAL;
@@ -329,9 +347,9 @@ public final class MilpSelector implements Selector {
 
   /** How a part's search ended, for {@link Search}. */
   private static Search.Part part(List<String> queries, List<PhysicalCandidate> reached, List<PhysicalCandidate> pruned,
-      Search.Outcome outcome, Plan plan, int modelled) {
+      Search.Outcome outcome, Plan plan, int modelled, boolean exact) {
     return new Search.Part(queries, reached.size(), pruned.size(), outcome, plan.cost(), plan.bound(),
-        plan.variables(), plan.constraints(), modelled);
+        plan.variables(), plan.constraints(), modelled, exact);
   }
 
   /**

@@ -8,10 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * When each phase of {@link MilpSelector#solve} must end, on an injected {@link Ticker}: the
  * time limit from the moment the schedule is made, shared among the phases and the parts of the
  * plan space as docs/planner.md, (c), states; and the search's {@link StopSignal}. It decides
- * times only; what runs in them is the selector's. Every phase but two asks it before each step
- * whether to go on, so none runs past its end by more than a step, but one: growing each part's
- * plan query by query (a plan of every query is the least a search returns; a phase of its own,
- * before the schedule's first window opens). A Lagrangian bound's build is started only when the
+ * times only; what runs in them is the selector's. Every phase asks it before each step whether
+ * to go on, so none runs past its end by more than a step: growing each part's plan query by
+ * query (a plan of every query is the least a search returns) grows the parts not started by its
+ * deadline from exact summaries alone ({@link #growthDeadline}). A Lagrangian bound's build is started only when the
  * average build time so far says it ends in time, and stopped unfinished when it does not
  * ({@link #buildDeadline}).
  *
@@ -45,6 +45,8 @@ final class Schedule {
    * load 6 on 2 cores); a run stopped before it ends only wastes the time.
    */
   static final Duration MIN_SEARCH = Duration.ofSeconds(1);
+  /** The growth of the plans keeps this fraction of the time left for what its cut leaves ({@link #growthDeadline}). */
+  static final int GROWTH_RESERVE = 8;
   /** Returned by {@link #boundDeadline} for a part that gets no bound. */
   static final long NO_BOUND = Long.MIN_VALUE;
 
@@ -121,6 +123,16 @@ final class Schedule {
       final long begin = now();
       return Math.min(begin + Math.max(0, close - begin) * Math.min(threads, waiting) / waiting, close);
     }
+  }
+
+  /**
+   * Until when a part's plan may start to be grown over every candidate: the deadline less a
+   * {@link #GROWTH_RESERVE}th of the time left when the growth starts, kept for growing the parts
+   * not started by then from exact summaries alone (a third to a quarter of the work) and for
+   * joining the plans.
+   */
+  long growthDeadline() {
+    return deadline - left() / GROWTH_RESERVE;
   }
 
   /** Opens the known plans' window for {@code parts} parts, from now: half of the time left. */

@@ -68,9 +68,12 @@ public record Search(List<Phase> phases, List<Part> parts, List<Cut> cuts) {
    * @param variables variables of the last CP-SAT model of the part (0 when none was solved)
    * @param constraints constraints of that model
    * @param modelled the candidates in that model ({@link LagrangianBound#alive} kept)
+   * @param exactOnly whether its first plan was grown from exact summaries alone, the growth's
+   *     deadline having passed before the part started: a valid plan, far dearer than one grown
+   *     over every candidate, which the search after it improves as its time allows
    */
   public record Part(List<String> queries, int candidates, int afterPruning, Outcome outcome, double cost, double bound,
-      int variables, int constraints, int modelled) {
+      int variables, int constraints, int modelled, boolean exactOnly) {
     public Part {
       queries = List.copyOf(queries);
     }

@@ -2,6 +2,7 @@ package dev.mnestic.planner.select;
 
 import dev.mnestic.planner.memo.Guarantee;
 import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.Parameters;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
@@ -11,6 +12,7 @@ import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.Target;
 
 import java.time.Duration;
+import java.util.AbstractList;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,7 +21,6 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,6 +54,8 @@ public final class TreePlans {
   private final List<List<List<PhysicalEdge>>> inputs;
   /** The candidates of the plan grown so far, with their chosen inputs; empty for the baseline. */
   private final Map<Integer, Placed> placed = new HashMap<>();
+  /** {@link #placed} by place in the tables ({@link #at}), unboxed. */
+  private final Placed[] placedAt;
   /** The dynamic programme's tables: with streamed results, and without. */
   private final Table streaming;
   private final Table kept;
@@ -100,11 +103,83 @@ public final class TreePlans {
   private static final Option REUSED = new Option(0, null, null);
 
   /** A candidate asked some history: its own weight (0 when reused) and the options below it. */
-  private record Node(double own, Map<Guarantee, Option> below) {
+  private record Node(double own, Levels below) {
   }
 
   /** A candidate that cannot serve what is asked. */
-  private static final Node NONE = new Node(0, Map.of());
+  private static final Node NONE = new Node(0, Levels.EMPTY);
+
+  /**
+   * The cheapest option per level, in the order the levels were first offered: a few levels at
+   * most (one per θ reaching a candidate), so arrays searched in order. Iterating a map's entries
+   * for every edge of the dynamic programme was a fifth of what growing the plans allocated.
+   * Not changed once in a table.
+   */
+  private static final class Levels {
+    static final Levels EMPTY = new Levels();
+
+    private Guarantee[] levels = new Guarantee[2];
+    private Option[] options = new Option[2];
+    private int size;
+
+    static Levels of(Guarantee level, Option option) {
+      final Levels l = new Levels();
+      l.put(level, option);
+      return l;
+    }
+
+    int size() {
+      return size;
+    }
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    Guarantee level(int i) {
+      return levels[i];
+    }
+
+    Option option(int i) {
+      return options[i];
+    }
+
+    private int indexOf(Guarantee level) {
+      for (int i = 0; i < size; i++) {
+        if (levels[i] == level || levels[i].equals(level)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    /** The option at {@code level}, or null. */
+    Option get(Guarantee level) {
+      final int i = indexOf(level);
+      return i < 0 ? null : options[i];
+    }
+
+    /** Whether an option at {@code level} costing {@code cost} is cheaper than the one held. */
+    boolean cheaper(Guarantee level, double cost) {
+      final int i = indexOf(level);
+      return i < 0 || cost < options[i].cost();
+    }
+
+    /** Sets the option at {@code level}, in its place when held, else last. */
+    void put(Guarantee level, Option option) {
+      final int i = indexOf(level);
+      if (i >= 0) {
+        options[i] = option;
+        return;
+      }
+      if (size == levels.length) {
+        levels = Arrays.copyOf(levels, size * 2);
+        options = Arrays.copyOf(options, size * 2);
+      }
+      levels[size] = level;
+      options[size++] = option;
+    }
+  }
 
   /**
    * A candidate of the plan: its level there, the history asked of it, the insertion that
@@ -137,6 +212,7 @@ public final class TreePlans {
     this.table = streaming;
     this.shapes = new int[n];
     Arrays.fill(shapes, -1);
+    this.placedAt = new Placed[n];
   }
 
   /** v's place in the tables. */
@@ -160,7 +236,7 @@ public final class TreePlans {
   private final class Table {
     final Memo<Node>[] nodes;
     /** The options below each shape ({@link #shape}), by the history it asks of its inputs. */
-    final Memo<Map<Guarantee, Option>>[] belows;
+    final Memo<Levels>[] belows;
     /** By candidate: the shapes whose entries read its entries. */
     final Ints[] readBy;
     /** By shape: the candidates whose entries read its entries. */
@@ -169,7 +245,7 @@ public final class TreePlans {
     @SuppressWarnings("unchecked")
     Table(int n) {
       nodes = (Memo<Node>[]) new Memo<?>[n];
-      belows = (Memo<Map<Guarantee, Option>>[]) new Memo<?>[n];
+      belows = (Memo<Levels>[]) new Memo<?>[n];
       readBy = new Ints[n];
       usedBy = new Ints[n];
     }
@@ -242,6 +318,42 @@ public final class TreePlans {
       }
     }
     return trees;
+  }
+
+  /**
+   * The edges of {@code inputs} into the candidates {@code ids} ({@code slot[v]} v's place) from
+   * producers that are no sketch (exact summaries, the rows, readouts, ratios and answers), and no
+   * edge into any other candidate: a plan of exact answers, which meet every target, searched
+   * over a fraction of the edges.
+   */
+  static List<List<List<PhysicalEdge>>> exactOnly(PlanSpace space, List<List<List<PhysicalEdge>>> inputs,
+      int[] ids, int[] slot) {
+    final List<List<List<PhysicalEdge>>> kept = new ArrayList<>(ids.length);
+    for (int v : ids) {
+      final List<List<PhysicalEdge>> in = new ArrayList<>(inputs.get(v).size());
+      for (List<PhysicalEdge> edges : inputs.get(v)) {
+        final List<PhysicalEdge> exact = new ArrayList<>();
+        for (PhysicalEdge e : edges) {
+          final Parameters p = space.memo().candidate(space.candidates().get(e.producer()).logical())
+              .properties().parameters();
+          if (!(p instanceof Parameters.Kll || p instanceof Parameters.DdSketch)) {
+            exact.add(e);
+          }
+        }
+        in.add(exact);
+      }
+      kept.add(in);
+    }
+    return new AbstractList<>() {
+      @Override public List<List<PhysicalEdge>> get(int v) {
+        final int i = slot[v];
+        return i < ids.length && ids[i] == v ? kept.get(i) : List.of();
+      }
+
+      @Override public int size() {
+        return inputs.size();
+      }
+    };
   }
 
   /**
@@ -419,11 +531,13 @@ public final class TreePlans {
 
   private void put(int v, Placed p) {
     placed.put(v, p);
+    placedAt[at(v)] = p;
     invalidate(v);
   }
 
   private void drop(int v) {
     placed.remove(v);
+    placedAt[at(v)] = null;
     invalidate(v);
   }
 
@@ -540,9 +654,11 @@ public final class TreePlans {
   private boolean add(int answer, Duration rho) {
     final Node root = options(answer, rho);
     Guarantee level = null;
-    for (Map.Entry<Guarantee, Option> e : root.below().entrySet()) {
-      if (level == null || e.getValue().cost() < root.below().get(level).cost()) {
-        level = e.getKey();
+    double least = 0;
+    for (int l = 0; l < root.below().size(); l++) {
+      if (level == null || root.below().option(l).cost() < least) {
+        level = root.below().level(l);
+        least = root.below().option(l).cost();
       }
     }
     // The table stays as computed while the tree is placed, then what was placed is
@@ -563,8 +679,8 @@ public final class TreePlans {
   private double cheapest(int v, Duration asked) {
     final Node node = options(v, asked);
     double min = Double.POSITIVE_INFINITY;
-    for (Option o : node.below().values()) {
-      min = Math.min(min, node.own() + o.cost());
+    for (int l = 0; l < node.below().size(); l++) {
+      min = Math.min(min, node.own() + node.below().option(l).cost());
     }
     return min;
   }
@@ -588,15 +704,15 @@ public final class TreePlans {
     if (v == barred || !Constraints.keeps(c, asked)) {
       return NONE;
     }
-    final Placed there = placed.get(v);
+    final Placed there = placedAt[at(v)];
     if (there != null) {
       // An earlier query's candidate: reused when kept (it asks nothing more of its inputs).
-      return Constraints.reusable(c) ? new Node(0, Map.of(there.level(), REUSED)) : NONE;
+      return Constraints.reusable(c) ? new Node(0, Levels.of(there.level(), REUSED)) : NONE;
     }
     if (!streams && Constraints.streamed(c) && Constraints.levelRule(space, v) != Constraints.LevelRule.ANSWER) {
       return NONE;
     }
-    final Map<Guarantee, Option> below = below(v, Constraints.asksOfInputs(space, c, asked));
+    final Levels below = below(v, Constraints.asksOfInputs(space, c, asked));
     depend(table.usedBy, shape(v), v);
     return below.isEmpty() ? NONE : new Node(space.weight(v), below);
   }
@@ -607,23 +723,23 @@ public final class TreePlans {
    * timing, reading the same producers: the members of a keep block, and alternatives that
    * differ only in lifetime) share it.
    */
-  private Map<Guarantee, Option> below(int v, Duration down) {
+  private Levels below(int v, Duration down) {
     final int s = shape(v);
-    final Memo<Map<Guarantee, Option>> first = table.belows[at(s)];
-    for (Memo<Map<Guarantee, Option>> m = first; m != null; m = m.next()) {
+    final Memo<Levels> first = table.belows[at(s)];
+    for (Memo<Levels> m = first; m != null; m = m.next()) {
       if (m.asked().equals(down)) {
         return m.value();
       }
     }
-    final Map<Guarantee, Option> out = computeBelow(s, down);
+    final Levels out = computeBelow(s, down);
     table.belows[at(s)] = new Memo<>(down, out, first);
     return out;
   }
 
-  private Map<Guarantee, Option> computeBelow(int v, Duration down) {
+  private Levels computeBelow(int v, Duration down) {
     final Constraints.LevelRule rule = Constraints.levelRule(space, v);
     final List<List<PhysicalEdge>> in = inputs.get(v);
-    final Map<Guarantee, Option> out = new LinkedHashMap<>();
+    final Levels out = new Levels();
     if (rule == Constraints.LevelRule.FIXED) {
       final int[] chosen = new int[in.size()];
       final Guarantee[] levels = new Guarantee[in.size()];
@@ -632,11 +748,11 @@ public final class TreePlans {
         double min = Double.POSITIVE_INFINITY;
         for (PhysicalEdge e : in.get(i)) {
           final Node p = read(v, e.producer(), down);
-          for (Map.Entry<Guarantee, Option> o : p.below().entrySet()) {
-            if (p.own() + o.getValue().cost() < min) {
-              min = p.own() + o.getValue().cost();
+          for (int l = 0; l < p.below().size(); l++) {
+            if (p.own() + p.below().option(l).cost() < min) {
+              min = p.own() + p.below().option(l).cost();
               chosen[i] = e.producer();
-              levels[i] = o.getKey();
+              levels[i] = p.below().level(l);
             }
           }
         }
@@ -650,16 +766,20 @@ public final class TreePlans {
     if (rule == Constraints.LevelRule.RATIO) {
       for (PhysicalEdge n : in.get(0)) {
         final Node a = read(v, n.producer(), down);
-        for (Map.Entry<Guarantee, Option> la : a.below().entrySet()) {
+        for (int i = 0; i < a.below().size(); i++) {
+          final Guarantee la = a.below().level(i);
           for (PhysicalEdge d : in.get(1)) {
             final Node b = read(v, d.producer(), down);
-            for (Map.Entry<Guarantee, Option> lb : b.below().entrySet()) {
-              if (n.producer() == d.producer() && !la.getKey().equals(lb.getKey())) {
+            for (int j = 0; j < b.below().size(); j++) {
+              final Guarantee lb = b.below().level(j);
+              if (n.producer() == d.producer() && !la.equals(lb)) {
                 continue;  // one candidate has one level
               }
-              offer(out, Constraints.ratio(la.getKey(), lb.getKey()), new Option(
-                  a.own() + la.getValue().cost() + b.own() + lb.getValue().cost(),
-                  new int[] {n.producer(), d.producer()}, new Guarantee[] {la.getKey(), lb.getKey()}));
+              final Guarantee level = Constraints.ratio(la, lb);
+              final double cost = a.own() + a.below().option(i).cost() + b.own() + b.below().option(j).cost();
+              if (out.cheaper(level, cost)) {
+                out.put(level, new Option(cost, new int[] {n.producer(), d.producer()}, new Guarantee[] {la, lb}));
+              }
             }
           }
         }
@@ -673,12 +793,15 @@ public final class TreePlans {
     final Target target = rule == Constraints.LevelRule.ANSWER ? Constraints.target(space, v) : null;
     for (PhysicalEdge e : in.get(0)) {
       final Node p = read(v, e.producer(), down);
-      for (Map.Entry<Guarantee, Option> o : p.below().entrySet()) {
-        if (target != null && !Constraints.meets(o.getKey(), target)) {
+      for (int l = 0; l < p.below().size(); l++) {
+        final Guarantee level = p.below().level(l);
+        if (target != null && !Constraints.meets(level, target)) {
           continue;
         }
-        offer(out, o.getKey(), new Option(p.own() + o.getValue().cost(), new int[] {e.producer()},
-            new Guarantee[] {o.getKey()}));
+        final double cost = p.own() + p.below().option(l).cost();
+        if (out.cheaper(level, cost)) {
+          out.put(level, new Option(cost, new int[] {e.producer()}, new Guarantee[] {level}));
+        }
       }
     }
     return out;
@@ -691,7 +814,7 @@ public final class TreePlans {
    * plan that a numerator and a denominator readout both read, asked the same history by both:
    * the cheapest of each reading u, over u's sub-plan per level.
    */
-  private void offerShared(int v, List<List<PhysicalEdge>> in, Duration down, Map<Guarantee, Option> out) {
+  private void offerShared(int v, List<List<PhysicalEdge>> in, Duration down, Levels out) {
     // By history asked and summary read, the cheapest numerator readout.
     final Map<Duration, Map<Integer, Integer>> numerators = new HashMap<>();
     for (PhysicalEdge e : in.get(0)) {
@@ -700,7 +823,7 @@ public final class TreePlans {
         final Map<Integer, Integer> by = numerators.computeIfAbsent(
             Constraints.asksOfInputs(space, space.candidates().get(n), down), k -> new HashMap<>());
         for (int u : summaries(n)) {
-          if (!placed.containsKey(u)) {
+          if (placedAt[at(u)] == null) {
             by.merge(u, n, (x, y) -> space.weight(y) < space.weight(x) ? y : x);
           }
         }
@@ -715,17 +838,17 @@ public final class TreePlans {
       }
       for (int u : summaries(d)) {
         final Integer n = by.get(u);
-        if (n == null || n == d || placed.containsKey(u)) {
+        if (n == null || n == d || placedAt[at(u)] != null) {
           continue;
         }
         // d's entry read u's (at this history), so v's entry already depends on it through d's.
         final Node s = options(u, asked);
-        for (Map.Entry<Guarantee, Option> l : s.below().entrySet()) {
-          final Guarantee level = Constraints.ratio(l.getKey(), l.getKey());
-          final double cost = space.weight(n) + space.weight(d) + s.own() + l.getValue().cost();
-          final Option had = out.get(level);
-          if (had == null || cost < had.cost()) {
-            out.put(level, new Option(cost, new int[] {n, d}, new Guarantee[] {l.getKey(), l.getKey()}, u));
+        for (int l = 0; l < s.below().size(); l++) {
+          final Guarantee at = s.below().level(l);
+          final Guarantee level = Constraints.ratio(at, at);
+          final double cost = space.weight(n) + space.weight(d) + s.own() + s.below().option(l).cost();
+          if (out.cheaper(level, cost)) {
+            out.put(level, new Option(cost, new int[] {n, d}, new Guarantee[] {at, at}, u));
           }
         }
       }
@@ -738,7 +861,7 @@ public final class TreePlans {
    */
   private boolean sharing(int v, int r, Duration down) {
     return space.memo().candidate(space.candidates().get(r).logical()).operator() instanceof Operator.Readout
-        && !placed.containsKey(r) && !read(v, r, down).below().isEmpty();
+        && placedAt[at(r)] == null && !read(v, r, down).below().isEmpty();
   }
 
   /** The producers readout r may read that two consumers may read: kept, not streamed. */
@@ -766,13 +889,6 @@ public final class TreePlans {
     final Ints l = lists[i];
     if (l.size() == 0 || l.get(l.size() - 1) != value) {
       l.add(value);
-    }
-  }
-
-  private static void offer(Map<Guarantee, Option> out, Guarantee level, Option o) {
-    final Option had = out.get(level);
-    if (had == null || o.cost() < had.cost()) {
-      out.put(level, o);
     }
   }
 
@@ -822,7 +938,7 @@ public final class TreePlans {
    * candidate at two levels or histories).
    */
   private boolean place(int v, Duration asked, Guarantee level) {
-    final Placed there = placed.get(v);
+    final Placed there = placedAt[at(v)];
     if (there != null) {
       return there.stamp() != stamp || there.level().equals(level) && there.asked().equals(asked)
           && !Constraints.streamed(space.candidates().get(v));
@@ -852,7 +968,7 @@ public final class TreePlans {
 
   /** Puts v into the plan reading the producers of {@code o}; false when v already is. */
   private boolean put(int v, Duration asked, Guarantee level, Option o) {
-    if (placed.containsKey(v)) {
+    if (placedAt[at(v)] != null) {
       return false;
     }
     final PhysicalEdge[] edges = new PhysicalEdge[o.producers().length];
@@ -860,7 +976,9 @@ public final class TreePlans {
       final int producer = o.producers()[i];
       edges[i] = inputs.get(v).get(i).stream().filter(e -> e.producer() == producer).findFirst().orElseThrow();
     }
-    placed.put(v, new Placed(level, asked, stamp, edges));
+    final Placed p = new Placed(level, asked, stamp, edges);
+    placed.put(v, p);
+    placedAt[at(v)] = p;
     fresh.add(v);
     return true;
   }

@@ -191,7 +191,8 @@ public final class PlanView {
         + p.outcome().phrase + "; cost " + num(p.cost()) + ", bound " + num(p.bound()) + String.format(Locale.ROOT,
         " (gap %.2f%%)", 100 * p.gap()) + "; " + p.candidates() + " candidates reached, " + p.afterPruning()
         + " after pruning, " + p.modelled() + " in the CP-SAT model: " + p.variables() + " variables, "
-        + p.constraints() + " constraints";
+        + p.constraints() + " constraints" + (p.exactOnly()
+        ? "; first plan grown from exact summaries alone (the growth's deadline had passed)" : "");
   }
 
   private static String abbreviate(List<String> names) {
@@ -298,7 +299,8 @@ public final class PlanView {
           .append(str(p.outcome().name())).append(",\"cost\":").append(num(p.cost())).append(",\"bound\":")
           .append(num(p.bound())).append(",\"candidates\":").append(p.candidates()).append(",\"afterPruning\":")
           .append(p.afterPruning()).append(",\"modelled\":").append(p.modelled()).append(",\"variables\":")
-          .append(p.variables()).append(",\"constraints\":").append(p.constraints()).append('}');
+          .append(p.variables()).append(",\"constraints\":").append(p.constraints()).append(",\"exactOnly\":")
+          .append(p.exactOnly()).append('}');
     }
     b.append("]},\"queries\":[");
     first = true;

@@ -1,0 +1,131 @@
+package dev.mnestic.standing;
+
+import dev.mnestic.runtime.Sketches;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Test case for #16, point 3 ("the planner's cost model counts that memory"), on random
+ * catalogs: two to four standing queries over one or two tables (tumbling 1- or 5-minute windows
+ * or 5-minute windows every minute, φ 0.5 to 0.99, rank, relative or tight rank targets, so KLL,
+ * DDSketch and exact values, and merges, are chosen; {@code RETAIN} 5 to 20 minutes), fed 20
+ * minutes of lognormal values five minutes at a time, every query read after each. Then each
+ * summary built from rows holds between 1 / {@value #FACTOR} and {@value #FACTOR} times the heap
+ * bytes the plan charges its candidate (the plan charges a sketch's largest size and 8 bytes per
+ * exact value, the executor holds a sketch's serialized size and an exact array's capacity, up to
+ * twice its values), and each summary made when read (a merge) keeps between reads at most what
+ * the plan charges it, unless another merge reads it (below).
+ *
+ * <p>What the model does not charge (docs/planner.md, "Cost model"): a merge that another merge
+ * reads keeps its windows' summaries from read to read, one per window of the reader's
+ * retention, while its candidate is charged the one window it makes while read; such summaries
+ * are reported, not asserted.
+ */
+class StandingMemoryRandomTest {
+  private static final long MINUTE = 60_000;
+  private static final long START = Timestamp.valueOf("2026-11-30 00:00:00").getTime();
+  private static final double FACTOR = 2.2;
+
+  @Test void planChargesWhatTheKeptStateHoldsOnRandomCatalogs() throws SQLException {
+    final Random r = new Random(20261202);
+    int fromRows = 0;
+    int merges = 0;
+    for (int n = 0; n < 4; n++) {
+      try (Connection c = DriverManager.getConnection("jdbc:mnestic:db=mem:standing-memory-random-" + n)) {
+        final List<String> tables = r.nextBoolean() ? List.of("a") : List.of("a", "b");
+        final List<String> names = new ArrayList<>();
+        final StringBuilder catalog = new StringBuilder();
+        try (Statement s = c.createStatement()) {
+          for (String t : tables) {
+            s.execute("CREATE TABLE " + t + " (ts TIMESTAMP NOT NULL, latency DOUBLE)");
+          }
+          final int queries = 2 + r.nextInt(3);
+          for (int q = 0; q < queries; q++) {
+            final String table = tables.get(r.nextInt(tables.size()));
+            final String phi = List.of("0.5", "0.9", "0.99").get(r.nextInt(3));
+            final String target = List.of("RANK ERROR 0.01", "RANK ERROR 0.001", "RELATIVE ERROR 0.02",
+                "RELATIVE ERROR 0.05").get(r.nextInt(4));
+            final String window = List.of("TUMBLE(ts, INTERVAL '1' MINUTE)", "TUMBLE(ts, INTERVAL '5' MINUTE)",
+                "HOP(ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE)").get(r.nextInt(3));
+            final String end = window.replaceFirst("^(TUMBLE|HOP)", "$1_END");
+            final String sql = "CREATE STANDING QUERY q" + q + " AS SELECT " + end + " AS w, APPROX_QUANTILE(latency, "
+                + phi + ") AS p FROM " + table + " GROUP BY " + window + " WITHIN " + target + " RETAIN INTERVAL '"
+                + (5 + 5 * r.nextInt(4)) + "' MINUTE";
+            s.execute(sql);
+            names.add("q" + q);
+            catalog.append(sql).append('\n');
+          }
+        }
+        for (int minute = 0; minute < 20; minute += 5) {
+          for (String t : tables) {
+            insert(c, r, t, 20, minute, minute + 5);
+          }
+          for (String q : names) {
+            read(c, q);
+          }
+        }
+        final Dashboard d = Dashboard.of(c.unwrap(CalciteConnection.class).getRootSchema());
+        final StringBuilder all = new StringBuilder(catalog);
+        d.summaries().forEach((metric, summaries) -> {
+          for (int i = 0; i < summaries.size(); i++) {
+            all.append(summaries.get(i)).append(": planned ").append((long) d.plannedBytes().get(metric)[i])
+                .append(", held ").append(d.keptBytes().get(metric)[i]).append('\n');
+          }
+        });
+        for (var e : d.summaries().entrySet()) {
+          final double[] planned = d.plannedBytes().get(e.getKey());
+          final long[] held = d.keptBytes().get(e.getKey());
+          final List<Sketches.Summary> summaries = e.getValue();
+          for (int i = 0; i < summaries.size(); i++) {
+            final Sketches.Summary summary = summaries.get(i);
+            if (summary.builtFromRows()) {
+              fromRows++;
+              assertTrue(held[i] <= FACTOR * planned[i] && planned[i] <= FACTOR * held[i], all.toString());
+            } else if (!mergedByAnother(summaries, i)) {
+              merges++;
+              assertTrue(held[i] <= planned[i], all.toString());
+            }
+          }
+        }
+      }
+    }
+    assertTrue(fromRows >= 6 && merges >= 1, fromRows + " summaries built from rows, " + merges + " merges");
+  }
+
+  private static boolean mergedByAnother(List<Sketches.Summary> summaries, int s) {
+    return summaries.stream().anyMatch(other -> other.source() == s);
+  }
+
+  /** {@code perSecond} rows a second of minutes [from, to) into {@code table}, at random times. */
+  private static void insert(Connection c, Random r, String table, int perSecond, int from, int to)
+      throws SQLException {
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?)")) {
+      for (long i = 0; i < (to - from) * MINUTE / 1000 * perSecond; i++) {
+        insert.setTimestamp(1, new Timestamp(START + from * MINUTE + (long) (r.nextDouble() * (to - from) * MINUTE)));
+        insert.setDouble(2, Math.exp(3 + r.nextGaussian()));
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+  }
+
+  private static void read(Connection c, String query) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + query)) {
+      assertTrue(rs.next(), query);
+    }
+  }
+}
