@@ -48,6 +48,8 @@ public final class Session implements DataSource, AutoCloseable {
   private final AtomicLong directRows = new AtomicLong();
   /** The store's table versions: null when they could not be installed. */
   private final TableVersions versions;
+  /** What runs CozoScript triggers for this session's SQL writes; null: none wired. */
+  private volatile TableTriggers triggers;
 
   private Session(StoreLocation location, SessionConnection connection) {
     this.location = location;
@@ -150,6 +152,19 @@ public final class Session implements DataSource, AutoCloseable {
     // Tables come and go through DDL of this and other sessions: look them up live.
     plus.setCacheEnabled(false);
     return plus;
+  }
+
+  /**
+   * Has {@code triggers} run the CozoScript triggers of this session's SQL writes (the driver
+   * wires the Datalog front end's runner when it opens a connection).
+   */
+  public void runTriggersWith(TableTriggers triggers) {
+    this.triggers = triggers;
+  }
+
+  /** What runs CozoScript triggers for this session's SQL writes, or null. */
+  TableTriggers triggers() {
+    return triggers;
   }
 
   /** Returns the session attached to {@code root} by {@link #attachTo}. */

@@ -75,6 +75,7 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
     }
     if (existing.isPresent()) {
       refuseBelowNormal(session, existing.get(), "relation replacement");
+      refuseReplaceTriggers(session, existing.get());
     }
     final String ddl = createTableSql(name.getSimple(), create.columnList);
     run(session, existing.isPresent() && create.getReplace()
@@ -107,6 +108,23 @@ public final class StoreDdlExecutor extends DdlExecutorImpl {
     final TablePolicy policy = TablePolicy.of(session, table);
     if (!policy.allows(TablePolicy.Level.NORMAL)) {
       final SQLException refusal = policy.sqlRefusal(table, what);
+      throw new IllegalStateException(refusal.getMessage(), refusal);
+    }
+  }
+
+  /**
+   * Refuses to replace the store's table {@code table} when its relation has CozoScript
+   * replace triggers (SQLSTATE 0A000): CozoScript's {@code :replace} runs them in the
+   * replacing transaction, and SQL's CREATE OR REPLACE TABLE is DDL, which commits before and
+   * after, so the triggers' writes could not stay or go with it.
+   */
+  private static void refuseReplaceTriggers(Session session, String table) {
+    if (!TablePolicy.of(session, table).replace().isEmpty()) {
+      final SQLException refusal = new SQLException("not supported: CREATE OR REPLACE TABLE of"
+          + " stored relation '" + table + "', which has CozoScript replace triggers: DDL"
+          + " commits, so they cannot run in its transaction; replace it with CozoScript's"
+          + " :replace, which runs them, or remove them (::set_triggers " + table + ")",
+          "0A000");
       throw new IllegalStateException(refusal.getMessage(), refusal);
     }
   }

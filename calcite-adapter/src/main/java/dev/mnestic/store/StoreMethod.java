@@ -25,7 +25,8 @@ public enum StoreMethod {
       int.class),
   STORE_READ_DATE(StoreReads.class, "date", ResultSet.class, int.class),
   STORE_READ_DATE_OPTIONAL(StoreReads.class, "dateOptional", ResultSet.class, int.class),
-  STORE_READ_ARRAY(StoreReads.class, "array", java.sql.Array.class);
+  STORE_READ_ARRAY(StoreReads.class, "array", java.sql.Array.class),
+  STORE_READABLE(StoreReads.class, "readable", DataContext.class, String[].class);
 
   public final Method method;
 

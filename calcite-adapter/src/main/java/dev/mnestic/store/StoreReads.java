@@ -166,6 +166,18 @@ public final class StoreReads {
   public static final String ROWS = "mnesticStoreRows";
 
   /**
+   * Refuses, as a read of the store's tables {@code tables} run as SQL in HSQLDB
+   * ({@link StoreToEnumerableConverter}) starts, one whose relation is {@code hidden}
+   * ({@link TablePolicy#requireReadable}).
+   */
+  public static void readable(DataContext root, String[] tables) {
+    final Session store = Session.of(root.getRootSchema());
+    for (String table : tables) {
+      TablePolicy.requireReadable(store, table);
+    }
+  }
+
+  /**
    * The rows of store table {@code table} that this statement sees (read by
    * {@link StoreSnapshot#read} when the first row is asked for), each column read as
    * {@code how} says: an {@code Object[]} per row, or the value itself when {@code array}
@@ -179,6 +191,7 @@ public final class StoreReads {
   public static Enumerable<Object> scan(DataContext root, String table, Read[] how,
       boolean array) {
     final Session store = Session.of(root.getRootSchema());
+    TablePolicy.requireReadable(store, table);
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
     final StoreSnapshot fed = root.get(ROWS) instanceof StoreSnapshot s
         && s.tableName().equals(table) ? s : null;

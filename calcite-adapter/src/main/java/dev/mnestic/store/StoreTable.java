@@ -200,8 +200,19 @@ final class StoreTable extends AbstractTable implements TranslatableTable, Modif
     return jdbcTable.getJdbcTableType();
   }
 
+  /**
+   * The table's read, planned; refused when its relation is {@code hidden}
+   * ({@link TablePolicy#requireReadable}): every SQL read of it (a query, a subquery, the rows
+   * an UPDATE, DELETE or MERGE reads, EXPLAIN, a standing query) is planned here.
+   */
   @Override public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+    TablePolicy.requireReadable(session, jdbcTable.jdbcTableName);
     return jdbcTable.toRel(context, relOptTable);
+  }
+
+  /** The table's name in the store. */
+  String storedName() {
+    return jdbcTable.jdbcTableName;
   }
 
   @Override public TableModify toModificationRel(RelOptCluster cluster,

@@ -13,6 +13,7 @@ import org.apache.calcite.linq4j.tree.MethodCallExpression;
 import org.apache.calcite.linq4j.tree.Shuttle;
 import org.apache.calcite.linq4j.tree.Statement;
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
@@ -48,8 +49,16 @@ final class StoreToEnumerableConverter extends JdbcToEnumerableConverter {
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     final Result calcite = super.implement(implementor, pref);
-    final Result result = implementor.result(calcite.physType,
-        calcite.block.accept(READ_AS_STORED));
+    // StoreReads.readable(root, new String[] {<the store's tables read>});
+    // <Calcite's code, each column read as stored>
+    final String[] tables = RelOptUtil.findTables(getInput()).stream()
+        .map(t -> t.unwrap(StoreTable.class)).filter(java.util.Objects::nonNull)
+        .map(StoreTable::storedName).distinct().toArray(String[]::new);
+    final List<Statement> checked = new ArrayList<>();
+    checked.add(Expressions.statement(Expressions.call(StoreMethod.STORE_READABLE.method,
+        implementor.getRootExpression(), Expressions.constant(tables))));
+    checked.addAll(calcite.block.accept(READ_AS_STORED).statements);
+    final Result result = implementor.result(calcite.physType, Expressions.block(checked));
     final List<RelDataTypeField> fields = getRowType().getFieldList();
     final List<Integer> binary = new ArrayList<>();
     for (RelDataTypeField f : fields) {

@@ -89,7 +89,8 @@ public final class StoreWrites {
 
   private static long modify(Session session, String table, TableModify.Operation operation,
       String[] updateColumns, Function0<Enumerable<Object[]>> input) throws SQLException {
-    checkPolicy(session, table, operation);
+    final TablePolicy policy = checkPolicy(session, table, operation);
+    final TableTriggers triggers = TriggeredWrite.runner(session, table, policy, operation);
     final Connection connection = session.getConnection();
     final boolean autoCommit = connection.getAutoCommit();
     final boolean readCommitted =
@@ -102,7 +103,10 @@ public final class StoreWrites {
       Exception failure = null;
       try {
         guard = guarded ? session.guardWrites(table, since) : null;
-        final long count = write(session, table, operation, updateColumns, input.apply());
+        final long count = triggers == null
+            ? write(session, table, operation, updateColumns, input.apply())
+            : TriggeredWrite.write(session, table, operation, updateColumns, input.apply(),
+                triggers, guard);
         atomic.succeeded();
         return count;
       } catch (SQLException | RuntimeException e) {
@@ -138,25 +142,16 @@ public final class StoreWrites {
   /**
    * Refuses {@code operation} on {@code table} (stored name) as CozoScript refuses its writes
    * ({@link TablePolicy}): below {@code protected}, SQLSTATE
-   * {@value TablePolicy#INSUFFICIENT_PRIVILEGE} with CozoDB's message; and, when the relation
-   * has CozoScript triggers the write would fire (put ones for INSERT, UPDATE and MERGE, rm
-   * ones for DELETE), SQLSTATE 0A000: SQL writes do not run CozoScript triggers, so they are
-   * refused rather than let the trigger's relations fall out of step.
+   * {@value TablePolicy#INSUFFICIENT_PRIVILEGE} with CozoDB's message. Returns the policy.
    */
-  private static void checkPolicy(Session session, String table,
+  private static TablePolicy checkPolicy(Session session, String table,
       TableModify.Operation operation) throws SQLException {
     final TablePolicy policy = TablePolicy.of(session, table);
-    final boolean delete = operation == TableModify.Operation.DELETE;
     if (!policy.allows(TablePolicy.Level.PROTECTED)) {
-      throw policy.sqlRefusal(table, delete ? "row removal"
+      throw policy.sqlRefusal(table, operation == TableModify.Operation.DELETE ? "row removal"
           : operation == TableModify.Operation.UPDATE ? "row update" : "row insertion");
     }
-    if (!(delete ? policy.rm() : policy.put()).isEmpty()) {
-      throw new SQLException("not supported: an SQL " + operation + " on stored relation '"
-          + table + "', which has CozoScript " + (delete ? "rm" : "put") + " triggers that SQL"
-          + " writes do not run; write it with CozoScript (" + (delete ? ":rm" : ":put")
-          + "), or remove its triggers (::set_triggers " + table + ")", "0A000");
-    }
+    return policy;
   }
 
   /**
@@ -252,11 +247,14 @@ public final class StoreWrites {
    * {@link BatchUpdateException} naming the row's index in the batch (from 0) and carrying
    * the failure's SQLSTATE and vendor code; its update counts are one per row before it, as
    * JDBC counts a batch that stopped at its first failure, each {@code EXECUTE_FAILED}, since
-   * nothing of the batch is stored.
+   * nothing of the batch is stored. Into a table with CozoScript put triggers, every row runs
+   * its plan, a statement of its own that fires them ({@link TriggeredWrite}).
    */
   public static long[] insertBatch(Session session, DirectInsert insert, BatchRows rows)
       throws SQLException {
-    checkPolicy(session, insert.table(), TableModify.Operation.INSERT);
+    // a table with put triggers: each row runs its plan, a statement firing them (modify)
+    final boolean triggered = !checkPolicy(session, insert.table(),
+        TableModify.Operation.INSERT).put().isEmpty();
     final Connection connection = session.getConnection();
     final Target target = Target.of(session, insert.table());
     if (target.columns.size() != insert.parameters().length) {
@@ -275,7 +273,7 @@ public final class StoreWrites {
       for (int i = 0; i < counts.length; i++) {
         final Object[] row;
         try {
-          row = rows.row(i);
+          row = triggered ? null : rows.row(i);
         } catch (SQLException e) {
           throw failedRow(i, e);
         }
@@ -519,7 +517,7 @@ public final class StoreWrites {
         e.getSQLState(), e.getErrorCode(), counts, e);
   }
 
-  private static long write(Session session, String table, TableModify.Operation operation,
+  static long write(Session session, String table, TableModify.Operation operation,
       String[] updateColumns, Enumerable<Object[]> rows) throws SQLException {
     final Target target = Target.of(session, table);
     return switch (operation) {
@@ -647,7 +645,7 @@ public final class StoreWrites {
 
   /** Sets the parameters of one statement execution. */
   @FunctionalInterface
-  private interface Binder {
+  interface Binder {
     void bind(PreparedStatement ps) throws SQLException;
   }
 
@@ -655,7 +653,7 @@ public final class StoreWrites {
    * A store table's columns (name, JDBC type, declared type) and the columns that identify a
    * row, as HSQLDB's own table holds them (no metadata query per statement).
    */
-  private static final class Target {
+  static final class Target {
     final String table;
     final List<String> columns;
     final List<Integer> types;
@@ -716,7 +714,7 @@ public final class StoreWrites {
      * from its parameter, cast to the column's type (HSQLDB types no parameter of IS NOT
      * DISTINCT FROM).
      */
-    private String keyCondition() {
+    String keyCondition() {
       return Arrays.stream(key)
           .mapToObj(i -> quote(columns.get(i)) + (hasPrimaryKey ? " = ?"
               : " IS NOT DISTINCT FROM CAST(? AS " + definitions.get(i) + ")"))

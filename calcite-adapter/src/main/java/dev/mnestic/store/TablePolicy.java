@@ -69,11 +69,6 @@ public record TablePolicy(Level level, List<String> put, List<String> rm, List<S
     return level.compareTo(needed) >= 0;
   }
 
-  /** Whether an SQL write would have to fire triggers: the relation has put or rm ones. */
-  public boolean hasWriteTriggers() {
-    return !put.isEmpty() || !rm.isEmpty();
-  }
-
   public TablePolicy withLevel(Level level) {
     return new TablePolicy(level, put, rm, replace);
   }
@@ -94,6 +89,22 @@ public record TablePolicy(Level level, List<String> put, List<String> rm, List<S
   /** {@link #refusal} as the SQLException SQL gets, SQLSTATE {@value #INSUFFICIENT_PRIVILEGE}. */
   public SQLException sqlRefusal(String relation, String what) {
     return new SQLException(refusal(relation, what), INSUFFICIENT_PRIVILEGE);
+  }
+
+  /**
+   * Refuses to read the rows of the store's table {@code table} (its stored name) when its
+   * relation is {@code hidden}, as CozoScript refuses it: CozoDB's message, SQLSTATE
+   * {@value #INSUFFICIENT_PRIVILEGE} (an SQLException in an IllegalStateException, as the
+   * store's planning and its generated code throw). SQL asks where a read is planned
+   * ({@link StoreTable#toRel}) and where it runs ({@link StoreReads#scan},
+   * {@link StoreReads#readable}), so a plan made before the level changed is refused too.
+   */
+  public static void requireReadable(Session session, String table) {
+    final TablePolicy policy = of(session, table);
+    if (!policy.allows(Level.READ_ONLY)) {
+      final SQLException refusal = policy.sqlRefusal(table, "reading rows");
+      throw new IllegalStateException(refusal.getMessage(), refusal);
+    }
   }
 
   /**

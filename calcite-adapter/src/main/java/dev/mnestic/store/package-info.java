@@ -8,7 +8,9 @@
  * ({@link dev.mnestic.store.EnumerableStoreModify},
  * {@link dev.mnestic.store.WriteGuard}, {@link dev.mnestic.store.TableVersions}), DDL
  * ({@link dev.mnestic.store.StoreDdlExecutor}) and what CozoScript sets on a table that both
- * pipelines obey: its access level and triggers ({@link dev.mnestic.store.TablePolicy}).
+ * pipelines obey: its access level and triggers ({@link dev.mnestic.store.TablePolicy}), the
+ * triggers of SQL writes run through the interface the driver wires
+ * ({@link dev.mnestic.store.TableTriggers}).
  *
  * <p>In: table scans, modifications and DDL from both pipelines. Out: rows, and the changes
  * HSQLDB keeps.

@@ -540,6 +540,29 @@ public final class Engine {
   }
 
   /**
+   * Runs the put ({@code removes} false) or rm triggers of the store's table {@code table} for
+   * an SQL write of it, as this engine's CozoScript write of the same rows runs them
+   * ({@link StoredRelations#fireForSql} says with what): in the writing statement's open
+   * transaction, which this neither commits nor rolls back; the triggers' own writes fire no
+   * triggers. The driver runs it as each session's {@link dev.mnestic.store.TableTriggers}.
+   * A trigger that fails throws its script error.
+   */
+  public void fireTriggers(String table, boolean removes, List<Object[]> added,
+      List<Object[]> removed) throws SQLException {
+    onDeepStack(ignored -> {
+      final Session session = session();
+      final StagedTables staged = StagedTables.none(session, readers);
+      try {
+        new StoredRelations(session, staged, this::runTrigger)
+            .fireForSql(table, removes, added, removed);
+      } finally {
+        staged.abandon();
+      }
+      return null;
+    });
+  }
+
+  /**
    * Runs a trigger's script (a query block's text) on {@code stored}, in the transaction of
    * the write that fired it, with {@code constants} as constant rules ({@code _new},
    * {@code _old}); its parameters are none, as in CozoDB.

@@ -87,6 +87,15 @@ final class StagedTables {
   }
 
   /**
+   * The relations as the store holds them, for CozoScript run without a script of its own (the
+   * triggers an SQL write fires, {@link Engine#fireTriggers}): no hidden table is made and none
+   * recovered, so no DDL commits the writer's transaction. {@link #abandon} ends it.
+   */
+  static StagedTables none(Session session, Engine.TableReaders readers) {
+    return new StagedTables(session, readers);
+  }
+
+  /**
    * Settles what dead scripts left ({@link #recover}), then makes a hidden table for each
    * block of {@code blocks} that makes a table. Runs DDL only when a block needs a table, and
    * then commits an open transaction. A block whose relation op fails to resolve gets none:

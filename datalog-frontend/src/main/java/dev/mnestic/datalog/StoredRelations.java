@@ -130,6 +130,59 @@ final class StoredRelations {
     }
   }
 
+  /**
+   * Runs {@code fired}, the put ({@code puts}) or rm triggers of {@code op}'s relation of
+   * {@code schema}, in order, each with {@code _new} ({@code added}: rows put, or keys removed)
+   * and {@code _old} ({@code removed}), rows keys first, as CozoDB gives them.
+   */
+  private void fire(Script.RelationOp op, boolean puts, List<String> fired, StoredSchema schema,
+      List<List<Object>> added, List<List<Object>> removed) throws SQLException {
+    final List<String> all = schema.keysFirst().stream().map(StoredSchema.Column::name).toList();
+    final Map<String, Engine.Result> constants = new LinkedHashMap<>();
+    constants.put("_new", new Engine.Result(puts ? all : schema.keysFirst().stream()
+        .filter(StoredSchema.Column::key).map(StoredSchema.Column::name).toList(), added));
+    constants.put("_old", new Engine.Result(all, removed));
+    for (String trigger : fired) {
+      runTrigger(puts ? "put" : "rm", trigger, constants, op);
+    }
+  }
+
+  /**
+   * Fires the put ({@code removes} false) or rm triggers of the store's table {@code table}
+   * for an SQL write of it ({@link dev.mnestic.store.TableTriggers}), as a write of this
+   * script's of the same rows fires them: rows hold the table's columns in table order, each
+   * value as the store's JDBC gives it; {@code added} the rows put (for rm, the rows removed,
+   * whose keys are {@code _new}), {@code removed} the rows replaced or removed ({@code _old}).
+   */
+  void fireForSql(String table, boolean removes, List<Object[]> added, List<Object[]> removed)
+      throws SQLException {
+    final TablePolicy policy = TablePolicy.of(session, table);
+    final StoredSchema schema = StoredSchema.read(session, table);
+    final List<StoredSchema.Column> keysFirst = schema.keysFirst();
+    final int keys = (int) keysFirst.stream().filter(StoredSchema.Column::key).count();
+    final List<List<Object>> fresh = new ArrayList<>();
+    for (Object[] row : added) {
+      final List<Object> decoded = decodedKeysFirst(schema, row);
+      fresh.add(removes ? decoded.subList(0, keys) : decoded);
+    }
+    final List<List<Object>> old = new ArrayList<>();
+    for (Object[] row : removed) {
+      old.add(decodedKeysFirst(schema, row));
+    }
+    fire(new Script.RelationOp(removes ? Script.RelationOp.Kind.RM : Script.RelationOp.Kind.PUT,
+        table, null, new Pos(0, 0)), !removes, removes ? policy.rm() : policy.put(), schema,
+        fresh, old);
+  }
+
+  /** A stored row (table order, as JDBC gives it) decoded, keys first. */
+  private static List<Object> decodedKeysFirst(StoredSchema schema, Object[] row) {
+    final List<Object> out = new ArrayList<>(row.length);
+    for (StoredSchema.Column c : schema.keysFirst()) {
+      out.add(c.decode(row[schema.columns().indexOf(c)]));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
   /** These relations as a trigger's script sees them: its writes fire no triggers. */
   StoredRelations inTrigger() {
     return new StoredRelations(session, staged, since, null);
@@ -600,17 +653,8 @@ final class StoredRelations {
      * {@code _old} as CozoDB gives them; none when the write had no rows.
      */
     void fire(List<String> fired) throws SQLException {
-      if (fired.isEmpty() || added.isEmpty()) {
-        return;
-      }
-      final List<String> all = schema.keysFirst().stream().map(StoredSchema.Column::name)
-          .toList();
-      final Map<String, Engine.Result> constants = new LinkedHashMap<>();
-      constants.put("_new", new Engine.Result(puts() ? all
-          : keys.stream().map(StoredSchema.Column::name).toList(), added));
-      constants.put("_old", new Engine.Result(all, removed));
-      for (String trigger : fired) {
-        runTrigger(puts() ? "put" : "rm", trigger, constants, op);
+      if (!added.isEmpty()) {
+        StoredRelations.this.fire(op, puts(), fired, schema, added, removed);
       }
     }
 

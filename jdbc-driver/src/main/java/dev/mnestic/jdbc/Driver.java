@@ -336,6 +336,8 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
         }
         final Session session = Session.open(location);
         session.attachTo(calciteConnection.getRootSchema());
+        session.runTriggersWith((s, table, removes, added, removed) ->
+            HostExtensions.fireTriggers(calciteConnection, table, removes, added, removed));
         Standing.queries().attachTo(calciteConnection.getRootSchema(),
             MnesticParserFactory.parserConfig(calciteConnection.config()));
         connection.setSchema(Session.SCHEMA);
@@ -344,6 +346,7 @@ public final class Driver extends org.apache.calcite.jdbc.Driver
 
       @Override public void onConnectionClose(AvaticaConnection connection) {
         PlanCache.close((CalciteConnection) connection);
+        HostExtensions.close((CalciteConnection) connection);
         try {
           Session.of(((CalciteConnection) connection).getRootSchema()).close();
         } catch (SQLException e) {

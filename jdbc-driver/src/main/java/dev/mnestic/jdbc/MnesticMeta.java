@@ -25,7 +25,6 @@ import org.apache.calcite.jdbc.CalciteMetaSubclassing;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.schema.Schema;
-import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.lookup.LikePattern;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlFunction;
@@ -455,10 +454,8 @@ final class MnesticMeta extends CalciteMetaSubclassing {
   private DatalogSignature runDatalog(String script, Map<String, Object> params,
       RunningStatement running) {
     try {
-      final SchemaPlus root = ((CalciteConnection) connection).getRootSchema();
-      Engine engine = new Engine(connection).stoppedBy(0, running.flag())
-          .keepingTablesReadBy(table -> Standing.queries().readersOf(root, table))
-          .readingFiles(Driver.readPolicy(((CalciteConnection) connection).getProperties()));
+      Engine engine = HostExtensions.engine((CalciteConnection) connection)
+          .stoppedBy(0, running.flag());
       if (Driver.STDERR.equalsIgnoreCase(
           ((CalciteConnection) connection).getProperties().getProperty(Driver.PROGRESS))) {
         engine = engine.showingProgressOn(System.err);

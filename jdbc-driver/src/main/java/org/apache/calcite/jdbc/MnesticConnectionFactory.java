@@ -1,9 +1,13 @@
 package org.apache.calcite.jdbc;
 
 import dev.mnestic.jdbc.ColumnLengths;
+import dev.mnestic.jdbc.HostExtensions;
+import dev.mnestic.jdbc.MnesticConnection;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.remote.TypeMap;
 import dev.mnestic.runtime.RunningStatement;
+import dev.mnestic.value.Aggregators;
+import dev.mnestic.value.FixedRule;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -36,6 +40,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiPredicate;
+import java.util.function.Supplier;
 
 /**
  * Calcite's JDBC 4.1 objects, with statements whose {@code cancel()} never waits, and a
@@ -275,7 +281,8 @@ public class MnesticConnectionFactory extends CalciteFactory {
   }
 
   /** Calcite's connection, whose preparation failures carry the SQLSTATE of their cause. */
-  private static final class Connection extends CalciteConnectionImpl {
+  private static final class Connection extends CalciteConnectionImpl
+      implements MnesticConnection {
     /** The zone of the {@code timeZone} property as last looked up, or null. */
     private volatile NamedZone zone;
 
@@ -289,6 +296,23 @@ public class MnesticConnectionFactory extends CalciteFactory {
     }
 
     private final TypeMap typeMap = new TypeMap();
+
+    @Override public void registerFixedRule(String name, FixedRule rule) throws SQLException {
+      checkOpen();
+      HostExtensions.of(this).registerFixedRule(name, rule);
+    }
+
+    @Override public void registerAggregate(String name, boolean isMeet,
+        Supplier<? extends Aggregators.Aggregator> factory) throws SQLException {
+      checkOpen();
+      HostExtensions.of(this).registerAggregate(name, isMeet, factory);
+    }
+
+    @Override public void registerBoundedMeetAggregate(String name,
+        BiPredicate<Object, Object> dominates, int maxSurvivors) throws SQLException {
+      checkOpen();
+      HostExtensions.of(this).registerBoundedMeetAggregate(name, dominates, maxSurvivors);
+    }
 
     /** The connection's type map (Avatica's refused the call; SchemaCrawler warned). */
     @Override public Map<String, Class<?>> getTypeMap() throws SQLException {
