@@ -227,9 +227,20 @@ public final class Engine {
     return new Description(Parser.parameters(script), headers);
   }
 
-  /** The rows of a script's last query block. */
-  public record Result(List<String> headers, List<List<Object>> rows) {
-    /** CozoDB's JSON form: {@code {"headers":[...],"rows":[[...]]}}. */
+  /**
+   * The rows of a script's last query block; {@code next} the result after it, as CozoDB
+   * chains them (the further operands of {@code %return a, b}), or null.
+   */
+  public record Result(List<String> headers, List<List<Object>> rows, Result next) {
+    /** A result with nothing after it. */
+    public Result(List<String> headers, List<List<Object>> rows) {
+      this(headers, rows, null);
+    }
+
+    /**
+     * CozoDB's JSON form: {@code {"headers":[...],"rows":[[...]]}}, with
+     * {@code ,"next":{...}} before the closing brace when a result follows.
+     */
     public String toJson() {
       final StringBuilder b = new StringBuilder("{\"headers\":[");
       for (int i = 0; i < headers.size(); i++) {
@@ -244,7 +255,11 @@ public final class Engine {
         }
         b.append(']');
       }
-      return b.append("]}").toString();
+      b.append(']');
+      if (next != null) {
+        b.append(",\"next\":").append(next.toJson());
+      }
+      return b.append('}').toString();
     }
   }
 

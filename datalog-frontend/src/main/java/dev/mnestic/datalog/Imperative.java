@@ -11,7 +11,6 @@ import dev.mnestic.value.Values;
 
 import java.io.PrintStream;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -30,10 +29,11 @@ import java.util.function.UnaryOperator;
  * not empty; a list of statements gives the result of the last one that gives rows (a
  * {@code %loop}, {@code %debug} and {@code %swap} give none, no columns and no rows), and
  * {@code %swap} ends the list it is in; {@code %return} with several operands evaluates them
- * last first and gives the first one's rows (CozoDB chains the others after it, which a
- * result here does not hold; and it fails on a {@code {query}} operand, which runs here); {@code %ignore_error} undoes its failed block and
- * gives {@code status FAILED}, but never swallows the script being stopped
- * ({@code eval::killed}), which CozoDB would; {@code as _name} replaces the ephemeral
+ * last first and gives the first one's rows, the others chained after it
+ * ({@link Engine.Result#next}; CozoDB 0.7.6 panics on a {@code {query}} operand, which runs
+ * here); {@code %ignore_error} gives {@code status FAILED} for its failed
+ * block and keeps what the block wrote before it failed, but never swallows the script being
+ * stopped ({@code eval::killed}), which CozoDB would; {@code as _name} replaces the ephemeral
  * relation {@code _name} by the result, every column a key of type {@code Any?} named as the
  * result's header with {@code (} made {@code _} and {@code )} dropped ({@code sum(y)} is
  * {@code sum_y}).
@@ -335,19 +335,19 @@ final class Imperative {
     return result;
   }
 
-  /** {@code %ignore_error {...}}: the block, or when it fails, nothing it wrote and FAILED. */
+  /**
+   * {@code %ignore_error {...}}: the block, or when it fails, {@code status FAILED}; as CozoDB's,
+   * what it wrote before it failed stays (each write is whole or not at all, its triggers'
+   * writes after it).
+   */
   private Engine.Result ignoringError(Script.Block b, StoredRelations stored)
       throws SQLException {
-    final Savepoint start = stored.connection().setSavepoint();
     try {
-      final Engine.Result result = block(b, stored);
-      stored.connection().releaseSavepoint(start);
-      return result;
+      return block(b, stored);
     } catch (DatalogException e) {
       if (e.errorCode() == ErrorCode.EVAL_KILLED) {
         throw e;
       }
-      stored.connection().rollback(start);
       return new Engine.Result(List.of("status"), List.of(Values.list("FAILED")));
     }
   }
@@ -356,13 +356,17 @@ final class Imperative {
     return o.block() != null ? block(o.block(), stored) : stored.rows(o.relation(), o.pos());
   }
 
-  /** {@code %return}: its operands evaluated last first, as CozoDB's; the first one's rows. */
+  /**
+   * {@code %return}: its operands evaluated last first, as CozoDB's; the first one's rows, each
+   * followed by the next one's ({@link Engine.Result#next}).
+   */
   private Engine.Result returned(Script.Return r, StoredRelations stored) throws SQLException {
-    Engine.Result first = NOTHING;
+    Engine.Result chain = null;
     for (int i = r.operands().size() - 1; i >= 0; i--) {
-      first = operand(r.operands().get(i), stored);
+      final Engine.Result rows = operand(r.operands().get(i), stored);
+      chain = new Engine.Result(rows.headers(), rows.rows(), chain);
     }
-    return first;
+    return chain == null ? NOTHING : chain;
   }
 
   private Script.RelationOp storeAs(Script.Statement s) {

@@ -45,7 +45,10 @@ import java.util.stream.Collectors;
  *
  * <p>Each write is all-or-nothing: rows are coerced and checked before
  * {@code :create} or {@code :replace} changes a table, and the others run
- * under a savepoint that a failure rolls back to.
+ * under a savepoint that a failure rolls back to. The triggers a write fires run after it, each
+ * of their writes all-or-nothing in turn: a failing trigger leaves the write (and the
+ * triggers' writes before it) in place, as CozoDB's do, which only {@code %ignore_error} lets
+ * a script see.
  *
  * <p>The rows a script writes are computed from what its rules read; the writes that replace
  * or remove rows ({@code :put}, {@code :update}, {@code :rm}, {@code :delete}) are guarded
@@ -301,7 +304,6 @@ final class StoredRelations {
       } finally {
         guard.close(); // before the triggers, whose writes guard their own tables
       }
-      write.fire(fired);
       connection.releaseSavepoint(savepoint);
     } catch (RuntimeException | SQLException e) {
       connection.rollback(savepoint);
@@ -310,6 +312,9 @@ final class StoredRelations {
       }
       throw e;
     }
+    // as CozoDB's: a trigger that fails leaves the write done (a script that fails is undone
+    // whole; under %ignore_error, the write stays)
+    write.fire(fired);
     return answer(op, write);
   }
 

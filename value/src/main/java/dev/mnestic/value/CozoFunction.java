@@ -82,6 +82,7 @@ public enum CozoFunction {
   STR_INCLUDES("str_includes", 2, a -> Functions.str_includes(a.get(0), a.get(1))),
   LOWERCASE("lowercase", 1, a -> Functions.lowercase(a.get(0))),
   UPPERCASE("uppercase", 1, a -> Functions.uppercase(a.get(0))),
+  T2S("t2s", 1, a -> Functions.t2s(a.get(0))),
   TRIM("trim", 1, a -> Functions.trim(a.get(0))),
   TRIM_START("trim_start", 1, a -> Functions.trim_start(a.get(0))),
   TRIM_END("trim_end", 1, a -> Functions.trim_end(a.get(0))),

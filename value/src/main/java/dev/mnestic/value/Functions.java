@@ -57,16 +57,16 @@ import java.util.regex.Pattern;
  * Values#ARITHMETIC_NAN}), an operand's NaN passes through, as on CozoDB's
  * reference platform.
  *
- * <p>Not implemented: the vector functions (no vector values yet) and {@code t2s}
- * (traditional to simplified Chinese), listed in {@link #UNSUPPORTED}; {@link #apply} rejects
- * them with code {@code mnestic::unsupported_function}. {@code now}, {@code rand_*} read the
+ * <p>Not implemented: the vector functions (no vector values yet), listed in
+ * {@link #UNSUPPORTED}; {@link #apply} rejects them with code
+ * {@code mnestic::unsupported_function}. {@code now}, {@code rand_*} read the
  * clock and a random source, as CozoDB's do. A regex argument is Rust's syntax run by
  * {@link java.util.regex} ({@link #regex}).
  */
 public final class Functions {
   /** CozoDB functions that are not implemented here. */
   public static final Set<String> UNSUPPORTED = Set.of(
-      "is_vec", "t2s", "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "vec", "rand_vec");
+      "is_vec", "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "vec", "rand_vec");
 
   /** The implemented functions by name. */
   private static final Map<String, CozoFunction> DEFS = new TreeMap<>();
@@ -909,6 +909,14 @@ public final class Functions {
   /** Unicode upper case, the same in every locale ({@code 'ß'} becomes {@code 'SS'}). */
   public static String uppercase(Object a) {
     return str(a, "uppercase").toUpperCase(Locale.ROOT);
+  }
+
+  /**
+   * A string with its traditional Chinese characters made simplified, as CozoDB's
+   * ({@link T2s}); any other value as it is.
+   */
+  public static Object t2s(Object a) {
+    return a instanceof String s ? T2s.convert(s) : a;
   }
 
   /** Without Unicode white space (Rust's {@code char::is_whitespace}) at both ends. */

@@ -37,7 +37,7 @@ class FunctionsTest {
     assertEquals(ErrorCode.EVAL_NO_IMPLEMENTATION.code(), e.code());
     assertEquals("No implementation found for op `foo`", e.getMessage());
     e = assertThrows(ValueException.class,
-        () -> Functions.apply("t2s", List.of("a"), StopCheck.NEVER));
+        () -> Functions.apply("l2_normalize", List.of("a"), StopCheck.NEVER));
     assertEquals(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION.code(), e.code());
     e = assertThrows(ValueException.class, () -> Functions.apply("sub", List.of(1L), StopCheck.NEVER));
     assertEquals(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS.code(), e.code());

@@ -18,13 +18,15 @@ public record FixedApply(String name, List<Input> inputs, Map<String, Expr> opti
   }
 
   /**
-   * An input relation: {@code rule[a, b]}, {@code *stored[a, b]} or {@code *stored{col, col2: v}}.
+   * An input relation: {@code rule[a, b]}, {@code *stored[a, b]} or {@code *stored{col, col2: v}},
+   * a stored one with a moment {@code @ t} before its closing bracket if it is to time-travel.
    * Each binding is a variable; an {@code _} is a fresh variable of its own.
    *
    * @param bindings by position (null for the named form)
    * @param named by column name (null for the positional forms); each value a variable
+   * @param validAt the moment a stored input is read at ({@code *stored[a, b @ 'NOW']}), or null
    */
   public record Input(String relation, boolean stored, List<Expr.Var> bindings,
-      List<Atom.Binding> named, Pos pos) {
+      List<Atom.Binding> named, Expr validAt, Pos pos) {
   }
 }

@@ -176,14 +176,15 @@ public final class StratumLowering implements RuleLowering.Tables {
   /**
    * The plan of a {@link StratumPlan.Fixed}: a {@code FixedRuleApply} of its rule, with its
    * options and what each input binds, over each input relation (an evaluated rule's table, a
-   * stored relation read from the store).
+   * stored relation read from the store, at its moment if it has one).
    */
   public RelNode fixed(StratumPlan.Fixed step) {
     final FixedApply f = step.rule().fixed();
     final List<FixedRuleRun.Shape> shapes = new ArrayList<>();
     for (FixedApply.Input in : f.inputs()) {
       final RelNode input = in.stored()
-          ? read(new Atom.StoredApply(in.relation(), List.of(), null, null, in.pos()), Map.of())
+          ? read(new Atom.StoredApply(in.relation(), List.of(), null, in.validAt(), in.pos()),
+              Map.of())
               .plan()
           : LogicalTableScan.create(b.getCluster(), materialized.get(in.relation()), List.of());
       final List<String> columns = input.getRowType().getFieldNames();

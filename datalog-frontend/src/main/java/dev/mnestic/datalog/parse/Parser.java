@@ -546,9 +546,9 @@ public final class Parser {
               break;
             }
           }
-          rejectValidity();
+          final Expr validAt = validityClause();
           expect("}");
-          inputs.add(new FixedApply.Input(relation, true, null, named, t.pos()));
+          inputs.add(new FixedApply.Input(relation, true, null, named, validAt, t.pos()));
         } else {
           fresh = fixedBindings(relation, true, t.pos(), inputs, bound, fresh);
         }
@@ -589,9 +589,10 @@ public final class Parser {
         break;
       }
     }
-    rejectValidity();
+    // as CozoDB's grammar: only a stored relation is read at a moment
+    final Expr validAt = stored ? validityClause() : null;
     expect("]");
-    inputs.add(new FixedApply.Input(relation, stored, vars, null, pos));
+    inputs.add(new FixedApply.Input(relation, stored, vars, null, validAt, pos));
     return made;
   }
 
@@ -860,15 +861,6 @@ public final class Parser {
     final Token index = next();
     return new Token(Token.Kind.IDENT, relation.text() + ":" + index.text(), null,
         relation.pos(), relation.start(), index.end());
-  }
-
-  /** A fixed rule's input is read whole: no time travel ({@code @}) there yet. */
-  private void rejectValidity() {
-    if (peek().is("@")) {
-      throw new DatalogException(ErrorCode.PARSER_PEST, "time travel ('@') of a fixed rule's"
-          + " input is not supported; read the relation at the moment in a rule first",
-          peek().pos().line(), peek().pos().column());
-    }
   }
 
   /** {@code @ expr}, the moment of a time-travel read, or null when there is none. */
