@@ -29,6 +29,7 @@ import java.util.Map;
  * <pre>
  *   value             nothing (JDK only)
  *   graph-algorithms  value
+ *   search            nothing (Lucene's analyzers only)
  *   calcite-adapter   value
  *   sql-dialect       calcite-adapter
  *   datalog-frontend  calcite-adapter, value, graph-algorithms
@@ -54,6 +55,7 @@ class ArchitectureTest {
           .consideringOnlyDependenciesInLayers()
           .layer("value").definedBy(module("value"))
           .layer("graph-algorithms").definedBy(module("graph-algorithms"))
+          .layer("search").definedBy(module("search"))
           .layer("calcite-adapter").definedBy(module("calcite-adapter"))
           .layer("sql-dialect").definedBy(module("sql-dialect"))
           .layer("datalog-frontend").definedBy(module("datalog-frontend"))
@@ -65,6 +67,7 @@ class ArchitectureTest {
           .layer("bench").definedBy(module("bench"))
           .whereLayer("value").mayNotAccessAnyLayer()
           .whereLayer("graph-algorithms").mayOnlyAccessLayers("value")
+          .whereLayer("search").mayNotAccessAnyLayer()
           .whereLayer("calcite-adapter").mayOnlyAccessLayers("value")
           .whereLayer("sql-dialect").mayOnlyAccessLayers("calcite-adapter")
           .whereLayer("datalog-frontend")
@@ -79,8 +82,8 @@ class ArchitectureTest {
           .whereLayer("examples").mayNotAccessAnyLayer()
           .whereLayer("bench")
           .mayOnlyAccessLayers(
-              "value", "graph-algorithms", "calcite-adapter", "sql-dialect", "datalog-frontend",
-              "planner-milp", "jdbc-remote", "jdbc-driver", "standing");
+              "value", "graph-algorithms", "search", "calcite-adapter", "sql-dialect",
+              "datalog-frontend", "planner-milp", "jdbc-remote", "jdbc-driver", "standing");
 
   /** CozoDB's values are plain Java: SQL, Calcite and Avatica never reach them. */
   @ArchTest
@@ -119,6 +122,8 @@ class ArchitectureTest {
       Map.ofEntries(
           Map.entry("dev.mnestic.value", "value"),
           Map.entry("dev.mnestic.graph", "graph-algorithms"),
+          Map.entry("dev.mnestic.search.text", "search"),
+          Map.entry("dev.mnestic.search.lsh", "search"),
           Map.entry("dev.mnestic.rel", "calcite-adapter"),
           Map.entry("dev.mnestic.runtime", "calcite-adapter"),
           Map.entry("dev.mnestic.store", "calcite-adapter"),
