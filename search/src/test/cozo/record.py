@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Records CozoDB 0.7.6's own answers for the search module's tests (cozo-lib-wasm, through
 datalog-frontend/src/test/cozo/cozo-run.mjs; run `npm ci` there first):
-  fts-oracle.json  : for each analyzer (tokenizer and filters) an FTS index over DOCS, and for
-                     each query CozoDB's rows (key, score) with score_kind tf_idf and tf;
+  fts-oracle.json  : for each analyzer (tokenizer and filters) an FTS index over DOCS, its
+                     index relation's rows (word, key, offsets, positions, token count), and
+                     for each query CozoDB's rows (key, score) with score_kind tf_idf and tf;
   lsh-params.json  : the bands and rows CozoDB chooses for threshold, n_perm and weights.
 Usage: search/src/test/cozo/record.py (writes into search/src/test/resources/dev/mnestic/search/).
 """
@@ -104,6 +105,11 @@ def fts():
         cases.append({'name': 'idx ' + a['name'],
                       'script': '::fts create docs:%s {extractor: v, tokenizer: %s%s}'
                                 % (a['name'], cozo_config(a['tokenizer']), filters)})
+    for a in ANALYZERS:
+        cases.append({'name': 'rel ' + a['name'],
+                      'script': '?[word, src_k, offset_from, offset_to, position, total_length] := '
+                                '*docs:%s{word, src_k, offset_from, offset_to, position, '
+                                'total_length}' % a['name']})
     keys = []
     for a in ANALYZERS:
         for q in QUERIES:
@@ -114,17 +120,20 @@ def fts():
                                         'bind_score: s, score_kind: "%s"}' % (a['name'], kind),
                               'params': json.dumps({'q': q})})
     results = run(cases)
-    for r in results[:2 + len(ANALYZERS)]:
+    for r in results[:2 + 2 * len(ANALYZERS)]:
         assert r.get('ok'), r
+    relations = {a['name']: r['rows'] for a, r in
+                 zip(ANALYZERS, results[2 + len(ANALYZERS):2 + 2 * len(ANALYZERS)])}
     queries = []
-    for (name, q, kind), r in zip(keys, results[2 + len(ANALYZERS):]):
+    for (name, q, kind), r in zip(keys, results[2 + 2 * len(ANALYZERS):]):
         entry = {'analyzer': name, 'query': q, 'score_kind': kind}
         if r.get('ok'):
             entry['rows'] = r['rows']
         else:
             entry['error'] = r.get('message') or r.get('code')
         queries.append(entry)
-    return {'docs': DOCS, 'analyzers': ANALYZERS, 'queries': queries}
+    return {'docs': DOCS, 'analyzers': ANALYZERS, 'index_relations': relations,
+            'queries': queries}
 
 
 def lsh():
@@ -154,8 +163,19 @@ def lsh():
 if __name__ == '__main__':
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, 'fts-oracle.json'), 'w') as f:
-        json.dump(fts(), f, ensure_ascii=False, indent=1)
-        f.write('\n')
+        # one line per document, analyzer, index relation and query
+        oracle = fts()
+        parts = []
+        for key, value in oracle.items():
+            if isinstance(value, dict):
+                items = ['  %s: %s' % (json.dumps(k), json.dumps(v, ensure_ascii=False))
+                         for k, v in value.items()]
+            else:
+                items = ['  ' + json.dumps(v, ensure_ascii=False) for v in value]
+            brackets = '{}' if isinstance(value, dict) else '[]'
+            parts.append(' %s: %s\n%s\n %s' % (json.dumps(key), brackets[0], ',\n'.join(items),
+                                                brackets[1]))
+        f.write('{\n' + ',\n'.join(parts) + '\n}\n')
     with open(os.path.join(OUT, 'lsh-params.json'), 'w') as f:
         json.dump(lsh(), f, indent=1)
         f.write('\n')

@@ -58,8 +58,18 @@ public final class FtsIndex<K> {
 
   private final TextAnalyzer analyzer;
   private final Comparator<? super K> keyOrder;
-  private final NavigableMap<String, NavigableMap<K, int[]>> postings =
+  private final NavigableMap<String, NavigableMap<K, Posting>> postings =
       new TreeMap<>(CODE_POINT_ORDER);
+
+  /**
+   * A term in a row: where it occurs (UTF-8 byte offsets and positions) and how many tokens
+   * the row's text has in all, CozoDB's index relation's {@code offset_from}, {@code
+   * offset_to}, {@code position} and {@code total_length}.
+   */
+  public record Posting(int[] offsetFrom, int[] offsetTo, int[] positions, int totalLength) {}
+
+  /** A row of CozoDB's index relation {@code rel:idx}: the term, the row's key, its posting. */
+  public record Entry<K>(String word, K key, Posting posting) {}
 
   public FtsIndex(TextAnalyzer analyzer, Comparator<? super K> keyOrder) {
     this.analyzer = analyzer;
@@ -75,14 +85,20 @@ public final class FtsIndex<K> {
     if (text == null) {
       return;
     }
-    Map<String, List<Integer>> positions = new LinkedHashMap<>();
-    for (Token t : analyzer.tokens(text)) {
-      positions.computeIfAbsent(t.text(), x -> new ArrayList<>()).add(t.position());
+    List<Token> tokens = analyzer.tokens(text);
+    Map<String, List<Token>> byTerm = new LinkedHashMap<>();
+    for (Token t : tokens) {
+      byTerm.computeIfAbsent(t.text(), x -> new ArrayList<>()).add(t);
     }
-    for (Map.Entry<String, List<Integer>> e : positions.entrySet()) {
-      postings
-          .computeIfAbsent(e.getKey(), x -> new TreeMap<>(keyOrder))
-          .put(key, e.getValue().stream().mapToInt(Integer::intValue).toArray());
+    for (Map.Entry<String, List<Token>> e : byTerm.entrySet()) {
+      List<Token> ts = e.getValue();
+      Posting p =
+          new Posting(
+              ts.stream().mapToInt(Token::offsetFrom).toArray(),
+              ts.stream().mapToInt(Token::offsetTo).toArray(),
+              ts.stream().mapToInt(Token::position).toArray(),
+              tokens.size());
+      postings.computeIfAbsent(e.getKey(), x -> new TreeMap<>(keyOrder)).put(key, p);
     }
   }
 
@@ -96,7 +112,7 @@ public final class FtsIndex<K> {
       terms.add(t.text());
     }
     for (String term : terms) {
-      NavigableMap<K, int[]> rows = postings.get(term);
+      NavigableMap<K, Posting> rows = postings.get(term);
       if (rows != null) {
         rows.remove(key);
         if (rows.isEmpty()) {
@@ -104,6 +120,13 @@ public final class FtsIndex<K> {
         }
       }
     }
+  }
+
+  /** The index relation's rows, by term (in code point order) then key. */
+  public List<Entry<K>> entries() {
+    List<Entry<K>> out = new ArrayList<>();
+    postings.forEach((term, rows) -> rows.forEach((k, p) -> out.add(new Entry<>(term, k, p))));
+    return out;
   }
 
   /** A row of a search: its key and score. */
@@ -131,25 +154,25 @@ public final class FtsIndex<K> {
     return hits;
   }
 
-  private record Entry<K>(K key, int[] positions) {}
+  private record Found<K>(K key, int[] positions) {}
 
-  private List<Entry<K>> literal(FtsExpr.Literal l) {
-    List<Entry<K>> found = new ArrayList<>();
+  private List<Found<K>> literal(FtsExpr.Literal l) {
+    List<Found<K>> found = new ArrayList<>();
     String value = l.value();
     if (l.prefix()) {
       // CozoDB scans [value, value + U+10FFFF) and stops at the first term not starting so
       String end = value + new String(Character.toChars(Character.MAX_CODE_POINT));
-      for (Map.Entry<String, NavigableMap<K, int[]>> e :
+      for (Map.Entry<String, NavigableMap<K, Posting>> e :
           postings.subMap(value, true, end, false).entrySet()) {
         if (!e.getKey().startsWith(value)) {
           break;
         }
-        e.getValue().forEach((k, p) -> found.add(new Entry<>(k, p)));
+        e.getValue().forEach((k, p) -> found.add(new Found<>(k, p.positions())));
       }
     } else {
-      NavigableMap<K, int[]> rows = postings.get(value);
+      NavigableMap<K, Posting> rows = postings.get(value);
       if (rows != null) {
-        rows.forEach((k, p) -> found.add(new Entry<>(k, p)));
+        rows.forEach((k, p) -> found.add(new Found<>(k, p.positions())));
       }
     }
     return found;
@@ -157,9 +180,9 @@ public final class FtsIndex<K> {
 
   private Map<K, Double> eval(FtsExpr e, ScoreKind kind, long n) {
     if (e instanceof FtsExpr.Literal l) {
-      List<Entry<K>> found = literal(l);
+      List<Found<K>> found = literal(l);
       Map<K, Double> res = new HashMap<>();
-      for (Entry<K> x : found) {
+      for (Found<K> x : found) {
         res.put(x.key(), score(x.positions().length, found.size(), n, l.boost(), kind));
       }
       return res;
@@ -195,13 +218,13 @@ public final class FtsIndex<K> {
   private Map<K, Double> near(FtsExpr.Near near, ScoreKind kind, long n) {
     long distance = Integer.toUnsignedLong(near.distance());
     Map<K, List<Integer>> coll = new HashMap<>();
-    for (Entry<K> first : literal(near.literals().get(0))) {
+    for (Found<K> first : literal(near.literals().get(0))) {
       coll.put(first.key(), toList(first.positions()));
     }
     // as CozoDB: every literal, the first included, against the positions kept so far
     for (FtsExpr.Literal lit : near.literals()) {
       Map<K, List<Integer>> next = new HashMap<>();
-      for (Entry<K> x : literal(lit)) {
+      for (Found<K> x : literal(lit)) {
         List<Integer> prev = coll.remove(x.key());
         if (prev == null) {
           continue;

@@ -19,13 +19,24 @@ final class NGrams {
       frontiers.add(i);
     }
     frontiers.add(text.length());
+    int[] bytes = new int[frontiers.size()];
+    for (int i = 1; i < bytes.length; i++) {
+      bytes[i] =
+          bytes[i - 1] + TextAnalyzer.utf8Length(text, frontiers.get(i - 1), frontiers.get(i));
+    }
     List<Token> tokens = new ArrayList<>();
     for (int start = 0; start < frontiers.size(); start++) {
       if (prefixOnly && start > 0) {
         break;
       }
       for (int len = min; len <= max && start + len < frontiers.size(); len++) {
-        tokens.add(new Token(text.substring(frontiers.get(start), frontiers.get(start + len)), 0));
+        int end = start + len;
+        tokens.add(
+            new Token(
+                text.substring(frontiers.get(start), frontiers.get(end)),
+                bytes[start],
+                bytes[end],
+                0));
       }
     }
     return tokens;

@@ -128,7 +128,7 @@ public final class TextAnalyzer {
   private static Function<String, List<Token>> tokenizer(Config c) {
     switch (c.name()) {
       case "Raw":
-        return text -> List.of(new Token(text, 0));
+        return text -> List.of(new Token(text, 0, utf8Length(text, 0, text.length()), 0));
       case "Simple":
         return text -> split(text, TextAnalyzer::isAlphanumeric);
       case "Whitespace":
@@ -224,7 +224,7 @@ public final class TextAnalyzer {
             for (Token t : tokens) {
               s.setCurrent(t.text());
               s.stem();
-              out.add(new Token(s.getCurrent(), t.position()));
+              out.add(t.withText(s.getCurrent()));
             }
             return out;
           };
@@ -274,25 +274,51 @@ public final class TextAnalyzer {
   private static List<Token> split(String text, CodePointTest inToken) {
     List<Token> tokens = new ArrayList<>();
     int i = 0;
+    int bytes = 0;
     while (i < text.length()) {
       int cp = text.codePointAt(i);
       if (!inToken.test(cp)) {
         i += Character.charCount(cp);
+        bytes += utf8Length(cp);
         continue;
       }
       int start = i;
+      int startBytes = bytes;
       while (i < text.length() && inToken.test(cp = text.codePointAt(i))) {
         i += Character.charCount(cp);
+        bytes += utf8Length(cp);
       }
-      tokens.add(new Token(text.substring(start, i), tokens.size()));
+      tokens.add(new Token(text.substring(start, i), startBytes, bytes, tokens.size()));
     }
     return tokens;
   }
 
   private static List<Token> codePoints(String text) {
     List<Token> tokens = new ArrayList<>();
-    text.codePoints().forEach(cp -> tokens.add(new Token(Character.toString(cp), tokens.size())));
+    int bytes = 0;
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      int n = utf8Length(cp);
+      tokens.add(new Token(Character.toString(cp), bytes, bytes + n, tokens.size()));
+      bytes += n;
+      i += Character.charCount(cp);
+    }
     return tokens;
+  }
+
+  static int utf8Length(int cp) {
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+
+  /** The UTF-8 length of {@code text}'s chars {@code from} to {@code to}. */
+  static int utf8Length(String text, int from, int to) {
+    int n = 0;
+    for (int i = from; i < to; ) {
+      int cp = text.codePointAt(i);
+      n += utf8Length(cp);
+      i += Character.charCount(cp);
+    }
+    return n;
   }
 
   /** Rust's {@code char::is_alphanumeric}: Unicode Alphabetic or Numeric (Nd, Nl, No). */
@@ -337,7 +363,7 @@ public final class TextAnalyzer {
     return tokens -> {
       List<Token> out = new ArrayList<>(tokens.size());
       for (Token t : tokens) {
-        out.add(new Token(f.apply(t.text()), t.position()));
+        out.add(t.withText(f.apply(t.text())));
       }
       return out;
     };

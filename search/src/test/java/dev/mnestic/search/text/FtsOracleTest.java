@@ -48,6 +48,15 @@ class FtsOracleTest {
     }
     long rowCount = oracle.get("docs").size();
     List<DynamicTest> tests = new ArrayList<>();
+    oracle
+        .get("index_relations")
+        .fields()
+        .forEachRemaining(
+            e ->
+                tests.add(
+                    DynamicTest.dynamicTest(
+                        e.getKey() + " index relation",
+                        () -> assertEquals(e.getValue().toString(), relation(indices.get(e.getKey()))))));
     for (JsonNode q : oracle.get("queries")) {
       String analyzer = q.get("analyzer").asText();
       String query = q.get("query").asText();
@@ -77,6 +86,23 @@ class FtsOracleTest {
               }));
     }
     return tests.stream();
+  }
+
+  /** The index's rows as CozoDB's JSON: word, key, offsets from and to, positions, count. */
+  private static String relation(FtsIndex<String> index) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (FtsIndex.Entry<String> e : index.entries()) {
+      FtsIndex.Posting p = e.posting();
+      rows.add(
+          List.of(
+              e.word(),
+              e.key(),
+              p.offsetFrom(),
+              p.offsetTo(),
+              p.positions(),
+              p.totalLength()));
+    }
+    return JSON.valueToTree(rows).toString();
   }
 
   private static TextAnalyzer.Config config(JsonNode pair) {

@@ -43,17 +43,20 @@ class TextAnalyzerTest {
   void simpleAndWhitespaceNumberTheirTokens() {
     TextAnalyzer simple = TextAnalyzer.of(TextAnalyzer.Config.of("Simple"), List.of());
     assertEquals(
-        List.of(new Token("Hello", 0), new Token("world", 1), new Token("x2", 2)),
+        List.of(
+            new Token("Hello", 2, 7, 0), new Token("world", 9, 14, 1), new Token("x2", 17, 19, 2)),
         simple.tokens("  Hello, world!! x2"));
     TextAnalyzer ws = TextAnalyzer.of(TextAnalyzer.Config.of("Whitespace"), List.of());
     assertEquals(
-        List.of(new Token("Hello,", 0), new Token("world!!", 1)), ws.tokens("Hello,\t world!!\n"));
+        List.of(new Token("Hello,", 0, 6, 0), new Token("world!!", 8, 15, 1)),
+        ws.tokens("Hello,\t world!!\n"));
     // a stop word leaves its position empty, so NEAR sees the gap
     TextAnalyzer stops =
         TextAnalyzer.of(
             TextAnalyzer.Config.of("Simple"),
             List.of(new TextAnalyzer.Config("Stopwords", List.of(List.of("the")))));
-    assertEquals(List.of(new Token("fox", 0), new Token("dog", 2)), stops.tokens("fox the dog"));
+    assertEquals(
+        List.of(new Token("fox", 0, 3, 0), new Token("dog", 8, 11, 2)), stops.tokens("fox the dog"));
   }
 
   @Test
@@ -106,7 +109,7 @@ class TextAnalyzerTest {
         IllegalArgumentException.class,
         () -> TextAnalyzer.of(new TextAnalyzer.Config("Cangjie", List.of("default")), List.of()));
     assertEquals(
-        List.of(new Token("中", 0), new Token("文", 1)),
+        List.of(new Token("中", 0, 3, 0), new Token("文", 3, 6, 1)),
         TextAnalyzer.of(new TextAnalyzer.Config("Cangjie", List.of("unicode")), List.of())
             .tokens("中文"));
   }
