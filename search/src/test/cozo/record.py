@@ -4,7 +4,9 @@ datalog-frontend/src/test/cozo/cozo-run.mjs; run `npm ci` there first):
   fts-oracle.json  : for each analyzer (tokenizer and filters) an FTS index over DOCS, its
                      index relation's rows (word, key, offsets, positions, token count), and
                      for each query CozoDB's rows (key, score) with score_kind tf_idf and tf;
-  lsh-params.json  : the bands and rows CozoDB chooses for threshold, n_perm and weights.
+  lsh-params.json  : the bands and rows CozoDB chooses for threshold, n_perm and weights;
+  stemmers.json    : for each Stemmer language, CozoDB's stem of each word of that language's
+                     stopwords-iso list (a Raw-tokenized index's words).
 Usage: search/src/test/cozo/record.py (writes into search/src/test/resources/dev/mnestic/search/).
 """
 import json, os, subprocess, sys
@@ -160,6 +162,47 @@ def lsh():
     return out
 
 
+STEMMER_LANGUAGES = {
+    'arabic': 'ar', 'danish': 'da', 'dutch': 'nl', 'english': 'en', 'finnish': 'fi',
+    'french': 'fr', 'german': 'de', 'greek': 'el', 'hungarian': 'hu', 'italian': 'it',
+    'norwegian': 'no', 'portuguese': 'pt', 'romanian': 'ro', 'russian': 'ru', 'spanish': 'es',
+    'swedish': 'sv', 'turkish': 'tr',
+}
+EXTRA_ENGLISH = ['running', 'runner', 'generously', 'happiness', 'relational', 'conditional',
+                 'rationalization', 'hopefully', 'skies', 'dying', 'agreed', 'feed', 'cats',
+                 'ponies', 'caresses', 'troubled', 'sized', 'hoping', 'fluently', 'argument']
+
+
+def stemmers():
+    words_dir = os.path.join(HERE, '..', '..', 'main', 'resources', 'dev', 'mnestic', 'search',
+                             'text')
+    cases = []
+    langs = []
+    for lang, code in sorted(STEMMER_LANGUAGES.items()):
+        with open(os.path.join(words_dir, 'stopwords-%s.txt' % code)) as f:
+            words = sorted(set(w for w in f.read().split('\n') if w))
+        if lang == 'english':
+            words += EXTRA_ENGLISH
+        langs.append((lang, words))
+        rel = 's_' + lang
+        cases.append({'name': 'create ' + lang, 'script': ':create %s {k: Int => v: String}' % rel})
+        cases.append({'name': 'put ' + lang, 'script': '?[k, v] <- $rows :put %s {k => v}' % rel,
+                      'params': json.dumps({'rows': [[i, w] for i, w in enumerate(words)]})})
+        cases.append({'name': 'idx ' + lang,
+                      'script': "::fts create %s:i {extractor: v, tokenizer: Raw, "
+                                "filters: [Stemmer('%s')]}" % (rel, lang)})
+        cases.append({'name': 'rel ' + lang,
+                      'script': '?[src_k, word] := *%s:i{word, src_k}' % rel})
+    results = run(cases)
+    out = {}
+    for i, (lang, words) in enumerate(langs):
+        r = results[4 * i + 3]
+        assert r.get('ok'), r
+        stems = dict((k, w) for k, w in r['rows'])
+        out[lang] = [[w, stems[i]] for i, w in enumerate(words)]
+    return out
+
+
 if __name__ == '__main__':
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, 'fts-oracle.json'), 'w') as f:
@@ -179,4 +222,8 @@ if __name__ == '__main__':
     with open(os.path.join(OUT, 'lsh-params.json'), 'w') as f:
         json.dump(lsh(), f, indent=1)
         f.write('\n')
+    with open(os.path.join(OUT, 'stemmers.json'), 'w') as f:
+        items = ['  %s: %s' % (json.dumps(k), json.dumps(v, ensure_ascii=False))
+                 for k, v in stemmers().items()]
+        f.write('{\n' + ',\n'.join(items) + '\n}\n')
     print('written to', OUT)
