@@ -58,6 +58,13 @@ public final class Json implements Comparable<Json> {
     if (v instanceof ValueSet) {
       return tree(((ValueSet) v).elements());
     }
+    if (v instanceof Vector) {
+      final List<Object> items = new ArrayList<>();
+      for (double d : ((Vector) v).toDoubles()) {
+        items.add(Double.isFinite(d) ? d : null);
+      }
+      return Collections.unmodifiableList(items);
+    }
     if (v instanceof Bytes) {
       return byteList(((Bytes) v).toByteArray());
     }

@@ -1029,12 +1029,30 @@ public final class Parser {
       }
       expect(")");
       type = new Script.ColumnType("Tuple", elements, null, false, t.pos());
+    } else if (accept("<")) {
+      final Token element = expectIdent("a vector's element type");
+      if (!List.of("F32", "F64", "Float", "Double").contains(element.text())) {
+        throw new DatalogException(ErrorCode.PARSER_PEST, "unknown vector element type '"
+            + element.text() + "'; expected F32, F64, Float or Double",
+            element.pos().line(), element.pos().column());
+      }
+      expect(";");
+      final Token n = peek();
+      if (n.kind() != Token.Kind.INT || (Long) n.value() < 0) {
+        throw new DatalogException(ErrorCode.PARSER_PEST, "expected the vector's length, an"
+            + " integer", n.pos().line(), n.pos().column());
+      }
+      next();
+      final Expr length = new Expr.Literal(n.value(), n.pos());
+      expect(">");
+      type = new Script.ColumnType("Vec", List.of(new Script.ColumnType(element.text(),
+          List.of(), null, false, element.pos())), length, false, t.pos());
     } else {
       final Token base = expectIdent("a column type");
       if (!List.of("Any", "Bool", "Int", "Float", "String", "Bytes", "Uuid", "Json",
           "Validity").contains(base.text())) {
         throw new DatalogException(ErrorCode.PARSER_PEST, "unknown column type '" + base.text()
-            + "'; expected Any, Bool, Int, Float, String, Bytes, Uuid, Json, a [list] or a (tuple)",
+            + "'; expected Any, Bool, Int, Float, String, Bytes, Uuid, Json, a [list], a (tuple) or a <vector>",
             base.pos().line(), base.pos().column());
       }
       type = new Script.ColumnType(base.text(), List.of(), null, false, t.pos());
