@@ -46,7 +46,7 @@ class QueryConformanceTest {
   }
 
   /** Each case on a store of its own, as the oracle runs each in a fresh database. */
-  private static void check(RawJson.Node c) throws Exception {
+  static void check(RawJson.Node c) throws Exception {
     try (Store store = new Store()) {
       setUp(c, store.engine());
       check(c, store.engine());

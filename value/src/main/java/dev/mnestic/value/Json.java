@@ -99,7 +99,7 @@ public final class Json implements Comparable<Json> {
   }
 
   /** The document as it is, without copying: {@code tree} must be a document as the class comment says. */
-  static Json wrap(Object tree) {
+  public static Json wrap(Object tree) {
     return new Json(tree);
   }
 
