@@ -67,6 +67,18 @@ public enum ErrorCode {
       "a fixed rule's option expression using a variable its inputs do not bind"),
   ALGO_RULE_NOT_FOUND("algo::rule_not_found", "a fixed rule's input rule that is not defined"),
 
+  // search atoms (~rel:idx{...}) and search indices (::hnsw, ::fts, ::lsh)
+  EVAL_HNSW_INDEX_NOT_FOUND("eval::hnsw_index_not_found",
+      "a search atom naming an index its relation does not have (any kind of search index)"),
+  PARSER_HNSW_QUERY_REQUIRED("parser::hnsw_query_required",
+      "a search atom without a required parameter (query, k, ef)"),
+  PARSER_EXPECTED_INT_FOR_HNSW_K("parser::expected_int_for_hnsw_k",
+      "a search atom's k that is not a positive integer"),
+  PARSER_EXPECTED_INT_FOR_HNSW_EF("parser::expected_int_for_hnsw_ef",
+      "an HNSW search's ef that is not a positive integer"),
+  PARSER_EXPECTED_FLOAT_FOR_HNSW_RADIUS("parser::expected_float_for_hnsw_radius",
+      "an HNSW search's radius that is not a positive number"),
+
   // eval::, checking and running a query
   EVAL_THROW("eval::throw", "a function failed on its values (the help says why)"),
   EVAL_NO_IMPLEMENTATION("eval::no_implementation", "a function that CozoDB does not have"),
