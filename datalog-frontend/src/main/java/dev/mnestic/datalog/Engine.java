@@ -537,14 +537,38 @@ public final class Engine {
    * name ({@code distance: L2}), a list of variables as their names ({@code fields: [v]}),
    * {@code filter} as its text, anything else as its constant value.
    */
+  /**
+   * A tokenizer or filter given as a call ({@code NGram(2, 3)}, {@code Stemmer('english')}):
+   * the list of its name and its arguments' constant values.
+   */
+  private static List<Object> analyzerCall(Expr.Apply call, Map<String, ?> params) {
+    final List<Object> out = new ArrayList<>();
+    out.add(call.function());
+    for (Expr a : call.args()) {
+      out.add(ConstantEvaluator.evaluate(a, params));
+    }
+    return Values.listOf(out);
+  }
+
   private static Map<String, Object> searchOptions(Script.SysOp op, Map<String, ?> params) {
     final Map<String, Object> options = new LinkedHashMap<>();
     for (int i = 0; i < op.options().size(); i++) {
       final Atom.Binding o = op.options().get(i);
       final Expr e = o.value();
       final Object value;
-      if (o.column().equals("filter")) {
+      if (o.column().equals("filter") || o.column().equals("extractor")
+          || o.column().equals("extract_filter")) {
         value = op.optionTexts().get(i);
+      } else if (o.column().equals("tokenizer") && e instanceof Expr.Apply) {
+        value = analyzerCall((Expr.Apply) e, params);
+      } else if (o.column().equals("filters") && e instanceof Expr.ListExpr) {
+        final List<Object> filters = new ArrayList<>();
+        for (Expr item : ((Expr.ListExpr) e).items()) {
+          filters.add(item instanceof Expr.Apply ? analyzerCall((Expr.Apply) item, params)
+              : item instanceof Expr.Var ? ((Expr.Var) item).name()
+              : ConstantEvaluator.evaluate(item, params));
+        }
+        value = Values.listOf(filters);
       } else if (e instanceof Expr.Var) {
         value = ((Expr.Var) e).name();
       } else if (e instanceof Expr.ListExpr

@@ -39,7 +39,8 @@ public final class SearchIndexes {
 
   private static Map<String, SearchIndex.Kind> builtIn() {
     final Map<String, SearchIndex.Kind> kinds = new HashMap<>();
-    for (SearchIndex.Kind k : List.<SearchIndex.Kind>of(new dev.mnestic.search.HnswKind())) {
+    for (SearchIndex.Kind k : List.<SearchIndex.Kind>of(new dev.mnestic.search.HnswKind(),
+        new dev.mnestic.search.text.FtsKind(), new dev.mnestic.search.lsh.LshKind())) {
       kinds.put(k.name(), k);
     }
     return Map.copyOf(kinds);
@@ -88,7 +89,8 @@ public final class SearchIndexes {
       ofStore.keySet().removeIf(k -> k.startsWith(table + "\u0000" + definition.name()
           + "\u0000") && !k.equals(key));
       return ofStore.computeIfAbsent(key, k -> kind(definition.kind()).create(definition,
-          columns, filter((String) definition.option("filter"), columns.names())));
+          columns, filter((String) definition.option("filter"), columns.names()),
+          source -> function(source, columns.names())));
     }
   }
 
@@ -102,6 +104,13 @@ public final class SearchIndexes {
       return null;
     }
     return filter(new ConstantEvaluator(Map.of()).bind(Parser.parseExpression(source), names));
+  }
+
+  /** A CozoScript expression over a row whose values are {@code names}. */
+  static SearchIndex.RowFunction function(String source, List<String> names) {
+    final Function<Object[], Object> f =
+        new ConstantEvaluator(Map.of()).bind(Parser.parseExpression(source), names);
+    return f::apply;
   }
 
   /** {@code f}'s value as a filter's verdict. */

@@ -70,6 +70,8 @@ public enum ErrorCode {
   // search atoms (~rel:idx{...}) and search indices (::hnsw, ::fts, ::lsh)
   EVAL_HNSW_INDEX_NOT_FOUND("eval::hnsw_index_not_found",
       "a search atom naming an index its relation does not have (any kind of search index)"),
+  PARSER_EXTRA_PARAMETERS_FOR_LSH_SEARCH("parser::extra_parameters_for_lsh_search",
+      "an LSH search atom with a parameter LSH search does not take"),
   PARSER_HNSW_QUERY_REQUIRED("parser::hnsw_query_required",
       "a search atom without a required parameter (query, k, ef)"),
   PARSER_EXPECTED_INT_FOR_HNSW_K("parser::expected_int_for_hnsw_k",
@@ -81,6 +83,8 @@ public enum ErrorCode {
 
   // eval::, checking and running a query
   EVAL_THROW("eval::throw", "a function failed on its values (the help says why)"),
+  EVAL_FTS_EXTRACTOR_INVALID_RETURN_TYPE("eval::fts::extractor::invalid_return_type",
+      "a full-text index's extractor gave a value that is neither a string nor null"),
   EVAL_NO_IMPLEMENTATION("eval::no_implementation", "a function that CozoDB does not have"),
   EVAL_NOT_CONSTANT("eval::not_constant", "an expression that must be constant uses a variable"),
   EVAL_PREDICATE_NOT_BOOL("eval::predicate_not_bool", "a filter whose value is not a Bool"),

@@ -90,6 +90,20 @@ public interface SearchIndex {
     boolean test(Object[] row);
   }
 
+  /**
+   * A CozoScript expression over a row of values, compiled by the front end (the full-text and
+   * LSH indices' {@code extractor}).
+   */
+  @FunctionalInterface
+  interface RowFunction {
+    /**
+     * The expression's value on {@code row}.
+     *
+     * @throws ValueException when the expression fails
+     */
+    Object apply(Object[] row);
+  }
+
   /** The relation an index is over: its columns in relation order, keys first. */
   record Columns(List<String> names, List<ColType> types, int keyCount) {
     public Columns {
@@ -148,6 +162,17 @@ public interface SearchIndex {
      * are not indexed), or null.
      */
     SearchIndex create(Definition definition, Columns relation, RowFilter filter);
+
+    /**
+     * As {@link #create(Definition, Columns, RowFilter)}, for a kind whose definition keeps
+     * other CozoScript expressions over the relation's row than {@code filter} (the full-text
+     * and LSH indices' {@code extractor}): {@code compile} turns such a text into a {@link
+     * RowFunction} over the relation's columns. The engine calls this one.
+     */
+    default SearchIndex create(Definition definition, Columns relation, RowFilter filter,
+        java.util.function.Function<String, RowFunction> compile) {
+      return create(definition, relation, filter);
+    }
 
     /**
      * The names of the atom parameters that bind a variable ({@code bind_distance} ...), in

@@ -63,6 +63,31 @@ public final class TextAnalyzer {
       return new Config(name, List.of());
     }
 
+    /**
+     * The tokenizer or filter an index option names: a name ({@code Simple}) or a list of the
+     * name and its arguments ({@code NGram(2, 3)} as the front end passes it).
+     *
+     * @throws IllegalArgumentException when it is neither
+     */
+    public static Config ofOption(Object option) {
+      if (option instanceof String s) {
+        return of(s);
+      }
+      if (option instanceof List<?> l && !l.isEmpty() && l.get(0) instanceof String name) {
+        return new Config(name, new ArrayList<>(l.subList(1, l.size())));
+      }
+      throw new IllegalArgumentException(
+          "Tokenizer must be a symbol or a call for an existing tokenizer");
+    }
+
+    /** CozoDB's JSON of it, as {@code ::indices} shows it: its name and arguments. */
+    public Map<String, Object> describe() {
+      Map<String, Object> m = new java.util.LinkedHashMap<>();
+      m.put("args", new ArrayList<>(args));
+      m.put("name", name);
+      return m;
+    }
+
     Object arg(int i) {
       return i < args.size() ? args.get(i) : null;
     }
