@@ -29,9 +29,10 @@ import java.util.Map;
  * <pre>
  *   value             nothing (JDK only)
  *   graph-algorithms  value
+ *   search            value (and Lucene)
  *   calcite-adapter   value
  *   sql-dialect       calcite-adapter
- *   datalog-frontend  calcite-adapter, value, graph-algorithms
+ *   datalog-frontend  calcite-adapter, value, graph-algorithms, search
  *   planner-milp      nothing (no Calcite either)
  *   jdbc-remote       nothing (Avatica's client alone)
  *   jdbc-driver       calcite-adapter, value, sql-dialect, datalog-frontend, jdbc-remote
@@ -54,6 +55,7 @@ class ArchitectureTest {
           .consideringOnlyDependenciesInLayers()
           .layer("value").definedBy(module("value"))
           .layer("graph-algorithms").definedBy(module("graph-algorithms"))
+          .layer("search").definedBy(module("search"))
           .layer("calcite-adapter").definedBy(module("calcite-adapter"))
           .layer("sql-dialect").definedBy(module("sql-dialect"))
           .layer("datalog-frontend").definedBy(module("datalog-frontend"))
@@ -65,10 +67,11 @@ class ArchitectureTest {
           .layer("bench").definedBy(module("bench"))
           .whereLayer("value").mayNotAccessAnyLayer()
           .whereLayer("graph-algorithms").mayOnlyAccessLayers("value")
+          .whereLayer("search").mayOnlyAccessLayers("value")
           .whereLayer("calcite-adapter").mayOnlyAccessLayers("value")
           .whereLayer("sql-dialect").mayOnlyAccessLayers("calcite-adapter")
           .whereLayer("datalog-frontend")
-          .mayOnlyAccessLayers("calcite-adapter", "value", "graph-algorithms")
+          .mayOnlyAccessLayers("calcite-adapter", "value", "graph-algorithms", "search")
           .whereLayer("planner-milp").mayNotAccessAnyLayer()
           .whereLayer("jdbc-remote").mayNotAccessAnyLayer()
           .whereLayer("jdbc-driver")
@@ -79,7 +82,8 @@ class ArchitectureTest {
           .whereLayer("examples").mayNotAccessAnyLayer()
           .whereLayer("bench")
           .mayOnlyAccessLayers(
-              "value", "graph-algorithms", "calcite-adapter", "sql-dialect", "datalog-frontend",
+              "value", "graph-algorithms", "search", "calcite-adapter", "sql-dialect",
+              "datalog-frontend",
               "planner-milp", "jdbc-remote", "jdbc-driver", "standing");
 
   /** CozoDB's values are plain Java: SQL, Calcite and Avatica never reach them. */
@@ -89,6 +93,15 @@ class ArchitectureTest {
           .that(module("value"))
           .should()
           .onlyDependOnClassesThat(resideInAPackage("java..").or(module("value")));
+
+  /** The search indices are Lucene over values: no Calcite, no store. */
+  @ArchTest
+  static final ArchRule SEARCH_WITHOUT_CALCITE =
+      noClasses()
+          .that(module("search"))
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("org.apache.calcite..", "org.hsqldb..");
 
   /** The planner is Calcite-free: its plans run in {@code standing}. */
   @ArchTest
@@ -119,6 +132,9 @@ class ArchitectureTest {
       Map.ofEntries(
           Map.entry("dev.mnestic.value", "value"),
           Map.entry("dev.mnestic.graph", "graph-algorithms"),
+          Map.entry("dev.mnestic.search", "search"),
+          Map.entry("dev.mnestic.search.text", "search"),
+          Map.entry("dev.mnestic.search.lsh", "search"),
           Map.entry("dev.mnestic.rel", "calcite-adapter"),
           Map.entry("dev.mnestic.runtime", "calcite-adapter"),
           Map.entry("dev.mnestic.store", "calcite-adapter"),

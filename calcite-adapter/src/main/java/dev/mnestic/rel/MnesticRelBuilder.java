@@ -3,6 +3,7 @@ package dev.mnestic.rel;
 import dev.mnestic.value.HeadAggregation;
 
 import dev.mnestic.runtime.FixedRuleRun;
+import dev.mnestic.runtime.SearchRun;
 import dev.mnestic.runtime.Sketches.Summary;
 
 import org.apache.calcite.plan.RelOptTable;
@@ -76,6 +77,17 @@ public final class MnesticRelBuilder {
     }
     Collections.reverse(inputs);
     return b.push(LogicalFixedRuleApply.create(b.getCluster(), inputs, spec));
+  }
+
+  /**
+   * Replaces the top two relations of {@code b}'s stack, the rows reaching a search atom and
+   * (on top) the indexed relation's rows, by the search's rows ({@link SearchApply}): each
+   * outer row, a hit's relation row, then the hit's {@code binds} bound values.
+   */
+  public static RelBuilder searchApply(RelBuilder b, SearchRun.Spec spec, int binds) {
+    final RelNode relation = b.build();
+    final RelNode outer = b.build();
+    return b.push(LogicalSearchApply.create(outer, relation, spec, binds));
   }
 
   /**

@@ -175,6 +175,31 @@ public final class MnesticRules {
     }
   }
 
+  /** Rule that implements a {@link LogicalSearchApply} as an {@link EnumerableSearchApply}. */
+  public static final ConverterRule ENUMERABLE_SEARCH_APPLY = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalSearchApply.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableSearchApplyRule")
+      .withRuleFactory(EnumerableSearchApplyRule::new)
+      .toRule(EnumerableSearchApplyRule.class);
+
+  /** Converts a {@link LogicalSearchApply}, its inputs to Enumerable. */
+  static final class EnumerableSearchApplyRule extends ConverterRule {
+    EnumerableSearchApplyRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalSearchApply s = (LogicalSearchApply) rel;
+      final RelNode outer = convert(s.getLeft(),
+          s.getLeft().getTraitSet().replace(EnumerableConvention.INSTANCE));
+      final RelNode relation = convert(s.getRight(),
+          s.getRight().getTraitSet().replace(EnumerableConvention.INSTANCE));
+      return new EnumerableSearchApply(s.getCluster(),
+          s.getTraitSet().replace(EnumerableConvention.INSTANCE), outer, relation, s.spec,
+          s.binds);
+    }
+  }
+
   /** Converts a {@link LogicalDatalogAggregate}, its input to Enumerable. */
   static final class EnumerableDatalogAggregateRule extends ConverterRule {
     EnumerableDatalogAggregateRule(Config config) {

@@ -70,7 +70,9 @@ public final class PlanRules {
           // A time-travel relation at one moment.
           MnesticRules.ENUMERABLE_AS_OF,
           // A fixed rule ('<~') over its input relations.
-          MnesticRules.ENUMERABLE_FIXED_RULE_APPLY),
+          MnesticRules.ENUMERABLE_FIXED_RULE_APPLY,
+          // A search atom ('~rel:idx{...}') over its outer rows and its relation.
+          MnesticRules.ENUMERABLE_SEARCH_APPLY),
       List.of(
           // Values of type ANY have no order Calcite can generate code for.
           EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE,

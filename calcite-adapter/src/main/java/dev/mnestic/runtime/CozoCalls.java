@@ -8,6 +8,7 @@ import dev.mnestic.value.StopCheck;
 import dev.mnestic.value.StoredJson;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
+import dev.mnestic.value.Vector;
 
 import org.apache.calcite.avatica.util.ByteString;
 
@@ -116,7 +117,11 @@ public final class CozoCalls {
     /** A text column holding the documents of Json values. */
     JSON_DOCUMENT("document"),
     /** A 16-byte (SQL UUID) column holding Uuids. */
-    UUID_BYTES("uuid");
+    UUID_BYTES("uuid"),
+    /** A {@code DOUBLE ARRAY} column holding F32 vectors (each element a float exactly). */
+    VECTOR_F32("f32"),
+    /** A {@code DOUBLE ARRAY} column holding F64 vectors. */
+    VECTOR_F64("f64");
 
     /** The codec's name in plans ({@code COZO_STORED($0, 'json')}). */
     public final String planName;
@@ -135,6 +140,9 @@ public final class CozoCalls {
         return StoredJson.decode((String) sql);
       case JSON_DOCUMENT:
         return Json.parse((String) sql);
+      case VECTOR_F32:
+      case VECTOR_F64:
+        return vector(sql, this == VECTOR_F32);
       default:
         if (sql instanceof UUID) {
           return sql;
@@ -144,6 +152,29 @@ public final class CozoCalls {
         return new UUID(b.getLong(), b.getLong());
       }
     }
+  }
+
+  /** A stored DOUBLE ARRAY (a list, an array, or JDBC's {@code Array}) as a vector. */
+  private static Vector vector(Object sql, boolean f32) {
+    final Object[] elements;
+    try {
+      elements = sql instanceof java.sql.Array ? (Object[]) ((java.sql.Array) sql).getArray()
+          : sql instanceof List ? ((List<?>) sql).toArray() : (Object[]) sql;
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    if (f32) {
+      final float[] out = new float[elements.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = ((Number) elements[i]).floatValue();
+      }
+      return Vector.f32(out);
+    }
+    final double[] out = new double[elements.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = ((Number) elements[i]).doubleValue();
+    }
+    return Vector.f64(out);
   }
 
   /** A stored value kept in a form of its own, decoded by {@code codec}. */

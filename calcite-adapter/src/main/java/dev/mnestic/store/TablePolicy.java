@@ -1,19 +1,23 @@
 package dev.mnestic.store;
 
 import dev.mnestic.value.Json;
+import dev.mnestic.value.SearchIndex;
 
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * What CozoScript's {@code ::access_level} and {@code ::set_triggers} set on a stored relation
- * (a table of the store): its access level and its trigger scripts ({@code on put},
- * {@code on rm}, {@code on replace}, each kept as written).
+ * What CozoScript's {@code ::access_level}, {@code ::set_triggers} and {@code ::hnsw create}
+ * (also {@code ::fts}, {@code ::lsh}) set on a stored relation (a table of the store): its
+ * access level, its trigger scripts ({@code on put}, {@code on rm}, {@code on replace}, each
+ * kept as written) and its search indices' definitions, by index name (an index itself is
+ * built in memory from the relation's rows: {@link SearchIndex}).
  *
  * <p>Kept as the store keeps a CozoScript column's type and default: in the store's own
  * metadata, here the table's comment ({@code COMMENT ON TABLE}, JDBC's {@code REMARKS}), as
@@ -27,7 +31,8 @@ import java.util.Map;
  * SQL's INSERT, UPDATE, DELETE, MERGE ({@link StoreWrites}) and DROP TABLE, CREATE OR REPLACE
  * TABLE ({@link StoreDdlExecutor}) by the same levels, refused with {@link #refusal}.
  */
-public record TablePolicy(Level level, List<String> put, List<String> rm, List<String> replace) {
+public record TablePolicy(Level level, List<String> put, List<String> rm, List<String> replace,
+    Map<String, SearchIndex.Definition> searchIndices) {
   /** What begins a comment that is a policy. */
   static final String MARK = "mnestic:relation:";
 
@@ -36,7 +41,7 @@ public record TablePolicy(Level level, List<String> put, List<String> rm, List<S
 
   /** A relation as made: normal, no triggers. */
   public static final TablePolicy NORMAL = new TablePolicy(Level.NORMAL, List.of(), List.of(),
-      List.of());
+      List.of(), Map.of());
 
   /**
    * CozoDB's access levels, from least to most allowed; each allows what the ones before it
@@ -62,6 +67,7 @@ public record TablePolicy(Level level, List<String> put, List<String> rm, List<S
     put = List.copyOf(put);
     rm = List.copyOf(rm);
     replace = List.copyOf(replace);
+    searchIndices = Collections.unmodifiableMap(new LinkedHashMap<>(searchIndices));
   }
 
   /** Whether the level allows what needs {@code needed}. */
@@ -70,11 +76,22 @@ public record TablePolicy(Level level, List<String> put, List<String> rm, List<S
   }
 
   public TablePolicy withLevel(Level level) {
-    return new TablePolicy(level, put, rm, replace);
+    return new TablePolicy(level, put, rm, replace, searchIndices);
   }
 
   public TablePolicy withTriggers(List<String> put, List<String> rm, List<String> replace) {
-    return new TablePolicy(level, put, rm, replace);
+    return new TablePolicy(level, put, rm, replace, searchIndices);
+  }
+
+  /** This policy with search index {@code definition} added, or with {@code name}'s removed (null). */
+  public TablePolicy withSearchIndex(String name, SearchIndex.Definition definition) {
+    final Map<String, SearchIndex.Definition> changed = new LinkedHashMap<>(searchIndices);
+    if (definition == null) {
+      changed.remove(name);
+    } else {
+      changed.put(name, definition);
+    }
+    return new TablePolicy(level, put, rm, replace, changed);
   }
 
   /**
@@ -135,6 +152,12 @@ public record TablePolicy(Level level, List<String> put, List<String> rm, List<S
     members.put("put", put);
     members.put("rm", rm);
     members.put("replace", replace);
+    if (!searchIndices.isEmpty()) {
+      final Map<String, Object> indices = new LinkedHashMap<>();
+      searchIndices.forEach((name, d) -> indices.put(name,
+          Json.object(Map.of("kind", d.kind(), "options", d.options()))));
+      members.put("search_indices", Json.object(indices));
+    }
     return MARK + Json.object(members).text();
   }
 
@@ -146,7 +169,17 @@ public record TablePolicy(Level level, List<String> put, List<String> rm, List<S
     final Map<?, ?> members = (Map<?, ?>) Json.parse(comment.substring(MARK.length())).tree();
     return new TablePolicy(Level.of((String) members.get("access_level")),
         strings(members.get("put")), strings(members.get("rm")),
-        strings(members.get("replace")));
+        strings(members.get("replace")), searchIndices(members.get("search_indices")));
+  }
+
+  private static Map<String, SearchIndex.Definition> searchIndices(Object tree) {
+    final Map<String, SearchIndex.Definition> out = new LinkedHashMap<>();
+    if (tree != null) {
+      ((Map<?, ?>) tree).forEach((name, d) -> out.put((String) name, new SearchIndex.Definition(
+          (String) ((Map<?, ?>) d).get("kind"), (String) name,
+          Json.wrap(((Map<?, ?>) d).get("options")))));
+    }
+    return out;
   }
 
   private static List<String> strings(Object array) {

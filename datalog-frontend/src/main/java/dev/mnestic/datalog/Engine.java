@@ -2,6 +2,7 @@ package dev.mnestic.datalog;
 
 import dev.mnestic.datalog.analysis.Definitions;
 import dev.mnestic.datalog.analysis.Stratifier;
+import dev.mnestic.datalog.ast.Atom;
 import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
@@ -24,6 +25,8 @@ import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.FixedRule;
 import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.MinCostK;
+import dev.mnestic.value.SearchIndex;
+import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -34,6 +37,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -512,6 +516,9 @@ public final class Engine {
           op.relations().subList(2, op.relations().size()), op.pos());
     case INDEX_DROP:
       return stored.dropIndex(op.relations().get(0), op.relations().get(1), op.pos());
+    case SEARCH_INDEX_CREATE:
+      return stored.createSearchIndex(searchKind(op), op.relations().get(0),
+          op.relations().get(1), searchOptions(op, params), op.pos());
     case FIXED_RULES:
       return new Result(FIXED_RULES_HEADERS, options.fixedRules().names().stream()
           .map(n -> List.<Object>of(n)).toList());
@@ -529,6 +536,66 @@ public final class Engine {
     default:
       throw new IllegalStateException("unknown system op " + op.kind());
     }
+  }
+
+  private static SearchIndex.Kind searchKind(Script.SysOp op) {
+    try {
+      return SearchIndexes.kind(op.level());
+    } catch (ValueException e) {
+      throw new DatalogException(e.errorCode(), e.getMessage(), op.pos().line(),
+          op.pos().column());
+    }
+  }
+
+  /**
+   * A search index's options as its kind takes them (as CozoDB reads them): a variable as its
+   * name ({@code distance: L2}), a list of variables as their names ({@code fields: [v]}),
+   * {@code filter} as its text, anything else as its constant value.
+   */
+  /**
+   * A tokenizer or filter given as a call ({@code NGram(2, 3)}, {@code Stemmer('english')}):
+   * the list of its name and its arguments' constant values.
+   */
+  private static List<Object> analyzerCall(Expr.Apply call, Map<String, ?> params) {
+    final List<Object> out = new ArrayList<>();
+    out.add(call.function());
+    for (Expr a : call.args()) {
+      out.add(ConstantEvaluator.evaluate(a, params));
+    }
+    return Values.listOf(out);
+  }
+
+  private static Map<String, Object> searchOptions(Script.SysOp op, Map<String, ?> params) {
+    final Map<String, Object> options = new LinkedHashMap<>();
+    for (int i = 0; i < op.options().size(); i++) {
+      final Atom.Binding o = op.options().get(i);
+      final Expr e = o.value();
+      final Object value;
+      if (o.column().equals("filter") || o.column().equals("extractor")
+          || o.column().equals("extract_filter")) {
+        value = op.optionTexts().get(i);
+      } else if (o.column().equals("tokenizer") && e instanceof Expr.Apply) {
+        value = analyzerCall((Expr.Apply) e, params);
+      } else if (o.column().equals("filters") && e instanceof Expr.ListExpr) {
+        final List<Object> filters = new ArrayList<>();
+        for (Expr item : ((Expr.ListExpr) e).items()) {
+          filters.add(item instanceof Expr.Apply ? analyzerCall((Expr.Apply) item, params)
+              : item instanceof Expr.Var ? ((Expr.Var) item).name()
+              : ConstantEvaluator.evaluate(item, params));
+        }
+        value = Values.listOf(filters);
+      } else if (e instanceof Expr.Var) {
+        value = ((Expr.Var) e).name();
+      } else if (e instanceof Expr.ListExpr
+          && ((Expr.ListExpr) e).items().stream().allMatch(x -> x instanceof Expr.Var)) {
+        value = Values.listOf(((Expr.ListExpr) e).items().stream()
+            .map(x -> ((Expr.Var) x).name()).toList());
+      } else {
+        value = ConstantEvaluator.evaluate(e, params);
+      }
+      options.put(o.column(), value);
+    }
+    return options;
   }
 
   /**

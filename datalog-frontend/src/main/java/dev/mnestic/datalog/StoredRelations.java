@@ -11,6 +11,7 @@ import dev.mnestic.store.WriteGuard;
 import dev.mnestic.value.ColType;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
+import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
@@ -456,7 +457,8 @@ final class StoredRelations {
     for (String trigger : policy.replace()) {
       runTrigger("replace", trigger, Map.of(), op);
     }
-    if (existing.isPresent() && !indices(session, existing.get()).isEmpty()) {
+    if (existing.isPresent() && (!indices(session, existing.get()).isEmpty()
+        || !TablePolicy.of(session, existing.get()).searchIndices().isEmpty())) {
       throw new DatalogException(ErrorCode.EVAL_REPLACE_REL_WITH_INDICES, executing(op),
           op.pos().line(), op.pos().column(),
           "cannot replace relation " + op.relation() + " since it has indices");
@@ -1146,9 +1148,42 @@ final class StoredRelations {
     return ok();
   }
 
+  /**
+   * {@code ::hnsw create rel:idx {options}} (also {@code ::fts}, {@code ::lsh}): the index's
+   * kind checks the options ({@link SearchIndex.Kind#define}) and its definition is kept with
+   * the relation ({@link TablePolicy}: DDL, which commits). The index itself is built from the
+   * relation's rows at its first search ({@link SearchIndexes}).
+   */
+  Engine.Result createSearchIndex(SearchIndex.Kind kind, String relation, String name,
+      Map<String, Object> options, Pos pos) throws SQLException {
+    final String table = staged.find(relation).orElseThrow(() -> notFound(relation, pos));
+    final TablePolicy policy = TablePolicy.of(session, table);
+    if (indices(session, table).containsKey(name) || policy.searchIndices().containsKey(name)) {
+      // CozoDB 0.7.6's message names the index twice
+      throw error(pos, ErrorCode.TX_INDEX_ALREADY_EXISTS,
+          "index " + name + " for relation " + name + " already exists");
+    }
+    requireLevel(relation, policy, TablePolicy.Level.PROTECTED, "index creation", pos);
+    final SearchIndex.Definition definition;
+    try {
+      definition = kind.define(name, SearchIndexes.columns(StoredSchema.read(session, table)),
+          options);
+    } catch (ValueException e) {
+      throw new DatalogException(e.errorCode(), e.getMessage(), pos.line(), pos.column(),
+          e.help());
+    }
+    TablePolicy.store(session, table, policy.withSearchIndex(name, definition));
+    return ok();
+  }
+
   /** {@code ::index drop rel:idx}: one statement of the store ({@code DROP INDEX}), which commits. */
   Engine.Result dropIndex(String relation, String name, Pos pos) throws SQLException {
     final String table = staged.find(relation).orElseThrow(() -> notFound(relation, pos));
+    final TablePolicy policy = TablePolicy.of(session, table);
+    if (policy.searchIndices().containsKey(name)) {
+      TablePolicy.store(session, table, policy.withSearchIndex(name, null));
+      return ok();
+    }
     if (!indices(session, table).containsKey(name)) {
       throw error(pos, ErrorCode.TX_IDX_NOT_FOUND,
           "index " + name + " for relation " + relation + " not found");
@@ -1186,7 +1221,8 @@ final class StoredRelations {
     final List<String> tables = new ArrayList<>();
     for (String relation : relations) {
       final String table = staged.find(relation).orElseThrow(() -> notFound(relation, pos));
-      if (!indices(session, table).isEmpty()) {
+      if (!indices(session, table).isEmpty()
+          || !TablePolicy.of(session, table).searchIndices().isEmpty()) {
         // CozoDB's message, without a code
         throw new DatalogException(null, "Cannot remove stored relation `" + relation
             + "` with indices attached.", pos.line(), pos.column());

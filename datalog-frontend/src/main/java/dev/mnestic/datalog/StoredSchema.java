@@ -15,6 +15,7 @@ import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.StoredJson;
 import dev.mnestic.value.Values;
+import dev.mnestic.value.Vector;
 
 import java.sql.Types;
 import java.util.ArrayList;
@@ -65,7 +66,11 @@ public final class StoredSchema {
     /** As the JSON text of a Json value's document. */
     JSON_DOCUMENT(CozoCalls.Codec.JSON_DOCUMENT),
     /** As a SQL UUID. */
-    UUID_BYTES(CozoCalls.Codec.UUID_BYTES);
+    UUID_BYTES(CozoCalls.Codec.UUID_BYTES),
+    /** An F32 vector as a SQL {@code DOUBLE ARRAY} (each float exactly). */
+    VECTOR_F32(CozoCalls.Codec.VECTOR_F32),
+    /** An F64 vector as a SQL {@code DOUBLE ARRAY}. */
+    VECTOR_F64(CozoCalls.Codec.VECTOR_F64);
 
     /** The runtime's codec that decodes the column ({@link CozoCalls#stored}), or null for {@link #VALUE}. */
     public final CozoCalls.Codec runtime;
@@ -96,6 +101,17 @@ public final class StoredSchema {
         return v == null ? null : ((Json) v).text();
       case UUID_BYTES:
         return v;
+      case VECTOR_F32:
+      case VECTOR_F64:
+        if (v == null) {
+          return null;
+        }
+        final double[] d = ((Vector) v).toDoubles();
+        final Object[] elements = new Object[d.length];
+        for (int i = 0; i < d.length; i++) {
+          elements[i] = d[i];
+        }
+        return elements;
       default:
         return v instanceof Bytes ? ((Bytes) v).toByteArray() : v;
       }
@@ -258,6 +274,10 @@ public final class StoredSchema {
           declared.nullable());
     case "Tuple":
       return new ColType(ColType.Kind.TUPLE, elements, null, declared.nullable());
+    case "Vec":
+      final String element = declared.elements().get(0).base();
+      return ColType.vector(element.equals("F32") || element.equals("Float"),
+          length(declared.length()), declared.nullable());
     default:
       return ColType.scalar(ColType.Kind.named(declared.base()), declared.nullable());
     }
@@ -330,6 +350,10 @@ public final class StoredSchema {
       return text ? Codec.JSON_DOCUMENT : Codec.VALUE;
     case UUID:
       return text ? Codec.VALUE : Codec.UUID_BYTES;
+    case VEC_F32:
+      return text ? Codec.STORED_JSON : Codec.VECTOR_F32;
+    case VEC_F64:
+      return text ? Codec.STORED_JSON : Codec.VECTOR_F64;
     default:
       return Codec.VALUE;
     }
@@ -348,6 +372,9 @@ public final class StoredSchema {
       return "LONGVARBINARY";
     case UUID:
       return "UUID";
+    case VEC_F32:
+    case VEC_F64:
+      return "DOUBLE ARRAY[" + type.length() + "]";
     default:
       return "LONGVARCHAR";
     }

@@ -12,7 +12,9 @@ import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.TablePolicy;
 import dev.mnestic.value.ErrorCode;
+import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.ValueException;
 
 import org.apache.calcite.DataContext;
@@ -77,8 +79,17 @@ final class StrataRunner implements AutoCloseable {
       throws SQLException {
     this.options = options;
     this.root = connection.unwrap(CalciteConnection.class).getRootSchema();
-    this.lowering = new StratumLowering(root, params, options.host(), this::storedTable,
-        options.now());
+    this.lowering = new StratumLowering(root, params, options.host(),
+        new StratumLowering.StoredTables() {
+          @Override public Optional<StratumLowering.StoredTable> find(String relation) {
+            return storedTable(relation);
+          }
+
+          @Override public Optional<StratumLowering.SearchTarget> search(String relation,
+              String index) {
+            return searchTarget(relation, index);
+          }
+        }, options.now());
     this.stop = options.cancelFlag() != null ? options.cancelFlag() : new AtomicBoolean();
     this.progress = options.progress() == null ? null : new ProgressLine(options.progress());
     this.alarm = options.deadline() == 0 ? null
@@ -283,6 +294,21 @@ final class StrataRunner implements AutoCloseable {
       }
     }
     return new DatalogException(v.errorCode(), v.getMessage(), 0, 0, v.help());
+  }
+
+  /** The search index {@code index} of stored relation {@code relation} (which exists), or empty. */
+  private Optional<StratumLowering.SearchTarget> searchTarget(String relation, String index) {
+    final Session session = Session.of(root);
+    final String table = storedTable(relation).orElseThrow().table();
+    final SearchIndex.Definition definition =
+        TablePolicy.of(session, table).searchIndices().get(index);
+    if (definition == null) {
+      return Optional.empty();
+    }
+    final SearchIndex.Columns columns = SearchIndexes.columns(StoredSchema.read(session, table));
+    return Optional.of(new StratumLowering.SearchTarget(
+        SearchIndexes.instance(session, table, definition, columns),
+        SearchIndexes.kind(definition.kind()), definition, columns));
   }
 
   /**

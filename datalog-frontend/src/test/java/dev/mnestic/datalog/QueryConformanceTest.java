@@ -7,6 +7,7 @@ import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreLocation;
 
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -22,6 +23,7 @@ import java.util.Properties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Whole queries against CozoDB: each case of every file in
@@ -46,11 +48,27 @@ class QueryConformanceTest {
     return files;
   }
 
-  /** Each case on a store of its own, as the oracle runs each in a fresh database. */
-  private static void check(RawJson.Node c) throws Exception {
+  /**
+   * Each case on a store of its own, as the oracle runs each in a fresh database. A case
+   * marked {@code "pending"} (with the reason) must still differ from CozoDB, in its setup or
+   * its script: it is reported as skipped, and fails once it matches, so that the mark is
+   * removed.
+   */
+  static void check(RawJson.Node c) throws Exception {
     try (Store store = new Store()) {
-      setUp(c, store.engine());
-      check(c, store.engine());
+      if (!c.has("pending")) {
+        setUp(c, store.engine());
+        check(c, store.engine());
+        return;
+      }
+      try {
+        setUp(c, store.engine());
+        check(c, store.engine());
+      } catch (AssertionError | Exception e) {
+        Assumptions.abort("pending: " + c.get("pending").string() + " ("
+            + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + ")");
+      }
+      fail("matches CozoDB now: remove its \"pending\" mark");
     }
   }
 

@@ -138,7 +138,6 @@ final class SqlFailures {
       Map.entry(ErrorCode.EVAL_ASSERT_SOME_FAILURE, "23000"),
       Map.entry(ErrorCode.TRANSACT_ASSERTION_FAILURE, "23000"),
       Map.entry(ErrorCode.MNESTIC_UNSUPPORTED, NOT_SUPPORTED),
-      Map.entry(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION, NOT_SUPPORTED),
       Map.entry(ErrorCode.EVAL_NO_IMPLEMENTATION, NOT_SUPPORTED),
       Map.entry(ErrorCode.MNESTIC_NO_FIXPOINT, "54000"),
       Map.entry(ErrorCode.MNESTIC_FRONTIER_DIVERGES, "54000"),

@@ -12,7 +12,8 @@ import java.util.UUID;
  * The type of a stored relation's column, CozoDB's {@code NullableColType}
  * ({@code cozo-core/src/data/relation.rs}): a kind, the element types of a
  * list ({@code [Int]}, {@code [Int; 3]}) or a tuple ({@code (Int, String)}),
- * and whether null is allowed ({@code Int?}). {@link #coerce} turns a value
+ * and whether null is allowed ({@code Int?}); a vector's element type and length ({@code
+ * <F32; 128>}). {@link #coerce} turns a value
  * written into the column into the value stored, or fails with CozoDB's
  * error; {@link #toString} is CozoDB's text of the type ({@code [Int;3]?}).
  */
@@ -20,7 +21,11 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
   /** The kinds of column type. */
   public enum Kind {
     ANY("Any"), BOOL("Bool"), INT("Int"), FLOAT("Float"), STRING("String"), BYTES("Bytes"),
-    UUID("Uuid"), LIST(null), TUPLE(null), VALIDITY("Validity"), JSON("Json");
+    UUID("Uuid"), LIST(null), TUPLE(null), VALIDITY("Validity"), JSON("Json"),
+    /** {@code <F32; n>}: a {@link Vector} of {@code length} 32-bit floats. */
+    VEC_F32(null),
+    /** {@code <F64; n>}: a {@link Vector} of {@code length} 64-bit floats. */
+    VEC_F64(null);
 
     private final String cozoName;
 
@@ -51,6 +56,16 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
     return new ColType(kind, List.of(), null, nullable);
   }
 
+  /** A vector type, {@code <F32; length>} or {@code <F64; length>}. */
+  public static ColType vector(boolean f32, int length, boolean nullable) {
+    return new ColType(f32 ? Kind.VEC_F32 : Kind.VEC_F64, List.of(), length, nullable);
+  }
+
+  /** Whether this is a vector type. */
+  public boolean isVector() {
+    return kind == Kind.VEC_F32 || kind == Kind.VEC_F64;
+  }
+
   /** This type, nullable or not. */
   public ColType withNullable(boolean nullable) {
     return new ColType(kind, elements, length, nullable);
@@ -72,6 +87,10 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
         b.append(i > 0 ? "," : "").append(elements.get(i));
       }
       b.append(')');
+      break;
+    case VEC_F32:
+    case VEC_F64:
+      b.append(kind == Kind.VEC_F32 ? "<F32;" : "<F64;").append(length).append('>');
       break;
     default:
       b.append(kind.cozoName);
@@ -169,6 +188,9 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
       return Collections.unmodifiableList(coerced);
     case VALIDITY:
       return validity(v, nowMicros);
+    case VEC_F32:
+    case VEC_F64:
+      return vector(v);
     default: // JSON
       return json(v, nowMicros);
     }
@@ -184,6 +206,38 @@ public record ColType(Kind kind, List<ColType> elements, Integer length, boolean
       items.add(coerce(o, nowMicros));
     }
     return Json.of(items);
+  }
+
+  /**
+   * CozoDB's vector coercion: a list of numbers of the length (else {@code
+   * eval::coercion_bad_list_len}), a vector of this type, or the Base64 text of its elements'
+   * little-endian bytes.
+   */
+  private Vector vector(Object v) {
+    final boolean f32 = kind == Kind.VEC_F32;
+    if (v instanceof List) {
+      final List<?> items = (List<?>) v;
+      if (items.size() != length) {
+        throw new ValueException(ErrorCode.EVAL_COERCION_BAD_LIST_LEN, "bad list length: expected"
+            + " datatype " + this + ", got length " + items.size(), null);
+      }
+      for (Object o : items) {
+        if (!(o instanceof Long || o instanceof Double)) {
+          throw failed(v);
+        }
+      }
+      return Functions.vec(v, f32 ? "F32" : "F64");
+    }
+    if (v instanceof Vector && ((Vector) v).isF32() == f32 && ((Vector) v).length() == length) {
+      return (Vector) v;
+    }
+    if (v instanceof String) {
+      final Bytes bytes = Bytes.fromBase64((String) v);
+      if (bytes != null && bytes.toByteArray().length == length * (f32 ? 4 : 8)) {
+        return Functions.fromBytes(bytes.toByteArray(), f32);
+      }
+    }
+    throw failed(v);
   }
 
   private static Validity validity(Object v, long nowMicros) {

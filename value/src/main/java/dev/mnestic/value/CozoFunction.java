@@ -146,6 +146,14 @@ public enum CozoFunction {
   NOW("now", 0, a -> Functions.now()),
   FORMAT_TIMESTAMP("format_timestamp", 1, true, Functions::format_timestamp),
   PARSE_TIMESTAMP("parse_timestamp", 1, a -> Functions.parse_timestamp(a.get(0))),
+  // vectors
+  IS_VEC("is_vec", 1, a -> Functions.is_vec(a.get(0))),
+  VEC("vec", 1, true, Functions::vec),
+  RAND_VEC("rand_vec", 1, true, Functions::rand_vec),
+  L2_NORMALIZE("l2_normalize", 1, a -> Functions.l2_normalize(a.get(0))),
+  L2_DIST("l2_dist", 2, a -> Functions.l2_dist(a.get(0), a.get(1))),
+  IP_DIST("ip_dist", 2, a -> Functions.ip_dist(a.get(0), a.get(1))),
+  COS_DIST("cos_dist", 2, a -> Functions.cos_dist(a.get(0), a.get(1))),
   // random draws
   RAND_FLOAT("rand_float", 0, a -> Functions.rand_float()),
   RAND_BERNOULLI("rand_bernoulli", 1, a -> Functions.rand_bernoulli(a.get(0))),

@@ -67,8 +67,24 @@ public enum ErrorCode {
       "a fixed rule's option expression using a variable its inputs do not bind"),
   ALGO_RULE_NOT_FOUND("algo::rule_not_found", "a fixed rule's input rule that is not defined"),
 
+  // search atoms (~rel:idx{...}) and search indices (::hnsw, ::fts, ::lsh)
+  EVAL_HNSW_INDEX_NOT_FOUND("eval::hnsw_index_not_found",
+      "a search atom naming an index its relation does not have (any kind of search index)"),
+  PARSER_EXTRA_PARAMETERS_FOR_LSH_SEARCH("parser::extra_parameters_for_lsh_search",
+      "an LSH search atom with a parameter LSH search does not take"),
+  PARSER_HNSW_QUERY_REQUIRED("parser::hnsw_query_required",
+      "a search atom without a required parameter (query, k, ef)"),
+  PARSER_EXPECTED_INT_FOR_HNSW_K("parser::expected_int_for_hnsw_k",
+      "a search atom's k that is not a positive integer"),
+  PARSER_EXPECTED_INT_FOR_HNSW_EF("parser::expected_int_for_hnsw_ef",
+      "an HNSW search's ef that is not a positive integer"),
+  PARSER_EXPECTED_FLOAT_FOR_HNSW_RADIUS("parser::expected_float_for_hnsw_radius",
+      "an HNSW search's radius that is not a positive number"),
+
   // eval::, checking and running a query
   EVAL_THROW("eval::throw", "a function failed on its values (the help says why)"),
+  EVAL_FTS_EXTRACTOR_INVALID_RETURN_TYPE("eval::fts::extractor::invalid_return_type",
+      "a full-text index's extractor gave a value that is neither a string nor null"),
   EVAL_NO_IMPLEMENTATION("eval::no_implementation", "a function that CozoDB does not have"),
   EVAL_NOT_CONSTANT("eval::not_constant", "an expression that must be constant uses a variable"),
   EVAL_PREDICATE_NOT_BOOL("eval::predicate_not_bool", "a filter whose value is not a Bool"),
@@ -146,8 +162,6 @@ public enum ErrorCode {
   // import::, mnestic::, what mnestic adds
   IMPORT_BAD_JSON("import::bad_json", "relations to import that are not the JSON expected"),
   MNESTIC_UNSUPPORTED("mnestic::unsupported", "CozoScript that mnestic does not implement"),
-  MNESTIC_UNSUPPORTED_FUNCTION("mnestic::unsupported_function",
-      "a CozoDB function that mnestic does not implement"),
   MNESTIC_TOO_DEEP("mnestic::too_deep", "a script nesting too deeply to be run"),
   MNESTIC_RESERVED_NAME("mnestic::reserved_name",
       "a stored relation name that mnestic keeps for itself"),

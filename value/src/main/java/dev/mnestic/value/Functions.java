@@ -57,17 +57,16 @@ import java.util.regex.Pattern;
  * Values#ARITHMETIC_NAN}), an operand's NaN passes through, as on CozoDB's
  * reference platform.
  *
- * <p>Not implemented: the vector functions (no vector values yet), listed in
- * {@link #UNSUPPORTED}; {@link #apply} rejects them with code
- * {@code mnestic::unsupported_function}. {@code now}, {@code rand_*} read the
+ * <p>Vectors ({@link Vector}): {@code vec}, {@code rand_vec}, {@code is_vec}, {@code
+ * l2_normalize}, {@code l2_dist}, {@code ip_dist}, {@code cos_dist}, in the vector's own
+ * precision as CozoDB computes them. Not implemented: CozoDB 0.7.6's element-wise arithmetic
+ * and math on vectors ({@code vec([1, 2]) + 1}, {@code exp(v)}: here an error, as for any
+ * non-number). {@code t2s} converts with the {@code fast2s} crate's table, as CozoDB does.
+ * {@code now}, {@code rand_*} read the
  * clock and a random source, as CozoDB's do. A regex argument is Rust's syntax run by
  * {@link java.util.regex} ({@link #regex}).
  */
 public final class Functions {
-  /** CozoDB functions that are not implemented here. */
-  public static final Set<String> UNSUPPORTED = Set.of(
-      "is_vec", "l2_dist", "l2_normalize", "ip_dist", "cos_dist", "vec", "rand_vec");
-
   /** The implemented functions by name. */
   private static final Map<String, CozoFunction> DEFS = new TreeMap<>();
 
@@ -126,8 +125,7 @@ public final class Functions {
    * value calls {@code stop} as it goes, so that the statement it runs for can stop it.
    *
    * @throws ValueException if there is no such function ({@code
-   *     eval::no_implementation}; {@code mnestic::unsupported_function} for a CozoDB
-   *     function mnestic lacks), the arity is wrong ({@code parser::func_wrong_num_args}),
+   *     eval::no_implementation}), the arity is wrong ({@code parser::func_wrong_num_args}),
    *     or the function fails on the arguments ({@code eval::throw})
    */
   public static Object apply(String name, List<Object> args, StopCheck stop) {
@@ -137,10 +135,6 @@ public final class Functions {
   private static CozoFunction def(String name) {
     final CozoFunction def = DEFS.get(name);
     if (def == null) {
-      if (UNSUPPORTED.contains(name)) {
-        throw new ValueException(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION,
-            "Function '" + name + "' of CozoDB is not supported by mnestic", null);
-      }
       throw new ValueException(ErrorCode.EVAL_NO_IMPLEMENTATION,
           "No implementation found for op `" + name + "`", null);
     }
@@ -1376,6 +1370,140 @@ public final class Functions {
       throw ValueException.eval("Data is not properly encoded");
     }
     return b;
+  }
+
+  // vectors
+
+  public static Boolean is_vec(Object a) {
+    return a instanceof Vector;
+  }
+
+  /**
+   * {@code vec(x)}, {@code vec(x, type)}: a vector of type {@code 'F32'} (also {@code 'Float'},
+   * the default) or {@code 'F64'} ({@code 'Double'}) from a list of numbers, a Json array of
+   * numbers, a vector, or the Base64 text of the elements' little-endian bytes.
+   */
+  public static Vector vec(Object... args) {
+    final boolean f32 = vecType(args.length > 1 ? args[1] : null, "vec");
+    final Object a = args[0];
+    if (a instanceof Vector) {
+      final Vector v = (Vector) a;
+      return v.isF32() == f32 ? v : f32 ? Vector.f32(v.toFloats()) : Vector.f64(v.toDoubles());
+    }
+    if (a instanceof String) {
+      final byte[] bytes;
+      try {
+        bytes = java.util.Base64.getDecoder().decode((String) a);
+      } catch (IllegalArgumentException e) {
+        throw ValueException.eval("Data is not base64 encoded");
+      }
+      return fromBytes(bytes, f32);
+    }
+    final List<?> items = a instanceof List ? (List<?>) a
+        : a instanceof Json && ((Json) a).tree() instanceof List ? (List<?>) ((Json) a).tree()
+        : null;
+    if (items == null) {
+      throw ValueException.eval("'vec' requires a list or a vector");
+    }
+    final double[] values = new double[items.size()];
+    for (int i = 0; i < values.length; i++) {
+      final Object e = items.get(i);
+      if (!(e instanceof Long || e instanceof Double)) {
+        throw ValueException.eval("'vec' requires a list of numbers");
+      }
+      values[i] = ((Number) e).doubleValue();
+    }
+    return f32 ? Vector.f32(narrow(values)) : Vector.f64(values);
+  }
+
+  /** The vector whose elements' little-endian bytes are {@code bytes} (a partial last element dropped). */
+  public static Vector fromBytes(byte[] bytes, boolean f32) {
+    final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    if (f32) {
+      final float[] out = new float[bytes.length / 4];
+      b.asFloatBuffer().get(out);
+      return Vector.f32(out);
+    }
+    final double[] out = new double[bytes.length / 8];
+    b.asDoubleBuffer().get(out);
+    return Vector.f64(out);
+  }
+
+  /** {@code rand_vec(n)}, {@code rand_vec(n, type)}: {@code n} elements uniform in [0, 1). */
+  public static Vector rand_vec(Object... args) {
+    if (!(args[0] instanceof Long)) {
+      throw ValueException.eval("'rand_vec' requires an integer");
+    }
+    final boolean f32 = vecType(args.length > 1 ? args[1] : null, "vec");
+    final java.util.Random random = java.util.concurrent.ThreadLocalRandom.current();
+    final double[] values = new double[(int) (long) (Long) args[0]];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = random.nextDouble();
+    }
+    return f32 ? Vector.f32(narrow(values)) : Vector.f64(values);
+  }
+
+  public static Vector l2_normalize(Object a) {
+    if (!(a instanceof Vector)) {
+      throw ValueException.eval("'l2_normalize' requires a vector");
+    }
+    return ((Vector) a).l2Normalized();
+  }
+
+  /** {@code l2_dist(a, b)}: the squared Euclidean distance, as CozoDB's HNSW uses it. */
+  public static Double l2_dist(Object a, Object b) {
+    return pair(a, b, "l2_dist").l2Squared((Vector) b);
+  }
+
+  /** {@code ip_dist(a, b)}: {@code 1 - a·b}. */
+  public static Double ip_dist(Object a, Object b) {
+    return 1. - pair(a, b, "ip_dist").dot((Vector) b);
+  }
+
+  /** {@code cos_dist(a, b)}: {@code 1 - a·b / sqrt(a·a × b·b)}. */
+  public static Double cos_dist(Object a, Object b) {
+    final Vector x = pair(a, b, "cos_dist");
+    final Vector y = (Vector) b;
+    return 1. - x.dot(y) / Math.sqrt(x.dot(x) * y.dot(y));
+  }
+
+  private static Vector pair(Object a, Object b, String name) {
+    if (!(a instanceof Vector && b instanceof Vector)
+        || ((Vector) a).isF32() != ((Vector) b).isF32()) {
+      throw ValueException.eval("'" + name + "' requires two vectors of the same type");
+    }
+    if (((Vector) a).length() != ((Vector) b).length()) {
+      throw ValueException.eval("'" + name + "' requires two vectors of the same length");
+    }
+    return (Vector) a;
+  }
+
+  private static boolean vecType(Object t, String name) {
+    if (t == null) {
+      return true;
+    }
+    if (!(t instanceof String)) {
+      throw ValueException.eval("'" + name + "' requires a string as second argument");
+    }
+    switch ((String) t) {
+    case "F32":
+    case "Float":
+      return true;
+    case "F64":
+    case "Double":
+      return false;
+    default:
+      throw ValueException.eval("'" + name + "' does not recognize type " + t);
+    }
+  }
+
+  private static float[] narrow(double[] values) {
+    final float[] out = new float[values.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (float) values[i];
+    }
+    return out;
   }
 
   // helpers

@@ -58,6 +58,13 @@ public final class Json implements Comparable<Json> {
     if (v instanceof ValueSet) {
       return tree(((ValueSet) v).elements());
     }
+    if (v instanceof Vector) {
+      final List<Object> items = new ArrayList<>();
+      for (double d : ((Vector) v).toDoubles()) {
+        items.add(Double.isFinite(d) ? d : null);
+      }
+      return Collections.unmodifiableList(items);
+    }
     if (v instanceof Bytes) {
       return byteList(((Bytes) v).toByteArray());
     }
@@ -92,7 +99,7 @@ public final class Json implements Comparable<Json> {
   }
 
   /** The document as it is, without copying: {@code tree} must be a document as the class comment says. */
-  static Json wrap(Object tree) {
+  public static Json wrap(Object tree) {
     return new Json(tree);
   }
 

@@ -22,7 +22,9 @@ import java.util.UUID;
  *       {@code "-inf"}), {@code {"$bytes":"AQI="}} (base64),
  *       {@code {"$uuid":"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}},
  *       {@code {"$json":{"a":1}}} (a Json value's document),
- *       {@code {"$validity":[1700000000000000,true]}}.</li>
+ *       {@code {"$validity":[1700000000000000,true]}},
+ *       {@code {"$vec":["F32","AACAPw=="]}} (a {@link Vector}: its element type and the
+ *       base64 of its elements' little-endian bytes, exact to the bit).</li>
  * </ul>
  */
 public final class StoredJson {
@@ -66,6 +68,11 @@ public final class StoredJson {
       b.append("{\"$json\":").append(((Json) v).text()).append('}');
     } else if (v instanceof Validity) {
       b.append("{\"$validity\":").append(v).append('}');
+    } else if (v instanceof Vector) {
+      final Vector vec = (Vector) v;
+      b.append("{\"$vec\":[\"").append(vec.elementType()).append("\",\"")
+          .append(java.util.Base64.getEncoder().encodeToString(vec.littleEndianBytes()))
+          .append("\"]}");
     } else if (v == null || v instanceof Boolean || v instanceof Long) {
       b.append(v);
     } else {
@@ -125,6 +132,10 @@ public final class StoredJson {
     case "$validity":
       final List<?> v = (List<?>) e.getValue();
       return new Validity((Long) v.get(0), (Boolean) v.get(1));
+    case "$vec":
+      final List<?> vec = (List<?>) e.getValue();
+      return Functions.fromBytes(java.util.Base64.getDecoder().decode((String) vec.get(1)),
+          "F32".equals(vec.get(0)));
     default:
       throw new IllegalArgumentException("an unknown tag " + e.getKey());
     }

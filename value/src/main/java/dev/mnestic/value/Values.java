@@ -46,7 +46,7 @@ import java.util.UUID;
  * infinity. {@link Functions} reproduces that.
  */
 public final class Values {
-  /** Rank of each type in the order: CozoDB's enum order (no Regex or Vec values here). */
+  /** Rank of each type in the order: CozoDB's enum order (no Regex values here). */
   private static final int NULL = 0;
   private static final int BOOL = 1;
   private static final int NUM = 2;
@@ -55,6 +55,7 @@ public final class Values {
   private static final int UUID_RANK = 5;
   private static final int LIST = 7;
   private static final int SET = 8;
+  private static final int VEC = 9;
   private static final int JSON = 10;
   private static final int VALIDITY = 11;
 
@@ -92,6 +93,8 @@ public final class Values {
       return compareUuids((UUID) a, (UUID) b);
     case SET:
       return compareLists(((ValueSet) a).elements(), ((ValueSet) b).elements());
+    case VEC:
+      return ((Vector) a).compareTo((Vector) b);
     case JSON:
       return ((Json) a).compareTo((Json) b);
     case VALIDITY:
@@ -125,7 +128,10 @@ public final class Values {
     return v.hashCode();
   }
 
-  /** The CozoDB type of a value: Null, Bool, Int, Float, String, Bytes, Uuid, List, Set, Json or Validity. */
+  /**
+   * The CozoDB type of a value: Null, Bool, Int, Float, String, Bytes, Uuid, List, Set, Vec,
+   * Json or Validity.
+   */
   public static String typeName(Object v) {
     if (v == null) {
       return "Null";
@@ -154,6 +160,9 @@ public final class Values {
     if (v instanceof UUID) {
       return "Uuid";
     }
+    if (v instanceof Vector) {
+      return "Vec";
+    }
     if (v instanceof Json) {
       return "Json";
     }
@@ -167,7 +176,7 @@ public final class Values {
   public static boolean isValue(Object v) {
     if (v == null || v instanceof Boolean || v instanceof Long || v instanceof Double
         || v instanceof String || v instanceof Bytes || v instanceof UUID || v instanceof Json
-        || v instanceof Validity) {
+        || v instanceof Validity || v instanceof Vector) {
       return true;
     }
     if (v instanceof List || v instanceof ValueSet) {
@@ -191,7 +200,8 @@ public final class Values {
   public static Object of(Object o) {
     if (o == null || o instanceof Boolean || o instanceof Long || o instanceof Double
         || o instanceof String || o instanceof Bytes || o instanceof ValueSet
-        || o instanceof UUID || o instanceof Json || o instanceof Validity) {
+        || o instanceof UUID || o instanceof Json || o instanceof Validity
+        || o instanceof Vector) {
       return o;
     }
     if (o instanceof byte[]) {
@@ -318,6 +328,9 @@ public final class Values {
     }
     if (v instanceof UUID) {
       return UUID_RANK;
+    }
+    if (v instanceof Vector) {
+      return VEC;
     }
     if (v instanceof Json) {
       return JSON;
@@ -468,6 +481,8 @@ public final class Values {
       b.append('"').append(v).append('"');
     } else if (v instanceof Json || v instanceof Validity) {
       b.append(v);
+    } else if (v instanceof Vector) {
+      ((Vector) v).appendJson(b);
     } else if (v instanceof List || v instanceof ValueSet) {
       b.append('[');
       boolean first = true;
@@ -552,6 +567,8 @@ public final class Values {
       b.append("decode_base64(\"").append(((Bytes) v).base64()).append("\")");
     } else if (v instanceof UUID) {
       b.append("to_uuid(\"").append(v).append("\")");
+    } else if (v instanceof Vector) {
+      b.append(v);
     } else if (v instanceof Json) {
       final Json j = (Json) v;
       b.append(j.tree() instanceof java.util.Map ? j.text() : "json(" + j.text() + ")");

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link ErrorCode} is the one catalog of scripts' error codes (issue 15). */
 class ErrorCodeTest {
-  private static final Pattern CODE = Pattern.compile("[a-z_]+::[a-z_0-9]+");
+  private static final Pattern CODE = Pattern.compile("[a-z_]+(?:::[a-z_0-9]+)+");
   private static final Pattern LITERAL = Pattern.compile("\"" + CODE.pattern() + "\"");
 
   @Test void eachCodeIsSpelledOnceAsCozoDbSpellsCodes() {

@@ -36,9 +36,6 @@ class FunctionsTest {
         () -> Functions.apply("foo", List.of(), StopCheck.NEVER));
     assertEquals(ErrorCode.EVAL_NO_IMPLEMENTATION.code(), e.code());
     assertEquals("No implementation found for op `foo`", e.getMessage());
-    e = assertThrows(ValueException.class,
-        () -> Functions.apply("l2_normalize", List.of("a"), StopCheck.NEVER));
-    assertEquals(ErrorCode.MNESTIC_UNSUPPORTED_FUNCTION.code(), e.code());
     e = assertThrows(ValueException.class, () -> Functions.apply("sub", List.of(1L), StopCheck.NEVER));
     assertEquals(ErrorCode.PARSER_FUNC_WRONG_NUM_ARGS.code(), e.code());
     assertEquals("Wrong number of arguments for function 'sub'", e.getMessage());
@@ -46,9 +43,6 @@ class FunctionsTest {
     e = assertThrows(ValueException.class,
         () -> Functions.apply("concat", List.of(), StopCheck.NEVER));
     assertEquals("Need at least 1 argument(s)", e.help());
-    for (String name : Functions.names()) {
-      assertFalse(Functions.UNSUPPORTED.contains(name), name);
-    }
   }
 
   @Test void resolvedOnceThenApplied() {

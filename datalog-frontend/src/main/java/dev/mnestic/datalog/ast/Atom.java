@@ -23,6 +23,15 @@ public sealed interface Atom {
     }
   }
 
+  /**
+   * A search of a relation's search index, CozoDB's {@code ~rel:idx{a, b: e | query: q, k: 10,
+   * bind_distance: d}}: the bindings of the relation's columns (as in a named stored atom),
+   * then the index's parameters, each {@code name: expr}.
+   */
+  record SearchApply(String relation, String index, List<Binding> bindings,
+      List<Binding> parameters, Pos pos) implements Atom {
+  }
+
   /** {@code col: expr} inside {@code *rel{...}}. */
   record Binding(String column, Expr value, Pos pos) {
   }

@@ -125,18 +125,31 @@ public record Script(List<Query> queries, SysOp sysOp, List<Statement> program) 
    * {@code ::index drop rel:idx} (the relation, then the index's name), {@code ::fixed_rules},
    * {@code ::running}, {@code ::kill id} (its {@code argument}, null for the others),
    * {@code ::compact}. A relation of {@code ::columns} may be an index, {@code rel:idx}.
+   * {@code ::hnsw create rel:idx {dim: 128, ...}} (also {@code ::fts}, {@code ::lsh}) is a
+   * {@link Kind#SEARCH_INDEX_CREATE} whose {@code level} is the kind ({@code hnsw}), its
+   * relations the relation and the index's name, its {@code options} each option as written
+   * and {@code optionTexts} each option's source text; {@code ::hnsw drop rel:idx} is an
+   * {@link Kind#INDEX_DROP}, as in CozoDB (one drop for every kind of index).
    */
   public record SysOp(Kind kind, List<String> relations, Query explained, Pos pos,
-      List<Trigger> triggers, String level, Expr argument) {
+      List<Trigger> triggers, String level, Expr argument, List<Atom.Binding> options,
+      List<String> optionTexts) {
     /** The system operations mnestic runs. */
     public enum Kind {
       RELATIONS, COLUMNS, REMOVE, RENAME, EXPLAIN, SHOW_TRIGGERS, SET_TRIGGERS, ACCESS_LEVEL,
-      INDICES, INDEX_CREATE, INDEX_DROP, FIXED_RULES, RUNNING, KILL, COMPACT
+      INDICES, INDEX_CREATE, INDEX_DROP, SEARCH_INDEX_CREATE, FIXED_RULES, RUNNING, KILL,
+      COMPACT
     }
 
     /** A system op without an argument, triggers or level. */
     public SysOp(Kind kind, List<String> relations, Query explained, Pos pos) {
-      this(kind, relations, explained, pos, List.of(), null, null);
+      this(kind, relations, explained, pos, List.of(), null, null, List.of(), List.of());
+    }
+
+    /** A system op with triggers, a level or an argument, but no options. */
+    public SysOp(Kind kind, List<String> relations, Query explained, Pos pos,
+        List<Trigger> triggers, String level, Expr argument) {
+      this(kind, relations, explained, pos, triggers, level, argument, List.of(), List.of());
     }
   }
 

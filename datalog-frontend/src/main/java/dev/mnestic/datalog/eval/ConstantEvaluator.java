@@ -234,7 +234,7 @@ public final class ConstantEvaluator {
   /** {@code if}, {@code cond}, and functions CozoDB lacks: never folded, arguments untouched. */
   private static boolean isOpaque(Expr.Apply a) {
     final String f = a.function();
-    return isConditional(a) || !Functions.isDefined(f) && !Functions.UNSUPPORTED.contains(f);
+    return isConditional(a) || !Functions.isDefined(f);
   }
 
   /** The first subexpression (in reading order) that cannot fold. */

@@ -6,12 +6,15 @@ import dev.mnestic.datalog.ast.Expr;
 import dev.mnestic.datalog.ast.Pos;
 import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
+import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.runtime.CozoCalls;
+import dev.mnestic.runtime.SearchRun;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.HostAggregations;
 import dev.mnestic.value.MinCostK;
+import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 
@@ -98,6 +101,12 @@ final class RuleLowering {
     RelNode stored(Atom.StoredApply atom, Map<Integer, Object> constants);
 
     /**
+     * The search index a search atom names: its instance, kind, definition and its relation's
+     * columns ({@code eval::hnsw_index_not_found} when the relation has no such index).
+     */
+    StratumLowering.SearchTarget search(Atom.SearchApply atom);
+
+    /**
      * A table of the given values, one per row: with {@code indexed}, two
      * columns, each value's index (an Int) and the value; else one.
      */
@@ -132,7 +141,7 @@ final class RuleLowering {
     int positives = 0;
     for (Atom a : todo) {
       reads.put(a, reads(a));
-      positives += isRelation(a) ? 1 : 0;
+      positives += isRelation(a) || a instanceof Atom.SearchApply ? 1 : 0;
     }
     final Set<String> bound = new HashSet<>(vars);
     while (!todo.isEmpty()) {
@@ -143,7 +152,7 @@ final class RuleLowering {
             "Atom contains unbound variable, or rule contains no variable at all",
             stuck.pos().line(), stuck.pos().column());
       }
-      positives -= isRelation(next) ? 1 : 0;
+      positives -= isRelation(next) || next instanceof Atom.SearchApply ? 1 : 0;
       if (batched(next, vars)) {
         bound.addAll(computed.keySet());
         continue;
@@ -313,6 +322,16 @@ final class RuleLowering {
     if (a instanceof Atom.Filter) {
       return variables(((Atom.Filter) a).condition());
     }
+    if (a instanceof Atom.SearchApply) {
+      // the query's variables: the search runs once per row binding them
+      final Set<String> vars = new LinkedHashSet<>();
+      for (Atom.Binding p : ((Atom.SearchApply) a).parameters()) {
+        if (p.column().equals("query")) {
+          vars.addAll(variables(p.value()));
+        }
+      }
+      return vars;
+    }
     if (isRelation(a) || a instanceof Atom.Negation) {
       return Set.of();
     }
@@ -383,9 +402,133 @@ final class RuleLowering {
       member((Atom.Member) a, vars);
     } else if (a instanceof Atom.Filter) {
       b.filter(b.call(Operators.TEST, rex(((Atom.Filter) a).condition(), vars)));
+    } else if (a instanceof Atom.SearchApply) {
+      search((Atom.SearchApply) a, vars);
     } else {
       negation((Atom.Negation) a, vars);
     }
+  }
+
+  /**
+   * A search atom {@code ~rel:idx{bindings | parameters}}, as CozoDB normalizes it: {@code
+   * query} an expression over bound variables (a column computed first when it is not one),
+   * {@code filter} an expression over the relation's columns and the bound values, the {@code
+   * bind_*} parameters variables, every other parameter a constant checked by the index's
+   * kind; then a {@code SearchApply} over the rows so far and the relation, whose columns bind
+   * as a named stored atom's do.
+   */
+  private void search(Atom.SearchApply s, List<String> vars) {
+    final StratumLowering.SearchTarget target = tables.search(s);
+    Expr query = null;
+    Expr filter = null;
+    final Map<String, Object> constants = new LinkedHashMap<>();
+    final Map<String, Expr.Var> bound = new LinkedHashMap<>();
+    for (Atom.Binding p : s.parameters()) {
+      if (p.column().equals("query")) {
+        query = p.value();
+      } else if (p.column().equals("filter")) {
+        filter = p.value();
+      } else if (target.kind().bindParameters().contains(p.column())) {
+        if (!(p.value() instanceof Expr.Var)) {
+          throw new DatalogException(ErrorCode.PARSER_PEST, "'" + p.column()
+              + "' binds a variable: expected a variable name", p.pos().line(), p.pos().column());
+        }
+        bound.put(p.column(), (Expr.Var) p.value());
+        constants.put(p.column(), ((Expr.Var) p.value()).name());
+      } else {
+        constants.put(p.column(), new ConstantEvaluator(params).evaluate(p.value()));
+      }
+    }
+    if (query == null) {
+      throw new DatalogException(ErrorCode.PARSER_HNSW_QUERY_REQUIRED,
+          "Field `query` is required for HNSW search", s.pos().line(), s.pos().column());
+    }
+    final SearchIndex.Request request;
+    try {
+      request = target.kind().request(target.definition(), target.columns(), constants);
+    } catch (ValueException e) {
+      throw new DatalogException(e.errorCode(), e.getMessage(), s.pos().line(),
+          s.pos().column(), e.help());
+    }
+    final List<String> columns = target.columns().names();
+    // the query's column
+    int queryColumn = query instanceof Expr.Var ? vars.indexOf(((Expr.Var) query).name()) : -1;
+    if (queryColumn < 0) {
+      b.projectPlus(rex(query, vars));
+      queryColumn = vars.size();
+      vars.add(hidden());
+    }
+    SearchIndex.RowFilter rowFilter = null;
+    if (filter != null) {
+      final List<String> names = new ArrayList<>(columns);
+      for (String p : request.binds()) {
+        names.add(bound.get(p).name());
+      }
+      final java.util.function.Function<Object[], Object> f =
+          new ConstantEvaluator(params).bind(filter, names);
+      rowFilter = row -> {
+        final Object v = f.apply(row);
+        if (!(v instanceof Boolean)) {
+          throw new ValueException(ErrorCode.EVAL_PREDICATE_NOT_BOOL,
+              "Predicate evaluated to non-boolean value", null);
+        }
+        return (Boolean) v;
+      };
+    }
+    final RelNode relation = tables.stored(
+        new Atom.StoredApply(s.relation(), List.of(), null, null, s.pos()), Map.of());
+    final int left = vars.size();
+    b.push(relation);
+    final String description = "~" + s.relation() + ":" + s.index() + constants
+        + (filter == null ? "" : " filter");
+    MnesticRelBuilder.searchApply(b, new SearchRun.Spec(description, target.index(), request,
+        queryColumn, rowFilter, columns.size()), request.binds().size());
+    // the atom's bindings of the relation's columns, then its bound values
+    final Map<String, Integer> fresh = new LinkedHashMap<>();
+    final List<RexNode> same = new ArrayList<>();
+    final Map<Integer, Expr> atColumn = new LinkedHashMap<>();
+    for (Atom.Binding binding : s.bindings()) {
+      final int i = column(columns, binding.column());
+      if (i < 0) {
+        throw new DatalogException(ErrorCode.EVAL_NAMED_FIELD_NOT_FOUND,
+            "stored relation " + s.relation() + " does not have field " + binding.column(),
+            binding.pos().line(), binding.pos().column());
+      }
+      atColumn.put(left + i, binding.value());
+    }
+    for (int i = 0; i < request.binds().size(); i++) {
+      atColumn.put(left + columns.size() + i, bound.get(request.binds().get(i)));
+    }
+    for (Map.Entry<Integer, Expr> e : atColumn.entrySet()) {
+      final Expr value = e.getValue();
+      if (isWildcard(value)) {
+        continue;
+      }
+      if (value instanceof Expr.Var) {
+        final String v = ((Expr.Var) value).name();
+        if (vars.contains(v)) {
+          same.add(b.call(Operators.SAME, b.field(vars.indexOf(v)), b.field(e.getKey())));
+        } else if (fresh.containsKey(v)) {
+          same.add(b.call(Operators.SAME, b.field(fresh.get(v)), b.field(e.getKey())));
+        } else {
+          fresh.put(v, e.getKey());
+        }
+      } else {
+        same.add(b.call(Operators.SAME, b.field(e.getKey()), rex(value, vars)));
+      }
+    }
+    if (!same.isEmpty()) {
+      b.filter(same);
+    }
+    final List<RexNode> keep = new ArrayList<>(fields(0, vars.size()));
+    final List<String> names = new ArrayList<>(vars);
+    for (Map.Entry<String, Integer> e : fresh.entrySet()) {
+      keep.add(b.field(e.getValue()));
+      names.add(e.getKey());
+    }
+    b.project(keep, names, true);
+    vars.clear();
+    vars.addAll(names);
   }
 
   private void negation(Atom.Negation n, List<String> vars) {

@@ -19,6 +19,7 @@ import dev.mnestic.value.ColType;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.HeadAggregation;
 import dev.mnestic.value.HostAggregations;
+import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.Validity;
 import dev.mnestic.value.ValueException;
 
@@ -64,6 +65,17 @@ public final class StratumLowering implements RuleLowering.Tables {
   public interface StoredTables {
     /** The store table holding {@code relation}; empty when there is none. */
     Optional<StoredTable> find(String relation);
+
+    /**
+     * The search index {@code index} of {@code relation} (which exists): its instance, kind,
+     * definition and the relation's columns; empty when the relation has no such index.
+     */
+    Optional<SearchTarget> search(String relation, String index);
+  }
+
+  /** A search index as lowering uses it ({@link RuleLowering.Tables#search}). */
+  public record SearchTarget(SearchIndex index, SearchIndex.Kind kind,
+      SearchIndex.Definition definition, SearchIndex.Columns columns) {
   }
 
   /**
@@ -482,6 +494,13 @@ public final class StratumLowering implements RuleLowering.Tables {
     }
     final List<String> names = t.getRowType(b.getTypeFactory()).getFieldNames();
     return table.columns().stream().map(names::get).toList();
+  }
+
+  @Override public SearchTarget search(Atom.SearchApply at) {
+    find(at.relation(), at.pos());
+    return stored.search(at.relation(), at.index()).orElseThrow(() -> new DatalogException(
+        ErrorCode.EVAL_HNSW_INDEX_NOT_FOUND, "Index " + at.index() + " not found on relation "
+            + at.relation(), at.pos().line(), at.pos().column()));
   }
 
   @Override public RelNode stored(Atom.StoredApply at, Map<Integer, Object> constants) {

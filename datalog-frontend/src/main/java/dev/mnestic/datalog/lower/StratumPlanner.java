@@ -144,6 +144,10 @@ public final class StratumPlanner {
       if (a instanceof Atom.StoredApply s) {
         found.add(s);
       }
+      if (a instanceof Atom.SearchApply s) {
+        // a search reads every row of its relation
+        found.add(new Atom.StoredApply(s.relation(), List.of(), null, null, s.pos()));
+      }
     }
     for (Atom a : rule.body()) {
       if (a instanceof Atom.Negation n && n.atom() instanceof Atom.StoredApply s) {

@@ -95,6 +95,14 @@ public final class Parser {
     return columns.get(0);
   }
 
+  /** Parses one expression, such as a search index's {@code filter} option kept as text. */
+  public static Expr parseExpression(String source) {
+    final Parser p = new Parser(source);
+    final Expr e = p.expr();
+    p.expectEnd();
+    return e;
+  }
+
   /** The names of the script's {@code $params}, each once, in the order they first appear. */
   public static List<String> parameters(String source) {
     final Set<String> names = new LinkedHashSet<>();
@@ -304,6 +312,10 @@ public final class Parser {
       return new Script.SysOp(Script.SysOp.Kind.INDICES, List.of(relationOrIndex()), null, pos);
     case "index":
       return index(pos);
+    case "hnsw":
+    case "fts":
+    case "lsh":
+      return searchIndex(op.text(), pos);
     case "remove":
       final List<String> names = new ArrayList<>();
       do {
@@ -422,6 +434,47 @@ public final class Parser {
           verb.pos().column());
     }
     return new Script.SysOp(Script.SysOp.Kind.INDEX_CREATE, names, null, pos);
+  }
+
+  /**
+   * {@code create rel:idx {name: expr, ...}} or {@code drop rel:idx}, after {@code ::hnsw},
+   * {@code ::fts} or {@code ::lsh}: CozoDB's {@code index_create_adv} and {@code index_drop}.
+   * The options are checked when the op runs, by the index's kind.
+   */
+  private Script.SysOp searchIndex(String kind, Pos pos) {
+    final Token verb = expectIdent("create or drop");
+    if (!verb.is("create") && !verb.is("drop")) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "expected create or drop after ::"
+          + kind + ", found " + verb.describe(), verb.pos().line(), verb.pos().column());
+    }
+    final Token relation = expectIdent("a relation name");
+    final Token colon = expect(":");
+    final Token name = expectIdent("an index name");
+    if (colon.start() != relation.end() || name.start() != colon.end()) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "expected rel:index without spaces",
+          colon.pos().line(), colon.pos().column());
+    }
+    final List<String> names = List.of(relation.text(), name.text());
+    if (verb.is("drop")) {
+      return new Script.SysOp(Script.SysOp.Kind.INDEX_DROP, names, null, pos);
+    }
+    expect("{");
+    final List<Atom.Binding> options = new ArrayList<>();
+    final List<String> texts = new ArrayList<>();
+    while (!peek().is("}")) {
+      final Token option = expectIdent("an option name");
+      expect(":");
+      final int from = peek().start();
+      final Expr value = expr();
+      options.add(new Atom.Binding(option.text(), value, option.pos()));
+      texts.add(source.substring(from, tokens.get(at - 1).end()));
+      if (!accept(",")) {
+        break;
+      }
+    }
+    expect("}");
+    return new Script.SysOp(Script.SysOp.Kind.SEARCH_INDEX_CREATE, names, null, pos, List.of(),
+        kind, null, options, texts);
   }
 
   /** A relation's name, or an index's ({@code rel:idx}, without spaces). */
@@ -775,6 +828,9 @@ public final class Parser {
     if (t.is("*") && peek(1).kind() == Token.Kind.IDENT && peek(1).start() == t.end()) {
       return storedApply();
     }
+    if (t.is("~") && peek(1).kind() == Token.Kind.IDENT && peek(1).start() == t.end()) {
+      return searchApply();
+    }
     if (t.kind() == Token.Kind.IDENT && peek(1).is("[")) {
       next();
       return new Atom.RuleApply(t.text(), bracketArgs(), t.pos());
@@ -853,6 +909,44 @@ public final class Parser {
       return new Atom.StoredApply(name.text(), args, null, validAt, star.pos());
     }
     throw unexpected("'[' or '{' after the stored relation *" + name.text());
+  }
+
+  /**
+   * {@code ~rel:idx{bindings | name: expr, ...}}: CozoDB's {@code search_apply}, the bindings
+   * as in a named stored atom, then the index's parameters.
+   */
+  private Atom searchApply() {
+    final Token tilde = next();
+    final Token relation = next();
+    final Token colon = expect(":");
+    final Token index = expectIdent("an index name");
+    if (colon.start() != relation.end() || index.start() != colon.end()) {
+      throw new DatalogException(ErrorCode.PARSER_PEST, "expected ~rel:index without spaces",
+          colon.pos().line(), colon.pos().column());
+    }
+    expect("{");
+    final List<Atom.Binding> bindings = new ArrayList<>();
+    while (!peek().is("|")) {
+      final Token col = expectIdent("a column name");
+      final Expr value = accept(":") ? expr() : new Expr.Var(col.text(), col.pos());
+      bindings.add(new Atom.Binding(col.text(), value, col.pos()));
+      if (!accept(",")) {
+        break;
+      }
+    }
+    expect("|");
+    final List<Atom.Binding> parameters = new ArrayList<>();
+    while (!peek().is("}")) {
+      final Token name = expectIdent("a parameter name");
+      expect(":");
+      parameters.add(new Atom.Binding(name.text(), expr(), name.pos()));
+      if (!accept(",")) {
+        break;
+      }
+    }
+    expect("}");
+    return new Atom.SearchApply(relation.text(), index.text(), bindings, parameters,
+        tilde.pos());
   }
 
   /** {@code rel:idx} after {@code *}, as one name token. */
@@ -1021,12 +1115,30 @@ public final class Parser {
       }
       expect(")");
       type = new Script.ColumnType("Tuple", elements, null, false, t.pos());
+    } else if (accept("<")) {
+      final Token element = expectIdent("a vector's element type");
+      if (!List.of("F32", "F64", "Float", "Double").contains(element.text())) {
+        throw new DatalogException(ErrorCode.PARSER_PEST, "unknown vector element type '"
+            + element.text() + "'; expected F32, F64, Float or Double",
+            element.pos().line(), element.pos().column());
+      }
+      expect(";");
+      final Token n = peek();
+      if (n.kind() != Token.Kind.INT || (Long) n.value() < 0) {
+        throw new DatalogException(ErrorCode.PARSER_PEST, "expected the vector's length, an"
+            + " integer", n.pos().line(), n.pos().column());
+      }
+      next();
+      final Expr length = new Expr.Literal(n.value(), n.pos());
+      expect(">");
+      type = new Script.ColumnType("Vec", List.of(new Script.ColumnType(element.text(),
+          List.of(), null, false, element.pos())), length, false, t.pos());
     } else {
       final Token base = expectIdent("a column type");
       if (!List.of("Any", "Bool", "Int", "Float", "String", "Bytes", "Uuid", "Json",
           "Validity").contains(base.text())) {
         throw new DatalogException(ErrorCode.PARSER_PEST, "unknown column type '" + base.text()
-            + "'; expected Any, Bool, Int, Float, String, Bytes, Uuid, Json, a [list] or a (tuple)",
+            + "'; expected Any, Bool, Int, Float, String, Bytes, Uuid, Json, a [list], a (tuple) or a <vector>",
             base.pos().line(), base.pos().column());
       }
       type = new Script.ColumnType(base.text(), List.of(), null, false, t.pos());
