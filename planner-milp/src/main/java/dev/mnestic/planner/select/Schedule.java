@@ -128,7 +128,7 @@ final class Schedule {
   /**
    * Until when a part's plan may start to be grown over every candidate: the deadline less a
    * {@link #GROWTH_RESERVE}th of the time left when the growth starts, kept for growing the parts
-   * not started by then from exact summaries alone (a third to a quarter of the work) and for
+   * not started by then from exact summaries alone (a fifth to a half of the work) and for
    * joining the plans.
    */
   long growthDeadline() {
