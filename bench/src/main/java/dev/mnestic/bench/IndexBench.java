@@ -17,13 +17,29 @@ import java.util.UUID;
  * city (1 in 1,000) joined with their visits on one day (1 in 100), on a fresh in-memory store
  * through {@code jdbc:mnestic:...;lang=datalog}. Without indices each constant is a filter over
  * a whole table's scan; with {@code person:by_city {city}} and {@code visit:by_day {day}} each is
- * a lookup in the store's index. Prints a markdown table of medians (the answers must agree).
+ * a lookup in the store's index. And two joins whose side evaluated first holds a few values of
+ * a column {@code visit:by_place {place}} leads: without it a hash join reads all visits, with it
+ * each value is looked up. Prints a markdown table of medians (the answers must agree).
  *
  * <p>Reproduce: {@code bench/run IndexBench [ROWS]} (default 200000 people and as many visits).
  */
 public final class IndexBench {
+  /** Constants on the leading columns of {@code person:by_city} and {@code visit:by_day}. */
   private static final String QUERY = "?[id, age, place] := *person{id, city: 17, age},"
       + " *visit{pid: id, day: 3, place}";
+
+  /** A join whose small side (three places) binds the leading column of {@code visit:by_place}. */
+  private static final String JOIN_FEW = "spot[p] <- [[17], [4242], [9001]]\n"
+      + "?[pid, day, p] := spot[p], *visit{pid, day, place: p}";
+
+  /**
+   * A join whose side evaluated first (the ages of the people of one city, at most 100) binds
+   * the leading column of {@code visit:by_place}.
+   */
+  private static final String JOIN_DERIVED = "age[a] := *person{city: 17, age: a}\n"
+      + "?[pid, day, a] := age[a], *visit{pid, day, place: a}";
+
+  private static final List<String> QUERIES = List.of(QUERY, JOIN_FEW, JOIN_DERIVED);
 
   private IndexBench() {
   }
@@ -41,17 +57,24 @@ public final class IndexBench {
           + " warm-ups%n%n", rows, rows);
       System.out.println("| query | without index (s) | with index (s) | without / with | rows |");
       System.out.println("|---|---|---|---|---|");
-      final Harness.Timing<List<String>> without = harness.time(() -> run(datalog, QUERY));
+      final List<Harness.Timing<List<String>>> without = new ArrayList<>();
+      for (String query : QUERIES) {
+        without.add(harness.time(() -> run(datalog, query)));
+      }
       run(datalog, "::index create person:by_city {city}");
       run(datalog, "::index create visit:by_day {day}");
-      final Harness.Timing<List<String>> with = harness.time(() -> run(datalog, QUERY));
-      if (!without.result().equals(with.result())) {
-        throw new IllegalStateException("answers differ: " + without.result() + " vs "
-            + with.result());
+      run(datalog, "::index create visit:by_place {place}");
+      for (int i = 0; i < QUERIES.size(); i++) {
+        final String query = QUERIES.get(i);
+        final Harness.Timing<List<String>> with = harness.time(() -> run(datalog, query));
+        if (!without.get(i).result().equals(with.result())) {
+          throw new IllegalStateException("answers differ: " + without.get(i).result() + " vs "
+              + with.result());
+        }
+        System.out.printf(Locale.ROOT, "| `%s` | %.3f | %.3f | %.1f× | %d |%n",
+            query.replace("\n", "; "), without.get(i).seconds(), with.seconds(),
+            without.get(i).seconds() / with.seconds(), with.result().size());
       }
-      System.out.printf(Locale.ROOT, "| `%s` | %.3f | %.3f | %.1f× | %d |%n", QUERY,
-          without.seconds(), with.seconds(), without.seconds() / with.seconds(),
-          with.result().size());
     }
   }
 

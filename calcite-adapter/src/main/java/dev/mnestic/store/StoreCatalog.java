@@ -188,6 +188,18 @@ public final class StoreCatalog {
     return indexes;
   }
 
+  /**
+   * About how many rows store table {@code table} (its stored name) holds: the count of its row
+   * store, which holds rows of transactions not yet committed, and removed rows not yet purged,
+   * too; no row is read.
+   */
+  public static long rowCount(Session session, String table) {
+    final org.hsqldb.Session s = (org.hsqldb.Session)
+        ((org.hsqldb.jdbc.JDBCConnection) session.getConnection()).getSession();
+    return s.database.schemaManager.getUserTable(table, Session.SCHEMA).getRowStore(s)
+        .elementCount();
+  }
+
   /** A call of the store's own {@link DatabaseMetaData}. */
   public interface MetaDataCall {
     ResultSet on(DatabaseMetaData store) throws SQLException;

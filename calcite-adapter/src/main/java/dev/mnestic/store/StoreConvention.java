@@ -15,6 +15,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.Sarg;
 
 import java.util.EnumSet;
 import java.util.Set;
@@ -22,7 +23,8 @@ import java.util.Set;
 /**
  * What Calcite may push into HSQLDB: a filter that HSQLDB answers from an index of
  * the table (an equality of the first column of its primary key or of another index
- * with a constant or a parameter) and the scan under it, and views (HSQLDB computes their rows).
+ * with a constant or a parameter, or that column IN a list of constants) and the scan under it,
+ * and views (HSQLDB computes their rows).
  * Any other read of a store table is an
  * {@link EnumerableStoreScan} (HSQLDB's row store read directly, filters and
  * projections in Calcite). Joins, aggregates, sorts, set operations, windows,
@@ -89,9 +91,19 @@ final class StoreConvention extends JdbcConvention {
         SqlKind.IS_NOT_NULL, SqlKind.IS_TRUE, SqlKind.IS_FALSE, SqlKind.IS_NOT_TRUE,
         SqlKind.IS_NOT_FALSE, SqlKind.CAST, SqlKind.SEARCH);
 
-    /** Whether a conjunct of the filter is {@code key = constant or parameter}. */
+    /**
+     * Whether a conjunct of the filter is {@code key = constant or parameter}, or
+     * {@code key IN (constants)} (a SEARCH of points: a lookup per value).
+     */
     private static boolean onKey(Filter filter) {
       for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+        if (conjunct.getKind() == SqlKind.SEARCH
+            && ((RexCall) conjunct).getOperands().get(0) instanceof RexInputRef ref
+            && ((RexCall) conjunct).getOperands().get(1) instanceof RexLiteral sarg
+            && sarg.getValueAs(Sarg.class) instanceof Sarg<?> points && points.isPoints()
+            && isKey(filter, ref.getIndex())) {
+          return true;
+        }
         if (conjunct.getKind() != SqlKind.EQUALS) {
           continue;
         }

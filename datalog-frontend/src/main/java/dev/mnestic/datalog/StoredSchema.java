@@ -20,6 +20,7 @@ import dev.mnestic.value.Vector;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.Map;
 
 /**
@@ -202,11 +203,11 @@ public final class StoredSchema {
   /**
    * The table as lowering reads it: its columns' runtime codecs, its key columns in key order,
    * whether it travels in time (its last key column a Validity that cannot be null), the
-   * columns of the relation read ({@code relationColumns}, an index's order for {@code rel:idx})
-   * and how a constant is looked up in the store's indexes.
+   * columns of the relation read ({@code relationColumns}, an index's order for {@code rel:idx}),
+   * how a constant is looked up in the store's indexes and about how many rows it holds.
    */
   public StratumLowering.StoredTable lowered(List<Integer> relationColumns,
-      StratumLowering.Lookup lookup) {
+      StratumLowering.Lookup lookup, LongSupplier rows) {
     final List<Integer> keys = new ArrayList<>();
     for (int i = 0; i < columns.size(); i++) {
       if (columns.get(i).key()) {
@@ -216,7 +217,7 @@ public final class StoredSchema {
     final ColType last = columns.get(keys.get(keys.size() - 1)).type();
     return new StratumLowering.StoredTable(table,
         columns.stream().map(c -> c.codec().runtime).toList(), keys,
-        last.kind() == ColType.Kind.VALIDITY && !last.nullable(), relationColumns, lookup);
+        last.kind() == ColType.Kind.VALIDITY && !last.nullable(), relationColumns, lookup, rows);
   }
 
   /** The table's name as stored. */

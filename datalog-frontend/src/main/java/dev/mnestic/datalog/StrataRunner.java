@@ -342,7 +342,8 @@ final class StrataRunner implements AutoCloseable {
     final Set<String> leading = new HashSet<>();
     indexes.values().forEach(i -> leading.add(i.get(0)));
     return Optional.of(schema.lowered(columns, (column, value) -> leading.contains(
-        names.get(column)) ? schema.columns().get(column).lookupValue(value) : null));
+        names.get(column)) ? schema.columns().get(column).lookupValue(value) : null,
+        () -> StoreCatalog.rowCount(session, table.get())));
   }
 
   @Override public void close() {

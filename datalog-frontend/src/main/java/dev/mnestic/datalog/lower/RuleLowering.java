@@ -33,6 +33,8 @@ import org.apache.calcite.util.Holder;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -83,6 +85,12 @@ final class RuleLowering {
    */
   private final Map<String, RexNode> computed = new LinkedHashMap<>();
   private final List<RexNode> conditions = new ArrayList<>();
+  /**
+   * Of the rule being lowered, each variable bound by an application of a settled relation
+   * ({@link Tables#settledRows}): that relation's rows and the column binding it, whose values
+   * hold every value the variable takes.
+   */
+  private final Map<String, Map.Entry<List<Object[]>, Integer>> settled = new HashMap<>();
 
   /** Where relations come from. */
   interface Tables {
@@ -93,12 +101,19 @@ final class RuleLowering {
     List<String> storedColumns(String relation, Pos pos);
 
     /**
-     * The stored relation (or index) an atom reads, its columns as CozoDB values: as of the
-     * atom's moment when it travels in time ({@code @}); {@code constants} (by column) are
-     * values some of its columns must take, which the read may look up in the store's indexes
-     * (the rule still filters by them).
+     * The rows of the table a rule application reads when they are all there and stay as they
+     * are while the rule runs (a relation evaluated by an earlier step); else null.
      */
-    RelNode stored(Atom.StoredApply atom, Map<Integer, Object> constants);
+    List<Object[]> settledRows(Atom.RuleApply apply);
+
+    /**
+     * The stored relation (or index) an atom reads, its columns as CozoDB values: as of the
+     * atom's moment when it travels in time ({@code @}); {@code values} (by column) hold every
+     * value some of its columns can take where the rule joins them (a constant, or what a
+     * variable an earlier atom bound can be), which the read may look up in the store's
+     * indexes (the rule still joins and filters by them).
+     */
+    RelNode stored(Atom.StoredApply atom, Map<Integer, Collection<Object>> values);
 
     /**
      * The search index a search atom names: its instance, kind, definition and its relation's
@@ -132,6 +147,7 @@ final class RuleLowering {
     final List<String> aggregations = aggregations(rule, params, host);
     final boolean aggregated = aggregations.stream().anyMatch(a -> a != null);
     ordered = aggregated && !host.orderBlind(aggregations);
+    settled.clear();
     final List<String> vars = new ArrayList<>();
     b.values(new String[] {UNIT}, true);
     vars.add(UNIT);
@@ -650,7 +666,7 @@ final class RuleLowering {
   /** Joins (or anti-joins) the current rows with a relation atom. */
   private void join(Atom atom, List<String> vars, JoinRelType type) {
     final List<Expr> args = new ArrayList<>();
-    final RelNode relation = relation(atom, args);
+    final RelNode relation = relation(atom, args, vars);
     final int arity = relation.getRowType().getFieldCount();
     // Expressions over bound variables become columns of the left side first.
     final List<Integer> leftKeys = new ArrayList<>();
@@ -725,6 +741,12 @@ final class RuleLowering {
     b.project(keep, names, true);
     vars.clear();
     vars.addAll(names);
+    if (atom instanceof Atom.RuleApply r) {
+      final List<Object[]> rows = tables.settledRows(r);
+      if (rows != null) {
+        fresh.forEach((v, i) -> settled.put(v, Map.entry(rows, i)));
+      }
+    }
   }
 
   private List<RexNode> fields(int from, int to) {
@@ -735,8 +757,11 @@ final class RuleLowering {
     return fields;
   }
 
-  /** The relation an atom reads, its columns as CozoDB values; fills {@code args} per column. */
-  private RelNode relation(Atom atom, List<Expr> args) {
+  /**
+   * The relation an atom reads, its columns as CozoDB values; fills {@code args} per column.
+   * Where {@code vars} are bound so far.
+   */
+  private RelNode relation(Atom atom, List<Expr> args, List<String> vars) {
     if (atom instanceof Atom.RuleApply) {
       final Atom.RuleApply r = (Atom.RuleApply) atom;
       args.addAll(r.args());
@@ -767,21 +792,39 @@ final class RuleLowering {
       }
       args.addAll(s.positional());
     }
-    return tables.stored(s, constants(args));
+    return tables.stored(s, values(args, vars));
   }
 
-  /** The arguments that are constants (literals, parameters), by column. */
-  private Map<Integer, Object> constants(List<Expr> args) {
-    final Map<Integer, Object> constants = new LinkedHashMap<>();
+  /**
+   * The values each argument can take, by column: a constant (literal, parameter), or a
+   * variable bound so far ({@code vars}) by a settled relation's column, whose distinct values
+   * are those ({@link #settled}) when there are no more than a read looks up.
+   */
+  private Map<Integer, Collection<Object>> values(List<Expr> args, List<String> vars) {
+    final Map<Integer, Collection<Object>> values = new LinkedHashMap<>();
     for (int i = 0; i < args.size(); i++) {
       final Expr arg = args.get(i);
       if (arg instanceof Expr.Literal literal && literal.value() != null) {
-        constants.put(i, literal.value());
+        values.put(i, List.of(literal.value()));
       } else if (arg instanceof Expr.Param param && params.get(param.name()) != null) {
-        constants.put(i, params.get(param.name()));
+        values.put(i, List.of(params.get(param.name())));
+      } else if (arg instanceof Expr.Var v && vars.contains(v.name())
+          && settled.containsKey(v.name())) {
+        final Map.Entry<List<Object[]>, Integer> from = settled.get(v.name());
+        final Set<Object> distinct = new LinkedHashSet<>();
+        for (Object[] row : from.getKey()) {
+          // more values than a read looks up are not worth counting
+          if (distinct.add(row[from.getValue()])
+              && distinct.size() > StratumLowering.MAX_LOOKUPS) {
+            break;
+          }
+        }
+        if (distinct.size() <= StratumLowering.MAX_LOOKUPS) {
+          values.put(i, distinct);
+        }
       }
     }
-    return constants;
+    return values;
   }
 
   /** The index of the column named {@code name} (exactly, else ignoring case); -1 if none. */

@@ -46,8 +46,10 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.Set;
@@ -90,9 +92,10 @@ public final class StratumLowering implements RuleLowering.Tables {
    *     relation, an index's order for an index {@code rel:idx} (the same rows)
    * @param lookup the stored value an equality on a table column takes to find the rows
    *     holding a CozoDB constant through one of the store's indexes, or null where none serves
+   * @param rows about how many rows the table holds, asked when a read weighs lookups
    */
   public record StoredTable(String table, List<CozoCalls.Codec> codecs, List<Integer> keys,
-      boolean timeTravel, List<Integer> columns, Lookup lookup) {
+      boolean timeTravel, List<Integer> columns, Lookup lookup, LongSupplier rows) {
   }
 
   /** How a constant of a stored relation's column is looked up in the store's index. */
@@ -104,6 +107,16 @@ public final class StratumLowering implements RuleLowering.Tables {
      */
     Object storedValue(int column, Object value);
   }
+
+  /** The most values of a variable whose rows a read looks up in an index, one by one. */
+  static final int MAX_LOOKUPS = 1024;
+
+  /**
+   * A read looks the values of a variable up in an index when they are at most a
+   * {@code LOOKUP_SHARE}th of the table's rows: each lookup costs HSQLDB a walk down its index
+   * and the row, some times what reading a row of the whole table costs.
+   */
+  static final int LOOKUP_SHARE = 8;
 
   /** A stored relation's plan, reading store table {@code table}. */
   public record Read(String table, RelNode plan) {
@@ -247,13 +260,17 @@ public final class StratumLowering implements RuleLowering.Tables {
   /**
    * The stored relation (or index) {@code at} reads, from the store, its columns decoded to
    * CozoDB values: for a time-travel read, its facts as of the moment
-   * ({@link MnesticRelBuilder#asOf}); otherwise, where {@code constants} (by column of the
-   * relation) bind a column that leads an index of the store's, the rows are first filtered by
-   * the stored value, a filter HSQLDB answers from that index (the store's
-   * {@code KeyFilterRule}). A time-travel read filters nothing before it picks each fact's
-   * version (a filter on another column could drop the newest version).
+   * ({@link MnesticRelBuilder#asOf}); otherwise, where {@code taken} (by column of the
+   * relation) hold every value a column that leads an index of the store's can take in the
+   * rule, the rows are first filtered by the stored values, a filter HSQLDB answers from that
+   * index (the store's {@code KeyFilterRule}): by each constant, and by the fewest values a
+   * variable bound by an earlier atom can take when they are few against the table's rows (at
+   * most {@link #MAX_LOOKUPS}, and a {@link #LOOKUP_SHARE}th of the rows at most), a lookup per
+   * value, where a hash join would read the whole table. A time-travel read filters nothing
+   * before it picks each fact's version (a filter on another column could drop the newest
+   * version).
    */
-  private Read read(Atom.StoredApply at, Map<Integer, Object> constants) {
+  private Read read(Atom.StoredApply at, Map<Integer, Collection<Object>> taken) {
     final String relation = at.relation();
     final Pos pos = at.pos();
     final Long moment = at.validAt() == null ? null : moment(at.validAt());
@@ -278,13 +295,31 @@ public final class StratumLowering implements RuleLowering.Tables {
     b.push(scan);
     final List<RexNode> lookups = new ArrayList<>();
     if (moment == null) {
-      constants.forEach((column, value) -> {
-        final int i = table.columns().get(column);
-        final Object stored = table.lookup().storedValue(i, value);
-        if (stored != null) {
-          lookups.add(b.equals(b.field(i), b.literal(stored)));
+      RexNode fewest = null;
+      int fewestCount = 0;
+      for (Map.Entry<Integer, Collection<Object>> e : taken.entrySet()) {
+        final int i = table.columns().get(e.getKey());
+        final List<RexNode> stored = new ArrayList<>();
+        for (Object value : e.getValue()) {
+          final Object s = table.lookup().storedValue(i, value);
+          if (s == null) {
+            // a value no index lookup finds (a null, another type): no lookups by the column
+            stored.clear();
+            break;
+          }
+          stored.add(b.literal(s));
         }
-      });
+        if (stored.size() == 1) {
+          lookups.add(b.equals(b.field(i), stored.get(0)));
+        } else if (stored.size() > 1 && (fewest == null || stored.size() < fewestCount)) {
+          fewest = b.in(b.field(i), stored);
+          fewestCount = stored.size();
+        }
+      }
+      if (fewest != null && lookups.isEmpty() && fewestCount <= MAX_LOOKUPS
+          && (long) fewestCount * LOOKUP_SHARE <= table.rows().getAsLong()) {
+        lookups.add(fewest);
+      }
     }
     if (!lookups.isEmpty()) {
       b.filter(lookups);
@@ -503,9 +538,14 @@ public final class StratumLowering implements RuleLowering.Tables {
             + at.relation(), at.pos().line(), at.pos().column()));
   }
 
-  @Override public RelNode stored(Atom.StoredApply at, Map<Integer, Object> constants) {
+  @Override public List<Object[]> settledRows(Atom.RuleApply apply) {
+    final RelOptTable t = materialized.get(apply.rule());
+    return reads.containsKey(apply) || t == null ? null : RowTable.of(t).rows();
+  }
+
+  @Override public RelNode stored(Atom.StoredApply at, Map<Integer, Collection<Object>> values) {
     if (!inFixpoint) {
-      return read(at, constants).plan();
+      return read(at, values).plan();
     }
     final RelOptTable copy = storedCopies.get(copyKey(at));
     if (copy == null) {
