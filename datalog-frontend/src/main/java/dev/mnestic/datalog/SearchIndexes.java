@@ -89,7 +89,7 @@ public final class SearchIndexes {
       ofStore.keySet().removeIf(k -> k.startsWith(table + "\u0000" + definition.name()
           + "\u0000") && !k.equals(key));
       return ofStore.computeIfAbsent(key, k -> kind(definition.kind()).create(definition,
-          columns, filter((String) definition.option("filter"), columns.names()),
+          columns, filter((String) definition.option("index_filter"), columns.names()),
           source -> function(source, columns.names())));
     }
   }

@@ -1205,6 +1205,15 @@ final class StoredRelations {
       indices(session, table).forEach((name, columns) -> rows.add(Values.list(name, "normal",
           Values.list(relation + ":" + name), Json.object(Map.of("indices", Values.listOf(
               columns.stream().map(c -> (Object) (long) positions.indexOf(c)).toList()))))));
+      // search indices: their kind and definition, CozoDB's manifest without the index's
+      // filter (which CozoDB's config does not show)
+      TablePolicy.of(session, table).searchIndices().forEach((name, d) -> {
+        final Map<String, Object> config = new LinkedHashMap<>();
+        ((Map<?, ?>) d.options().tree()).forEach((k, v) -> config.put((String) k, Json.wrap(v)));
+        config.remove("index_filter");
+        rows.add(Values.list(name, d.kind(), Values.list(relation + ":" + name),
+            Json.object(config)));
+      });
     } else {
       columns(relation, pos); // an index has no indices, but must exist
     }

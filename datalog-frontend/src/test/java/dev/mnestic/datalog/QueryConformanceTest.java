@@ -79,10 +79,15 @@ class QueryConformanceTest {
     private final Engine engine;
 
     Store() throws SQLException {
+      this(StoreLocation.privateMemory());
+    }
+
+    /** An {@link Engine} on the store {@code location}. */
+    Store(StoreLocation location) throws SQLException {
       final Properties info = new Properties();
       info.setProperty("caseSensitive", "false");
       connection = DriverManager.getConnection("jdbc:calcite:", info);
-      session = Session.open(StoreLocation.privateMemory());
+      session = Session.open(location);
       session.attachTo(connection.unwrap(CalciteConnection.class).getRootSchema());
       engine = new Engine(connection);
     }

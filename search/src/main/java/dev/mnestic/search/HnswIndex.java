@@ -1,6 +1,5 @@
 package dev.mnestic.search;
 
-import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.StopCheck;
@@ -81,12 +80,12 @@ final class HnswIndex implements SearchIndex {
       SearchIndex.RowFilter filter) {
     this.columns = columns;
     this.filter = filter;
-    this.dim = (int) (long) (Long) definition.option("dim");
+    this.dim = (int) (long) (Long) definition.option("vec_dim");
     this.f32 = "F32".equals(definition.option("dtype"));
-    final List<?> names = (List<?>) definition.option("fields");
-    this.fields = new int[names.size()];
+    final List<?> positions = (List<?>) definition.option("vec_fields");
+    this.fields = new int[positions.size()];
     for (int i = 0; i < fields.length; i++) {
-      fields[i] = columns.indexOf((String) names.get(i));
+      fields[i] = (int) (long) (Long) positions.get(i);
     }
     this.distance = (String) definition.option("distance");
     this.m = (int) (long) (Long) definition.option("m_neighbours");
@@ -191,8 +190,8 @@ final class HnswIndex implements SearchIndex {
       SearchIndex.RowFilter rowFilter, StopCheck stop) {
     final HnswKind.Request r = (HnswKind.Request) request;
     if (!(query instanceof Vector)) {
-      throw new ValueException(ErrorCode.EVAL_THROW, ValueException.EVAL_FAILED,
-          "HNSW search requires a vector as query, got " + Values.display(query));
+      // CozoDB's message, without a code
+      throw new ValueException(null, "Expected vector, got " + Values.display(query), null);
     }
     Vector q = (Vector) query;
     if (q.length() != dim) {

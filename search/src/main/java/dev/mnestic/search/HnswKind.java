@@ -125,14 +125,22 @@ public final class HnswKind implements SearchIndex.Kind {
             + t.length() + " (expected " + dim + ")");
       }
     }
+    // CozoDB's manifest, as ::indices shows it
     final Map<String, Object> canonical = new LinkedHashMap<>();
-    canonical.put("dim", dim);
+    canonical.put("vec_dim", dim);
     canonical.put("dtype", dtype);
-    canonical.put("fields", new ArrayList<Object>(fields));
+    final List<Object> positions = new ArrayList<>();
+    fields.forEach(f -> positions.add((long) relation.indexOf(f)));
+    canonical.put("vec_fields", positions);
     canonical.put("distance", distance);
     canonical.put("ef_construction", ef);
     canonical.put("m_neighbours", m);
-    canonical.put("filter", filter);
+    canonical.put("m_max", m);
+    canonical.put("m_max0", 2 * m);
+    canonical.put("level_multiplier", 1. / StrictMath.log((double) m));
+    if (filter != null) {
+      canonical.put("index_filter", filter);
+    }
     canonical.put("extend_candidates", extend);
     canonical.put("keep_pruned_connections", keepPruned);
     return new SearchIndex.Definition(name(), name, Json.object(canonical));

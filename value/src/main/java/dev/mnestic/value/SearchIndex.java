@@ -119,8 +119,8 @@ public interface SearchIndex {
 
   /**
    * An index as {@code ::NAME create} defined it: its kind's name, the index's name and its
-   * options in a canonical form (each option present, defaults filled, as {@code ::indices}
-   * shows them), as JSON, which is what the relation keeps.
+   * options in a canonical form (defaults filled; CozoDB's manifest, which {@code ::indices}
+   * shows as the index's {@code config}), as JSON, which is what the relation keeps.
    */
   record Definition(String kind, String name, Json options) {
     /** Option {@code key}'s value in the JSON tree, or null. */
@@ -158,8 +158,10 @@ public interface SearchIndex {
 
     /**
      * A new, empty instance of {@code definition} over {@code relation}; {@code filter} is the
-     * definition's {@code filter} option compiled over the relation's columns (rows failing it
-     * are not indexed), or null.
+     * definition's option {@code index_filter} (the CozoScript text of {@code ::NAME create}'s
+     * {@code filter}, which {@link #define} keeps under that name, as CozoDB's manifests do)
+     * compiled by the engine over the relation's columns (rows failing it are not indexed), or
+     * null when the definition has none.
      */
     SearchIndex create(Definition definition, Columns relation, RowFilter filter);
 
