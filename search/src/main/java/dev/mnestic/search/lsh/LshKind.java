@@ -123,7 +123,7 @@ public final class LshKind implements SearchIndex.Kind {
             ((Number) definition.option("n_gram")).intValue(),
             params,
             perms,
-            LshSearchIndex::compareKeys);
+            dev.mnestic.search.KeyedRows::compareKeys);
     return new LshSearchIndex(
         index, relation, FtsKind.extractor(definition, compile));
   }

@@ -1,17 +1,13 @@
 package dev.mnestic.search.text;
 
+import dev.mnestic.search.KeyedRows;
 import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.StopCheck;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 
 /**
  * A full-text index over a relation's rows ({@link FtsIndex} keyed by the rows' keys in
@@ -20,65 +16,26 @@ import java.util.Set;
  * relation's row count, null texts included), keeps the rows passing the atom's filter, best
  * first, up to {@code k}.
  */
-final class FtsSearchIndex implements SearchIndex {
-  private final SearchIndex.Columns columns;
+final class FtsSearchIndex extends KeyedRows<String> {
   private final SearchIndex.RowFunction extractor;
   private final FtsIndex<List<Object>> index;
-  /** Per key, the text indexed for it (null: the extractor gave null). */
-  private final Map<List<Object>, String> texts = new HashMap<>();
-  private Map<List<Object>, Integer> positions = Map.of();
-  private List<Object[]> rows = List.of();
 
   FtsSearchIndex(
       TextAnalyzer analyzer, SearchIndex.Columns columns, SearchIndex.RowFunction extractor) {
-    this.columns = columns;
+    super(columns);
     this.extractor = extractor;
-    this.index = new FtsIndex<>(analyzer, FtsSearchIndex::compareKeys);
+    this.index = new FtsIndex<>(analyzer, KeyedRows::compareKeys);
   }
 
-  static int compareKeys(List<Object> a, List<Object> b) {
-    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-      int c = Values.compare(a.get(i), b.get(i));
-      if (c != 0) {
-        return c;
-      }
-    }
-    return Integer.compare(a.size(), b.size());
+  @Override protected void put(List<Object> key, String text) {
+    index.put(key, text);
   }
 
-  @Override
-  public void sync(List<Object[]> rows, StopCheck stop) {
-    Map<List<Object>, Integer> at = new HashMap<>();
-    Set<List<Object>> seen = new HashSet<>();
-    for (int r = 0; r < rows.size(); r++) {
-      if (r % 4096 == 4095) {
-        stop.check();
-      }
-      Object[] row = rows.get(r);
-      List<Object> key = List.copyOf(Arrays.asList(row).subList(0, columns.keyCount()));
-      at.put(key, r);
-      seen.add(key);
-      String text = text(row);
-      if (texts.containsKey(key)) {
-        String old = texts.get(key);
-        if (Objects.equals(old, text)) {
-          continue;
-        }
-        index.remove(key, old);
-      }
-      texts.put(key, text);
-      index.put(key, text);
-    }
-    for (List<Object> gone : new ArrayList<>(texts.keySet())) {
-      if (!seen.contains(gone)) {
-        index.remove(gone, texts.remove(gone));
-      }
-    }
-    this.rows = rows;
-    this.positions = at;
+  @Override protected void remove(List<Object> key, String text) {
+    index.remove(key, text);
   }
 
-  private String text(Object[] row) {
+  @Override protected String value(Object[] row) {
     Object v = extractor.apply(row);
     if (v == null) {
       return null;
@@ -101,7 +58,7 @@ final class FtsSearchIndex implements SearchIndex {
     }
     List<FtsIndex.Hit<List<Object>>> hits;
     try {
-      hits = index.search(q, r.scoreKind(), rows.size());
+      hits = index.search(q, r.scoreKind(), rowCount());
     } catch (IllegalArgumentException e) {
       throw new ValueException(dev.mnestic.value.ErrorCode.PARSER_PEST, e.getMessage(), null);
     }
@@ -110,12 +67,12 @@ final class FtsSearchIndex implements SearchIndex {
       if (out.size() >= r.k()) {
         break;
       }
-      int row = positions.get(h.key());
+      int row = position(h.key());
       List<Object> binds = r.binds().isEmpty() ? List.of() : List.of(h.score());
       if (filter != null) {
-        Object[] values = Arrays.copyOf(rows.get(row), rows.get(row).length + binds.size());
+        Object[] values = Arrays.copyOf(row(row), row(row).length + binds.size());
         for (int i = 0; i < binds.size(); i++) {
-          values[rows.get(row).length + i] = binds.get(i);
+          values[row(row).length + i] = binds.get(i);
         }
         if (!filter.test(values)) {
           continue;
