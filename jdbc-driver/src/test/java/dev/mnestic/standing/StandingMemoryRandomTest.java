@@ -7,11 +7,8 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -36,8 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * are reported, not asserted.
  */
 class StandingMemoryRandomTest {
-  private static final long MINUTE = 60_000;
-  private static final long START = Timestamp.valueOf("2026-11-30 00:00:00").getTime();
   private static final double FACTOR = 2.2;
 
   @Test void planChargesWhatTheKeptStateHoldsOnRandomCatalogs() throws SQLException {
@@ -72,10 +67,10 @@ class StandingMemoryRandomTest {
         }
         for (int minute = 0; minute < 20; minute += 5) {
           for (String t : tables) {
-            insert(c, r, t, 20, minute, minute + 5);
+            StandingMemoryTest.insert(c, r, t, 20, minute, minute + 5);
           }
           for (String q : names) {
-            read(c, q);
+            StandingMemoryTest.read(c, q);
           }
         }
         final Dashboard d = Dashboard.of(c.unwrap(CalciteConnection.class).getRootSchema());
@@ -108,24 +103,5 @@ class StandingMemoryRandomTest {
 
   private static boolean mergedByAnother(List<Sketches.Summary> summaries, int s) {
     return summaries.stream().anyMatch(other -> other.source() == s);
-  }
-
-  /** {@code perSecond} rows a second of minutes [from, to) into {@code table}, at random times. */
-  private static void insert(Connection c, Random r, String table, int perSecond, int from, int to)
-      throws SQLException {
-    try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?)")) {
-      for (long i = 0; i < (to - from) * MINUTE / 1000 * perSecond; i++) {
-        insert.setTimestamp(1, new Timestamp(START + from * MINUTE + (long) (r.nextDouble() * (to - from) * MINUTE)));
-        insert.setDouble(2, Math.exp(3 + r.nextGaussian()));
-        insert.addBatch();
-      }
-      insert.executeBatch();
-    }
-  }
-
-  private static void read(Connection c, String query) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + query)) {
-      assertTrue(rs.next(), query);
-    }
   }
 }

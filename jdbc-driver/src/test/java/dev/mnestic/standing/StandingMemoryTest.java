@@ -116,7 +116,7 @@ class StandingMemoryTest {
   }
 
   /** {@code perSecond} rows a second of minutes [from, to) into {@code table}, at random times. */
-  private static void insert(Connection c, Random r, String table, int perSecond, int from,
+  static void insert(Connection c, Random r, String table, int perSecond, int from,
       int to) throws SQLException {
     try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table
         + " VALUES (?, ?)")) {
@@ -130,7 +130,7 @@ class StandingMemoryTest {
     }
   }
 
-  private static void read(Connection c, String query) throws SQLException {
+  static void read(Connection c, String query) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + query)) {
       assertTrue(rs.next(), query);
     }

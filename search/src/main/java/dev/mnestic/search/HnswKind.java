@@ -147,7 +147,8 @@ public final class HnswKind implements SearchIndex.Kind {
   }
 
   @Override public SearchIndex create(SearchIndex.Definition definition,
-      SearchIndex.Columns relation, SearchIndex.RowFilter filter) {
+      SearchIndex.Columns relation, SearchIndex.RowFilter filter,
+      java.util.function.Function<String, SearchIndex.RowFunction> compile) {
     return new HnswIndex(definition, relation, filter);
   }
 

@@ -161,20 +161,12 @@ public interface SearchIndex {
      * definition's option {@code index_filter} (the CozoScript text of {@code ::NAME create}'s
      * {@code filter}, which {@link #define} keeps under that name, as CozoDB's manifests do)
      * compiled by the engine over the relation's columns (rows failing it are not indexed), or
-     * null when the definition has none.
+     * null when the definition has none; {@code compile} turns any other CozoScript text the
+     * definition keeps (the full-text and LSH indices' {@code extractor}) into a {@link
+     * RowFunction} over the relation's columns.
      */
-    SearchIndex create(Definition definition, Columns relation, RowFilter filter);
-
-    /**
-     * As {@link #create(Definition, Columns, RowFilter)}, for a kind whose definition keeps
-     * other CozoScript expressions over the relation's row than {@code filter} (the full-text
-     * and LSH indices' {@code extractor}): {@code compile} turns such a text into a {@link
-     * RowFunction} over the relation's columns. The engine calls this one.
-     */
-    default SearchIndex create(Definition definition, Columns relation, RowFilter filter,
-        java.util.function.Function<String, RowFunction> compile) {
-      return create(definition, relation, filter);
-    }
+    SearchIndex create(Definition definition, Columns relation, RowFilter filter,
+        java.util.function.Function<String, RowFunction> compile);
 
     /**
      * The names of the atom parameters that bind a variable ({@code bind_distance} ...), in

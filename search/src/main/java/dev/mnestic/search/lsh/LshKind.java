@@ -99,12 +99,6 @@ public final class LshKind implements SearchIndex.Kind {
 
   @Override
   public SearchIndex create(
-      SearchIndex.Definition definition, SearchIndex.Columns relation, SearchIndex.RowFilter f) {
-    throw new IllegalStateException("an LSH index needs its extractor compiled");
-  }
-
-  @Override
-  public SearchIndex create(
       SearchIndex.Definition definition,
       SearchIndex.Columns relation,
       SearchIndex.RowFilter filter,

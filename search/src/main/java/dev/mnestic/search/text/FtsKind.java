@@ -61,12 +61,6 @@ public final class FtsKind implements SearchIndex.Kind {
 
   @Override
   public SearchIndex create(
-      SearchIndex.Definition definition, SearchIndex.Columns relation, SearchIndex.RowFilter f) {
-    throw new IllegalStateException("an FTS index needs its extractor compiled");
-  }
-
-  @Override
-  public SearchIndex create(
       SearchIndex.Definition definition,
       SearchIndex.Columns relation,
       SearchIndex.RowFilter filter,
