@@ -73,16 +73,16 @@ public final class IngestBench {
   private IngestBench() {
   }
 
-  private static String host(long i) {
+  static String host(long i) {
     return "host" + i % 100;
   }
 
-  private static double value(long i) {
+  static double value(long i) {
     return (i * 7919 % 100_000) / 8.0;
   }
 
   /** Row i's time as text and as a Timestamp (the JVM's zone: as the driver reads text). */
-  private static LocalDateTime time(long i) {
+  static LocalDateTime time(long i) {
     return LocalDateTime.ofEpochSecond(Math.floorDiv(START + i, 1000),
         Math.floorMod(START + i, 1000) * 1_000_000, ZoneOffset.UTC);
   }
