@@ -195,8 +195,13 @@ public final class Session implements DataSource, AutoCloseable {
    * HSQLDB starts one ({@link StoreSnapshot}).
    */
   PreparedStatement probe(String table) throws SQLException {
-    return prepared("SELECT 1 FROM \"" + SCHEMA + "\".\""
-        + table.replace("\"", "\"\"") + "\" WHERE FALSE");
+    return prepared(probeSql(table));
+  }
+
+  /** The text of {@link #probe}'s statement for {@code table}. */
+  static String probeSql(String table) {
+    return "SELECT 1 FROM \"" + SCHEMA + "\".\"" + table.replace("\"", "\"\"")
+        + "\" WHERE FALSE";
   }
 
   /**

@@ -211,7 +211,7 @@ public final class StoreReads {
 
       @Override public Columns fromRows(StoreSnapshot snapshot) {
         final Columns columns = snapshot.shared() instanceof Columns c ? c
-            : new Columns(snapshot.count);
+            : new Columns(snapshot.total());
         for (int c = 0; c < how.length; c++) {
           if (columns.get(c, how[c]) == null) {
             columns.put(c, how[c], column(snapshot, table, c, how[c], cancel));
@@ -342,10 +342,19 @@ public final class StoreReads {
   /** Column {@code c} of every row of {@code s}, read as {@code how} says. */
   private static Object[] column(StoreSnapshot s, String table, int c, Read how,
       AtomicBoolean cancel) {
-    final Object[] values = new Object[s.count];
-    for (int i = 0; i < values.length; i++) {
+    final Object[] values = new Object[s.total()];
+    for (int i = 0; i < s.count; i++) {
       StoreSnapshot.checkCancel(cancel, table, i);
       values[i] = read(s, how, c, s.rows[i][c]);
+    }
+    if (s.segment != null) {
+      int k = s.count;
+      for (Segment.Block b : s.segment.blocks()) {
+        for (int i = 0; i < b.count; i++, k++) {
+          StoreSnapshot.checkCancel(cancel, table, k);
+          values[k] = b.read(s, c, i, how);
+        }
+      }
     }
     return values;
   }

@@ -70,10 +70,20 @@ public final class StoreSnapshot {
   private final long elements;
   /** What an earlier read of the same version left, or null. */
   private final Object previous;
+  /** What the statement sees of the table's segment ({@link Segment}), after the rows. */
+  final Segment.Seen segment;
 
   private StoreSnapshot(org.hsqldb.Session session, Table table, Object[][] rows, int count,
       TableVersions versions, long version, boolean walked, PersistentStore rowStore,
       long elements, Object previous) {
+    this(session, table, rows, count, versions, version, walked, rowStore, elements, previous,
+        null);
+  }
+
+  private StoreSnapshot(org.hsqldb.Session session, Table table, Object[][] rows, int count,
+      TableVersions versions, long version, boolean walked, PersistentStore rowStore,
+      long elements, Object previous, Segment.Seen segment) {
+    this.segment = segment;
     this.session = session;
     this.table = table;
     this.types = table.getColumnTypes();
@@ -145,9 +155,25 @@ public final class StoreSnapshot {
         store.probe(table).executeQuery().close();
         final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
         final PersistentStore rowStore = t.getRowStore(session);
+        final Segment segment = versions == null ? null : versions.segmentOf(t);
+        if (segment != null) {
+          // The rows and the blocks seen together: no fold moves blocks into rows meanwhile.
+          final StoreSnapshot withBlocks;
+          segment.lock.readLock().lock();
+          try {
+            final Segment.Seen seen = versions.seen(session, segment);
+            withBlocks = seen.blocks().isEmpty() ? null
+                : walk(session, t, rowStore, cancel, null, -1, 0, null, seen);
+          } finally {
+            segment.lock.readLock().unlock();
+          }
+          if (withBlocks != null) {
+            return reading.fromRows(withBlocks);
+          }
+        }
         if (versions == null || !seesCommitted(session, autoCommit) || before < 0
             || versions.version(t) != before) {
-          return reading.fromRows(walk(session, t, rowStore, cancel, null, -1, 0, null));
+          return reading.fromRows(walk(session, t, rowStore, cancel, null, -1, 0, null, null));
         }
         final long version = before;
         final long elements = rowStore.elementCount();
@@ -169,7 +195,7 @@ public final class StoreSnapshot {
         }
         // 2. The rows it sees.
         return reading.fromRows(walk(session, t, rowStore, cancel,
-            versions, version, elements, previous));
+            versions, version, elements, previous, null));
       } finally {
         // 3. An auto-committed read ends its transaction.
         if (autoCommit) {
@@ -215,7 +241,7 @@ public final class StoreSnapshot {
 
   private static StoreSnapshot walk(org.hsqldb.Session session, Table table,
       PersistentStore rowStore, AtomicBoolean cancel, TableVersions versions, long version,
-      long elements, Object previous) {
+      long elements, Object previous, Segment.Seen segment) {
     final String name = table.getName().name;
     final RowIterator it = table.getPrimaryIndex().firstRow(session, rowStore, null, 0, null);
     Object[][] rows = new Object[(int) Math.min(Math.max(rowStore.elementCount(), 16),
@@ -233,7 +259,12 @@ public final class StoreSnapshot {
       it.release();
     }
     return new StoreSnapshot(session, table, rows, count, versions, version, true, rowStore,
-        elements, previous);
+        elements, previous, segment);
+  }
+
+  /** How many rows the statement sees: HSQLDB's rows, then the segment's it sees. */
+  public int total() {
+    return count + (segment == null ? 0 : segment.rows());
   }
 
   /**

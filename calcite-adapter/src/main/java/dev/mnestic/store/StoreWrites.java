@@ -248,7 +248,9 @@ public final class StoreWrites {
    * the failure's SQLSTATE and vendor code; its update counts are one per row before it, as
    * JDBC counts a batch that stopped at its first failure, each {@code EXECUTE_FAILED}, since
    * nothing of the batch is stored. Into a table with CozoScript put triggers, every row runs
-   * its plan, a statement of its own that fires them ({@link TriggeredWrite}).
+   * its plan, a statement of its own that fires them ({@link TriggeredWrite}). A batch that
+   * {@link Segment}'s rule admits is appended whole to the table's segment instead, no HSQLDB
+   * row made.
    */
   public static long[] insertBatch(Session session, DirectInsert insert, BatchRows rows)
       throws SQLException {
@@ -264,6 +266,17 @@ public final class StoreWrites {
           + ": prepare it again", "42000");
     }
     final long[] counts = new long[rows.size()];
+    final TableVersions versions = triggered ? null : session.versions();
+    final Segment segment = versions == null ? null : versions.segment(insert.table());
+    if (segment != null) {
+      final Segment.Block block = segment.block(rows);
+      if (block != null) {
+        append(session, versions, block);
+        Arrays.fill(counts, 1);
+        session.countDirectRows(block.count);
+        return counts;
+      }
+    }
     final Atomic atomic = new Atomic(connection, connection.getAutoCommit());
     Exception failure = null;
     try (Rows store = Rows.of(session, target, insert)) {
@@ -305,6 +318,41 @@ public final class StoreWrites {
     } finally {
       atomic.close(failure != null
           && WriteGuard.SERIALIZATION_FAILURE.equals(sqlState(failure)));
+    }
+  }
+
+  /**
+   * Appends {@code block}, whole, to its table's segment in the session's transaction
+   * ({@link Segment}): the session's transaction is started first (a probe of the table), so
+   * that its commit, which publishes the block, or rollback, which drops it, passes through
+   * {@code versions}; in auto-commit mode the block is committed at once.
+   */
+  private static void append(Session session, TableVersions versions, Segment.Block block)
+      throws SQLException {
+    final Connection connection = session.getConnection();
+    final boolean autoCommit = connection.getAutoCommit();
+    if (autoCommit) {
+      connection.setAutoCommit(false);
+    }
+    boolean appended = false;
+    try {
+      session.probe(block.segment.table.getName().name).executeQuery().close();
+      versions.append((org.hsqldb.Session) ((org.hsqldb.jdbc.JDBCConnection) connection)
+          .getSession(), block);
+      appended = true;
+      if (autoCommit) {
+        connection.commit();
+      }
+    } finally {
+      if (autoCommit) {
+        try {
+          if (!appended) {
+            connection.rollback();
+          }
+        } finally {
+          connection.setAutoCommit(true);
+        }
+      }
     }
   }
 
@@ -387,10 +435,6 @@ public final class StoreWrites {
   private static final class SessionRows implements Rows {
     /** Rows per statement: fewer actions per row, without a statement too large to compile. */
     static final int ROWS = 64;
-    /** The first millisecond of the Gregorian calendar (see {@link Target#set}). */
-    private static final long GREGORIAN_MILLIS =
-        Target.GREGORIAN_REFORM.toEpochDay() * 86_400_000L;
-
     private final org.hsqldb.Session session;
     private final org.hsqldb.types.Type[] types;
     /** Whether each column is a TIMESTAMP (its value: milliseconds). */
@@ -450,26 +494,10 @@ public final class StoreWrites {
     @Override public void add(Object[] row) {
       final int n = types.length;
       for (int i = 0; i < n; i++) {
-        values[held * n + i] = timestamps[i] && row[i] != null ? timestamp((Long) row[i], i)
-            : row[i];
+        values[held * n + i] = timestamps[i] && row[i] != null
+            ? timestampValue(session, types[i], (Long) row[i]) : row[i];
       }
       held++;
-    }
-
-    /**
-     * A TIMESTAMP's value from its milliseconds as HSQLDB's JDBC makes it of the
-     * {@code LocalDateTime} {@link Target#set} binds, or, before the Gregorian reform, of the
-     * text it binds.
-     */
-    private Object timestamp(long millis, int column) {
-      final long seconds = Math.floorDiv(millis, 1000);
-      final int nanos = Math.floorMod(millis, 1000) * 1_000_000;
-      if (millis >= GREGORIAN_MILLIS) {
-        return new org.hsqldb.types.TimestampData(seconds, nanos);
-      }
-      return types[column].convertToType(session, Target.TIMESTAMP_TEXT.format(
-          LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC)),
-          org.hsqldb.types.Type.SQL_VARCHAR_DEFAULT);
     }
 
     /**
@@ -507,8 +535,28 @@ public final class StoreWrites {
     }
   }
 
+  /** The first millisecond of the Gregorian calendar (see {@link Target#set}). */
+  static final long GREGORIAN_MILLIS = Target.GREGORIAN_REFORM.toEpochDay() * 86_400_000L;
+
+  /**
+   * A TIMESTAMP's value of {@code type} from its milliseconds as HSQLDB's JDBC makes it of the
+   * {@code LocalDateTime} {@link Target#set} binds, or, before the Gregorian reform, of the
+   * text it binds.
+   */
+  static Object timestampValue(org.hsqldb.Session session, org.hsqldb.types.Type type,
+      long millis) {
+    final long seconds = Math.floorDiv(millis, 1000);
+    final int nanos = Math.floorMod(millis, 1000) * 1_000_000;
+    if (millis >= GREGORIAN_MILLIS) {
+      return new org.hsqldb.types.TimestampData(seconds, nanos);
+    }
+    return type.convertToType(session, Target.TIMESTAMP_TEXT.format(
+        LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC)),
+        org.hsqldb.types.Type.SQL_VARCHAR_DEFAULT);
+  }
+
   /** The failure of a batch at its row {@code index}, caused by {@code e}. */
-  private static BatchUpdateException failedRow(int index, SQLException e) {
+  static BatchUpdateException failedRow(int index, SQLException e) {
     // JDBC's counts of a batch that stopped at its first failure: one per row before it
     final long[] counts = new long[index];
     Arrays.fill(counts, Statement.EXECUTE_FAILED);

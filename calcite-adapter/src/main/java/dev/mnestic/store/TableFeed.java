@@ -77,7 +77,7 @@ public final class TableFeed {
    * writes of its own not committed (its reads see rows no version counts).
    */
   public long version() {
-    if (!session(store).getRowActionList().isEmpty()) {
+    if (!session(store).getRowActionList().isEmpty() || versions.hasPending(session(store))) {
       return -1;
     }
     return versions.version(table);

@@ -4,6 +4,7 @@ import org.hsqldb.Database;
 import org.hsqldb.Row;
 import org.hsqldb.RowAction;
 import org.hsqldb.RowActionBase;
+import org.hsqldb.Statement;
 import org.hsqldb.Table;
 import org.hsqldb.TransactionManagerMVCC;
 import org.hsqldb.persist.PersistentStore;
@@ -11,7 +12,10 @@ import org.hsqldb.persist.PersistentStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.SoftReference;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +70,33 @@ public final class TableVersions extends TransactionManagerMVCC {
   private final AtomicLong writeConflicts = new AtomicLong();
   /** The write each session has under guard ({@link #guard}), at most one a session. */
   private final Map<org.hsqldb.Session, WriteGuard> guards = new ConcurrentHashMap<>();
+  /** Each table's append-only segment, once a batch was appended to it ({@link Segment}). */
+  private final Map<Table, Segment> segments = new WeakHashMap<>();
+  /** Whether any table has had a segment: until then no statement looks for one. */
+  private volatile boolean segmented;
+  /** The blocks each session has appended in its transaction, by table, in order. */
+  private final Map<org.hsqldb.Session, Map<Table, List<Segment.Block>>> pending =
+      new ConcurrentHashMap<>();
+  /**
+   * The pending blocks each session has folded into its own inserts ({@link #fold}), with
+   * where their row actions start in its transaction: a rollback to a savepoint set after a
+   * block was appended and before it was folded puts its rows back.
+   */
+  private final Map<org.hsqldb.Session, List<Folded>> foldedOwn = new ConcurrentHashMap<>();
+
+  private static final class Folded {
+    final Segment.Block block;
+    /** The index of its first row action in the session's row actions. */
+    int start;
+
+    Folded(Segment.Block block, int start) {
+      this.block = block;
+      this.start = start;
+    }
+  }
+
+  /** The session that folds published blocks into HSQLDB's rows (see {@link #fold}). */
+  private org.hsqldb.Session folder;
 
   /** What one transaction wrote to one table. */
   private static final class Writes {
@@ -310,11 +341,6 @@ public final class TableVersions extends TransactionManagerMVCC {
     super.rollbackSavepoint(session, index);
   }
 
-  @Override public void rollbackPartial(org.hsqldb.Session session, int start, long timestamp) {
-    partlyRolledBack(session);
-    super.rollbackPartial(session, start, timestamp);
-  }
-
   private void partlyRolledBack(org.hsqldb.Session session) {
     final Map<Table, Writes> tables = written.get(session);
     if (tables != null) {
@@ -322,7 +348,69 @@ public final class TableVersions extends TransactionManagerMVCC {
     }
   }
 
+  @Override public void rollbackPartial(org.hsqldb.Session session, int start, long timestamp) {
+    // Blocks appended after the savepoint (or the statement) rolled back to: their change
+    // numbers, taken when appended, are above its own.
+    final Map<Table, List<Segment.Block>> blocks = pending.get(session);
+    if (blocks != null) {
+      blocks.values().forEach(list -> list.removeIf(b -> b.scn > timestamp));
+    }
+    partlyRolledBack(session);
+    // Folded blocks appended before it whose rows HSQLDB is about to take back: put back.
+    final List<Folded> folded = foldedOwn.get(session);
+    final List<Folded> back = new ArrayList<>();
+    if (folded != null) {
+      for (Folded f : folded) {
+        if (f.start >= start) {
+          back.add(f);
+        }
+      }
+      folded.removeAll(back);
+    }
+    super.rollbackPartial(session, start, timestamp);
+    for (Folded f : back) {
+      if (f.block.scn < timestamp) {
+        insertOwn(session, f.block);
+      }
+    }
+  }
+
+  /** Inserts {@code block}'s rows as {@code session}'s own, remembering where they start. */
+  private void insertOwn(org.hsqldb.Session session, Segment.Block block) {
+    final int first = session.getRowActionList().size();
+    final PersistentStore store = block.segment.table.getRowStore(session);
+    for (int i = 0; i < block.count; i++) {
+      insert(session, store, block.segment.table, block.hsqldbRow(session, i));
+    }
+    foldedOwn.computeIfAbsent(session, s -> new ArrayList<>()).add(new Folded(block, first));
+  }
+
   @Override public boolean commitTransaction(org.hsqldb.Session session) {
+    foldedOwn.remove(session);
+    final Map<Table, List<Segment.Block>> blocks = pending.remove(session);
+    if (blocks == null) {
+      return commitRows(session);
+    }
+    // Readers wait while the blocks are published: they get the commit's change number, which
+    // HSQLDB assigns inside its commit, before any read can count them in or out.
+    final List<Segment> locked = new ArrayList<>();
+    blocks.entrySet().stream().filter(e -> !e.getValue().isEmpty())
+        .sorted(Comparator.comparing(e -> e.getKey().getName().name))
+        .forEach(e -> locked.add(e.getValue().get(0).segment));
+    locked.forEach(g -> g.lock.writeLock().lock());
+    try {
+      final boolean committed = commitRows(session);
+      if (committed) {
+        publish(blocks, (long) ACTION_SCN.get(session));
+      }
+      return committed;
+    } finally {
+      locked.forEach(g -> g.lock.writeLock().unlock());
+    }
+  }
+
+  /** Commits the session's HSQLDB rows, moving the versions of the tables it wrote. */
+  private boolean commitRows(org.hsqldb.Session session) {
     final Map<Table, Writes> tables = written.remove(session);
     if (tables == null) {
       return super.commitTransaction(session);
@@ -333,12 +421,14 @@ public final class TableVersions extends TransactionManagerMVCC {
       committed = super.commitTransaction(session);
       return committed;
     } finally {
-      end(tables, committed);
+      end(tables, committed, session == folder);
     }
   }
 
   @Override public void rollback(org.hsqldb.Session session) {
     written.remove(session);
+    pending.remove(session);
+    foldedOwn.remove(session);
     super.rollback(session);
   }
 
@@ -348,14 +438,18 @@ public final class TableVersions extends TransactionManagerMVCC {
     }
   }
 
-  private synchronized void end(Map<Table, Writes> tables, boolean committed) {
+  /**
+   * Ends the commit of {@code tables}; {@code folded}: the rows are published blocks folded
+   * into HSQLDB's rows, which followers have had as the blocks' commits' rows.
+   */
+  private synchronized void end(Map<Table, Writes> tables, boolean committed, boolean folded) {
     tables.forEach((t, w) -> {
       final Entry e = entries.get(t);
       e.inFlight--;
       e.version++;
       if (!e.followers.isEmpty()) {
         final int rows = w.inserted == null ? 0 : w.inserted.size() + w.deleted.size();
-        if (!committed) {
+        if (!committed || folded) {
           e.log.add(new Step(List.of(), List.of()));
         } else if (w.inserted != null && e.logRows + rows <= MAX_APPENDED) {
           e.log.add(new Step(w.inserted, w.deleted));
@@ -497,5 +591,286 @@ public final class TableVersions extends TransactionManagerMVCC {
       e.sharedVersion = version;
       e.stepsFrom(version);
     }
+  }
+
+  // The append-only segments (Segment): appended, published at commit, folded before any
+  // other statement touches their table.
+
+  private static final VarHandle ACTION_SCN;
+  private static final VarHandle TRANSACTION_SCN;
+  private static final VarHandle ACTION_INDEX;
+  private static final Method INSERT_ROW;
+
+  static {
+    try {
+      final MethodHandles.Lookup sessions =
+          MethodHandles.privateLookupIn(org.hsqldb.Session.class, MethodHandles.lookup());
+      ACTION_SCN = sessions.findVarHandle(org.hsqldb.Session.class, "actionSCN", long.class);
+      TRANSACTION_SCN =
+          sessions.findVarHandle(org.hsqldb.Session.class, "transactionSCN", long.class);
+      ACTION_INDEX = sessions.findVarHandle(org.hsqldb.Session.class, "actionIndex", int.class);
+      INSERT_ROW = Table.class.getDeclaredMethod("insertSingleRow", org.hsqldb.Session.class,
+          PersistentStore.class, Object[].class, int[].class);
+      INSERT_ROW.setAccessible(true);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError("HSQLDB's sessions and tables are not as HSQLDB "
+          + "2.7.4 has them: " + e);
+    }
+  }
+
+  /**
+   * The segment of the table named {@code name} (stored name), or null when batches into it
+   * take HSQLDB's INSERT ({@link Segment}'s rule).
+   */
+  Segment segment(String name) {
+    final Table t;
+    try {
+      t = database.schemaManager.getUserTable(name, Session.SCHEMA);
+    } catch (org.hsqldb.HsqlException e) {
+      return null;
+    }
+    synchronized (segments) {
+      final Segment had = segments.get(t);
+      final Segment now = Segment.of(database, t);
+      if (now == null) {
+        return null;
+      }
+      if (had != null) {
+        // A table DDL changed in place (its types, its NULLs) keeps the segment it had, which
+        // blocks still pending may have been appended to; batches take HSQLDB's INSERT.
+        return java.util.Arrays.equals(had.kinds, now.kinds)
+            && java.util.Arrays.equals(had.types, now.types)
+            && java.util.Arrays.equals(had.notNull, now.notNull) ? had : null;
+      }
+      segments.put(t, now);
+      segmented = true;
+      return now;
+    }
+  }
+
+  /** {@code table}'s segment, which its appended blocks were made for. */
+  private Segment segments(Table table) {
+    synchronized (segments) {
+      return segments.get(table);
+    }
+  }
+
+  /** Appends {@code block} to the transaction of {@code session}, which has begun. */
+  void append(org.hsqldb.Session session, Segment.Block block) {
+    block.scn = getNextSystemChangeNumber();
+    pending.computeIfAbsent(session, s -> new IdentityHashMap<>())
+        .computeIfAbsent(block.segment.table, t -> new ArrayList<>()).add(block);
+  }
+
+  /** Whether {@code session} has appended blocks its transaction has not committed. */
+  boolean hasPending(org.hsqldb.Session session) {
+    final Map<Table, List<Segment.Block>> blocks = pending.get(session);
+    return blocks != null && blocks.values().stream().anyMatch(l -> !l.isEmpty());
+  }
+
+  /** Publishes {@code blocks}, committed at change number {@code scn} (segments locked). */
+  private void publish(Map<Table, List<Segment.Block>> blocks, long scn) {
+    blocks.forEach((t, list) -> {
+      if (list.isEmpty()) {
+        return;
+      }
+      for (Segment.Block b : list) {
+        b.scn = scn;
+        b.segment.published.add(b);
+      }
+      synchronized (this) {
+        final Entry e = entries.computeIfAbsent(t, k -> new Entry());
+        e.version++;
+        e.stepsFrom(e.version);
+        if (e.followers.isEmpty()) {
+          e.log.clear();
+          e.logRows = 0;
+          e.logFrom = e.version;
+          return;
+        }
+        final List<Object[]> rows = new ArrayList<>();
+        for (Segment.Block b : list) {
+          for (int i = 0; i < b.count && e.logRows + rows.size() < MAX_APPENDED; i++) {
+            rows.add(b.hsqldbRow(folder(), i));
+          }
+        }
+        final int all = list.stream().mapToInt(b -> b.count).sum();
+        if (rows.size() == all) {
+          e.log.add(new Step(rows, List.of()));
+          e.logRows += all;
+        } else {
+          e.log.add(null);
+        }
+      }
+    });
+  }
+
+  /**
+   * What a statement of {@code session} that has started (its change numbers set) sees of
+   * {@code table}'s segment: the blocks published before what it sees, then its own pending
+   * ones; null when the table has no segment. Called and used under the segment's read lock.
+   */
+  Segment.Seen seen(org.hsqldb.Session session, Segment segment) {
+    final int isolation = session.getIsolation();
+    final long sees = isolation == java.sql.Connection.TRANSACTION_READ_UNCOMMITTED
+        ? Long.MAX_VALUE : isolation == java.sql.Connection.TRANSACTION_READ_COMMITTED
+        ? (long) ACTION_SCN.get(session) : (long) TRANSACTION_SCN.get(session);
+    final List<Segment.Block> blocks = new ArrayList<>();
+    int rows = 0;
+    for (Segment.Block b : segment.published) {
+      if (b.scn < sees) {
+        blocks.add(b);
+        rows += b.count;
+      }
+    }
+    final Map<Table, List<Segment.Block>> own = pending.get(session);
+    final List<Segment.Block> mine = own == null ? null : own.get(segment.table);
+    if (mine != null) {
+      for (Segment.Block b : mine) {
+        blocks.add(b);
+        rows += b.count;
+      }
+    }
+    return new Segment.Seen(blocks, rows);
+  }
+
+  /** {@code table}'s segment, or null when it has none. */
+  Segment segmentOf(Table table) {
+    return segmented ? segments(table) : null;
+  }
+
+  /**
+   * Folds the segments of the tables the statement {@code session} is starting touches into
+   * HSQLDB's rows first, unless it is a read's probe ({@link StoreSnapshot}), which reads no
+   * row. Here, after HSQLDB has made the statement wait for what it waits on (a DDL statement
+   * for every other transaction), and before its transaction and change number are fixed.
+   */
+  @Override public void beginActionResume(org.hsqldb.Session session) {
+    if (segmented && session != folder) {
+      final Statement statement = session.sessionContext.currentStatement;
+      if (statement != null) {
+        for (Segment segment : touched(statement)) {
+          fold(session, segment);
+        }
+      }
+    }
+    super.beginActionResume(session);
+  }
+
+  /** The segments of the tables {@code statement} touches: all of them for DDL. */
+  private List<Segment> touched(Statement statement) {
+    final List<Segment> out = new ArrayList<>();
+    synchronized (segments) {
+      if (statement.isCatalogChange()) {
+        out.addAll(segments.values());
+        return out;
+      }
+      final org.hsqldb.HsqlNameManager.HsqlName[] read = statement.getTableNamesForRead();
+      if (read.length == 1 && statement.getTableNamesForWrite().length == 0
+          && Session.probeSql(read[0].name).equals(statement.getSQL())) {
+        return out;
+      }
+      for (Segment s : segments.values()) {
+        if (contains(read, s.table) || contains(statement.getTableNamesForWrite(), s.table)) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean contains(org.hsqldb.HsqlNameManager.HsqlName[] names, Table t) {
+    for (org.hsqldb.HsqlNameManager.HsqlName n : names) {
+      if (n == t.getName()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Folds {@code segment} into HSQLDB's rows before a statement of {@code session} touches
+   * its table: the session's own pending blocks become its own uncommitted inserts (in its
+   * transaction, before the statement's own row actions, so that a failing statement keeps
+   * them); the published blocks become rows inserted by {@link #folder}'s transaction,
+   * committed, then given their block's commit change number, so that each transaction's
+   * HSQLDB reads see them exactly when its reads saw the block. Readers wait meanwhile.
+   */
+  private void fold(org.hsqldb.Session session, Segment segment) {
+    segment.lock.writeLock().lock();
+    try {
+      final Map<Table, List<Segment.Block>> own = pending.get(session);
+      final List<Segment.Block> mine = own == null ? null : own.remove(segment.table);
+      if (mine != null && !mine.isEmpty()) {
+        for (Segment.Block b : mine) {
+          insertOwn(session, b);
+        }
+        ACTION_INDEX.set(session, session.getRowActionList().size());
+      }
+      if (!segment.published.isEmpty()) {
+        foldPublished(segment);
+      }
+    } finally {
+      segment.lock.writeLock().unlock();
+    }
+  }
+
+  private void foldPublished(Segment segment) {
+    final org.hsqldb.Session f = folder();
+    synchronized (f) {
+      final List<Row[]> rows = new ArrayList<>();
+      beginTransaction(f);
+      boolean inserted = false;
+      try {
+        final PersistentStore store = segment.table.getRowStore(f);
+        for (Segment.Block b : segment.published) {
+          final Row[] made = new Row[b.count];
+          for (int i = 0; i < b.count; i++) {
+            made[i] = insert(f, store, segment.table, b.hsqldbRow(f, i));
+          }
+          rows.add(made);
+        }
+        inserted = true;
+      } finally {
+        if (!inserted) {
+          f.rollback(false);
+        }
+      }
+      f.commit(false);
+      for (int k = 0; k < rows.size(); k++) {
+        final long scn = segment.published.get(k).scn;
+        for (Row row : rows.get(k)) {
+          final RowAction action = row.rowAction;
+          if (action != null) {
+            synchronized (action) {
+              COMMIT_SCN.set(action, scn);
+            }
+          }
+        }
+      }
+      segment.published.clear();
+    }
+  }
+
+  private static Row insert(org.hsqldb.Session session, PersistentStore store, Table table,
+      Object[] data) {
+    try {
+      return (Row) INSERT_ROW.invoke(table, session, store, data, null);
+    } catch (InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The session folding published blocks, made once. */
+  private synchronized org.hsqldb.Session folder() {
+    if (folder == null) {
+      folder = database.sessionManager.newSysSession();
+    }
+    return folder;
   }
 }

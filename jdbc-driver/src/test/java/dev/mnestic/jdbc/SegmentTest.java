@@ -1,0 +1,287 @@
+package dev.mnestic.jdbc;
+
+import dev.mnestic.store.Session;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Test case for #16, point 5 (fast ingest): batches into a metric table of an in-memory store
+ * are appended to the table's columnar segment ({@code store.Segment}), and every other
+ * operation sees exactly what it would see had they been HSQLDB's rows. The oracle: the same
+ * operations, in the same order, on a file store, whose batches take HSQLDB's INSERT.
+ */
+class SegmentTest {
+  private static final String TABLE = "CREATE TABLE m (ts TIMESTAMP(3) NOT NULL,"
+      + " host VARCHAR(8), v DOUBLE, k BIGINT)";
+  private static final String INSERT = "INSERT INTO m VALUES (?, ?, ?, ?)";
+  private static final String[] READS = {
+      "SELECT COUNT(*), COUNT(host), SUM(v), SUM(k), MIN(ts), MAX(ts) FROM m",
+      "SELECT host, COUNT(*), SUM(k) FROM m GROUP BY host ORDER BY host",
+      "SELECT ts, host, v, k FROM m WHERE k % 7 = 2 ORDER BY k, ts, host, v"};
+
+  private static long directRows(Connection c) throws SQLException {
+    return Session.of(c.unwrap(CalciteConnection.class).getRootSchema()).directRows();
+  }
+
+  /** Two sessions on the store under test and two on the oracle, doing the same. */
+  private static final class Pair {
+    final Connection tested;
+    final Connection oracle;
+
+    Pair(Connection tested, Connection oracle) {
+      this.tested = tested;
+      this.oracle = oracle;
+    }
+
+    void execute(String sql) throws SQLException {
+      Integer a = null;
+      Integer b = null;
+      try (Statement s = tested.createStatement()) {
+        a = s.executeUpdate(sql);
+      }
+      try (Statement s = oracle.createStatement()) {
+        b = s.executeUpdate(sql);
+      }
+      assertEquals(b, a, sql);
+    }
+
+    void read(String sql) throws SQLException {
+      assertEquals(rows(oracle, sql), rows(tested, sql), sql);
+    }
+
+    void batch(List<Object[]> rows) throws SQLException {
+      final String a = SegmentTest.batch(tested, rows);
+      final String b = SegmentTest.batch(oracle, rows);
+      assertEquals(b, a, "batch outcome");
+    }
+
+    void commit() throws SQLException {
+      tested.commit();
+      oracle.commit();
+    }
+
+    void rollback() throws SQLException {
+      tested.rollback();
+      oracle.rollback();
+    }
+  }
+
+  /** The rows of {@code sql}, each as text. */
+  private static List<String> rows(Connection c, String sql) throws SQLException {
+    final List<String> out = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      final int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        final StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+          b.append(rs.getString(i)).append('|');
+        }
+        out.add(b.toString());
+      }
+    }
+    return out;
+  }
+
+  /** Runs a batch of {@code rows}; its outcome: the update counts' sum, or the failure. */
+  private static String batch(Connection c, List<Object[]> rows) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (Object[] row : rows) {
+        if (row[0] == null) {
+          ps.setNull(1, Types.TIMESTAMP);
+        } else {
+          ps.setTimestamp(1, (Timestamp) row[0]);
+        }
+        ps.setString(2, (String) row[1]);
+        if (row[2] == null) {
+          ps.setNull(3, Types.DOUBLE);
+        } else {
+          ps.setDouble(3, (Double) row[2]);
+        }
+        ps.setLong(4, (Long) row[3]);
+        ps.addBatch();
+      }
+      long sum = 0;
+      for (long n : ps.executeLargeBatch()) {
+        sum += n;
+      }
+      return "stored " + sum;
+    } catch (BatchUpdateException e) {
+      // the row named and the SQLSTATE, not HSQLDB's wording
+      final String m = e.getMessage();
+      return m.substring(0, m.indexOf(" failed")) + " " + e.getSQLState();
+    }
+  }
+
+  private static long nextKey;
+
+  /** A random batch; now and then one bad row (NULL ts, a host too long). */
+  private static List<Object[]> rows(Random random) {
+    final int n = 1 + random.nextInt(random.nextInt(8) == 0 ? 1000 : 40);
+    final List<Object[]> rows = new ArrayList<>();
+    final int bad = random.nextInt(6) == 0 ? random.nextInt(n) : -1;
+    for (int i = 0; i < n; i++) {
+      final long k = nextKey++;
+      final Timestamp ts = new Timestamp(1_700_000_000_000L + random.nextInt(1_000_000) * 7L);
+      String host = random.nextInt(5) == 0 ? null : "h" + random.nextInt(6);
+      if (random.nextInt(9) == 0) {
+        host = "h1        "; // spaces past the length, which HSQLDB cuts
+      }
+      final Double v = random.nextInt(6) == 0 ? null : random.nextInt(1000) / 8.0;
+      rows.add(new Object[] {ts, host, v, k});
+      if (i == bad) {
+        if (random.nextBoolean()) {
+          rows.get(i)[0] = null;
+        } else {
+          rows.get(i)[1] = "host-too-long";
+        }
+      }
+    }
+    return rows;
+  }
+
+  @Test void randomInterleavingsSeeWhatHsqldbRowsWouldShow(@TempDir Path dir)
+      throws SQLException {
+    for (int seed = 0; seed < 3; seed++) {
+      interleave(seed, dir.resolve("oracle" + seed));
+    }
+  }
+
+  private static void interleave(int seed, Path oracleDir) throws SQLException {
+    final Random random = new Random(seed);
+    final String mem = "jdbc:mnestic:db=mem:segment" + seed;
+    final String file = "jdbc:mnestic:db=" + oracleDir;
+    try (Connection a1 = DriverManager.getConnection(mem);
+        Connection a2 = DriverManager.getConnection(mem);
+        Connection b1 = DriverManager.getConnection(file);
+        Connection b2 = DriverManager.getConnection(file)) {
+      final Pair p1 = new Pair(a1, b1);
+      final Pair p2 = new Pair(a2, b2);
+      p1.execute(TABLE);
+      // the second session only appends and reads, in transactions at REPEATABLE READ or READ
+      // COMMITTED; the first does everything (no session waits for another's row locks)
+      final int isolation = seed % 2 == 0 ? Connection.TRANSACTION_REPEATABLE_READ
+          : Connection.TRANSACTION_READ_COMMITTED;
+      for (Connection c : List.of(a2, b2)) {
+        c.setTransactionIsolation(isolation);
+        c.setAutoCommit(false);
+      }
+      final long before = directRows(a1) + directRows(a2);
+      for (int step = 0; step < 60; step++) {
+        final Pair p = random.nextBoolean() ? p1 : p2;
+        final int op = random.nextInt(p == p1 ? 10 : 6);
+        switch (op) {
+        case 0, 1, 2 -> p.batch(rows(random));
+        case 3, 4 -> p.read(READS[random.nextInt(READS.length)]);
+        case 5 -> {
+          if (p.tested.getAutoCommit()) {
+            p.read(READS[0]);
+          } else if (random.nextInt(3) == 0) {
+            p.rollback();
+          } else {
+            p.commit();
+          }
+        }
+        case 6 -> p.execute("UPDATE m SET v = v + 1, host = 'u' WHERE k % 3 = "
+            + random.nextInt(3));
+        case 7 -> p.execute("DELETE FROM m WHERE k % 5 = " + random.nextInt(5));
+        case 8 -> {
+          final boolean auto = !p.tested.getAutoCommit();
+          if (auto) {
+            p.commit();
+          }
+          p.tested.setAutoCommit(auto);
+          p.oracle.setAutoCommit(auto);
+        }
+        case 9 -> p.read("SELECT COUNT(*) FROM m WHERE k = " + random.nextLong(nextKey + 1));
+        default -> throw new AssertionError(op);
+        }
+      }
+      for (Pair p : List.of(p1, p2)) {
+        if (!p.tested.getAutoCommit()) {
+          p.commit();
+        }
+      }
+      for (String read : READS) {
+        p1.read(read);
+        p2.read(read);
+      }
+      assertTrue(directRows(a1) + directRows(a2) > before, "no batch took the segment");
+      for (Pair p : List.of(p1, p2)) {
+        if (!p.tested.getAutoCommit()) {
+          p.commit();
+        }
+      }
+      // DDL (of any table) folds what is left, and the rows stay
+      p1.execute("CREATE TABLE other (x INT)");
+      p1.read(READS[0]);
+      p1.execute("DROP TABLE m");
+    }
+  }
+
+  @Test void aFailedStatementKeepsTheBatchesBeforeIt() throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:mnestic:db=mem:segment-failed")) {
+      c.createStatement().execute(TABLE);
+      c.setAutoCommit(false);
+      final List<Object[]> rows = new ArrayList<>();
+      for (long k = 0; k < 50; k++) {
+        rows.add(new Object[] {new Timestamp(k), "h", 1.0, k});
+      }
+      assertEquals("stored 50", batch(c, rows));
+      // a bad batch, then an UPDATE that moves the first batch's rows into HSQLDB's and fails:
+      // each rolled back alone, to the savepoint set as it began
+      rows.get(7)[0] = null;
+      assertEquals("batch row 7 (counting from 0) 23502", batch(c, rows));
+      assertThrows(SQLException.class, () -> c.createStatement()
+          .executeUpdate("UPDATE m SET host = 'much-too-long' WHERE k < 10"));
+      c.commit();
+      assertEquals(List.of("50|50|"),
+          rows(c, "SELECT COUNT(*), COUNT(CASE WHEN host = 'h' THEN 1 END) FROM m"));
+    }
+  }
+
+  @Test void aBadRowIsNamedAndNothingOfItsBatchStored() throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:mnestic:db=mem:segment-bad")) {
+      c.createStatement().execute(TABLE);
+      final List<Object[]> rows = new ArrayList<>();
+      for (long k = 0; k < 100; k++) {
+        rows.add(new Object[] {new Timestamp(k), "h", 1.0, k});
+      }
+      rows.get(41)[1] = "abcdefghi";
+      final BatchUpdateException e = assertThrows(BatchUpdateException.class,
+          () -> { try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+            for (Object[] r : rows) {
+              ps.setTimestamp(1, (Timestamp) r[0]);
+              ps.setString(2, (String) r[1]);
+              ps.setDouble(3, (Double) r[2]);
+              ps.setLong(4, (Long) r[3]);
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          } });
+      assertTrue(e.getMessage().startsWith("batch row 41 "), e.getMessage());
+      assertEquals("22001", e.getSQLState());
+      assertEquals(List.of("0|"), rows(c, "SELECT COUNT(*) FROM m"));
+    }
+  }
+}
