@@ -174,17 +174,17 @@ public final class MilpSelector implements Selector {
     }
     long mark = phase(phases, "split into parts", start, false);
     // 1. A plan of each part grown query by query: a plan of every query is the least the
-    // search returns, so a part started past the growth's deadline is grown from exact
-    // summaries alone (a fraction of the edges; a valid plan, far dearer).
+    // search returns, so a part started past the growth's deadline is grown on tables not
+    // updated after each query (at most the plan without sharing; where that finds no plan,
+    // the part is grown as before the deadline).
     final long growUntil = schedule.growthDeadline();
-    final boolean[] exact = new boolean[parts.size()];
+    final boolean[] alone = new boolean[parts.size()];
     final List<TreePlans> grown = inParallel(parts.size(), k -> {
       checkStopped();
       if (!schedule.goesOn(growUntil)) {
-        final TreePlans quick = TreePlans.grown(space, TreePlans.exactOnly(space, feasible, ids[k], slot),
-            queries.get(k), ids[k], slot);
+        final TreePlans quick = TreePlans.grownAlone(space, feasible, queries.get(k), ids[k], slot);
         if (quick != null) {
-          exact[k] = true;
+          alone[k] = true;
           return quick;
         }
       }
@@ -192,8 +192,8 @@ public final class MilpSelector implements Selector {
     });
     checkStopped();
     boolean growthCut = false;
-    for (boolean e : exact) {
-      growthCut |= e;
+    for (boolean a : alone) {
+      growthCut |= a;
     }
     mark = phase(phases, "grown plans", mark, growthCut);
     // 2. The known plans: each grown one improved while its share of the time lasts.
@@ -264,11 +264,11 @@ public final class MilpSelector implements Selector {
         plans[k] = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0,
             Plan.Status.FEASIBLE, 0, 0, 0);
         report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.NO_TIME_FOR_BOUND, plans[k], 0,
-            exact[k]);
+            alone[k]);
       } else if (proven(known.get(k), lagranges.get(k))) {
         plans[k] = proven(known.get(k), lagranges.get(k).bound());
         report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.PROVEN_BY_BOUND, plans[k], 0,
-            exact[k]);
+            alone[k]);
       } else {
         open.add(k);
       }
@@ -285,7 +285,7 @@ public final class MilpSelector implements Selector {
           : solve(members.get(k), inputs, known.get(k), lagranges.get(k), schedule.now() + share.toNanos());
       plans[k] = searched.plan();
       report[k] = part(names.get(k), parts.get(k), members.get(k), searched.outcome(), plans[k], searched.modelled(),
-          exact[k]);
+          alone[k]);
       cuts.addAll(searched.leftOut().stream().map(v -> new Search.Cut(v, k, Search.CutReason.LAGRANGIAN,
           searched.leftOutAbove())).toList());
       searchCut |= plans[k].status() != Plan.Status.OPTIMAL;

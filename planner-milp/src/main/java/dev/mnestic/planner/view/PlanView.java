@@ -191,8 +191,8 @@ public final class PlanView {
         + p.outcome().phrase + "; cost " + num(p.cost()) + ", bound " + num(p.bound()) + String.format(Locale.ROOT,
         " (gap %.2f%%)", 100 * p.gap()) + "; " + p.candidates() + " candidates reached, " + p.afterPruning()
         + " after pruning, " + p.modelled() + " in the CP-SAT model: " + p.variables() + " variables, "
-        + p.constraints() + " constraints" + (p.exactOnly()
-        ? "; first plan grown from exact summaries alone (the growth's deadline had passed)" : "");
+        + p.constraints() + " constraints" + (p.grownAlone()
+        ? "; first plan joined from each query's own cheapest tree (the growth's deadline had passed)" : "");
   }
 
   private static String abbreviate(List<String> names) {
@@ -299,8 +299,8 @@ public final class PlanView {
           .append(str(p.outcome().name())).append(",\"cost\":").append(num(p.cost())).append(",\"bound\":")
           .append(num(p.bound())).append(",\"candidates\":").append(p.candidates()).append(",\"afterPruning\":")
           .append(p.afterPruning()).append(",\"modelled\":").append(p.modelled()).append(",\"variables\":")
-          .append(p.variables()).append(",\"constraints\":").append(p.constraints()).append(",\"exactOnly\":")
-          .append(p.exactOnly()).append('}');
+          .append(p.variables()).append(",\"constraints\":").append(p.constraints()).append(",\"grownAlone\":")
+          .append(p.grownAlone()).append('}');
     }
     b.append("]},\"queries\":[");
     first = true;
