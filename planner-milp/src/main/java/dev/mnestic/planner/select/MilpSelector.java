@@ -260,12 +260,7 @@ public final class MilpSelector implements Selector {
     final List<Integer> open = new ArrayList<>();
     final List<List<String>> names = queries.stream().map(qs -> qs.stream().map(Query::name).toList()).toList();
     for (int k = 0; k < parts.size(); k++) {
-      if (noBound[k]) {
-        plans[k] = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0,
-            Plan.Status.FEASIBLE, 0, 0, 0);
-        report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.NO_TIME_FOR_BOUND, plans[k], 0,
-            alone[k]);
-      } else if (proven(known.get(k), lagranges.get(k))) {
+      if (proven(known.get(k), lagranges.get(k))) {
         plans[k] = proven(known.get(k), lagranges.get(k).bound());
         report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.PROVEN_BY_BOUND, plans[k], 0,
             alone[k]);
@@ -273,8 +268,9 @@ public final class MilpSelector implements Selector {
         open.add(k);
       }
     }
+    // A part whose bound was not built in time has the gap of its whole cost.
     open.sort(Comparator.comparingDouble((Integer k) -> known.get(k) == null ? Double.NEGATIVE_INFINITY
-        : lagranges.get(k).bound() - known.get(k).cost()).thenComparing(k -> k));
+        : (lagranges.get(k) == null ? 0 : lagranges.get(k).bound()) - known.get(k).cost()).thenComparing(k -> k));
     boolean searchCut = false;
     for (int i = 0; i < open.size(); i++) {
       checkStopped();
@@ -282,6 +278,7 @@ public final class MilpSelector implements Selector {
       final Duration share = schedule.partShare(open.size() - i);
       final Searched searched = known.get(k) == null
           ? fromScratch(members.get(k), inputs, share)
+          : lagranges.get(k) == null ? withoutBound(members.get(k), inputs, known.get(k), share)
           : solve(members.get(k), inputs, known.get(k), lagranges.get(k), schedule.now() + share.toNanos());
       plans[k] = searched.plan();
       report[k] = part(names.get(k), parts.get(k), members.get(k), searched.outcome(), plans[k], searched.modelled(),
@@ -384,6 +381,20 @@ public final class MilpSelector implements Selector {
     final Plan plan = solve(members, inputs, null, 0, Set.of(), share, schedule.now() + share.toNanos());
     return new Searched(plan, plan.status() == Plan.Status.OPTIMAL ? Search.Outcome.PROVEN_BY_CP_SAT
         : Search.Outcome.CP_SAT_STOPPED, members.size(), List.of(), Double.NaN);
+  }
+
+  /**
+   * A part with a known plan whose Lagrangian bound was not built in time: CP-SAT on what
+   * pruning kept, started from that plan, for {@code share}; with under
+   * {@link Schedule#MIN_SEARCH} the known plan, with no bound.
+   */
+  private Searched withoutBound(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
+      Duration share) {
+    final Plan plan = solve(members, inputs, known, 0, Set.of(), share, schedule.now() + share.toNanos());
+    final boolean searched = plan.variables() > 0;
+    return new Searched(plan, !searched ? Search.Outcome.NO_TIME_FOR_BOUND
+        : plan.status() == Plan.Status.OPTIMAL ? Search.Outcome.PROVEN_BY_CP_SAT : Search.Outcome.CP_SAT_STOPPED,
+        searched ? members.size() : 0, List.of(), Double.NaN);
   }
 
   /** Whether the bound already meets the known plan's cost (either may be null). */

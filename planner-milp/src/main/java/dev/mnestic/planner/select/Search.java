@@ -46,7 +46,10 @@ public record Search(List<Phase> phases, List<Part> parts, List<Cut> cuts) {
     CP_SAT_STOPPED("CP-SAT stopped by the time limit"),
     /** Its bound left a gap and the time left was too short for a round of CP-SAT. */
     NO_TIME_FOR_CP_SAT("no time left for CP-SAT"),
-    /** The time limit came before its Lagrangian bound was built: its bound is 0. */
+    /**
+     * The time limit came before its Lagrangian bound was built, and left under
+     * {@link Schedule#MIN_SEARCH} for CP-SAT: its bound is 0.
+     */
     NO_TIME_FOR_BOUND("no time left for the Lagrangian bound");
 
     /** In words, as the viewer prints it. */

@@ -117,6 +117,36 @@ class BudgetTest {
     assertTrue(planned > 80, planned + " planned");
   }
 
+  /**
+   * A part whose Lagrangian bound was not built in time still gets CP-SAT when time is left
+   * (#16: CP-SAT wherever a gap is left within the limit), started from its known plan: on a
+   * clock that reads an hour later only inside {@code LagrangianBound.of}, so every build stops
+   * unfinished while the rest of the limit is real time. Before, such a part kept its known plan
+   * with bound 0 however much time was left.
+   */
+  @Test void aPartWithoutItsBoundIsSearchedByCpSat() {
+    final Ticker starved = () -> System.nanoTime() + (StackWalker.getInstance().walk(frames -> frames.anyMatch(
+        f -> f.getClassName().equals(LagrangianBound.class.getName()) && f.getMethodName().equals("of")))
+        ? 3_600_000 * MILLI : 0);
+    final Plan plan = new MilpSelector(space, Solver.CP_SAT, Duration.ofSeconds(6), starved, new StopSignal()).solve();
+    assertEquals(null, ReferenceEnumerator.violation(space, plan));
+    assertTrue(plan.cost() <= TreePlans.greedy(space).cost() * (1 + 1e-9), String.valueOf(plan.cost()));
+    final Search.Phase bounds = plan.search().phases().stream().filter(p -> p.name().equals("Lagrangian bounds"))
+        .findFirst().orElseThrow();
+    assertTrue(bounds.cut(), plan.search().phases().toString());
+    int searched = 0;
+    for (Search.Part p : plan.search().parts()) {
+      if (p.outcome() == Search.Outcome.PROVEN_BY_CP_SAT || p.outcome() == Search.Outcome.CP_SAT_STOPPED) {
+        assertTrue(p.variables() > 0 && p.modelled() == p.afterPruning(), p.toString());
+        searched++;
+      } else {
+        assertEquals(Search.Outcome.NO_TIME_FOR_BOUND, p.outcome(), p.toString());
+        assertEquals(0, p.variables(), p.toString());
+      }
+    }
+    assertTrue(searched > 0, plan.search().parts().toString());
+  }
+
   /** Pruning stopped before its first pass keeps every candidate, and says it stopped. */
   @Test void pruningStopsAtItsDeadline() {
     final double[] bound = new double[space.candidates().size()];
