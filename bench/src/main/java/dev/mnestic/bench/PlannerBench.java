@@ -84,7 +84,7 @@ public final class PlannerBench {
         plan = planned.plan();
         space[run] = planned.spaceNanos() / 1e9;
         // The phases before the local search (the space, the split, the grown plans: parts started
-        // past the growth's deadline grown from exact summaries alone).
+        // past the growth's deadline grown on tables not updated after each query).
         final List<Search.Phase> phases = plan.search().phases();
         uncut[run] = phases.subList(0, phases.indexOf(phases.stream().filter(p -> p.name().equals("local search"))
             .findFirst().orElseThrow())).stream().mapToLong(Search.Phase::millis).sum() / 1e3;

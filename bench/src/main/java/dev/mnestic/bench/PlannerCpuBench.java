@@ -20,9 +20,9 @@ import java.util.Locale;
  * wall time mostly measures the load): the JVM's process CPU time, garbage collection included,
  * of building the plan space of a generated dashboard ({@link Dashboards}, seed 1) and of a
  * selection with no time at all, which splits the space into parts and grows each part's plan
- * query by query from exact summaries alone (every part starts past the growth's deadline), the
- * least a plan under {@code --total} is. Median of the runs after two warm-ups; the grown plan's
- * cost shows the plans did not change.
+ * query by query on tables not updated after each query (every part starts past the growth's
+ * deadline; at most the plan without sharing), the least a plan under {@code --total} is.
+ * Median of the runs after two warm-ups; the grown plan's cost shows the plans did not change.
  *
  * <p>Reproduce: {@code bench/run PlannerCpuBench 1664 7} (queries, runs).
  */

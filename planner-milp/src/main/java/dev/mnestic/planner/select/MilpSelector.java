@@ -174,17 +174,17 @@ public final class MilpSelector implements Selector {
     }
     long mark = phase(phases, "split into parts", start, false);
     // 1. A plan of each part grown query by query: a plan of every query is the least the
-    // search returns, so a part started past the growth's deadline is grown from exact
-    // summaries alone (a fraction of the edges; a valid plan, far dearer).
+    // search returns, so a part started past the growth's deadline is grown on tables not
+    // updated after each query (at most the plan without sharing; where that finds no plan,
+    // the part is grown as before the deadline).
     final long growUntil = schedule.growthDeadline();
-    final boolean[] exact = new boolean[parts.size()];
+    final boolean[] alone = new boolean[parts.size()];
     final List<TreePlans> grown = inParallel(parts.size(), k -> {
       checkStopped();
       if (!schedule.goesOn(growUntil)) {
-        final TreePlans quick = TreePlans.grown(space, TreePlans.exactOnly(space, feasible, ids[k], slot),
-            queries.get(k), ids[k], slot);
+        final TreePlans quick = TreePlans.grownAlone(space, feasible, queries.get(k), ids[k], slot);
         if (quick != null) {
-          exact[k] = true;
+          alone[k] = true;
           return quick;
         }
       }
@@ -192,8 +192,8 @@ public final class MilpSelector implements Selector {
     });
     checkStopped();
     boolean growthCut = false;
-    for (boolean e : exact) {
-      growthCut |= e;
+    for (boolean a : alone) {
+      growthCut |= a;
     }
     mark = phase(phases, "grown plans", mark, growthCut);
     // 2. The known plans: each grown one improved while its share of the time lasts.
@@ -260,21 +260,17 @@ public final class MilpSelector implements Selector {
     final List<Integer> open = new ArrayList<>();
     final List<List<String>> names = queries.stream().map(qs -> qs.stream().map(Query::name).toList()).toList();
     for (int k = 0; k < parts.size(); k++) {
-      if (noBound[k]) {
-        plans[k] = new Plan(known.get(k).candidates(), known.get(k).edges(), known.get(k).cost(), 0,
-            Plan.Status.FEASIBLE, 0, 0, 0);
-        report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.NO_TIME_FOR_BOUND, plans[k], 0,
-            exact[k]);
-      } else if (proven(known.get(k), lagranges.get(k))) {
+      if (proven(known.get(k), lagranges.get(k))) {
         plans[k] = proven(known.get(k), lagranges.get(k).bound());
         report[k] = part(names.get(k), parts.get(k), members.get(k), Search.Outcome.PROVEN_BY_BOUND, plans[k], 0,
-            exact[k]);
+            alone[k]);
       } else {
         open.add(k);
       }
     }
+    // A part whose bound was not built in time has the gap of its whole cost.
     open.sort(Comparator.comparingDouble((Integer k) -> known.get(k) == null ? Double.NEGATIVE_INFINITY
-        : lagranges.get(k).bound() - known.get(k).cost()).thenComparing(k -> k));
+        : (lagranges.get(k) == null ? 0 : lagranges.get(k).bound()) - known.get(k).cost()).thenComparing(k -> k));
     boolean searchCut = false;
     for (int i = 0; i < open.size(); i++) {
       checkStopped();
@@ -282,10 +278,11 @@ public final class MilpSelector implements Selector {
       final Duration share = schedule.partShare(open.size() - i);
       final Searched searched = known.get(k) == null
           ? fromScratch(members.get(k), inputs, share)
+          : lagranges.get(k) == null ? withoutBound(members.get(k), inputs, known.get(k), share)
           : solve(members.get(k), inputs, known.get(k), lagranges.get(k), schedule.now() + share.toNanos());
       plans[k] = searched.plan();
       report[k] = part(names.get(k), parts.get(k), members.get(k), searched.outcome(), plans[k], searched.modelled(),
-          exact[k]);
+          alone[k]);
       cuts.addAll(searched.leftOut().stream().map(v -> new Search.Cut(v, k, Search.CutReason.LAGRANGIAN,
           searched.leftOutAbove())).toList());
       searchCut |= plans[k].status() != Plan.Status.OPTIMAL;
@@ -384,6 +381,20 @@ public final class MilpSelector implements Selector {
     final Plan plan = solve(members, inputs, null, 0, Set.of(), share, schedule.now() + share.toNanos());
     return new Searched(plan, plan.status() == Plan.Status.OPTIMAL ? Search.Outcome.PROVEN_BY_CP_SAT
         : Search.Outcome.CP_SAT_STOPPED, members.size(), List.of(), Double.NaN);
+  }
+
+  /**
+   * A part with a known plan whose Lagrangian bound was not built in time: CP-SAT on what
+   * pruning kept, started from that plan, for {@code share}; with under
+   * {@link Schedule#MIN_SEARCH} the known plan, with no bound.
+   */
+  private Searched withoutBound(List<PhysicalCandidate> members, List<List<List<PhysicalEdge>>> inputs, Plan known,
+      Duration share) {
+    final Plan plan = solve(members, inputs, known, 0, Set.of(), share, schedule.now() + share.toNanos());
+    final boolean searched = plan.variables() > 0;
+    return new Searched(plan, !searched ? Search.Outcome.NO_TIME_FOR_BOUND
+        : plan.status() == Plan.Status.OPTIMAL ? Search.Outcome.PROVEN_BY_CP_SAT : Search.Outcome.CP_SAT_STOPPED,
+        searched ? members.size() : 0, List.of(), Double.NaN);
   }
 
   /** Whether the bound already meets the known plan's cost (either may be null). */

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * times only; what runs in them is the selector's. Every phase asks it before each step whether
  * to go on, so none runs past its end by more than a step: growing each part's plan query by
  * query (a plan of every query is the least a search returns) grows the parts not started by its
- * deadline from exact summaries alone ({@link #growthDeadline}). A Lagrangian bound's build is started only when the
+ * deadline on tables not updated after each query, at most the plan without sharing
+ * ({@link #growthDeadline}, {@link TreePlans#grownAlone}). A Lagrangian bound's build is started only when the
  * average build time so far says it ends in time, and stopped unfinished when it does not
  * ({@link #buildDeadline}).
  *
@@ -128,8 +129,8 @@ final class Schedule {
   /**
    * Until when a part's plan may start to be grown over every candidate: the deadline less a
    * {@link #GROWTH_RESERVE}th of the time left when the growth starts, kept for growing the parts
-   * not started by then from exact summaries alone (a fifth to a half of the work) and for
-   * joining the plans.
+   * not started by then on tables not updated after each query ({@link TreePlans#grownAlone},
+   * about four fifths of the work) and for joining the plans.
    */
   long growthDeadline() {
     return deadline - left() / GROWTH_RESERVE;

@@ -46,7 +46,10 @@ public record Search(List<Phase> phases, List<Part> parts, List<Cut> cuts) {
     CP_SAT_STOPPED("CP-SAT stopped by the time limit"),
     /** Its bound left a gap and the time left was too short for a round of CP-SAT. */
     NO_TIME_FOR_CP_SAT("no time left for CP-SAT"),
-    /** The time limit came before its Lagrangian bound was built: its bound is 0. */
+    /**
+     * The time limit came before its Lagrangian bound was built, and left under
+     * {@link Schedule#MIN_SEARCH} for CP-SAT: its bound is 0.
+     */
     NO_TIME_FOR_BOUND("no time left for the Lagrangian bound");
 
     /** In words, as the viewer prints it. */
@@ -68,12 +71,13 @@ public record Search(List<Phase> phases, List<Part> parts, List<Cut> cuts) {
    * @param variables variables of the last CP-SAT model of the part (0 when none was solved)
    * @param constraints constraints of that model
    * @param modelled the candidates in that model ({@link LagrangianBound#alive} kept)
-   * @param exactOnly whether its first plan was grown from exact summaries alone, the growth's
-   *     deadline having passed before the part started: a valid plan, far dearer than one grown
-   *     over every candidate, which the search after it improves as its time allows
+   * @param grownAlone whether its first plan was grown on tables not updated after each query
+   *     ({@link TreePlans#grownAlone}), the growth's deadline having passed before the part
+   *     started: a valid plan costing at most the plan without sharing, dearer than one grown
+   *     query by query, which the search after it improves as its time allows
    */
   public record Part(List<String> queries, int candidates, int afterPruning, Outcome outcome, double cost, double bound,
-      int variables, int constraints, int modelled, boolean exactOnly) {
+      int variables, int constraints, int modelled, boolean grownAlone) {
     public Part {
       queries = List.copyOf(queries);
     }

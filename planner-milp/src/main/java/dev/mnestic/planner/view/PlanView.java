@@ -112,7 +112,8 @@ public final class PlanView {
     }
     for (Search.Cut c : plan.search().cuts()) {
       b.append("  ").append(c.reason().stage).append(": v").append(c.candidate()).append(' ')
-          .append(describe(c.candidate())).append(": ").append(reason(c)).append('\n');
+          .append(describe(c.candidate())).append("  ").append(fixedLevel(c.candidate())).append(": ")
+          .append(reason(c)).append('\n');
     }
     return b.append('\n').append(chosen()).toString();
   }
@@ -191,8 +192,8 @@ public final class PlanView {
         + p.outcome().phrase + "; cost " + num(p.cost()) + ", bound " + num(p.bound()) + String.format(Locale.ROOT,
         " (gap %.2f%%)", 100 * p.gap()) + "; " + p.candidates() + " candidates reached, " + p.afterPruning()
         + " after pruning, " + p.modelled() + " in the CP-SAT model: " + p.variables() + " variables, "
-        + p.constraints() + " constraints" + (p.exactOnly()
-        ? "; first plan grown from exact summaries alone (the growth's deadline had passed)" : "");
+        + p.constraints() + " constraints" + (p.grownAlone()
+        ? "; first plan joined from each query's own cheapest tree (the growth's deadline had passed)" : "");
   }
 
   private static String abbreviate(List<String> names) {
@@ -231,7 +232,7 @@ public final class PlanView {
    * The same as {@link #text} as one JSON object: {@code groups} (each physical candidate with
    * its properties, weight, whether chosen, and {@code guarantee}: the ε and δ its θ fixes, or
    * for a chosen candidate those of its result in the plan; null otherwise), {@code edges},
-   * {@code pruned} (every stage's, Stage 3's with the candidate), {@code milp} (status, size,
+   * {@code pruned} (every stage's, Stage 3's with the candidate and the ε and δ its θ fixes), {@code milp} (status, size,
    * bound, the phases and each part), {@code queries} (each query's answer, target, ε and δ,
    * part, and the summaries it reads: for each chosen build or merge below its answer, the chain
    * of producers from the answer down to it), and the costs.
@@ -277,7 +278,8 @@ public final class PlanView {
     for (Search.Cut c : plan.search().cuts()) {
       b.append(first ? "" : ",").append("{\"stage\":").append(str(c.reason().stage)).append(",\"candidate\":")
           .append(c.candidate()).append(",\"part\":").append(c.part() < 0 ? "null" : c.part())
-          .append(",\"what\":").append(str(describe(c.candidate()))).append(",\"reason\":").append(str(reason(c)))
+          .append(",\"what\":").append(str(describe(c.candidate()))).append(",\"guarantee\":")
+          .append(guarantee(Plan.fixedLevel(space, c.candidate()))).append(",\"reason\":").append(str(reason(c)))
           .append('}');
       first = false;
     }
@@ -299,8 +301,8 @@ public final class PlanView {
           .append(str(p.outcome().name())).append(",\"cost\":").append(num(p.cost())).append(",\"bound\":")
           .append(num(p.bound())).append(",\"candidates\":").append(p.candidates()).append(",\"afterPruning\":")
           .append(p.afterPruning()).append(",\"modelled\":").append(p.modelled()).append(",\"variables\":")
-          .append(p.variables()).append(",\"constraints\":").append(p.constraints()).append(",\"exactOnly\":")
-          .append(p.exactOnly()).append('}');
+          .append(p.variables()).append(",\"constraints\":").append(p.constraints()).append(",\"grownAlone\":")
+          .append(p.grownAlone()).append('}');
     }
     b.append("]},\"queries\":[");
     first = true;
@@ -335,7 +337,7 @@ public final class PlanView {
    * The chosen DAG for Graphviz: producers point at their consumers, each node labelled with
    * its candidate and the ε and δ of its result, one cluster per independent part labelled with
    * how its search ended and the MILP solved for it, and the candidates every stage pruned as
-   * dashed nodes in a cluster of their own; the graph's label gives the cost, the bound and the
+   * dashed nodes in a cluster of their own (Stage 3's with the ε and δ their θ fixes); the graph's label gives the cost, the bound and the
    * phases the time limit cut short.
    */
   public String dot() {
@@ -371,7 +373,7 @@ public final class PlanView {
     }
     for (Search.Cut c : plan.search().cuts()) {
       b.append("    p").append(n++).append(" [label=").append(str(c.reason().stage + "\nv" + c.candidate() + " "
-          + describe(c.candidate()) + "\n" + reason(c))).append("];\n");
+          + describe(c.candidate()) + "\n" + reason(c) + "\n" + fixedLevel(c.candidate()))).append("];\n");
     }
     b.append("  }\n");
     final String cut = plan.search().phases().stream().filter(Search.Phase::cut).map(Search.Phase::name)

@@ -102,6 +102,7 @@ class PlanViewTest {
     int depth = 0;
     int clusters = 0;
     int pruned = 0;
+    int stage3 = 0;
     for (String l : dot.lines().toList()) {
       final String t = l.trim();
       if (t.equals("}")) {
@@ -123,6 +124,11 @@ class PlanViewTest {
         if (t.startsWith("v")) {
           assertTrue(t.matches(".*\\\\n(exact|\\w+ error ε=\\S+ δ=\\S+)\".*"), l);
         }
+        if (t.matches("p\\d+ \\[label=\"stage 3 .*")) {
+          // a candidate Stage 3 set aside: the ε and δ its θ fixes, last
+          assertTrue(t.matches(".*\\\\n(\\[(exact|.+ ε=\\S+ δ=\\S+)\\]|ε, δ from its inputs)\"\\];"), l);
+          stage3++;
+        }
       } else {
         assertTrue(t.matches("rankdir=BT;|node \\[(shape=box|style=dashed)\\];|label=" + QUOTED + ";"), l);
       }
@@ -134,6 +140,12 @@ class PlanViewTest {
         + "\\d+ constraints\";\\n}\\n"), dot);
     final JsonNode json = new ObjectMapper().readTree(run(0, example(), "--output", "json"));
     assertEquals(json.get("pruned").size(), pruned);
+    int cut = 0;
+    for (JsonNode p : json.get("pruned")) {
+      cut += p.has("candidate") ? 1 : 0;
+    }
+    assertTrue(cut > 0);
+    assertEquals(cut, stage3, dot);
   }
 
   /**
@@ -179,6 +191,9 @@ class PlanViewTest {
     memo.lines().filter(l -> l.startsWith("  stage 3 (pruning): v")).forEach(l -> assertTrue(l.contains(
         ": its cheapest paths to the rows and to an answer cost more than a plan known (every plan using it costs"
         + " more than "), l));
+    // every candidate Stage 3 set aside with the ε and δ its θ fixes
+    memo.lines().filter(l -> l.startsWith("  stage 3 (")).forEach(l -> assertTrue(
+        l.matches("  stage 3 \\(.*\\): v\\d+ .*  (ε, δ from its inputs|\\[(exact|.+ ε=\\S+ δ=\\S+)\\]): .*"), l));
   }
 
   /**
@@ -229,6 +244,8 @@ class PlanViewTest {
         stage3++;
         assertTrue(p.get("stage").asText().startsWith("stage 3 ("), p.toString());
         assertFalse(candidates.get(p.get("candidate").asInt()).get("chosen").asBoolean(), p.toString());
+        // the ε and δ its θ fixes, as the candidate's own entry gives them
+        assertEquals(candidates.get(p.get("candidate").asInt()).get("guarantee"), p.get("guarantee"), p.toString());
       }
     }
     assertTrue(stage3 > 0);
