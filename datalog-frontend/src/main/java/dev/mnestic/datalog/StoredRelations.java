@@ -6,6 +6,7 @@ import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.StoreWrites;
 import dev.mnestic.store.TablePolicy;
 import dev.mnestic.store.WriteGuard;
 import dev.mnestic.value.ColType;
@@ -1032,10 +1033,16 @@ final class StoredRelations {
           .collect(Collectors.joining(", ")) + " FROM " + table() + where();
     }
 
-    /** Matches a key; without a primary key (a table made by SQL) nulls match too. */
+    /**
+     * Matches a key; without a primary key (a table made by SQL) the whole row, nulls matching
+     * too, as SQL's writes find it ({@link StoreWrites#keyCondition}: each parameter cast to
+     * its column's type, which HSQLDB cannot guess), its columns in table order as {@link #keys}.
+     */
     private String where() {
-      final String op = schema.hasPrimaryKey() ? " = ?" : " IS NOT DISTINCT FROM ?";
-      return " WHERE " + keys.stream().map(k -> quote(k.name()) + op)
+      if (!schema.hasPrimaryKey()) {
+        return " WHERE " + StoreWrites.keyCondition(session, schema.table());
+      }
+      return " WHERE " + keys.stream().map(k -> quote(k.name()) + " = ?")
           .collect(Collectors.joining(" AND "));
     }
 

@@ -254,4 +254,46 @@ class SqlTriggersTest {
       assertEquals(List.of(row(2L)), query(datalog, "?[k] := *r[k]"));
     }
   }
+
+  /**
+   * A table made by SQL without a primary key is, as a relation, keyed by its whole row: an SQL
+   * INSERT of a row already stored is a put that replaces it, its {@code _old} that row, as
+   * CozoScript's put of the row (SQL still keeps the second copy, a table without key being a
+   * bag); a DELETE is an rm of the whole rows. Random writes of a few rows, once each way.
+   */
+  @Test void aTableWithoutPrimaryKeyIsKeyedByItsWholeRow() throws SQLException {
+    final String url = memory();
+    final Random random = new Random(5);
+    try (Connection sql = DriverManager.getConnection(url);
+         Connection datalog = DriverManager.getConnection(url + ";lang=datalog")) {
+      for (String x : List.of("a", "b")) {
+        update(sql, "CREATE TABLE " + x + " (k INT, v VARCHAR(10))");
+        query(datalog, ":create " + x + "_puts {k: Int, v: String}");
+        query(datalog, ":create " + x + "_replaced {k: Int, v: String}");
+        query(datalog, ":create " + x + "_removed {k: Int, v: String}");
+        query(datalog, "::set_triggers " + x + "\n"
+            + "on put { ?[k, v] := _new[k, v] :put " + x + "_puts {k, v} }\n"
+            + "on put { ?[k, v] := _old[k, v] :put " + x + "_replaced {k, v} }\n"
+            + "on rm { ?[k, v] := _old[k, v] :put " + x + "_removed {k, v} }");
+      }
+      int replaced = 0;
+      for (int step = 0; step < 40; step++) {
+        final long k = random.nextInt(3);
+        final String v = random.nextBoolean() ? "x" : "y";
+        if (random.nextInt(4) > 0) {
+          query(datalog, "?[k, v] <- [[" + k + ", '" + v + "']] :put a {k, v}");
+          update(sql, "INSERT INTO b VALUES (" + k + ", '" + v + "')");
+        } else {
+          query(datalog, "?[k, v] := *a[k, v], k = " + k + " :rm a {k, v}");
+          update(sql, "DELETE FROM b WHERE k = " + k);
+        }
+        for (String log : List.of("", "_puts", "_replaced", "_removed")) {
+          assertEquals(query(datalog, "?[k, v] := *a" + log + "[k, v]"),
+              query(datalog, "?[k, v] := *b" + log + "[k, v]"), "step " + step + ": " + log);
+        }
+        replaced = query(datalog, "?[k, v] := *a_replaced[k, v]").size();
+      }
+      assertTrue(replaced > 0, "no row put twice");
+    }
+  }
 }
