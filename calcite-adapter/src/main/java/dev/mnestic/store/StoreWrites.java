@@ -565,6 +565,15 @@ public final class StoreWrites {
         e.getSQLState(), e.getErrorCode(), counts, e);
   }
 
+  /**
+   * The condition that a row of {@code table} has the key the parameters give: its primary
+   * key's columns, or every column in table order (nulls matching nulls), as SQL's UPDATE and
+   * DELETE find a row.
+   */
+  public static String keyCondition(Session session, String table) {
+    return Target.of(session, table).keyCondition();
+  }
+
   static long write(Session session, String table, TableModify.Operation operation,
       String[] updateColumns, Enumerable<Object[]> rows) throws SQLException {
     final Target target = Target.of(session, table);

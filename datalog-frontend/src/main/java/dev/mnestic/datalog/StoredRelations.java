@@ -6,6 +6,7 @@ import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.StoreWrites;
 import dev.mnestic.store.TablePolicy;
 import dev.mnestic.store.WriteGuard;
 import dev.mnestic.value.ColType;
@@ -44,12 +45,14 @@ import java.util.stream.Collectors;
  * indices ({@code ::index create}, {@code ::index drop}, {@code ::indices}), each an index of
  * the store's ({@link #indices}).
  *
- * <p>Each write is all-or-nothing: rows are coerced and checked before
- * {@code :create} or {@code :replace} changes a table, and the others run
- * under a savepoint that a failure rolls back to. The triggers a write fires run after it, each
- * of their writes all-or-nothing in turn: a failing trigger leaves the write (and the
- * triggers' writes before it) in place, as CozoDB's do, which only {@code %ignore_error} lets
- * a script see.
+ * <p>A write takes its rows in order, as CozoDB's does: a row that fails (a coercion, a key
+ * that must or must not exist) fails the write after the rows before it were written, and
+ * they stay, which only {@code %ignore_error} lets a script see (CozoDB's
+ * {@code cozo-core/src/query/stored.rs} writes each row as it goes). A failure of the store
+ * itself (a conflict with another transaction) rolls the whole write back to its savepoint.
+ * The triggers a write fires run after it, and not after a write that failed; each of their
+ * writes in turn as one: a failing trigger leaves the write (and the triggers' writes before
+ * it) in place, as CozoDB's do.
  *
  * <p>The rows a script writes are computed from what its rules read; the writes that replace
  * or remove rows ({@code :put}, {@code :update}, {@code :rm}, {@code :delete}) are guarded
@@ -307,6 +310,10 @@ final class StoredRelations {
       }
       connection.releaseSavepoint(savepoint);
     } catch (RuntimeException | SQLException e) {
+      if (e == write.failure && !guard.conflicted()) {
+        connection.releaseSavepoint(savepoint); // the rows before the failing one stay
+        throw e;
+      }
       connection.rollback(savepoint);
       if (guard.conflicted()) {
         throw guard.conflict(e);
@@ -497,6 +504,7 @@ final class StoredRelations {
     }
     execute("DELETE FROM " + quote(table));
     write.put(prepared);
+    write.failed();
     write.fire(fired);
     return write;
   }
@@ -642,6 +650,8 @@ final class StoredRelations {
     private final List<List<Object>> added = new ArrayList<>();
     /** The rows replaced or deleted, each keys first (when {@link #collecting}). */
     private final List<List<Object>> removed = new ArrayList<>();
+    /** The failure of the row the write stopped at, the rows before it written; or null. */
+    private DatalogException failure;
 
     Write(Script.RelationOp op, StoredSchema schema, Map<StoredSchema.Column, Input> inputs,
         List<String> headers, boolean returning, boolean triggered) {
@@ -707,14 +717,29 @@ final class StoredRelations {
       default: // ENSURE_NOT
         ensureNot(rows);
       }
+      failed();
     }
 
-    /** Every row as the store takes it: one value per column in table order. */
+    /** Throws the {@link #failure} of the row the write stopped at, if it stopped. */
+    void failed() {
+      if (failure != null) {
+        throw failure;
+      }
+    }
+
+    /**
+     * Every row as the store takes it: one value per column in table order; up to the first row
+     * that fails to, when one does ({@link #failure}).
+     */
     List<Object[]> prepareAll(List<List<Object>> rows) {
       final List<Source> sources = sources(op, schema.columns(), inputs, headers);
       final List<Object[]> prepared = new ArrayList<>(rows.size());
-      for (List<Object> row : rows) {
-        prepared.add(extract(sources, row));
+      try {
+        for (List<Object> row : rows) {
+          prepared.add(extract(sources, row));
+        }
+      } catch (DatalogException e) {
+        failure = e;
       }
       return prepared;
     }
@@ -811,6 +836,8 @@ final class StoredRelations {
           }
           prepared.add(values);
         }
+      } catch (DatalogException e) {
+        failure = e;
       }
       try (PreparedStatement insert = prepare(insertSql())) {
         insertAll(insert, prepared);
@@ -836,13 +863,21 @@ final class StoredRelations {
                + " SET " + set.stream().map(c -> quote(c.name()) + " = ?")
                .collect(Collectors.joining(", ")) + where())) {
         for (List<Object> row : rows) {
-          final Object[] key = extract(keySources, row);
-          final Object[] old = read(select, new Key(key));
-          if (old == null) {
-            throw assertion(decoded(key, keys), "key to update does not exist");
+          final Object[] key;
+          final Object[] old;
+          final Object[] values;
+          try {
+            key = extract(keySources, row);
+            old = read(select, new Key(key));
+            if (old == null) {
+              throw assertion(decoded(key, keys), "key to update does not exist");
+            }
+            values = extract(setSources, row);
+          } catch (DatalogException e) {
+            failure = e;
+            return;
           }
           if (update != null) {
-            final Object[] values = extract(setSources, row);
             bind(update, values, 0);
             bind(update, key, values.length);
             update.executeUpdate();
@@ -864,9 +899,15 @@ final class StoredRelations {
       try (PreparedStatement select = prepare(selectSql());
            PreparedStatement delete = prepare("DELETE FROM " + table() + where())) {
         for (List<Object> row : rows) {
-          final Key k = new Key(extract(sources, row));
-          if (mustExist && (requested.contains(k) || read(select, k) == null)) {
-            throw assertion(decoded(k.values(), keys), "key does not exists in database");
+          final Key k;
+          try {
+            k = new Key(extract(sources, row));
+            if (mustExist && (requested.contains(k) || read(select, k) == null)) {
+              throw assertion(decoded(k.values(), keys), "key does not exists in database");
+            }
+          } catch (DatalogException e) {
+            failure = e;
+            break;
           }
           if (collecting) {
             final List<Object> key = decoded(k.values(), keys);
@@ -992,10 +1033,16 @@ final class StoredRelations {
           .collect(Collectors.joining(", ")) + " FROM " + table() + where();
     }
 
-    /** Matches a key; without a primary key (a table made by SQL) nulls match too. */
+    /**
+     * Matches a key; without a primary key (a table made by SQL) the whole row, nulls matching
+     * too, as SQL's writes find it ({@link StoreWrites#keyCondition}: each parameter cast to
+     * its column's type, which HSQLDB cannot guess), its columns in table order as {@link #keys}.
+     */
     private String where() {
-      final String op = schema.hasPrimaryKey() ? " = ?" : " IS NOT DISTINCT FROM ?";
-      return " WHERE " + keys.stream().map(k -> quote(k.name()) + op)
+      if (!schema.hasPrimaryKey()) {
+        return " WHERE " + StoreWrites.keyCondition(session, schema.table());
+      }
+      return " WHERE " + keys.stream().map(k -> quote(k.name()) + " = ?")
           .collect(Collectors.joining(" AND "));
     }
 

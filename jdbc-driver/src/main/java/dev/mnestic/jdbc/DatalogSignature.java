@@ -30,7 +30,7 @@ import java.util.Map;
  * values are CozoDB's as the engine gave them (a Json value stays Json, not its text):
  * {@code mnestic run} prints those as CozoDB does.
  */
-final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> implements Wrapper {
+public final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> implements Wrapper {
   private static final ColumnMetaData.AvaticaType ANY =
       ColumnMetaData.scalar(Types.JAVA_OBJECT, "ANY", ColumnMetaData.Rep.OBJECT);
 
@@ -64,6 +64,16 @@ final class DatalogSignature extends CalcitePrepare.CalciteSignature<Object> imp
       rows.add(row.stream().map(DatalogSignature::jdbcValue).toArray());
     }
     return new DatalogSignature(script, List.of(), result.headers(), rows, result);
+  }
+
+  /**
+   * The result after a statement's result of {@code signature}, for JDBC's
+   * {@code getMoreResults}: a CozoScript's {@code %return a, b} gives {@code b}'s rows after
+   * {@code a}'s ({@link Engine.Result#next}); null when there is none.
+   */
+  public static Meta.Signature next(Meta.Signature signature) {
+    return signature instanceof DatalogSignature s && s.result != null
+        && s.result.next() != null ? of(s.script, s.result.next()) : null;
   }
 
   /**

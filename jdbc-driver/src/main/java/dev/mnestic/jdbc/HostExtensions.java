@@ -2,6 +2,7 @@ package dev.mnestic.jdbc;
 
 import dev.mnestic.datalog.Engine;
 import dev.mnestic.datalog.error.DatalogException;
+import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.FixedRule;
 
@@ -56,13 +57,24 @@ public final class HostExtensions {
   /**
    * Runs the triggers of an SQL write of {@code connection} ({@link Engine#fireTriggers}); a
    * trigger's script error becomes the statement's SQLException, with the error's SQLSTATE
-   * ({@link SqlFailures#datalogState}) and its code, message and help.
+   * ({@link SqlFailures#datalogState}) and its code, message and help; the triggers stop with
+   * the statement (its cancel, its timeout), failing with the stop's SQLSTATE.
    */
   static void fireTriggers(CalciteConnection connection, String table, boolean removes,
       List<Object[]> added, List<Object[]> removed) throws SQLException {
+    // stopped with the writing statement (its cancel, its timeout), as a script it runs is
+    final RunningStatement statement = RunningStatement.current();
+    final Engine engine = engine(connection);
     try {
-      engine(connection).fireTriggers(table, removes, added, removed);
+      (statement == null ? engine : engine.stoppedBy(0, statement.flag()))
+          .fireTriggers(table, removes, added, removed);
     } catch (DatalogException e) {
+      final SQLException stopped = statement == null ? null : statement.error(e);
+      if (stopped != null) {
+        // the trigger's eval::killed, with the stop's SQLSTATE (HYT00, 57014)
+        throw new SQLException(SqlFailures.cut(e.render(null) + " (" + stopped.getMessage()
+            + ")"), stopped.getSQLState(), e);
+      }
       throw new SQLException(SqlFailures.cut(e.render(null)),
           SqlFailures.datalogState(e.errorCode()), e);
     }

@@ -254,4 +254,109 @@ class SqlTriggersTest {
       assertEquals(List.of(row(2L)), query(datalog, "?[k] := *r[k]"));
     }
   }
+
+  /**
+   * A table made by SQL without a primary key is, as a relation, keyed by its whole row: an SQL
+   * INSERT of a row already stored is a put that replaces it, its {@code _old} that row, as
+   * CozoScript's put of the row (SQL still keeps the second copy, a table without key being a
+   * bag); a DELETE is an rm of the whole rows. Random writes of a few rows, once each way.
+   */
+  @Test void aTableWithoutPrimaryKeyIsKeyedByItsWholeRow() throws SQLException {
+    final String url = memory();
+    final Random random = new Random(5);
+    try (Connection sql = DriverManager.getConnection(url);
+         Connection datalog = DriverManager.getConnection(url + ";lang=datalog")) {
+      for (String x : List.of("a", "b")) {
+        update(sql, "CREATE TABLE " + x + " (k INT, v VARCHAR(10))");
+        query(datalog, ":create " + x + "_puts {k: Int, v: String}");
+        query(datalog, ":create " + x + "_replaced {k: Int, v: String}");
+        query(datalog, ":create " + x + "_removed {k: Int, v: String}");
+        query(datalog, "::set_triggers " + x + "\n"
+            + "on put { ?[k, v] := _new[k, v] :put " + x + "_puts {k, v} }\n"
+            + "on put { ?[k, v] := _old[k, v] :put " + x + "_replaced {k, v} }\n"
+            + "on rm { ?[k, v] := _old[k, v] :put " + x + "_removed {k, v} }");
+      }
+      int replaced = 0;
+      for (int step = 0; step < 40; step++) {
+        final long k = random.nextInt(3);
+        final String v = random.nextBoolean() ? "x" : "y";
+        if (random.nextInt(4) > 0) {
+          query(datalog, "?[k, v] <- [[" + k + ", '" + v + "']] :put a {k, v}");
+          update(sql, "INSERT INTO b VALUES (" + k + ", '" + v + "')");
+        } else {
+          query(datalog, "?[k, v] := *a[k, v], k = " + k + " :rm a {k, v}");
+          update(sql, "DELETE FROM b WHERE k = " + k);
+        }
+        for (String log : List.of("", "_puts", "_replaced", "_removed")) {
+          assertEquals(query(datalog, "?[k, v] := *a" + log + "[k, v]"),
+              query(datalog, "?[k, v] := *b" + log + "[k, v]"), "step " + step + ": " + log);
+        }
+        replaced = query(datalog, "?[k, v] := *a_replaced[k, v]").size();
+      }
+      assertTrue(replaced > 0, "no row put twice");
+    }
+  }
+
+  /**
+   * A put trigger whose recursion never settles (each round derives its one new row a thousand
+   * times over), with a log of its own.
+   */
+  private static void setUpRunaway(Connection datalog) throws SQLException {
+    query(datalog, ":create r {k: Int => v: String}");
+    query(datalog, ":create r_log {n: Int}");
+    query(datalog, ":create r_first {k: Int}");
+    query(datalog, "::set_triggers r\n"
+        + "on put { ?[k] := _new[k, _] :put r_first {k} }\n"
+        + "on put { p[n] := n = 0\n p[m] := p[n], j in int_range(1000), m = n + 1\n"
+        + " ?[n] := p[n], n < 0 :put r_log {n} }");
+  }
+
+  /** What the runaway's relation and logs hold, as SQL reads them. */
+  private static List<List<List<Object>>> runawayState(Connection sql) throws SQLException {
+    return List.of(query(sql, "SELECT k, v FROM r ORDER BY k"),
+        query(sql, "SELECT n FROM r_log"), query(sql, "SELECT k FROM r_first ORDER BY k"));
+  }
+
+  /**
+   * An SQL statement's query timeout, or its cancel from another thread, stops a trigger it
+   * fired while the trigger runs (its script sees the statement's stop as a {@code ::kill}),
+   * with the stop's SQLSTATE; nothing of the statement nor of its triggers (the one that ran
+   * before, here) stays, and the connection then writes again.
+   */
+  @Test void aStatementsTimeoutOrCancelStopsItsRunningTrigger() throws Exception {
+    final String url = memory();
+    try (Connection sql = DriverManager.getConnection(url);
+         Connection datalog = DriverManager.getConnection(url + ";lang=datalog");
+         java.sql.Statement s = sql.createStatement()) {
+      setUpRunaway(datalog);
+      update(sql, "INSERT INTO r_first VALUES (0)");
+      final List<List<List<Object>>> before = runawayState(sql);
+      s.setQueryTimeout(1);
+      final long start = System.nanoTime();
+      final SQLException timeout = assertThrows(SQLException.class,
+          () -> s.executeUpdate("INSERT INTO r VALUES (1, 'x')"));
+      assertEquals("HYT00", timeout.getSQLState(), timeout.getMessage());
+      assertTrue((System.nanoTime() - start) / 1e9 < 30, "the trigger was not stopped");
+      assertEquals(before, runawayState(sql));
+      s.setQueryTimeout(0);
+      final java.util.concurrent.CompletableFuture<Void> canceller =
+          java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+              Thread.sleep(500);
+              s.cancel();
+            } catch (InterruptedException | SQLException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      final SQLException cancel = assertThrows(SQLException.class,
+          () -> s.executeUpdate("INSERT INTO r VALUES (2, 'y')"));
+      canceller.get();
+      assertEquals("57014", cancel.getSQLState(), cancel.getMessage());
+      assertEquals(before, runawayState(sql));
+      // the triggers run again for the next statement: the log trigger is dropped first
+      query(datalog, "::set_triggers r on put { ?[k] := _new[k, _] :put r_first {k} }");
+      assertEquals(1, s.executeUpdate("INSERT INTO r VALUES (3, 'z')"));
+      assertEquals(List.of(row(0L), row(3L)), query(sql, "SELECT k FROM r_first ORDER BY k"));
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package org.apache.calcite.jdbc;
 
 import dev.mnestic.jdbc.ColumnLengths;
+import dev.mnestic.jdbc.DatalogSignature;
 import dev.mnestic.jdbc.HostExtensions;
 import dev.mnestic.jdbc.MnesticConnection;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
@@ -209,6 +210,14 @@ public class MnesticConnectionFactory extends CalciteFactory {
       // Avatica's also cancels the open result set, which sets this same flag.
       cancelFlag.set(true);
     }
+
+    /** {@link Connection#moreResults}, where Avatica's has none. */
+    @Override public boolean getMoreResults(int current) throws SQLException {
+      checkOpen();
+      openResultSet = ((Connection) connection).moreResults(this, openResultSet, current);
+      updateCount = -1;
+      return openResultSet != null;
+    }
   }
 
   /**
@@ -229,6 +238,14 @@ public class MnesticConnectionFactory extends CalciteFactory {
     @Override public void cancel() throws SQLException {
       checkOpen();
       cancelFlag.set(true);
+    }
+
+    /** {@link Connection#moreResults}, where Avatica's has none. */
+    @Override public boolean getMoreResults(int current) throws SQLException {
+      checkOpen();
+      openResultSet = ((Connection) connection).moreResults(this, openResultSet, current);
+      updateCount = -1;
+      return openResultSet != null;
     }
 
     /**
@@ -417,6 +434,32 @@ public class MnesticConnectionFactory extends CalciteFactory {
       } catch (SQLException e) {
         throw stated(e);
       }
+    }
+
+    /**
+     * JDBC's {@code getMoreResults(current)} of {@code statement}, whose open result set is
+     * {@code open}: the result after it ({@link DatalogSignature#next}: a CozoScript's
+     * {@code %return a, b} gives {@code b}'s after {@code a}'s) executed, or null when there is
+     * none; {@code open} is closed unless {@code current} is {@code KEEP_CURRENT_RESULT}.
+     */
+    AvaticaResultSet moreResults(AvaticaStatement statement, AvaticaResultSet open, int current)
+        throws SQLException {
+      if (current != java.sql.Statement.CLOSE_CURRENT_RESULT
+          && current != java.sql.Statement.KEEP_CURRENT_RESULT
+          && current != java.sql.Statement.CLOSE_ALL_RESULTS) {
+        throw new SQLException("getMoreResults takes CLOSE_CURRENT_RESULT, KEEP_CURRENT_RESULT"
+            + " or CLOSE_ALL_RESULTS, not " + current, "HY024");
+      }
+      final Meta.Signature next = open instanceof CalciteResultSet calcite
+          ? DatalogSignature.next(calcite.getSignature()) : null;
+      if (open != null && current != java.sql.Statement.KEEP_CURRENT_RESULT) {
+        open.close();
+      }
+      if (next == null) {
+        return null;
+      }
+      return ((CalciteResultSet) factory.newResultSet(statement, new QueryState(), next,
+          getTimeZone(), null)).execute();
     }
 
     /** What a caller gets for {@code e}, an SQLException Avatica or Calcite wrapped around it. */
