@@ -21,7 +21,7 @@ import java.util.function.Function;
  * A relation keeps each index's definition ({@code store.TablePolicy}); the index itself lives
  * here, in memory, one instance per store, table and definition, made empty at its first
  * search and brought to the relation's rows by every statement that searches it ({@link
- * SearchIndex#sync}). So reopening a store rebuilds its indices at their first search, and a
+ * SearchIndex#sync}; skipped while the table has not changed, {@code runtime.SearchRun}). So reopening a store rebuilds its indices at their first search, and a
  * write (committed, rolled back, from SQL or CozoScript) reaches an index at the next search.
  * Instances are held while their store's database is ({@link WeakHashMap} on HSQLDB's {@code
  * Database}).

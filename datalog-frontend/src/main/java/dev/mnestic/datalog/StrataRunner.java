@@ -307,7 +307,7 @@ final class StrataRunner implements AutoCloseable {
     }
     final SearchIndex.Columns columns = SearchIndexes.columns(StoredSchema.read(session, table));
     return Optional.of(new StratumLowering.SearchTarget(
-        SearchIndexes.instance(session, table, definition, columns),
+        SearchIndexes.instance(session, table, definition, columns), table,
         SearchIndexes.kind(definition.kind()), definition, columns));
   }
 

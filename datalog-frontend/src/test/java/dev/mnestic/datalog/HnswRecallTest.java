@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -118,6 +119,80 @@ class HnswRecallTest extends OneStoreTest {
       again.engine().run("?[k, v] <- [[3, [0.5, 0]]] :put f {k => v}", Map.of());
       assertEquals(List.of(List.of(3L)), again.engine().run(nearest, Map.of()).rows());
     }
+  }
+
+  /**
+   * Random interleavings, on two sessions of one store, of committed writes (CozoScript
+   * {@code :put}, {@code :rm}, SQL DELETE on the store's connection), failed scripts (their writes rolled back, after
+   * the script searched them) and searches: every search answers as exact search over the
+   * relation (with {@code ef} above the relation's size the graph's search is exhaustive, so
+   * the order is exact), in the searching session, at that moment.
+   */
+  @Test void writesRollbacksAndSearchesOfTwoSessionsMatchExactSearch() throws Exception {
+    final StoreLocation location = StoreLocation.sharedMemory("hnsw-" + System.nanoTime());
+    try (QueryConformanceTest.Store a = new QueryConformanceTest.Store(location);
+         QueryConformanceTest.Store b = new QueryConformanceTest.Store(location)) {
+      final List<QueryConformanceTest.Store> sessions = List.of(a, b);
+      a.engine().run(":create w {k: Int => v: <F32; 4>}", Map.of());
+      a.engine().run("::hnsw create w:idx {dim: 4, m: 6, ef_construction: 30, fields: [v]}",
+          Map.of());
+      final Random random = new Random(1802);
+      for (int step = 0; step < 60; step++) {
+        final QueryConformanceTest.Store s = sessions.get(random.nextInt(2));
+        final String query = "vec(" + vector4(random) + ")";
+        final String approx = "?[d, k] := ~w:idx{k | query: " + query
+            + ", k: 5, ef: 100, bind_distance: d}";
+        final String exact = "?[d, k] := *w{k, v}, d = l2_dist(v, " + query + ")\n:order d\n"
+            + ":limit 5";
+        final String writes = randomWrites(random);
+        switch (random.nextInt(5)) {
+        case 0, 1 -> s.engine().run(writes, Map.of());
+        case 2 -> {
+          // searched inside the script that wrote, then rolled back with it
+          final List<List<Object>> inside = s.engine().run("{" + writes + "}\n{" + exact
+              + "}", Map.of()).rows();
+          assertThrows(DatalogException.class, () -> s.engine().run("{" + writes + "}\n{"
+              + approx + "}\n{?[x] <- [[1]] :assert none}", Map.of()));
+          // the same writes committed, searched in their own script: what exact search saw
+          assertEquals(inside, s.engine().run("{" + writes + "}\n{" + approx + "}",
+              Map.of()).rows());
+        }
+        case 3 -> {
+          // SQL on the store's own connection: a write no mnestic code path sees
+          try (Statement sql = s.session().getConnection().createStatement()) {
+            sql.executeUpdate("DELETE FROM \"PUBLIC\".\"w\" WHERE \"k\" IN ("
+                + random.nextInt(30) + ", " + random.nextInt(30) + ")");
+          }
+        }
+        default -> assertThrows(DatalogException.class, () -> s.engine().run("{" + writes
+            + "}\n{?[x] <- [[1]] :assert none}", Map.of()));
+        }
+        for (QueryConformanceTest.Store searcher : sessions) {
+          assertEquals(searcher.engine().run(exact, Map.of()).rows(),
+              searcher.engine().run(approx, Map.of()).rows(), "step " + step);
+        }
+      }
+    }
+  }
+
+  /** A script putting a few random vectors under keys 0-29, or removing a few keys. */
+  private static String randomWrites(Random random) {
+    final StringBuilder rows = new StringBuilder();
+    final boolean put = random.nextInt(3) > 0;
+    for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
+      rows.append(i == 0 ? "" : ", ").append('[').append(random.nextInt(30));
+      if (put) {
+        rows.append(", ").append(vector4(random));
+      }
+      rows.append(']');
+    }
+    return put ? "?[k, v] <- [" + rows + "] :put w {k => v}"
+        : "?[k] <- [" + rows + "] :rm w {k}";
+  }
+
+  private static String vector4(Random random) {
+    return String.format(Locale.ROOT, "[%.3f, %.3f, %.3f, %.3f]", random.nextDouble(),
+        random.nextDouble(), random.nextDouble(), random.nextDouble());
   }
 
   @Test void explainShowsTheSearch() throws Exception {

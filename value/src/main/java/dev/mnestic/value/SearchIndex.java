@@ -29,8 +29,10 @@ import java.util.Map;
  *       to exactly those rows, reusing what it holds for rows it already has (compare each row
  *       by its key and indexed values; add the new, drop the gone). So the index is always a
  *       function of the relation as the statement sees it, whichever door wrote it (CozoScript
- *       or SQL) and whether the write committed or rolled back. The engine calls {@code sync}
- *       and {@code search} for one instance from one thread at a time.</li>
+ *       or SQL) and whether the write committed or rolled back. The engine skips the sync
+ *       while the index holds the committed rows of a table that has not changed since and
+ *       the statement sees just those. The engine calls {@code sync} and {@code search} for
+ *       one instance from one thread at a time.</li>
  *   <li><b>Search.</b> The atom's parameters other than {@code query} and {@code filter} are
  *       constants: {@link Kind#request} checks them once per atom (CozoDB's errors) and returns
  *       a {@link Request}; then {@link #search} runs once per row reaching the atom, with that

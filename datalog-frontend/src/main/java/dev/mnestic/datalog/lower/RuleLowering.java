@@ -497,7 +497,7 @@ final class RuleLowering {
     b.push(relation);
     final String description = "~" + s.relation() + ":" + s.index() + constants
         + (filter == null ? "" : " filter");
-    MnesticRelBuilder.searchApply(b, new SearchRun.Spec(description, target.index(), request,
+    MnesticRelBuilder.searchApply(b, new SearchRun.Spec(description, target.index(), target.table(), request,
         queryColumn, rowFilter, columns.size()), request.binds().size());
     // the atom's bindings of the relation's columns, then its bound values
     final Map<String, Integer> fresh = new LinkedHashMap<>();

@@ -76,7 +76,7 @@ public final class StratumLowering implements RuleLowering.Tables {
   }
 
   /** A search index as lowering uses it ({@link RuleLowering.Tables#search}). */
-  public record SearchTarget(SearchIndex index, SearchIndex.Kind kind,
+  public record SearchTarget(SearchIndex index, String table, SearchIndex.Kind kind,
       SearchIndex.Definition definition, SearchIndex.Columns columns) {
   }
 
