@@ -52,6 +52,10 @@ ANALYZERS = [
     {'name': 'ngram', 'tokenizer': ['NGram', [2, 3, False]], 'filters': [['Lowercase', []]]},
     {'name': 'ngram_prefix', 'tokenizer': ['NGram', [1, 4, True]], 'filters': []},
     {'name': 'unicode', 'tokenizer': ['Cangjie', ['unicode']], 'filters': [['Lowercase', []]]},
+    {'name': 'compound', 'tokenizer': ['Simple', []],
+     'filters': [['Lowercase', []], ['SplitCompoundWords', [['run', 'ning', 'ner', 'ners', 's', 'quick',
+                                                            'er', 'est', 'ly', 'en', 'world',
+                                                            'hello', 'he', 'llo', 'ag', 'ain']]]]},
 ]
 
 QUERIES = [

@@ -226,6 +226,27 @@ public final class TextAnalyzer {
           long l = (Long) limit;
           return keep(t -> t.getBytes(StandardCharsets.UTF_8).length < l);
         }
+      case "SplitCompoundWords":
+        {
+          Object list = c.arg(0);
+          if (list == null) {
+            throw new IllegalArgumentException("Missing first argument `compound_words_list`");
+          }
+          List<String> dictionary = new ArrayList<>();
+          if (list instanceof List) {
+            for (Object w : (List<?>) list) {
+              if (!(w instanceof String)) {
+                throw new IllegalArgumentException(
+                    "First argument `compound_words_list` must be a list of strings");
+              }
+              dictionary.add((String) w);
+            }
+          } else {
+            throw new IllegalArgumentException(
+                "First argument `compound_words_list` must be a list of strings");
+          }
+          return tokens -> splitCompoundWords(tokens, dictionary);
+        }
       case "Stemmer":
         {
           Object lang = c.arg(0);
@@ -276,6 +297,43 @@ public final class TextAnalyzer {
       default:
         throw new IllegalArgumentException("Unknown token filter: \"" + c.name() + "\"");
     }
+  }
+
+  /**
+   * CozoDB's {@code SplitCompoundWords} (tantivy's): a token that the dictionary's words tile
+   * exactly, taking at each point the longest word that starts there (Aho-Corasick's
+   * leftmost-longest matches, one after the other from the start), becomes those words, each
+   * with the token's offsets and position; any other token stays whole.
+   */
+  private static List<Token> splitCompoundWords(List<Token> tokens, List<String> dictionary) {
+    List<Token> out = new ArrayList<>(tokens.size());
+    for (Token t : tokens) {
+      String text = t.text();
+      List<Integer> cuts = new ArrayList<>();
+      int pos = 0;
+      while (pos < text.length()) {
+        int longest = 0;
+        for (String w : dictionary) {
+          if (w.length() > longest && text.startsWith(w, pos)) {
+            longest = w.length();
+          }
+        }
+        if (longest == 0) {
+          break;
+        }
+        cuts.add(pos);
+        pos += longest;
+      }
+      if (pos < text.length() || cuts.isEmpty()) {
+        out.add(t);
+        continue;
+      }
+      cuts.add(text.length());
+      for (int i = 0; i + 1 < cuts.size(); i++) {
+        out.add(t.withText(text.substring(cuts.get(i), cuts.get(i + 1))));
+      }
+    }
+    return out;
   }
 
   private static long intArg(Config c, int i, long dflt, String error) {
