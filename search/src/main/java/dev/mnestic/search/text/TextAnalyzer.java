@@ -48,8 +48,7 @@ import org.tartarus.snowball.ext.TurkishStemmer;
  * tokenizers are CozoDB's own rules (tantivy's, not Lucene's: {@code Simple} splits on
  * Rust's {@code char::is_alphanumeric}, {@code NGram} is tantivy's stuttering iterator) and
  * the stop words are CozoDB's stopwords-iso lists, not Lucene's, so both are written here.
- * {@code Cangjie} is jieba's dictionary segmentation in CozoDB; only its {@code 'unicode'}
- * kind (one token per character) is here, the others fail with an error saying so.
+ * {@code Cangjie} is jieba's dictionary segmentation as jieba-rs does it ({@link Jieba}).
  */
 public final class TextAnalyzer {
   /** An option of the index: a tokenizer's or filter's name and its arguments. */
@@ -187,17 +186,16 @@ public final class TextAnalyzer {
             throw new IllegalArgumentException("First argument `kind` to Cangjie must be a string");
           }
           String k = kind == null ? "default" : (String) kind;
+          boolean useHmm = Boolean.TRUE.equals(hmm);
           switch (k) {
             case "unicode":
               return TextAnalyzer::codePoints;
             case "default":
+              return text -> words(Jieba.get().cut(text, useHmm));
             case "all":
+              return text -> words(Jieba.get().cutAll(text));
             case "search":
-              throw new IllegalArgumentException(
-                  "Cangjie kind '"
-                      + k
-                      + "' segments with jieba's dictionary, which mnestic does not have;"
-                      + " use Cangjie('unicode') (one token per character)");
+              return text -> words(Jieba.get().cutForSearch(text, useHmm));
             default:
               throw new IllegalArgumentException("Unknown Cangjie kind: " + k);
           }
@@ -227,6 +225,27 @@ public final class TextAnalyzer {
           }
           long l = (Long) limit;
           return keep(t -> t.getBytes(StandardCharsets.UTF_8).length < l);
+        }
+      case "SplitCompoundWords":
+        {
+          Object list = c.arg(0);
+          if (list == null) {
+            throw new IllegalArgumentException("Missing first argument `compound_words_list`");
+          }
+          List<String> dictionary = new ArrayList<>();
+          if (list instanceof List) {
+            for (Object w : (List<?>) list) {
+              if (!(w instanceof String)) {
+                throw new IllegalArgumentException(
+                    "First argument `compound_words_list` must be a list of strings");
+              }
+              dictionary.add((String) w);
+            }
+          } else {
+            throw new IllegalArgumentException(
+                "First argument `compound_words_list` must be a list of strings");
+          }
+          return tokens -> splitCompoundWords(tokens, dictionary);
         }
       case "Stemmer":
         {
@@ -280,6 +299,43 @@ public final class TextAnalyzer {
     }
   }
 
+  /**
+   * CozoDB's {@code SplitCompoundWords} (tantivy's): a token that the dictionary's words tile
+   * exactly, taking at each point the longest word that starts there (Aho-Corasick's
+   * leftmost-longest matches, one after the other from the start), becomes those words, each
+   * with the token's offsets and position; any other token stays whole.
+   */
+  private static List<Token> splitCompoundWords(List<Token> tokens, List<String> dictionary) {
+    List<Token> out = new ArrayList<>(tokens.size());
+    for (Token t : tokens) {
+      String text = t.text();
+      List<Integer> cuts = new ArrayList<>();
+      int pos = 0;
+      while (pos < text.length()) {
+        int longest = 0;
+        for (String w : dictionary) {
+          if (w.length() > longest && text.startsWith(w, pos)) {
+            longest = w.length();
+          }
+        }
+        if (longest == 0) {
+          break;
+        }
+        cuts.add(pos);
+        pos += longest;
+      }
+      if (pos < text.length() || cuts.isEmpty()) {
+        out.add(t);
+        continue;
+      }
+      cuts.add(text.length());
+      for (int i = 0; i + 1 < cuts.size(); i++) {
+        out.add(t.withText(text.substring(cuts.get(i), cuts.get(i + 1))));
+      }
+    }
+    return out;
+  }
+
   private static long intArg(Config c, int i, long dflt, String error) {
     Object a = c.arg(i);
     if (a == null) {
@@ -314,6 +370,22 @@ public final class TextAnalyzer {
         bytes += utf8Length(cp);
       }
       tokens.add(new Token(text.substring(start, i), startBytes, bytes, tokens.size()));
+    }
+    return tokens;
+  }
+
+  /**
+   * CozoDB's {@code CangjieTokenStream} over jieba's words: the n-th word at position n, its
+   * offsets the running sum of the words' UTF-8 lengths (so in the {@code 'search'} and
+   * {@code 'all'} kinds, whose words overlap, they run past where the words are, as in CozoDB).
+   */
+  private static List<Token> words(List<String> words) {
+    List<Token> tokens = new ArrayList<>(words.size());
+    int bytes = 0;
+    for (String w : words) {
+      int n = utf8Length(w, 0, w.length());
+      tokens.add(new Token(w, bytes, bytes + n, tokens.size()));
+      bytes += n;
     }
     return tokens;
   }

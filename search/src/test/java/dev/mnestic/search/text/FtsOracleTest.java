@@ -18,18 +18,28 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Full-text search against CozoDB 0.7.6 itself: {@code fts-oracle.json} holds, recorded by
- * {@code search/src/test/cozo/record.py}, the rows and scores CozoDB gives for each query over
- * an index of each analyzer on the same documents (or that it rejects the query). The scores
- * must be the same doubles.
+ * Full-text search against CozoDB 0.7.6 itself: {@code fts-oracle.json} (English and other
+ * alphabetic texts) and {@code cangjie-oracle.json} (300 Chinese sentences, the Cangjie
+ * tokenizer's kinds) hold, recorded by {@code search/src/test/cozo/record.py}, each index's
+ * relation and the rows and scores CozoDB gives for each query over an index of each analyzer
+ * on the same documents (or that it rejects the query). The scores must be the same doubles.
  */
 class FtsOracleTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TestFactory
   Stream<DynamicTest> sameRowsAndScoresAsCozo() throws IOException {
+    return oracleTests("fts-oracle.json");
+  }
+
+  @TestFactory
+  Stream<DynamicTest> cangjieSameRowsAndScoresAsCozo() throws IOException {
+    return oracleTests("cangjie-oracle.json");
+  }
+
+  private Stream<DynamicTest> oracleTests(String file) throws IOException {
     JsonNode oracle;
-    try (InputStream in = getClass().getResourceAsStream("/dev/mnestic/search/fts-oracle.json")) {
+    try (InputStream in = getClass().getResourceAsStream("/dev/mnestic/search/" + file)) {
       oracle = JSON.readTree(in);
     }
     Map<String, FtsIndex<String>> indices = new HashMap<>();

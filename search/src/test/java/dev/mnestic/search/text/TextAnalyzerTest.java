@@ -105,9 +105,14 @@ class TextAnalyzerTest {
         "max_gram must be >= min_gram",
         assertThrows(IllegalArgumentException.class, () -> ngrams("x", 3, 2, false))
             .getMessage());
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> TextAnalyzer.of(new TextAnalyzer.Config("Cangjie", List.of("default")), List.of()));
+    assertEquals(
+        "Unknown Cangjie kind: Default",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    TextAnalyzer.of(
+                        new TextAnalyzer.Config("Cangjie", List.of("Default")), List.of()))
+            .getMessage());
     assertEquals(
         List.of(new Token("中", 0, 3, 0), new Token("文", 3, 6, 1)),
         TextAnalyzer.of(new TextAnalyzer.Config("Cangjie", List.of("unicode")), List.of())
