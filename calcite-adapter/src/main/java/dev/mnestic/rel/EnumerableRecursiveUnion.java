@@ -3,24 +3,38 @@ package dev.mnestic.rel;
 import dev.mnestic.value.HeadAggregation;
 
 import dev.mnestic.runtime.MnesticMethod;
+import dev.mnestic.runtime.ProbeChain;
 import dev.mnestic.runtime.RowTable;
 
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.enumerable.EnumerableUnion;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.SqlKind;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 
 /** {@link RecursiveUnion} in Enumerable code: one call into {@link dev.mnestic.runtime.SemiNaive}. */
@@ -40,7 +54,8 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return SemiNaive.fixpoint(root, new Enumerable[] {<seeds>},
-    //     new Enumerable[] {<iteratives>}, new RowTable[] {<full>},
+    //     new Enumerable[] {<iteratives>}, <stashed probe chains, per iterative or null>,
+    //     new RowTable[] {<full>},
     //     new RowTable[] {<delta>}, maxIterations,
     //     new HeadAggregation[] {<aggregations, stashed, or null for set semantics>});
     final BlockBuilder builder = new BlockBuilder();
@@ -56,6 +71,8 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
                 implementor.getRootExpression(),
                 Expressions.newArrayInit(Enumerable.class, parts.subList(0, n)),
                 Expressions.newArrayInit(Enumerable.class, parts.subList(n, 2 * n)),
+                implementor.stash(iteratives().stream().map(EnumerableRecursiveUnion::chains)
+                    .toArray(ProbeChain[][]::new), ProbeChain[][].class),
                 tables(implementor, fullTables),
                 tables(implementor, deltaTables),
                 Expressions.constant(maxIterations),
@@ -71,6 +88,112 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
         JavaRowFormat.ARRAY, false);
     builder.add(Expressions.return_(null, arrays.convertTo(rows, physType.getFormat())));
     return implementor.result(physType, builder.toBlock());
+  }
+
+  /**
+   * The {@link ProbeChain}s whose union is {@code iterative}, or null unless each of its parts
+   * (the inputs of its unions) is one: scans of row tables joined left-deep by inner hash joins
+   * on equal columns, with projections of columns.
+   */
+  static ProbeChain[] chains(RelNode iterative) {
+    final List<RelNode> parts = new ArrayList<>();
+    union(iterative, parts);
+    final List<ProbeChain> chains = new ArrayList<>();
+    for (RelNode part : parts) {
+      final Chain chain = new Chain();
+      final int[] head = chain.slots(part);
+      if (head == null) {
+        return null;
+      }
+      chains.add(new ProbeChain(chain.first, chain.firstWidth, chain.probes, head));
+    }
+    return chains.toArray(new ProbeChain[0]);
+  }
+
+  private static void union(RelNode rel, List<RelNode> parts) {
+    final RelNode r = unchecked(rel);
+    if (r instanceof EnumerableUnion u && u.all) {
+      u.getInputs().forEach(input -> union(input, parts));
+    } else {
+      parts.add(r);
+    }
+  }
+
+  /** {@code rel} without the stop checks put above it ({@link EnumerableStopCheck#insert}). */
+  private static RelNode unchecked(RelNode rel) {
+    return rel instanceof EnumerableStopCheck check ? unchecked(check.getInput()) : rel;
+  }
+
+  /** A chain being matched: its first table, then its probes, slot by slot. */
+  private static final class Chain {
+    RowTable first;
+    int firstWidth;
+    final List<ProbeChain.Probe> probes = new ArrayList<>();
+    int width;
+
+    /** The slots of {@code rel}'s columns, or null if {@code rel} is not part of a chain. */
+    int[] slots(RelNode rel) {
+      final RelNode r = unchecked(rel);
+      if (r instanceof TableScan scan && first == null) {
+        first = scan.getTable().unwrap(RowTable.class);
+        firstWidth = width = scan.getRowType().getFieldCount();
+        return first == null ? null : IntStream.range(0, width).toArray();
+      }
+      if (r instanceof EnumerableCalc calc && calc.getProgram().getCondition() == null) {
+        final int[] input = slots(calc.getInput());
+        if (input == null) {
+          return null;
+        }
+        final RexProgram program = calc.getProgram();
+        final int[] out = new int[program.getProjectList().size()];
+        for (int k = 0; k < out.length; k++) {
+          if (!(program.expandLocalRef(program.getProjectList().get(k)) instanceof RexInputRef ref)) {
+            return null;
+          }
+          out[k] = input[ref.getIndex()];
+        }
+        return out;
+      }
+      if (r instanceof EnumerableHashJoin join && join.getJoinType() == JoinRelType.INNER
+          && unchecked(join.getRight()) instanceof TableScan scan
+          && scan.getTable().unwrap(RowTable.class) != null) {
+        final int[] left = slots(join.getLeft());
+        if (left == null) {
+          return null;
+        }
+        final int probed = scan.getRowType().getFieldCount();
+        final List<RexNode> equal = RelOptUtil.conjunctions(join.getCondition());
+        final int[] columns = new int[equal.size()];
+        final int[] keys = new int[equal.size()];
+        for (int k = 0; k < columns.length; k++) {
+          if (!(equal.get(k) instanceof RexCall call)
+              || !call.isA(List.of(SqlKind.EQUALS, SqlKind.IS_NOT_DISTINCT_FROM))
+              || !(call.getOperands().get(0) instanceof RexInputRef a)
+              || !(call.getOperands().get(1) instanceof RexInputRef b)) {
+            return null;
+          }
+          final int l = Math.min(a.getIndex(), b.getIndex());
+          final int rr = Math.max(a.getIndex(), b.getIndex());
+          if (l >= left.length || rr < left.length) {
+            return null;
+          }
+          keys[k] = left[l];
+          columns[k] = rr - left.length;
+        }
+        if (columns.length == 0) {
+          return null;
+        }
+        probes.add(new ProbeChain.Probe(scan.getTable().unwrap(RowTable.class), probed, columns,
+            keys));
+        final int[] out = Arrays.copyOf(left, left.length + probed);
+        for (int k = 0; k < probed; k++) {
+          out[left.length + k] = width + k;
+        }
+        width += probed;
+        return out;
+      }
+      return null;
+    }
   }
 
   private static Expression tables(EnumerableRelImplementor implementor,

@@ -14,7 +14,7 @@ import java.util.List;
  */
 public enum MnesticMethod {
   SEMI_NAIVE_FIXPOINT(SemiNaive.class, "fixpoint", DataContext.class, Enumerable[].class,
-      Enumerable[].class, RowTable[].class, RowTable[].class, int.class, HeadAggregation[].class),
+      Enumerable[].class, ProbeChain[][].class, RowTable[].class, RowTable[].class, int.class, HeadAggregation[].class),
   DATALOG_AGGREGATE(Aggregation.class, "group", Enumerable.class,
       HeadAggregation.class),
   SKETCH_WINDOWS(Sketches.class, "windows", DataContext.class, Enumerable.class, int.class,

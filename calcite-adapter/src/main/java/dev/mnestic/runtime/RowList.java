@@ -77,6 +77,48 @@ public final class RowList extends AbstractList<Object[]> implements RandomAcces
     return rows.add(row);
   }
 
+  /** Appends the row of one Int, packed; only while the list is packed with rows of one column. */
+  void addPacked(long value) {
+    reserve(1);
+    packed[size++] = value;
+    modCount++;
+  }
+
+  /** Appends the row of two Ints, packed; only while the list is packed with rows of two columns. */
+  void addPacked(long a, long b) {
+    reserve(2);
+    final int at = 2 * size++;
+    packed[at] = a;
+    packed[at + 1] = b;
+    modCount++;
+  }
+
+  /** Makes room for one more packed row of {@code width} columns (its arity when empty). */
+  private void reserve(int width) {
+    if (rows != null || (size > 0 && arity != width)) {
+      throw new IllegalStateException("not a packed list of rows of " + width);
+    }
+    arity = width;
+    if ((size + 1) * width > packed.length) {
+      packed = Arrays.copyOf(packed, Math.max(2 * packed.length, (size + 1) * width));
+    }
+  }
+
+  /** Whether the rows are packed: every row is {@link #arity} Ints in {@link #packedValues}. */
+  boolean isPacked() {
+    return rows == null;
+  }
+
+  /** The packed values, row after row ({@link #arity} each, {@link #size} rows); only while packed. */
+  long[] packedValues() {
+    return packed;
+  }
+
+  /** The columns of every packed row; meaningless while empty. */
+  int arity() {
+    return arity;
+  }
+
   /** The rows as an enumerable whose enumerator makes each row once, on {@code moveNext}. */
   public Enumerable<Object[]> enumerable() {
     return new AbstractEnumerable<>() {

@@ -38,18 +38,33 @@ public final class RowSet {
     if (row.length == 1 && row[0] instanceof Long) {
       return ints.add((Long) row[0]);
     }
-    if (row.length == 2 && row[0] instanceof Long && row[1] instanceof Long) {
-      final long a = (Long) row[0];
-      final long b = (Long) row[1];
-      if (a == (int) a && b == (int) b) {
-        final LongSet group = lastSeconds != null && lastFirst == a ? lastSeconds : group((int) a);
-        if (group.add(b)) {
-          pairCount++;
-          return true;
-        }
-        return false;
-      }
+    if (row.length == 2 && row[0] instanceof Long a && row[1] instanceof Long b
+        && a == a.intValue() && b == b.intValue()) {
+      return addSmallPair(a, b);
     }
+    return addRow(row);
+  }
+
+  /** Adds the row of one Int {@code value}, unboxed; whether it was new. */
+  public boolean add(long value) {
+    return ints.add(value);
+  }
+
+  /** Adds the row of two Ints {@code (a, b)}, unboxed where they fit in 32 bits; whether it was new. */
+  public boolean add(long a, long b) {
+    return a == (int) a && b == (int) b ? addSmallPair(a, b) : addRow(new Object[] {a, b});
+  }
+
+  private boolean addSmallPair(long a, long b) {
+    final LongSet group = lastSeconds != null && lastFirst == a ? lastSeconds : group((int) a);
+    if (group.add(b)) {
+      pairCount++;
+      return true;
+    }
+    return false;
+  }
+
+  private boolean addRow(Object[] row) {
     if (2 * (size + 1) > rows.length) {
       grow();
     }

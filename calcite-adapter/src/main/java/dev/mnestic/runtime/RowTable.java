@@ -55,6 +55,8 @@ public final class RowTable extends AbstractTable implements ScannableTable {
   private final RowList rows = new RowList();
   /** Once the rows are final: the lookups built over them, by key selector and comparer. */
   private Map<List<Object>, Lookup<?, Object[]>> lookups;
+  /** Once the rows are final: their {@link RowIndex}es, by column. */
+  private final Map<Integer, RowIndex> indexes = new HashMap<>();
 
   private RowTable(String name, RelDataType rowType) {
     this.name = name;
@@ -79,6 +81,24 @@ public final class RowTable extends AbstractTable implements ScannableTable {
   /** The row table behind {@code table}. */
   public static RowTable of(RelOptTable table) {
     return requireNonNull(table.unwrap(RowTable.class), () -> table + " is not a row table");
+  }
+
+  /** The rows themselves, packed or not, for the runtime's own readers and writers. */
+  RowList list() {
+    return rows;
+  }
+
+  /** Whether the rows are {@link #fix fixed}. */
+  boolean fixed() {
+    return lookups != null;
+  }
+
+  /** The fixed rows, packed, indexed by column {@code column}: built once, then kept. */
+  synchronized RowIndex index(int column) {
+    if (lookups == null) {
+      throw new IllegalStateException(name + " is not fixed");
+    }
+    return indexes.computeIfAbsent(column, c -> new RowIndex(rows, c));
   }
 
   /** The name generated code looks the table up by. */

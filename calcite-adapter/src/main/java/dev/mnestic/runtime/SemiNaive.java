@@ -43,6 +43,12 @@ public final class SemiNaive {
    */
   public static final String PROGRESS = "mnesticProgress";
 
+  /**
+   * The context variable that, holding {@code Boolean.FALSE}, runs every iterative part's
+   * generated code even where a {@link ProbeChain} could run it (to compare the two).
+   */
+  public static final String FUSE = "mnesticFuse";
+
   /** Told of each round of a fixpoint. */
   public interface Progress {
     /** Round {@code round} ended; {@code deltas[i]} tuples of relation i are new. */
@@ -55,12 +61,15 @@ public final class SemiNaive {
   /**
    * Evaluates to the fixpoint; returns relation 0's rows.
    *
+   * @param chains per relation, null or the {@link ProbeChain}s whose union is its iterative
+   *     part: run instead of it in a round where they can run (set semantics, packed tables)
    * @throws FixpointException when a round past {@code maxIterations} would run, or when
    *     the context's cancel flag is set
    */
   public static Enumerable<Object[]> fixpoint(DataContext root,
       Enumerable<Object[]>[] seeds, Enumerable<Object[]>[] iteratives,
-      RowTable[] full, RowTable[] delta, int maxIterations, HeadAggregation[] aggregations) {
+      ProbeChain[][] chains, RowTable[] full, RowTable[] delta, int maxIterations,
+      HeadAggregation[] aggregations) {
     final int n = seeds.length;
     final List<State> states = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -80,16 +89,25 @@ public final class SemiNaive {
     }
     final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
     final Progress progress = (Progress) root.get(PROGRESS);
+    final boolean fuse = !Boolean.FALSE.equals(root.get(FUSE));
+    final ProbeChain.Indexes indexes = new ProbeChain.Indexes();
     final int[] deltas = new int[n];
     for (int round = 1; ; round++) {
       if (round > maxIterations) {
         throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
       }
       // Each relation's derivations, all from the same full and delta (published below).
+      indexes.nextRound();
       for (int i = 0; i < n; i++) {
-        if (!(states.get(i) instanceof OnceState)) {
+        final State state = states.get(i);
+        if (fuse && state instanceof SetState set && chains[i] != null
+            && Arrays.stream(chains[i]).allMatch(ProbeChain::runnable)) {
+          for (ProbeChain chain : chains[i]) {
+            chain.run(indexes, cancelled, round, set);
+          }
+        } else if (!(state instanceof OnceState)) {
           for (Object[] row : iteratives[i]) {
-            states.get(i).offer(row);
+            state.offer(row);
           }
         }
       }
@@ -146,7 +164,7 @@ public final class SemiNaive {
   }
 
   /** Set semantics: a tuple is new unless seen; derivations are taken in as they come. */
-  private static final class SetState implements State {
+  private static final class SetState implements State, ProbeChain.Sink {
     private final RowSet seen = new RowSet();
     /** Packed while the rows are Ints: a round's new rows are not kept as objects. */
     private final RowList added = new RowList();
@@ -154,6 +172,26 @@ public final class SemiNaive {
     @Override public void offer(Object[] row) {
       if (seen.add(row)) {
         added.add(row);
+      }
+    }
+
+    @Override public void offer(long value) {
+      if (seen.add(value)) {
+        if (added.isPacked()) {
+          added.addPacked(value);
+        } else {
+          added.add(new Object[] {value});
+        }
+      }
+    }
+
+    @Override public void offer(long a, long b) {
+      if (seen.add(a, b)) {
+        if (added.isPacked()) {
+          added.addPacked(a, b);
+        } else {
+          added.add(new Object[] {a, b});
+        }
       }
     }
 

@@ -1,0 +1,278 @@
+package dev.mnestic.rel;
+
+import dev.mnestic.runtime.RowTable;
+import dev.mnestic.runtime.SemiNaive;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalTableScan;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.FrameworkConfig;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.RelBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The fused join-project-dedup ({@link dev.mnestic.runtime.ProbeChain}) against the plan's
+ * generated code ({@link SemiNaive#FUSE} off), on random graphs: the transitive closure, same
+ * generation (two probes), Andersen's load rule (a probe of the recursive relation's full
+ * table, in both variants), a probe on two columns, and a relation whose values are not all
+ * Ints (the generated code runs). The Datalog each plan evaluates is above its builder.
+ */
+class ProbeChainTest {
+  private Connection connection;
+  private RelBuilder b;
+  private final List<RowTable> tables = new ArrayList<>();
+  private RelDataType pair;
+  private RelDataType single;
+
+  @BeforeEach void open() throws SQLException {
+    connection = DriverManager.getConnection("jdbc:calcite:");
+    final FrameworkConfig config = Frameworks.newConfigBuilder()
+        .defaultSchema(connection.unwrap(CalciteConnection.class).getRootSchema())
+        .build();
+    b = RelBuilder.create(config);
+    // As a Datalog script's plans: joins in the order of the rule's atoms.
+    PlanRules.DATALOG.applyTo(b.getCluster().getPlanner());
+    final RelDataType any = b.getTypeFactory().createSqlType(SqlTypeName.ANY);
+    pair = b.getTypeFactory().builder().add("a", any).add("b", any).build();
+    single = b.getTypeFactory().builder().add("a", any).build();
+  }
+
+  @AfterEach void close() throws SQLException {
+    connection.close();
+  }
+
+  private RelOptTable table(String name, RelDataType rowType) {
+    final RelOptTable t = RowTable.create(b.getRelOptSchema(), name, rowType);
+    tables.add(RowTable.of(t));
+    return t;
+  }
+
+  /** A fixed table of {@code rows}. */
+  private RelOptTable fixed(String name, List<Object[]> rows) {
+    final RelOptTable t = table(name, pair);
+    RowTable.of(t).rows().addAll(rows);
+    RowTable.of(t).fix();
+    return t;
+  }
+
+  private RelBuilder scan(RelOptTable t) {
+    return b.push(LogicalTableScan.create(b.getCluster(), t, List.of()));
+  }
+
+  /** {@code count} random pairs of numbers below {@code nodes}, as Ints (Longs). */
+  private static List<Object[]> pairs(Random random, int nodes, int count) {
+    final List<Object[]> rows = new ArrayList<>();
+    for (int k = 0; k < count; k++) {
+      rows.add(new Object[] {(long) random.nextInt(nodes), (long) random.nextInt(nodes)});
+    }
+    return rows;
+  }
+
+  /**
+   * The fixpoint's rows with the probe chains and without; checks that every iterative part
+   * of the plan is a chain, that both agree, and returns them.
+   */
+  private Set<List<Object>> both(Supplier<RelNode> plan) throws SQLException {
+    final EnumerableRel physical = Plans.optimize(plan.get());
+    final EnumerableRecursiveUnion union = (EnumerableRecursiveUnion) physical;
+    for (RelNode iterative : union.iteratives()) {
+      assertNotNull(EnumerableRecursiveUnion.chains(iterative), () -> Plans.explain(physical));
+    }
+    final Set<List<Object>> fused = run(physical, Map.of());
+    assertEquals(run(physical, Map.of(SemiNaive.FUSE, false)), fused);
+    return fused;
+  }
+
+  private Set<List<Object>> run(EnumerableRel physical, Map<String, Object> variables)
+      throws SQLException {
+    final Set<List<Object>> rows = new HashSet<>();
+    for (Object[] row : Plans.run(physical,
+        connection.unwrap(CalciteConnection.class).getRootSchema(),
+        (JavaTypeFactory) b.getTypeFactory(), tables, variables)) {
+      assertTrue(rows.add(Arrays.asList(row)), () -> "duplicate row " + Arrays.toString(row));
+    }
+    return rows;
+  }
+
+  /** {@code tc[a, b] := *edge[a, b]; tc[a, c] := tc[a, b], *edge[b, c]}, against a search. */
+  @Test void transitiveClosure() throws SQLException {
+    final Random random = new Random(19);
+    for (int trial = 0; trial < 15; trial++) {
+      final int nodes = 2 + random.nextInt(60);
+      final List<Object[]> edges = pairs(random, nodes, random.nextInt(3 * nodes));
+      final RelOptTable edge = fixed("edge", edges);
+      final RelOptTable full = table("tc_full", pair);
+      final RelOptTable delta = table("tc_delta", pair);
+      final Set<List<Object>> tc = both(() -> MnesticRelBuilder.recursiveUnion(
+          scan(edge).push(scan(delta).push(scan(edge).build())
+              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+              .project(b.field(0), b.field(3)).build()),
+          List.of(full), List.of(delta), 10_000).build());
+      assertEquals(closure(edges), tc, "trial " + trial);
+    }
+  }
+
+  /** Every pair (a, c) with a path from a to c, by a search from each node. */
+  private static Set<List<Object>> closure(List<Object[]> edges) {
+    final Map<Object, List<Object>> next = new java.util.HashMap<>();
+    for (Object[] e : edges) {
+      next.computeIfAbsent(e[0], k -> new ArrayList<>()).add(e[1]);
+    }
+    final Set<List<Object>> pairs = new HashSet<>();
+    for (Object a : next.keySet()) {
+      final Set<Object> seen = new HashSet<>();
+      final List<Object> todo = new ArrayList<>(next.get(a));
+      while (!todo.isEmpty()) {
+        final Object c = todo.remove(todo.size() - 1);
+        if (seen.add(c)) {
+          pairs.add(List.of(a, c));
+          todo.addAll(next.getOrDefault(c, List.of()));
+        }
+      }
+    }
+    return pairs;
+  }
+
+  /**
+   * {@code sg[x, y] := *edge[p, x], *edge[p, y]; sg[x, y] := sg[a, b], *edge[a, x],
+   * *edge[b, y]}: a delta row probes the edges twice.
+   */
+  @Test void sameGeneration() throws SQLException {
+    final Random random = new Random(23);
+    for (int trial = 0; trial < 10; trial++) {
+      final int nodes = 2 + random.nextInt(40);
+      final RelOptTable edge = fixed("edge", pairs(random, nodes, random.nextInt(2 * nodes)));
+      final RelOptTable full = table("sg_full", pair);
+      final RelOptTable delta = table("sg_delta", pair);
+      both(() -> MnesticRelBuilder.recursiveUnion(
+          scan(edge).push(scan(edge).build())
+              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 0)))
+              .project(b.field(1), b.field(3))
+              .push(scan(delta).push(scan(edge).build())
+                  .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 0)))
+                  .push(scan(edge).build())
+                  .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+                  .project(b.field(3), b.field(5)).build()),
+          List.of(full), List.of(delta), 10_000).build());
+    }
+  }
+
+  /**
+   * Andersen's rules {@code pt[p, a] := *address_of[p, a]}, {@code pt[p, a] := *assign[p, q],
+   * pt[q, a]} and {@code pt[p, a] := *load[p, q], pt[q, r], pt[r, a]}, the last once with the
+   * delta in each pt atom: chains that probe pt's full table, indexed anew each round.
+   */
+  @Test void pointsToProbesTheFullTable() throws SQLException {
+    final Random random = new Random(29);
+    for (int trial = 0; trial < 10; trial++) {
+      final int vars = 4 + random.nextInt(60);
+      final RelOptTable addressOf = fixed("address_of", pairs(random, vars, vars));
+      final RelOptTable assign = fixed("assign", pairs(random, vars, vars / 2));
+      final RelOptTable load = fixed("load", pairs(random, vars, 1 + vars / 4));
+      final RelOptTable full = table("pt_full", pair);
+      final RelOptTable delta = table("pt_delta", pair);
+      final Set<List<Object>> pt = both(() -> {
+        scan(addressOf);
+        // assign[p, q], delta[q, a]
+        scan(delta).push(scan(assign).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 1)))
+            .project(b.field(2), b.field(1));
+        // delta[q, r], full[r, a], load[p, q]
+        scan(delta).push(scan(full).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+            .push(scan(load).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 1)))
+            .project(b.field(4), b.field(3));
+        // full[q, r], delta[r, a], load[p, q]
+        scan(full).push(scan(delta).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+            .push(scan(load).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 1)))
+            .project(b.field(4), b.field(3));
+        b.union(true, 3);
+        return MnesticRelBuilder.recursiveUnion(b, List.of(full), List.of(delta), 10_000)
+            .build();
+      });
+      assertTrue(pt.size() >= vars / 2, "trial " + trial + ": " + pt.size());
+    }
+  }
+
+  /**
+   * {@code r[a] := *start[a, a]; r[b] := r[a], *edge[a, b], *also[a, b]}: the last probe looks
+   * up one column and checks another.
+   */
+  @Test void probeOnTwoColumns() throws SQLException {
+    final Random random = new Random(31);
+    for (int trial = 0; trial < 10; trial++) {
+      final int nodes = 3 + random.nextInt(30);
+      final RelOptTable edge = fixed("edge", pairs(random, nodes, 3 * nodes));
+      final RelOptTable also = fixed("also", pairs(random, nodes, 2 * nodes * nodes / 3));
+      final RelOptTable start = fixed("start", List.<Object[]>of(new Object[] {0L, 0L}));
+      final RelOptTable full = table("r_full", single);
+      final RelOptTable delta = table("r_delta", single);
+      both(() -> MnesticRelBuilder.recursiveUnion(
+          scan(start).filter(b.isNotDistinctFrom(b.field(0), b.field(1))).project(b.field(0))
+              .push(scan(delta).push(scan(edge).build())
+                  .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 0)))
+                  .push(scan(also).build())
+                  .join(JoinRelType.INNER, b.and(
+                      b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 0)),
+                      b.isNotDistinctFrom(b.field(2, 0, 2), b.field(2, 1, 1))))
+                  .project(b.field(2)).build()),
+          List.of(full), List.of(delta), 10_000).build());
+    }
+  }
+
+  /** Values that are not Ints leave the rows unpacked: the generated code runs, same answer. */
+  @Test void notIntsRunTheGeneratedCode() throws SQLException {
+    final List<Object[]> edges = new ArrayList<>();
+    edges.add(new Object[] {"x", 1L});
+    edges.add(new Object[] {1L, 2L});
+    edges.add(new Object[] {2L, "y"});
+    edges.add(new Object[] {2L, 1L});
+    final RelOptTable edge = fixed("edge", edges);
+    final RelOptTable full = table("tc_full", pair);
+    final RelOptTable delta = table("tc_delta", pair);
+    final Set<List<Object>> tc = both(() -> MnesticRelBuilder.recursiveUnion(
+        scan(edge).push(scan(delta).push(scan(edge).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+            .project(b.field(0), b.field(3)).build()),
+        List.of(full), List.of(delta), 10_000).build());
+    assertEquals(closure(edges), tc);
+  }
+
+  /** A part that computes a value is no chain. */
+  @Test void aComputedColumnIsNoChain() {
+    final RelOptTable delta = table("n_delta", single);
+    final RelNode plus = Plans.optimize(scan(delta)
+        .project(b.call(org.apache.calcite.sql.fun.SqlStdOperatorTable.PLUS, b.field(0),
+            b.literal(1))).build());
+    assertNull(EnumerableRecursiveUnion.chains(plus));
+  }
+}
