@@ -7,10 +7,13 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.linq4j.tree.ClassDeclaration;
+import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptCostImpl;
 import org.apache.calcite.plan.RelOptLattice;
@@ -21,7 +24,10 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.runtime.ArrayBindable;
 import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.runtime.Typed;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
@@ -31,18 +37,28 @@ import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.CancelFlag;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+
+import org.codehaus.commons.compiler.CompilerFactoryFactory;
+import org.codehaus.commons.compiler.ISimpleCompiler;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs relational plans inside the engine, without a JDBC statement around
  * them: Calcite's standard program (sub-queries, decorrelation, field
  * trimming, the plan's own cluster planner, calcs) chooses the Enumerable
- * plan, which is compiled to Java and bound to a context holding the root
+ * plan, which is compiled to Java (each program once: {@link #compilations}) and bound to a
+ * context holding the root
  * schema (for store scans), the {@link RowTable}s the plan reads, and a
  * cancel flag that recursion, scans and join inputs check ({@link EnumerableStopCheck}). Rows come out as {@code Object[]}
  * straight from the generated code.
@@ -144,8 +160,7 @@ public final class Plans {
     final Map<String, Object> values = new HashMap<>();
     final EnumerableRel checked = EnumerableStopCheck.insert(physical);
     // Janino cannot be interrupted: a statement stopped while it compiles returns at once.
-    final Bindable<?> bindable = RunningStatement.compiled(() ->
-        EnumerableInterpretable.toBindable(values, null, checked, EnumerableRel.Prefer.ARRAY));
+    final Bindable<?> bindable = RunningStatement.compiled(() -> bindable(values, checked));
     for (RowTable t : tables) {
       values.put(t.name(), t);
     }
@@ -161,6 +176,63 @@ public final class Plans {
     final boolean scalar = physical.getRowType().getFieldCount() == 1;
     return rows.select(row -> scalar && !(row instanceof Object[])
         ? new Object[] {row} : (Object[]) row);
+  }
+
+  /** How many compiled programs {@link #COMPILED} keeps, the least recently used dropped first. */
+  private static final int COMPILED_PROGRAMS = 512;
+
+  /**
+   * Compiled programs by their Java source. The same source is the same code, whatever it runs
+   * on: generated code finds row tables, store tables and the values Calcite stashes for it in
+   * its context ({@code root.get(name)}) when it is bound, so a plan generated again (a script
+   * run again, its row tables named alike: {@code StratumLowering}) binds the class compiled
+   * the first time to this run's values. Calcite keeps such a cache too, off unless a system
+   * property is set before its classes load.
+   */
+  private static final Cache<String, Bindable<?>> COMPILED =
+      CacheBuilder.newBuilder().maximumSize(COMPILED_PROGRAMS).build();
+
+  /** Programs Janino has compiled for {@link #run} in this JVM. */
+  private static final AtomicLong COMPILATIONS = new AtomicLong();
+
+  /** How many programs {@link #run} has compiled in this JVM (a program found compiled is not). */
+  public static long compilations() {
+    return COMPILATIONS.get();
+  }
+
+  /**
+   * Calcite's {@code EnumerableInterpretable.toBindable} for {@code rel} (its rows as arrays),
+   * its stashed values put in {@code values}, the program compiled only when {@link #COMPILED}
+   * does not have it.
+   */
+  private static Bindable<?> bindable(Map<String, Object> values, EnumerableRel rel) {
+    final ClassDeclaration declaration = new EnumerableRelImplementor(
+        rel.getCluster().getRexBuilder(), values).implementRoot(rel, EnumerableRel.Prefer.ARRAY);
+    final String body = Expressions.toString(declaration.memberDeclarations, "\n", false);
+    // RunningStatement's checks (stopped, too long) of the program before it is compiled
+    Hook.JAVA_PLAN.run(body);
+    final String source = "public final class " + declaration.name + " implements "
+        + (rel.getRowType().getFieldCount() == 1
+            ? Bindable.class.getCanonicalName() + ", " + Typed.class.getCanonicalName()
+            : ArrayBindable.class.getCanonicalName())
+        + " {\n" + body + "\n}\n";
+    try {
+      return COMPILED.get(source, () -> compile(declaration.name, source));
+    } catch (ExecutionException | UncheckedExecutionException e) {
+      throw new IllegalStateException("Error while compiling generated Java code:\n" + source,
+          e.getCause());
+    }
+  }
+
+  private static Bindable<?> compile(String className, String source) throws Exception {
+    final ClassLoader loader = EnumerableInterpretable.class.getClassLoader();
+    final ISimpleCompiler compiler =
+        CompilerFactoryFactory.getDefaultCompilerFactory(loader).newSimpleCompiler();
+    compiler.setParentClassLoader(loader);
+    compiler.cook(source);
+    COMPILATIONS.incrementAndGet();
+    return (Bindable<?>) compiler.getClassLoader().loadClass(className)
+        .getDeclaredConstructors()[0].newInstance();
   }
 
   /** What generated code asks of its context. */

@@ -26,7 +26,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -48,8 +47,6 @@ import static java.util.Objects.requireNonNull;
  * builds its hash table over the relation once, not every round.
  */
 public final class RowTable extends AbstractTable implements ScannableTable {
-  private static final AtomicLong NEXT = new AtomicLong();
-
   private final String name;
   private final RelDataType rowType;
   private final RowList rows = new RowList();
@@ -63,9 +60,14 @@ public final class RowTable extends AbstractTable implements ScannableTable {
     this.rowType = rowType;
   }
 
-  /** A new empty row table named {@code base$N}, N unique in this JVM, for plans of {@code schema}. */
-  public static RelOptTable create(RelOptSchema schema, String base, RelDataType rowType) {
-    final RowTable table = new RowTable(base + "$" + NEXT.incrementAndGet(), rowType);
+  /**
+   * A new empty row table named {@code name}, for plans of {@code schema}: the name generated
+   * code finds it by, unique among the tables the plans of one context read (a plan made
+   * again with its tables named alike is the same program, compiled once: {@code
+   * dev.mnestic.rel.Plans}).
+   */
+  public static RelOptTable create(RelOptSchema schema, String name, RelDataType rowType) {
+    final RowTable table = new RowTable(name, rowType);
     // Schemas.enumerable((ScannableTable) root.get(name), root)
     final Expression scan = Expressions.call(BuiltInMethod.SCHEMAS_ENUMERABLE_SCANNABLE.method,
         Expressions.convert_(Expressions.call(DataContext.ROOT, BuiltInMethod.DATA_CONTEXT_GET.method,

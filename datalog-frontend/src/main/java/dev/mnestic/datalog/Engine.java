@@ -11,6 +11,7 @@ import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.eval.ConstantRules;
 import dev.mnestic.datalog.fixed.ReadPolicy;
+import dev.mnestic.datalog.lower.MagicSets;
 import dev.mnestic.datalog.lower.StrataOptions;
 import dev.mnestic.datalog.lower.StratumPlan;
 import dev.mnestic.datalog.lower.StratumPlanner;
@@ -604,18 +605,19 @@ public final class Engine {
    * plan a row. Nothing runs and nothing is written.
    */
   private Result explain(Script.Query query, Map<String, ?> params) throws SQLException {
-    checkMagicRewrite(query.options(), params);
+    final boolean magic = magicRewrite(query.options(), params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
         .map(r -> headed(r, params)).toList();
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
       throw noEntry();
     }
-    final List<List<String>> strata = Stratifier.stratify(rules, options.host()::isMeet);
+    final List<Rule> rewritten = magic ? magicSets(rules) : rules;
+    final List<List<String>> strata = Stratifier.stratify(rewritten, options.host()::isMeet);
     final int maxEpochs = maxEpochs(query.options(), params);
     final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs)
         .withFixedRules(options.fixedRules());
-    final StratumPlan plan = StratumPlanner.plan(rules, strata, params, explaining);
+    final StratumPlan plan = StratumPlanner.plan(rewritten, strata, params, explaining);
     try (StrataRunner explained = new StrataRunner(connection, params, explaining)) {
       return new Result(EXPLAIN_HEADERS, explained.explain(plan));
     }
@@ -746,7 +748,7 @@ public final class Engine {
   private Result evaluate(Script.Query query, Map<String, ?> params, StoredRelations stored,
       long deadline) throws SQLException {
     final Script.Options options = query.options();
-    checkMagicRewrite(options, params);
+    final boolean magic = magicRewrite(options, params);
     Definitions.check(query.rules(), params);
     final List<Rule> rules = query.rules().stream()
         .map(r -> headed(r, params)).toList();
@@ -758,7 +760,8 @@ public final class Engine {
     if (entry.isEmpty()) {
       throw noEntry();
     }
-    final List<List<String>> strata = Stratifier.stratify(rules, this.options.host()::isMeet);
+    final List<Rule> rewritten = magic ? magicSets(rules) : rules;
+    final List<List<String>> strata = Stratifier.stratify(rewritten, this.options.host()::isMeet);
     final List<List<Object>> rows;
     if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
       rows = ConstantRules.rows(entry.get(0), params);
@@ -767,7 +770,7 @@ public final class Engine {
           .withMaxEpochs(maxEpochs(options, params))
           .readingStoredFrom(stored::table)
           .at(stored.now());
-      final StratumPlan plan = StratumPlanner.plan(rules, strata, params, run);
+      final StratumPlan plan = StratumPlanner.plan(rewritten, strata, params, run);
       try (StrataRunner runner = new StrataRunner(connection, params, run)) {
         rows = runner.evaluate(plan);
       }
@@ -876,24 +879,41 @@ public final class Engine {
   }
 
   /**
-   * {@code :max_epochs}: how many rounds a recursion through a bounded-meet
-   * aggregation may keep changing its result, {@value StrataOptions#MAX_EPOCHS} unless
-   * the script says.
+   * Whether the query's rules are rewritten by magic sets ({@link MagicSets}): unless
+   * {@code :disable_magic_rewrite} is true. Checked as CozoDB does (a boolean, or
+   * {@code parser::option_not_bool}).
    */
-  /**
-   * Checks {@code :disable_magic_rewrite} as CozoDB does (a boolean, or
-   * {@code parser::option_not_bool}). mnestic makes no magic-set rewrite, so either value
-   * leaves the answer and the plan as they are.
-   */
-  private static void checkMagicRewrite(Script.Options options, Map<String, ?> params) {
+  private static boolean magicRewrite(Script.Options options, Map<String, ?> params) {
     final dev.mnestic.datalog.ast.Expr e = options.disableMagicRewrite();
-    if (e != null && !(ConstantEvaluator.evaluate(e, params) instanceof Boolean)) {
+    if (e == null) {
+      return true;
+    }
+    if (!(ConstantEvaluator.evaluate(e, params) instanceof Boolean disabled)) {
       throw new DatalogException(ErrorCode.PARSER_OPTION_NOT_BOOL,
           "Query option disable_magic_rewrite requires a boolean", e.pos().line(),
           e.pos().column());
     }
+    return !disabled;
   }
 
+  /**
+   * {@code rules} rewritten by magic sets; when the rewrite changes them, the rules as written
+   * are stratified first, so a query that does not stratify fails as written (CozoDB
+   * stratifies before it rewrites).
+   */
+  private List<Rule> magicSets(List<Rule> rules) {
+    final List<Rule> rewritten = MagicSets.rewrite(rules);
+    if (rewritten != rules) {
+      Stratifier.stratify(rules, options.host()::isMeet);
+    }
+    return rewritten;
+  }
+
+  /**
+   * {@code :max_epochs}: how many rounds a recursion through a bounded-meet
+   * aggregation may keep changing its result, {@value StrataOptions#MAX_EPOCHS} unless
+   * the script says.
+   */
   private static int maxEpochs(Script.Options options, Map<String, ?> params) {
     if (options.maxEpochs() == null) {
       return StrataOptions.MAX_EPOCHS;

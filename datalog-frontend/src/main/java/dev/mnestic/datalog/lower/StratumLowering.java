@@ -504,8 +504,14 @@ public final class StratumLowering implements RuleLowering.Tables {
     return row.build();
   }
 
+  /**
+   * A new row table, named {@code base$N} with N the number of tables made before it here: a
+   * script run again names its tables alike, so its plans are the same programs, compiled once
+   * ({@link dev.mnestic.rel.Plans}).
+   */
   private RelOptTable rowTable(String base, RelDataType rowType) {
-    final RelOptTable table = RowTable.create(b.getRelOptSchema(), base, rowType);
+    final RelOptTable table =
+        RowTable.create(b.getRelOptSchema(), base + "$" + tables.size(), rowType);
     tables.add(RowTable.of(table));
     return table;
   }

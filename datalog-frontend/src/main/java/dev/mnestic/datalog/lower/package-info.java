@@ -1,5 +1,7 @@
 /**
- * The Datalog pipeline's plan and lower stages: {@link dev.mnestic.datalog.lower.StratumPlanner}
+ * The Datalog pipeline's rewrite, plan and lower stages: {@link
+ * dev.mnestic.datalog.lower.MagicSets} rewrites rules applied with bound arguments (magic sets);
+ * {@link dev.mnestic.datalog.lower.StratumPlanner}
  * plans, from the rules alone, the steps of an evaluation ({@link
  * dev.mnestic.datalog.lower.StratumPlan}: constant, fixed, once, copy-stored, fixpoint; what
  * {@code ::explain} prints); rules in disjunctive normal form
