@@ -205,6 +205,15 @@ public final class Session implements DataSource, AutoCloseable {
   }
 
   /**
+   * How many rows batches of any session appended to the store's segments ({@link Segment}),
+   * committed or not; 0 where there are none (a file store).
+   */
+  public long segmentRows() {
+    final TableVersions v = versions();
+    return v == null ? 0 : v.appendedRows();
+  }
+
+  /**
    * The store's table versions, or null (see {@link TableVersions#install}); null too once
    * they are no longer the store's transaction manager (HSQLDB's own {@code SET DATABASE
    * TRANSACTION CONTROL} put another in its place), so that no read trusts versions that

@@ -655,8 +655,17 @@ public final class TableVersions extends TransactionManagerMVCC {
     }
   }
 
+  /** How many rows batches appended to segments, committed or not. */
+  private final AtomicLong appendedRows = new AtomicLong();
+
+  /** How many rows batches appended to the store's segments, committed or not. */
+  long appendedRows() {
+    return appendedRows.get();
+  }
+
   /** Appends {@code block} to the transaction of {@code session}, which has begun. */
   void append(org.hsqldb.Session session, Segment.Block block) {
+    appendedRows.addAndGet(block.count);
     block.scn = getNextSystemChangeNumber();
     pending.computeIfAbsent(session, s -> new IdentityHashMap<>())
         .computeIfAbsent(block.segment.table, t -> new ArrayList<>()).add(block);
@@ -757,11 +766,17 @@ public final class TableVersions extends TransactionManagerMVCC {
     super.beginActionResume(session);
   }
 
-  /** The segments of the tables {@code statement} touches: all of them for DDL. */
+  /**
+   * The segments of the tables {@code statement} touches: all of them for DDL that may rebuild
+   * or constrain a table's rows, none for CREATE TABLE (but those it reads) and DROP TABLE
+   * (whose rows go, segment and all).
+   */
   private List<Segment> touched(Statement statement) {
     final List<Segment> out = new ArrayList<>();
     synchronized (segments) {
-      if (statement.isCatalogChange()) {
+      final int type = statement.getType();
+      if (statement.isCatalogChange() && type != org.hsqldb.StatementTypes.CREATE_TABLE
+          && type != org.hsqldb.StatementTypes.DROP_TABLE) {
         out.addAll(segments.values());
         return out;
       }
