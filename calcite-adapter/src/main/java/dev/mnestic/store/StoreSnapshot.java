@@ -5,6 +5,7 @@ import org.hsqldb.navigator.RowIterator;
 import org.hsqldb.persist.PersistentStore;
 import org.hsqldb.types.Type;
 
+import java.lang.ref.WeakReference;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -260,15 +261,24 @@ public final class StoreSnapshot {
     }
   }
 
-  /** A table's committed state: the table and row store (by identity) and its version. */
-  private record Committed(Table table, PersistentStore rowStore, long version) {
+  /**
+   * A table's committed state: the table and row store (by identity, held weakly: a state kept
+   * by a cache keeps no closed store alive) and its version.
+   */
+  private record Committed(WeakReference<Table> table, WeakReference<PersistentStore> rowStore,
+      long version) {
+    Committed(Table table, PersistentStore rowStore, long version) {
+      this(new WeakReference<>(table), new WeakReference<>(rowStore), version);
+    }
+
     @Override public boolean equals(Object o) {
-      return o instanceof Committed c && c.table == table && c.rowStore == rowStore
-          && c.version == version;
+      return o instanceof Committed c && c.version == version && table.get() != null
+          && c.table.get() == table.get() && rowStore.get() != null
+          && c.rowStore.get() == rowStore.get();
     }
 
     @Override public int hashCode() {
-      return System.identityHashCode(table) * 31 + Long.hashCode(version);
+      return Long.hashCode(version);
     }
   }
 
