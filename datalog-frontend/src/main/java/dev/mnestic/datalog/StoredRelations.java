@@ -1258,8 +1258,11 @@ final class StoredRelations {
         final Map<String, Object> config = new LinkedHashMap<>();
         ((Map<?, ?>) d.options().tree()).forEach((k, v) -> config.put((String) k, Json.wrap(v)));
         config.remove("index_filter");
-        rows.add(Values.list(name, d.kind(), Values.list(relation + ":" + name),
-            Json.object(config)));
+        // CozoDB keeps an LSH index in two relations, rel:idx and its inverse rel:idx:inv
+        final List<Object> relations = d.kind().equals("lsh")
+            ? Values.list(relation + ":" + name, relation + ":" + name + ":inv")
+            : Values.list(relation + ":" + name);
+        rows.add(Values.list(name, d.kind(), relations, Json.object(config)));
       });
     } else {
       columns(relation, pos); // an index has no indices, but must exist

@@ -59,9 +59,14 @@ import java.util.regex.Pattern;
  *
  * <p>Vectors ({@link Vector}): {@code vec}, {@code rand_vec}, {@code is_vec}, {@code
  * l2_normalize}, {@code l2_dist}, {@code ip_dist}, {@code cos_dist}, in the vector's own
- * precision as CozoDB computes them. Not implemented: CozoDB 0.7.6's element-wise arithmetic
- * and math on vectors ({@code vec([1, 2]) + 1}, {@code exp(v)}: here an error, as for any
- * non-number). {@code t2s} converts with the {@code fast2s} crate's table, as CozoDB does.
+ * precision as CozoDB computes them; {@code length}, {@code to_bool}, {@code to_unity} of a
+ * vector; and CozoDB 0.7.6's element-wise arithmetic ({@code + - * /} of two vectors, or of a
+ * vector and a number, an F32 vector staying F32 and a mixed pair F64; {@code minus}, {@code
+ * abs}, {@code pow(v, x)}) and math ({@code sqrt}, {@code exp}, {@code ln}, the trigonometric
+ * and hyperbolic functions...) on vectors, with its quirks ({@code v1 * v2 * v3} is {@code
+ * (v1 + v2) * v3}). An F32 element's math function is the f64 one rounded to f32 (CozoDB's
+ * single-precision libm may differ in the last bit); where CozoDB panics (two vectors of
+ * different lengths, neither 1, subtracted or divided) mnestic fails with an error. {@code t2s} converts with the {@code fast2s} crate's table, as CozoDB does.
  * {@code now}, {@code rand_*} read the
  * clock and a random source, as CozoDB's do. A regex argument is Rust's syntax run by
  * {@link java.util.regex} ({@link #regex}).
@@ -247,6 +252,9 @@ public final class Functions {
     if (a instanceof Validity) {
       return ((Validity) a).assertion();
     }
+    if (a instanceof Vector) {
+      return true;
+    }
     if (a instanceof Json) {
       final Object doc = ((Json) a).tree();
       return doc instanceof Long ? (Long) doc != 0
@@ -382,6 +390,8 @@ public final class Functions {
       } else if (a instanceof Double) {
         final double f = (Double) a;
         floats = nan(floats + f, floats, f);
+      } else if (a instanceof Vector) {
+        return addVectors(args, args.length, false);
       } else {
         throw ValueException.eval("addition requires numbers");
       }
@@ -400,7 +410,81 @@ public final class Functions {
     return add(new Object[] {a, b});
   }
 
-  /** {@code a - b}: Int if both are Ints (wrapping), else Float. */
+  /**
+   * The vector sum ({@code mul}: product) of {@code args[0, n)}, as CozoDB's {@code add_vecs}
+   * and {@code mul_vecs}: the first {@code n - 1} summed (also for a product: CozoDB's
+   * {@code mul_vecs} sums them), then the last added (multiplied) element-wise, or as a number
+   * to each element. So {@code add(1, 2, v)} fails ("addition requires numbers") where
+   * {@code add(v, 1, 2)} does not.
+   */
+  private static Object addVectors(Object[] args, int n, boolean mul) {
+    if (n == 1) {
+      return args[0];
+    }
+    final Object first = addVectors(args, n - 1, false);
+    final Object last = args[n - 1];
+    final Vector.Op op = mul ? MUL : ADD;
+    if (first instanceof Vector && last instanceof Vector) {
+      if (((Vector) first).length() != ((Vector) last).length()) {
+        throw ValueException.eval("can only add vectors of the same length");
+      }
+      return ((Vector) first).zip((Vector) last, op);
+    }
+    if (first instanceof Vector || last instanceof Vector) {
+      final Object number = first instanceof Vector ? last : first;
+      if (!isNum(number)) {
+        throw ValueException.eval("can only add numbers to vectors");
+      }
+      final Vector v = (Vector) (first instanceof Vector ? first : last);
+      return v.withScalar(toDouble(number), false, op);
+    }
+    throw ValueException.eval("addition requires numbers");
+  }
+
+  private static final Vector.Op ADD = new Vector.Op() {
+    @Override public float apply(float a, float b) {
+      return a + b;
+    }
+
+    @Override public double apply(double a, double b) {
+      return a + b;
+    }
+  };
+
+  private static final Vector.Op SUB = new Vector.Op() {
+    @Override public float apply(float a, float b) {
+      return a - b;
+    }
+
+    @Override public double apply(double a, double b) {
+      return a - b;
+    }
+  };
+
+  private static final Vector.Op MUL = new Vector.Op() {
+    @Override public float apply(float a, float b) {
+      return a * b;
+    }
+
+    @Override public double apply(double a, double b) {
+      return a * b;
+    }
+  };
+
+  private static final Vector.Op DIV = new Vector.Op() {
+    @Override public float apply(float a, float b) {
+      return a / b;
+    }
+
+    @Override public double apply(double a, double b) {
+      return a / b;
+    }
+  };
+
+  /**
+   * {@code a - b}: Int if both are Ints (wrapping), else Float; element-wise for vectors (a
+   * number minus a vector is {@code -(v - x)}, as CozoDB computes it).
+   */
   public static Object sub(Object a, Object b) {
     if (a instanceof Long && b instanceof Long) {
       return (Long) a - (Long) b;
@@ -409,6 +493,21 @@ public final class Functions {
       final double x = toDouble(a);
       final double y = toDouble(b);
       return nan(x - y, x, y);
+    }
+    if (a instanceof Vector && b instanceof Vector) {
+      return ((Vector) a).zip((Vector) b, SUB);
+    }
+    if (a instanceof Vector) {
+      if (!isNum(b)) {
+        throw ValueException.eval("can only subtract numbers from vectors");
+      }
+      return ((Vector) a).withScalar(toDouble(b), false, SUB);
+    }
+    if (b instanceof Vector) {
+      if (!isNum(a)) {
+        throw ValueException.eval("can only subtract vectors from numbers");
+      }
+      return ((Vector) b).withScalar(toDouble(a), false, SUB).map(x -> -x);
     }
     throw ValueException.eval("subtraction requires numbers");
   }
@@ -423,6 +522,8 @@ public final class Functions {
       } else if (a instanceof Double) {
         final double f = (Double) a;
         floats = nan(floats * f, floats, f);
+      } else if (a instanceof Vector) {
+        return addVectors(args, args.length, true);
       } else {
         throw ValueException.eval("multiplication requires numbers");
       }
@@ -441,12 +542,30 @@ public final class Functions {
     return mul(new Object[] {a, b});
   }
 
-  /** {@code a / b}: always a Float ({@code 1 / 0} is infinity). */
-  public static Double div(Object a, Object b) {
+  /**
+   * {@code a / b}: always a Float ({@code 1 / 0} is infinity); element-wise for vectors, with
+   * CozoDB's messages (which say "subtract").
+   */
+  public static Object div(Object a, Object b) {
     if (isNum(a) && isNum(b)) {
       final double x = toDouble(a);
       final double y = toDouble(b);
       return nan(x / y, x, y);
+    }
+    if (a instanceof Vector && b instanceof Vector) {
+      return ((Vector) a).zip((Vector) b, DIV);
+    }
+    if (a instanceof Vector) {
+      if (!isNum(b)) {
+        throw ValueException.eval("can only subtract numbers from vectors");
+      }
+      return ((Vector) a).withScalar(toDouble(b), false, DIV);
+    }
+    if (b instanceof Vector) {
+      if (!isNum(a)) {
+        throw ValueException.eval("can only subtract vectors from numbers");
+      }
+      return ((Vector) b).withScalar(toDouble(a), true, DIV);
     }
     throw ValueException.eval("division requires numbers");
   }
@@ -469,8 +588,13 @@ public final class Functions {
     throw ValueException.eval("'mod' requires numbers");
   }
 
-  /** {@code a ^ b}: always a Float. */
-  public static Double pow(Object a, Object b) {
+  /** {@code a ^ b}: always a Float; each element of a vector {@code a} to the power {@code b}. */
+  public static Object pow(Object a, Object b) {
+    if (a instanceof Vector && isNum(b)) {
+      final Vector v = (Vector) a;
+      final double y = v.isF32() ? (float) toDouble(b) : toDouble(b);
+      return v.map(x -> StrictMath.pow(x, y));
+    }
     if (!isNum(a) || !isNum(b)) {
       throw ValueException.eval("'pow' requires numbers");
     }
@@ -487,6 +611,9 @@ public final class Functions {
     if (a instanceof Double) {
       return negateBits((Double) a);
     }
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> 0.0 - x);
+    }
     throw ValueException.eval("minus can only be applied to numbers");
   }
 
@@ -498,6 +625,9 @@ public final class Functions {
     }
     if (a instanceof Double) {
       return Double.longBitsToDouble(Double.doubleToRawLongBits((Double) a) & Long.MAX_VALUE);
+    }
+    if (a instanceof Vector) {
+      return ((Vector) a).map(Math::abs);
     }
     throw ValueException.eval("'abs' requires numbers");
   }
@@ -596,64 +726,136 @@ public final class Functions {
     return best;
   }
 
-  public static Double sqrt(Object a) {
-    final double x = number(a, "sqrt");
+  public static Object sqrt(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> sqrt(x));
+    }
+    return sqrt(number(a, "sqrt"));
+  }
+
+  private static double sqrt(double x) {
     return nan(Math.sqrt(x), x);
   }
 
-  public static Double exp(Object a) {
-    final double x = number(a, "exp");
+  public static Object exp(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> exp(x));
+    }
+    return exp(number(a, "exp"));
+  }
+
+  private static double exp(double x) {
     return nan(StrictMath.exp(x), x);
   }
 
   /** 2 to the power {@code a}; may differ from CozoDB in the last bit for non-integral {@code a}. */
-  public static Double exp2(Object a) {
-    final double x = number(a, "exp2");
+  public static Object exp2(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> exp2(x));
+    }
+    return exp2(number(a, "exp2"));
+  }
+
+  private static double exp2(double x) {
     return nan(StrictMath.pow(2.0, x), x);
   }
 
-  public static Double ln(Object a) {
-    final double x = number(a, "ln");
+  public static Object ln(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> ln(x));
+    }
+    return ln(number(a, "ln"));
+  }
+
+  private static double ln(double x) {
     return nan(StrictMath.log(x), x);
   }
 
-  public static Double log2(Object a) {
-    final double x = number(a, "log2");
+  public static Object log2(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> log2(x));
+    }
+    return log2(number(a, "log2"));
+  }
+
+  private static double log2(double x) {
     return nan(Log2.log2(x), x);
   }
 
-  public static Double log10(Object a) {
-    final double x = number(a, "log10");
+  public static Object log10(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> log10(x));
+    }
+    return log10(number(a, "log10"));
+  }
+
+  private static double log10(double x) {
     return nan(StrictMath.log10(x), x);
   }
 
-  public static Double sin(Object a) {
-    final double x = number(a, "sin");
+  public static Object sin(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> sin(x));
+    }
+    return sin(number(a, "sin"));
+  }
+
+  private static double sin(double x) {
     return nan(StrictMath.sin(x), x);
   }
 
-  public static Double cos(Object a) {
-    final double x = number(a, "cos");
+  public static Object cos(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> cos(x));
+    }
+    return cos(number(a, "cos"));
+  }
+
+  private static double cos(double x) {
     return nan(StrictMath.cos(x), x);
   }
 
-  public static Double tan(Object a) {
-    final double x = number(a, "tan");
+  public static Object tan(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> tan(x));
+    }
+    return tan(number(a, "tan"));
+  }
+
+  private static double tan(double x) {
     return nan(StrictMath.tan(x), x);
   }
 
-  public static Double asin(Object a) {
-    final double x = number(a, "asin");
+  public static Object asin(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> asin(x));
+    }
+    return asin(number(a, "asin"));
+  }
+
+  private static double asin(double x) {
     return nan(StrictMath.asin(x), x);
   }
 
-  public static Double acos(Object a) {
-    final double x = number(a, "acos");
+  public static Object acos(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> acos(x));
+    }
+    return acos(number(a, "acos"));
+  }
+
+  private static double acos(double x) {
     return nan(StrictMath.acos(x), x);
   }
 
-  public static Double atan(Object a) {
-    final double x = number(a, "atan");
+  public static Object atan(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> atan(x));
+    }
+    return atan(number(a, "atan"));
+  }
+
+  private static double atan(double x) {
     return nan(StrictMath.atan(x), x);
   }
 
@@ -663,32 +865,62 @@ public final class Functions {
     return nan(StrictMath.atan2(y, x), y, x);
   }
 
-  public static Double sinh(Object a) {
-    final double x = number(a, "sinh");
+  public static Object sinh(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> sinh(x));
+    }
+    return sinh(number(a, "sinh"));
+  }
+
+  private static double sinh(double x) {
     return nan(StrictMath.sinh(x), x);
   }
 
-  public static Double cosh(Object a) {
-    final double x = number(a, "cosh");
+  public static Object cosh(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> cosh(x));
+    }
+    return cosh(number(a, "cosh"));
+  }
+
+  private static double cosh(double x) {
     return nan(StrictMath.cosh(x), x);
   }
 
-  public static Double tanh(Object a) {
-    final double x = number(a, "tanh");
+  public static Object tanh(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> tanh(x));
+    }
+    return tanh(number(a, "tanh"));
+  }
+
+  private static double tanh(double x) {
     return nan(StrictMath.tanh(x), x);
   }
 
   /** Inverse hyperbolic sine, by the formula of Rust's standard library. */
-  public static Double asinh(Object a) {
-    final double x = number(a, "asinh");
+  public static Object asinh(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> asinh(x));
+    }
+    return asinh(number(a, "asinh"));
+  }
+
+  private static double asinh(double x) {
     final double ax = Math.abs(x);
     final double ix = 1.0 / ax;
     return nan(Math.copySign(StrictMath.log1p(ax + ax / (StrictMath.hypot(1.0, ix) + ix)), x), x);
   }
 
   /** Inverse hyperbolic cosine, by the formula of Rust's standard library (positive NaN below 1). */
-  public static Double acosh(Object a) {
-    final double x = number(a, "acosh");
+  public static Object acosh(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> acosh(x));
+    }
+    return acosh(number(a, "acosh"));
+  }
+
+  private static double acosh(double x) {
     if (x < 1.0) {
       return Double.NaN;
     }
@@ -696,8 +928,14 @@ public final class Functions {
   }
 
   /** Inverse hyperbolic tangent, by the formula of Rust's standard library. */
-  public static Double atanh(Object a) {
-    final double x = number(a, "atanh");
+  public static Object atanh(Object a) {
+    if (a instanceof Vector) {
+      return ((Vector) a).map(x -> atanh(x));
+    }
+    return atanh(number(a, "atanh"));
+  }
+
+  private static double atanh(double x) {
     return nan(0.5 * StrictMath.log1p(2.0 * x / (1.0 - x)), x);
   }
 
@@ -1039,6 +1277,9 @@ public final class Functions {
     if (a instanceof String) {
       final String s = (String) a;
       return (long) s.codePointCount(0, s.length());
+    }
+    if (a instanceof Vector) {
+      return (long) ((Vector) a).length();
     }
     throw ValueException.eval("'length' requires lists");
   }

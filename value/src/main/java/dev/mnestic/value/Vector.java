@@ -111,6 +111,81 @@ public final class Vector {
     return dot(diff, diff);
   }
 
+  /** The element-wise operations of CozoDB's vector arithmetic, in each element type. */
+  public interface Op {
+    float apply(float a, float b);
+
+    double apply(double a, double b);
+  }
+
+  /**
+   * {@code op} applied to each element of this vector and {@code b}'s, as {@code ndarray}'s
+   * arithmetic: in single precision if both are F32, else in double (an F32 widened); a vector
+   * of length 1 is broadcast to the other's length.
+   *
+   * @throws ValueException when the lengths differ and neither is 1 ({@code ndarray} panics)
+   */
+  public Vector zip(Vector b, Op op) {
+    final int n = length() == 1 ? b.length() : length();
+    if (b.length() != n && b.length() != 1) {
+      throw ValueException.eval("vectors of lengths " + length() + " and " + b.length()
+          + " cannot be combined element-wise");
+    }
+    if (f32 != null && b.f32 != null) {
+      final float[] out = new float[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = op.apply(f32[f32.length == 1 ? 0 : i], b.f32[b.f32.length == 1 ? 0 : i]);
+      }
+      return new Vector(out, null);
+    }
+    final double[] out = new double[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = op.apply(get(length() == 1 ? 0 : i), b.get(b.length() == 1 ? 0 : i));
+    }
+    return new Vector(null, out);
+  }
+
+  /**
+   * {@code op} applied to each element and {@code x}: in single precision ({@code x} rounded to
+   * a float first, as CozoDB's {@code f as f32}) for an F32 vector; {@code swap} puts {@code x}
+   * first.
+   */
+  public Vector withScalar(double x, boolean swap, Op op) {
+    if (f32 != null) {
+      final float y = (float) x;
+      final float[] out = new float[f32.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = swap ? op.apply(y, f32[i]) : op.apply(f32[i], y);
+      }
+      return new Vector(out, null);
+    }
+    final double[] out = new double[f64.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = swap ? op.apply(x, f64[i]) : op.apply(f64[i], x);
+    }
+    return new Vector(null, out);
+  }
+
+  /**
+   * {@code f} of each element, in the element type: an F32 element's result is the double
+   * result rounded to a float (CozoDB computes it with the single-precision function, which may
+   * differ in the last bit).
+   */
+  public Vector map(java.util.function.DoubleUnaryOperator f) {
+    if (f32 != null) {
+      final float[] out = new float[f32.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = (float) f.applyAsDouble(f32[i]);
+      }
+      return new Vector(out, null);
+    }
+    final double[] out = new double[f64.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = f.applyAsDouble(f64[i]);
+    }
+    return new Vector(null, out);
+  }
+
   /** This vector divided by its Euclidean norm, as CozoDB's {@code l2_normalize}. */
   public Vector l2Normalized() {
     if (f32 != null) {

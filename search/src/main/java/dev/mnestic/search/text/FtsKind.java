@@ -125,17 +125,13 @@ public final class FtsKind implements SearchIndex.Kind {
 
   /** The analyzer a definition names (its {@code tokenizer} and {@code tokenizer_filters}). */
   public static TextAnalyzer analyzerOf(SearchIndex.Definition definition) {
-    TextAnalyzer.Config tokenizer = fromJson(definition.option("tokenizer"));
+    TextAnalyzer.Config tokenizer =
+        TextAnalyzer.Config.fromDescription(definition.option("tokenizer"));
     List<TextAnalyzer.Config> filters = new ArrayList<>();
     for (Object f : (List<?>) definition.option("tokenizer_filters")) {
-      filters.add(fromJson(f));
+      filters.add(TextAnalyzer.Config.fromDescription(f));
     }
     return analyzer(tokenizer, filters);
-  }
-
-  private static TextAnalyzer.Config fromJson(Object tree) {
-    Map<?, ?> m = (Map<?, ?>) tree;
-    return new TextAnalyzer.Config((String) m.get("name"), new ArrayList<>((List<?>) m.get("args")));
   }
 
   /** The tokenizer option's config (CozoDB's message when it is not a name or a call). */

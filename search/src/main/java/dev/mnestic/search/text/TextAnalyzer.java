@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import dev.mnestic.value.Json;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.tartarus.snowball.SnowballStemmer;
 import org.tartarus.snowball.ext.ArabicStemmer;
@@ -79,12 +80,76 @@ public final class TextAnalyzer {
           "Tokenizer must be a symbol or a call for an existing tokenizer");
     }
 
-    /** CozoDB's JSON of it, as {@code ::indices} shows it: its name and arguments. */
+    /**
+     * CozoDB's JSON of it, as {@code ::indices} shows it: its name and arguments, each as serde
+     * writes CozoDB's {@code DataValue} ({@code {"Str": "en"}}, {@code {"Num": {"Int": 2}}},
+     * {@code {"Bool": true}}, {@code {"List": [...]}}).
+     */
     public Map<String, Object> describe() {
       Map<String, Object> m = new java.util.LinkedHashMap<>();
-      m.put("args", new ArrayList<>(args));
+      List<Object> tagged = new ArrayList<>();
+      for (Object a : args) {
+        tagged.add(tagged(a));
+      }
+      m.put("args", tagged);
       m.put("name", name);
       return m;
+    }
+
+    /** The config {@link #describe} describes. */
+    public static Config fromDescription(Object description) {
+      Map<?, ?> m = (Map<?, ?>) description;
+      List<Object> args = new ArrayList<>();
+      for (Object a : (List<?>) m.get("args")) {
+        args.add(untagged(a));
+      }
+      return new Config((String) m.get("name"), args);
+    }
+
+    private static Object tagged(Object value) {
+      if (value == null) {
+        return "Null";
+      }
+      if (value instanceof String) {
+        return Json.object(Map.<String, Object>of("Str", value));
+      }
+      if (value instanceof Boolean) {
+        return Json.object(Map.<String, Object>of("Bool", value));
+      }
+      if (value instanceof Long) {
+        return Json.object(Map.<String, Object>of("Num", Json.object(Map.<String, Object>of("Int", value))));
+      }
+      if (value instanceof Double) {
+        return Json.object(Map.<String, Object>of("Num", Json.object(Map.<String, Object>of("Float", value))));
+      }
+      if (value instanceof List<?> l) {
+        List<Object> out = new ArrayList<>();
+        for (Object x : l) {
+          out.add(tagged(x));
+        }
+        return Json.object(Map.<String, Object>of("List", out));
+      }
+      throw new IllegalArgumentException("Tokenizer arguments must be constants, got " + value);
+    }
+
+    private static Object untagged(Object tagged) {
+      if ("Null".equals(tagged)) {
+        return null;
+      }
+      Map.Entry<?, ?> e = ((Map<?, ?>) tagged).entrySet().iterator().next();
+      Object v = e.getValue();
+      switch ((String) e.getKey()) {
+        case "Num":
+          return ((Map<?, ?>) v).values().iterator().next();
+        case "List":
+          List<Object> out = new ArrayList<>();
+          for (Object x : (List<?>) v) {
+            out.add(untagged(x));
+          }
+          return out;
+        default:
+          return v;
+      }
     }
 
     Object arg(int i) {
@@ -336,10 +401,17 @@ public final class TextAnalyzer {
     return out;
   }
 
+  /**
+   * Argument {@code i} as CozoDB's {@code get_int}: an Int, or a Float of integral value
+   * ({@code NGram(2.0, 3)}); {@code dflt} when absent.
+   */
   private static long intArg(Config c, int i, long dflt, String error) {
     Object a = c.arg(i);
     if (a == null) {
       return dflt;
+    }
+    if (a instanceof Double d && d == Math.rint(d) && !Double.isInfinite(d)) {
+      return d.longValue();
     }
     if (!(a instanceof Long)) {
       throw new IllegalArgumentException(error);
