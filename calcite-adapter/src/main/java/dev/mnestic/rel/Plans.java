@@ -14,6 +14,8 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.linq4j.tree.ClassDeclaration;
 import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.FieldDeclaration;
+import org.apache.calcite.linq4j.tree.VisitorImpl;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptCostImpl;
 import org.apache.calcite.plan.RelOptLattice;
@@ -44,6 +46,7 @@ import com.google.common.util.concurrent.UncheckedExecutionException;
 import org.codehaus.commons.compiler.CompilerFactoryFactory;
 import org.codehaus.commons.compiler.ISimpleCompiler;
 
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -217,11 +220,26 @@ public final class Plans {
             : ArrayBindable.class.getCanonicalName())
         + " {\n" + body + "\n}\n";
     try {
-      return COMPILED.get(source, () -> compile(declaration.name, source));
-    } catch (ExecutionException | UncheckedExecutionException e) {
+      // as Calcite's own cache: a class with static fields is not shared between runs
+      return hasStaticField(declaration) ? compile(declaration.name, source)
+          : COMPILED.get(source, () -> compile(declaration.name, source));
+    } catch (Exception e) {
       throw new IllegalStateException("Error while compiling generated Java code:\n" + source,
-          e.getCause());
+          e instanceof ExecutionException || e instanceof UncheckedExecutionException
+              ? e.getCause() : e);
     }
+  }
+
+  /** Whether {@code declaration}, or a class declared in it, declares a static field. */
+  private static boolean hasStaticField(ClassDeclaration declaration) {
+    final boolean[] found = {false};
+    declaration.accept(new VisitorImpl<Void>() {
+      @Override public Void visit(FieldDeclaration field) {
+        found[0] |= (field.modifier & Modifier.STATIC) != 0;
+        return found[0] ? null : super.visit(field);
+      }
+    });
+    return found[0];
   }
 
   private static Bindable<?> compile(String className, String source) throws Exception {

@@ -31,7 +31,10 @@ import java.util.Set;
  * aggregating rules too). The bindings a rule writes into {@code r|Iα} come from the atoms
  * before the application that read only stored relations, constant rules and pure relations
  * (expressions, unifications, stored atoms); a variable only an other atom binds counts as
- * free. So the magic relations read nothing but pure ones and stored relations, and the
+ * free. Where an application has more than one such atom before it, they are kept once, as a
+ * supplementary relation ({@code r|S0}, as CozoDB's), which the input and the next
+ * application's supplementary read, so a body of n applications makes rules of O(n) atoms,
+ * not O(n²). So the magic relations read nothing but pure ones and stored relations, and the
  * rewritten query stratifies as the original does. A relation applied with every argument free
  * keeps its name and rules (adorned inside); relations no rule applies are left out, as the
  * stratifier leaves out what the entry does not reach.
@@ -48,6 +51,8 @@ public final class MagicSets {
   private final List<Rule> out = new ArrayList<>();
   private final List<Rule> inputs = new ArrayList<>();
   private boolean rewrote;
+  /** Supplementary relations made so far, numbering the next one's name. */
+  private int sups;
 
   private record Adorned(String relation, boolean[] bound) {
   }
@@ -210,6 +215,19 @@ public final class MagicSets {
           pending.push(new Adorned(apply.rule(), beta));
           if (anyBound(beta)) {
             rewrote = true;
+            if (kept.size() > 1 && !seen.isEmpty()) {
+              // CozoDB's supplementary relation: the atoms so far kept once, read by the
+              // input and by the next application's supplementary, not repeated in each
+              final Atom sup = new Atom.RuleApply(name + "|S" + sups++,
+                  seen.stream().map(v -> (Expr) new Expr.Var(v, apply.pos())).toList(),
+                  apply.pos());
+              inputs.add(new Rule(((Atom.RuleApply) sup).rule(), seen.stream()
+                  .map(v -> new Rule.HeadArg(new Expr.Var(v, apply.pos()), null, List.of(),
+                      apply.pos())).toList(), Rule.Kind.INLINE, List.copyOf(kept), null,
+                  apply.pos()));
+              kept.clear();
+              kept.add(sup);
+            }
             final Rule in = inputRule(apply, beta, kept);
             if (!isIdentity(in)) {
               inputs.add(in);
