@@ -67,8 +67,10 @@ class ProbeChainTest {
     connection.close();
   }
 
+  /** A row table; its name is made unique, as the run finds tables by name. */
   private RelOptTable table(String name, RelDataType rowType) {
-    final RelOptTable t = RowTable.create(b.getRelOptSchema(), name, rowType);
+    final RelOptTable t =
+        RowTable.create(b.getRelOptSchema(), name + "$" + tables.size(), rowType);
     tables.add(RowTable.of(t));
     return t;
   }
