@@ -113,7 +113,8 @@ public final class HnswBench {
     }
   }
 
-  private static float[] vector(Random random) {
+  /** A random vector of HnswBench's dimension, uniform in [0, 1) per element. */
+  static float[] vector(Random random) {
     final float[] v = new float[DIM];
     for (int i = 0; i < DIM; i++) {
       v[i] = random.nextFloat();

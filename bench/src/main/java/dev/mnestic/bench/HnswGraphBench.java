@@ -54,11 +54,11 @@ public final class HnswGraphBench {
     final Random random = new Random(18);
     final List<float[]> data = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      data.add(vector(random));
+      data.add(HnswBench.vector(random));
     }
     final List<float[]> qs = new ArrayList<>();
     for (int i = 0; i < queries; i++) {
-      qs.add(vector(random));
+      qs.add(HnswBench.vector(random));
     }
     final List<Set<Integer>> truth = new ArrayList<>();
     for (float[] q : qs) {
@@ -309,13 +309,5 @@ public final class HnswGraphBench {
       s += x * x;
     }
     return s;
-  }
-
-  private static float[] vector(Random random) {
-    final float[] v = new float[DIM];
-    for (int i = 0; i < DIM; i++) {
-      v[i] = random.nextFloat();
-    }
-    return v;
   }
 }
