@@ -172,6 +172,22 @@ class MagicSetsTest extends OneStoreTest {
     assertFalse(plain.contains("|M"), plain);
   }
 
+  /**
+   * A relation the query reads whole is read whole by its bound applications too (Andersen's
+   * load rule applies {@code pt} with a bound argument inside {@code pt}'s own rules): no
+   * adorned copy, so no more derived than without the rewrite, and the same answers.
+   */
+  @Test void aRelationReadWholeIsNotAdorned() throws Exception {
+    final Map<String, Object> params = Map.of("g", 1L, "src", 0L);
+    final String query = "pt[p, a] := *edge[$g, p, a]\n"
+        + "pt[p, a] := *edge[$g, p, q], pt[q, r], pt[r, a]\n?[count(p)] := pt[p, a]";
+    same(query, params);
+    assertEquals(derived(query + "\n:disable_magic_rewrite true", params),
+        derived(query, params));
+    final String explained = relations(run("::explain {" + query.replace("$g", "1") + "}"));
+    assertFalse(explained.contains("|M"), explained);
+  }
+
   /** The relations column of {@code ::explain}, a stratum a line. */
   private static String relations(Engine.Result explained) {
     return explained.rows().stream().map(r -> r.get(0) + " [" + r.get(1) + "]").distinct()

@@ -38,11 +38,22 @@ import java.util.Set;
  * rewritten query stratifies as the original does. A relation applied with every argument free
  * keeps its name and rules (adorned inside); relations no rule applies are left out, as the
  * stratifier leaves out what the entry does not reach.
+ *
+ * <p>A relation that some application asks for whole (every argument free) is read whole by
+ * all of them: its full relation is derived anyway, so a bound application reads it rather than
+ * deriving a second, adorned copy. (Andersen's {@code pt[p, a] := *load[p, q], pt[q, r],
+ * pt[r, a]} applies {@code pt} with {@code r} bound inside the rules of the {@code pt} the query
+ * reads whole: adorning it derived pt twice over and multiplied the work.) The rewrite is run
+ * again with such relations left whole until no more are found.
  */
 public final class MagicSets {
   private final Map<String, List<Rule>> byName = new LinkedHashMap<>();
   /** The relations rewritten when applied with a bound argument. */
   private final Set<String> candidates = new HashSet<>();
+  /** Candidates read whole wherever they are applied, as some application asks them whole. */
+  private final Set<String> whole;
+  /** Candidates some application asks for with every argument free. */
+  private final Set<String> askedWhole = new HashSet<>();
   /** Constant rules and candidates: what the atoms binding an input may read. */
   private final Set<String> pure = new HashSet<>();
   /** Adorned relations still to write: relation and adornment. */
@@ -57,7 +68,8 @@ public final class MagicSets {
   private record Adorned(String relation, boolean[] bound) {
   }
 
-  private MagicSets(List<Rule> rules) {
+  private MagicSets(List<Rule> rules, Set<String> whole) {
+    this.whole = whole;
     for (Rule r : rules) {
       byName.computeIfAbsent(r.name(), k -> new ArrayList<>()).addAll(Dnf.expand(r));
     }
@@ -68,9 +80,13 @@ public final class MagicSets {
    * applied with a bound argument. Rules are in disjunctive normal form ({@link Dnf}) after it.
    */
   public static List<Rule> rewrite(List<Rule> rules) {
-    final MagicSets m = new MagicSets(rules);
-    m.findPure();
-    m.run();
+    final Set<String> whole = new HashSet<>();
+    MagicSets m;
+    do {
+      m = new MagicSets(rules, whole);
+      m.findPure();
+      m.run();
+    } while (whole.addAll(m.askedWhole));
     if (!m.rewrote) {
       return rules;
     }
@@ -155,6 +171,9 @@ public final class MagicSets {
     while (!pending.isEmpty()) {
       final Adorned a = pending.pop();
       final boolean some = anyBound(a.bound());
+      if (!some) {
+        askedWhole.add(a.relation());
+      }
       final String name = some ? adorned(a.relation(), a.bound()) : a.relation();
       if (!written.add(name)) {
         continue;
@@ -209,7 +228,7 @@ public final class MagicSets {
         Atom applied = apply;
         if (candidates.contains(apply.rule())) {
           final boolean[] beta = new boolean[apply.args().size()];
-          for (int i = 0; i < beta.length; i++) {
+          for (int i = 0; i < beta.length && !whole.contains(apply.rule()); i++) {
             beta[i] = isBound(apply.args().get(i), seen);
           }
           pending.push(new Adorned(apply.rule(), beta));
