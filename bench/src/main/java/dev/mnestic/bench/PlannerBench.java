@@ -1,6 +1,7 @@
 package dev.mnestic.bench;
 
 import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.memo.ParameterLists;
 import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.select.Plan;
 import dev.mnestic.planner.select.Search;
@@ -28,7 +29,9 @@ import java.util.stream.Collectors;
  * on a small dashboard. A run stopped by the time limit reports the gap between its plan and the
  * proven bound, the phases the limit cut short ({@code Plan.search}), and how the parts ended:
  * proven by the Lagrangian bound, proven by CP-SAT, CP-SAT stopped, no time left for CP-SAT, no
- * time left for the bound (the last run's).
+ * time left for the bound (the last run's), the queries whose chunk the space's deadline narrowed
+ * (the last run's) and the load average when the row was printed. "Without sharing" is over
+ * the whole space, built apart.
  *
  * <p>Reproduce: {@code bench/run PlannerBench 50 400 800 1664} (selection limited to 30 s), and
  * {@code bench/run PlannerBench --total 5 1664}: planning (space and selection) within 5 s in
@@ -63,8 +66,8 @@ public final class PlannerBench {
     Planner.plan(WorkloadParser.parse(Dashboards.generate(16, 2)), Planner.Options.defaults().withSelectionLimit(LIMIT));
     System.out.println("| queries | parts (services) | plan cost | without sharing | × cheaper | variables | constraints "
         + "| space (s) | uncut (s) | selection (s) | planning (s) | optimal? | cut short | parts: bound / CP-SAT / "
-        + "stopped / no CP-SAT / no bound |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        + "stopped / no CP-SAT / no bound | queries narrowed | load |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (String arg : sizes) {
       final int n = Integer.parseInt(arg);
       final Workload workload = WorkloadParser.parse(Dashboards.generate(n, 1));
@@ -91,7 +94,9 @@ public final class PlannerBench {
         select[run] = (done - start - planned.spaceNanos()) / 1e9;
         total[run] = (done - start) / 1e9;
       }
-      final double alone = TreePlans.costWithoutSharing(planSpace);
+      // Without sharing over the whole space: a space narrowed by its deadline offers its
+      // narrowed queries fewer ways to compute.
+      final double alone = TreePlans.costWithoutSharing(Planner.space(workload, ParameterLists.DEFAULT));
       final long parts = planSpace.workload().metrics().size();
       final String optimal = plan.status() == Plan.Status.OPTIMAL ? "proven"
           : String.format(Locale.ROOT, "gap %.1f%% (bound %.1f)", 100 * (plan.cost() - plan.bound()) / plan.cost(),
@@ -102,10 +107,22 @@ public final class PlannerBench {
       for (Search.Outcome o : Search.Outcome.values()) {
         outcomes.put(o, plan.search().parts().stream().filter(p -> p.outcome() == o).count());
       }
-      System.out.printf(Locale.ROOT, "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |%n",
+      System.out.printf(Locale.ROOT,
+          "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %d | %s |%n",
           n, parts, plan.cost(), alone, alone / plan.cost(), plan.variables(), plan.constraints(),
           median(space), median(uncut), median(select), median(total), optimal, cut.isEmpty() ? "none" : cut,
-          outcomes.values().stream().map(String::valueOf).collect(Collectors.joining(" / ")));
+          outcomes.values().stream().map(String::valueOf).collect(Collectors.joining(" / ")),
+          planSpace.narrowed().size(), load());
+    }
+  }
+
+  /** The load average over 1, 5 and 15 minutes, from /proc/loadavg ("?" where there is none). */
+  private static String load() {
+    try {
+      final String[] f = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (java.io.IOException e) {
+      return "?";
     }
   }
 

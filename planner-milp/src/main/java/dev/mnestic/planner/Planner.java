@@ -22,15 +22,21 @@ import dev.mnestic.planner.select.Solver;
 import dev.mnestic.planner.select.StopSignal;
 import dev.mnestic.planner.select.Ticker;
 import dev.mnestic.planner.workload.Query;
+import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Workload;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedSet;
+import java.util.function.BooleanSupplier;
 
 /**
  * The planner's pass order, in one place, and its one entry point, {@link #plan}, which the CLI
@@ -42,6 +48,13 @@ public final class Planner {
    * parts' plans, checking the result is a DAG, the report): a fiftieth, 100 ms of 5 s.
    */
   private static final int MARGIN = 50;
+  /**
+   * Under a total limit, the share of it the plan space may take whole: a chunk of queries
+   * started past a third of the limit is built with each query's own ways to compute only
+   * ({@link #space(Workload, ParameterLists, Execution, BooleanSupplier)}). Growing the plans of
+   * what was built whole takes about as long again as building it (docs/planner.md, Scale).
+   */
+  private static final int SPACE_SHARE = 3;
 
   private Planner() {
   }
@@ -122,15 +135,18 @@ public final class Planner {
   public static Planned plan(Workload workload, Options options) {
     final long start = options.ticker().read();
     MilpSelector.startLoadingSolver();
-    final PlanSpace space = space(workload, options.lists(), options.execution());
+    final long spaceUntil = start + options.timeLimit().toNanos() / SPACE_SHARE;
+    final PlanSpace space = space(workload, options.lists(), options.execution(),
+        options.limitCoversSpace() ? () -> options.ticker().read() < spaceUntil : () -> true);
     final long built = options.ticker().read() - start;
     final Duration limit = options.limitCoversSpace()
         ? options.timeLimit().minusNanos(built).minus(options.timeLimit().dividedBy(MARGIN)) : options.timeLimit();
     final Plan selected = new MilpSelector(space, options.solver(), limit.isNegative() ? Duration.ZERO : limit,
         options.ticker(), options.stop()).solve();
-    // Building the space comes first among the phases the plan reports; it is never cut short.
+    // Building the space comes first among the phases the plan reports, cut when its deadline
+    // narrowed some chunk.
     final List<Search.Phase> phases = new ArrayList<>();
-    phases.add(new Search.Phase("plan space", built / 1_000_000, false));
+    phases.add(new Search.Phase("plan space", built / 1_000_000, !space.narrowed().isEmpty()));
     phases.addAll(selected.search().phases());
     final Plan plan = new Plan(selected.candidates(), selected.edges(), selected.cost(), selected.bound(),
         selected.status(), selected.variables(), selected.constraints(), selected.millis(),
@@ -151,33 +167,104 @@ public final class Planner {
    * dropped) → edges, built once. Stage 3 then selects from the result.
    */
   public static PlanSpace space(Workload workload, ParameterLists lists, Execution execution) {
-    final Memo memo = new Memo();
-    Pass1.insert(memo, workload.queries(), lists);
-    Pass2.addMerges(memo, lists);
-    memo.checkMemo();
+    return space(workload, lists, execution, () -> true);
+  }
 
-    final List<SortedSet<Duration>> history = History.levels(memo, workload.queries());
+  /**
+   * {@link #space(Workload, ParameterLists, Execution)} built a chunk of queries at a time
+   * ({@link #chunks}: queries over metrics no other chunk's query reads, so no group, candidate
+   * or edge spans two chunks), each chunk's passes, Stage 2 and edges before the next's. A chunk
+   * started when {@code goesOn} says no more is built with each query's own ways to compute
+   * only: Pass 2 merges a sliding window from its own step, never from another query's tumbling
+   * width ({@link Pass2#addMerges(Memo, ParameterLists, int, boolean)}), a space a fraction of
+   * the size (its queries are in {@link PlanSpace#narrowed}).
+   */
+  public static PlanSpace space(Workload workload, ParameterLists lists, Execution execution,
+      BooleanSupplier goesOn) {
+    final Memo memo = new Memo();
+    final List<SortedSet<Duration>> history = new ArrayList<>();
     final List<PlanSpace.Pruned> pruned = new ArrayList<>();
-    final List<PhysicalCandidate> expanded = Stage2.expand(memo, workload, history, pruned, execution);
-    final CostModel model = new CostModel(workload, memo);
-    // On every core, as the edges below (CostModel.cost is safe to call from several threads).
-    final List<Cost> expandedCosts = expanded.parallelStream().map(v -> model.cost(v.logical(), v.properties()))
-        .toList();
+    final List<PhysicalCandidate> candidates = new ArrayList<>();
     final List<Cost> costs = new ArrayList<>();
-    final List<PhysicalCandidate> candidates = Stage2.dropDominated(memo, expanded, expandedCosts,
-        workload.budgets(), pruned, costs);
     final List<List<Integer>> byGroup = new ArrayList<>();
-    for (int g = 0; g < memo.groupCount(); g++) {
-      byGroup.add(new ArrayList<>());
+    final List<PhysicalEdge> edges = new ArrayList<>();
+    final Set<String> narrowed = new LinkedHashSet<>();
+    for (List<Query> chunk : chunks(workload)) {
+      final boolean whole = goesOn.getAsBoolean();
+      final int fromGroup = memo.groupCount();
+      final int fromCandidate = memo.candidateCount();
+      final int firstId = candidates.size();
+      Pass1.insert(memo, chunk, lists);
+      Pass2.addMerges(memo, lists, fromGroup, whole);
+      history.addAll(History.levels(memo, chunk, fromGroup));
+      final List<PhysicalCandidate> expanded = Stage2.expand(memo, workload, chunk, fromGroup, fromCandidate,
+          history, pruned, execution);
+      final CostModel model = new CostModel(workload, memo);
+      // On every core, as the edges below (CostModel.cost is safe to call from several threads).
+      final List<Cost> expandedCosts = expanded.parallelStream().map(v -> model.cost(v.logical(), v.properties()))
+          .toList();
+      candidates.addAll(Stage2.dropDominated(memo, fromCandidate, firstId, expanded, expandedCosts,
+          workload.budgets(), pruned, costs));
+      for (int g = fromGroup; g < memo.groupCount(); g++) {
+        byGroup.add(new ArrayList<>());
+      }
+      for (PhysicalCandidate v : candidates.subList(firstId, candidates.size())) {
+        byGroup.get(v.group()).add(v.id());
+      }
+      edges.addAll(Edges.build(memo, candidates, byGroup, fromGroup, fromCandidate, firstId));
+      if (!whole) {
+        chunk.forEach(q -> narrowed.add(q.name()));
+      }
     }
-    for (PhysicalCandidate v : candidates) {
-      byGroup.get(v.group()).add(v.id());
-    }
-    final List<PhysicalEdge> edges = Edges.build(memo, candidates, byGroup);
+    memo.checkMemo();
     final Map<String, Integer> answers = new LinkedHashMap<>();
     for (Query q : workload.queries()) {
       answers.put(q.name(), byGroup.get(memo.find(new GroupKey.Answer(q.name()))).get(0));
     }
-    return new PlanSpace(workload, memo, candidates, byGroup, edges, costs, history, answers, pruned);
+    return new PlanSpace(workload, memo, candidates, byGroup, Collections.unmodifiableList(edges), costs, history,
+        answers, pruned, narrowed);
+  }
+
+  /**
+   * The workload's queries in chunks that share no metric (a ratio joins its operands'), each
+   * in workload order, the chunks in the order of their first query; with budgets, which span
+   * every query, one chunk.
+   */
+  public static List<List<Query>> chunks(Workload workload) {
+    if (!workload.budgets().isEmpty()) {
+      return List.of(workload.queries());
+    }
+    final Map<String, String> root = new HashMap<>();
+    for (Query q : workload.queries()) {
+      final List<String> metrics = metrics(q);
+      for (String m : metrics) {
+        root.putIfAbsent(m, m);
+      }
+      final String a = find(root, metrics.get(0));
+      for (String m : metrics) {
+        final String b = find(root, m);
+        if (!a.equals(b)) {
+          root.put(b, a);
+        }
+      }
+    }
+    final Map<String, List<Query>> chunks = new LinkedHashMap<>();
+    for (Query q : workload.queries()) {
+      chunks.computeIfAbsent(find(root, metrics(q).get(0)), k -> new ArrayList<>()).add(q);
+    }
+    return new ArrayList<>(chunks.values());
+  }
+
+  private static List<String> metrics(Query q) {
+    return q.expr() instanceof QueryExpr.Ratio r ? List.of(r.numerator().metric(), r.denominator().metric())
+        : List.of(((QueryExpr.Quantile) q.expr()).metric());
+  }
+
+  private static String find(Map<String, String> root, String m) {
+    String r = m;
+    while (!root.get(r).equals(r)) {
+      r = root.get(r);
+    }
+    return r;
   }
 }

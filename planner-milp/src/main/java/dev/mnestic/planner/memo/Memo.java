@@ -109,17 +109,28 @@ public final class Memo {
 
   /** Group ids, children before their consumers. */
   public List<Integer> topologicalOrder() {
-    final int n = keys.size();
+    return topologicalOrder(0);
+  }
+
+  /**
+   * The ids of the groups from {@code from} on, children before their consumers (a child before
+   * {@code from} is taken as done): the plan space is built a chunk of queries at a time, and a
+   * chunk's groups come after the earlier chunks'.
+   */
+  public List<Integer> topologicalOrder(int from) {
+    final int n = keys.size() - from;
     final int[] pending = new int[n];
     final List<List<Integer>> consumers = new ArrayList<>();
     for (int g = 0; g < n; g++) {
       consumers.add(new ArrayList<>());
     }
     for (int g = 0; g < n; g++) {
-      for (int c : groupCandidates.get(g)) {
+      for (int c : groupCandidates.get(from + g)) {
         for (int child : candidates.get(c).children()) {
-          pending[g]++;
-          consumers.get(child).add(g);
+          if (child >= from) {
+            pending[g]++;
+            consumers.get(child - from).add(g);
+          }
         }
       }
     }
@@ -132,7 +143,7 @@ public final class Memo {
     final List<Integer> order = new ArrayList<>();
     while (!ready.isEmpty()) {
       final int g = ready.poll();
-      order.add(g);
+      order.add(from + g);
       for (int consumer : consumers.get(g)) {
         if (--pending[consumer] == 0) {
           ready.add(consumer);

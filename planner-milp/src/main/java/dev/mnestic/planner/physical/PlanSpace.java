@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.function.Supplier;
 
@@ -24,10 +25,12 @@ import java.util.function.Supplier;
  *     some plan may ask of it, from the queries' retentions and the consumers' lookbacks
  * @param answers the answer candidate of each query, by query name
  * @param pruned what each stage set aside, with why
+ * @param narrowed the queries whose ways to compute were built without merges over other
+ *     queries' windows, their chunk started past the plan space's deadline ({@code Planner.space})
  */
 public record PlanSpace(Workload workload, Memo memo, List<PhysicalCandidate> candidates,
     List<List<Integer>> byGroup, List<PhysicalEdge> edges, List<Cost> costs,
-    List<SortedSet<Duration>> history, Map<String, Integer> answers, List<Pruned> pruned) {
+    List<SortedSet<Duration>> history, Map<String, Integer> answers, List<Pruned> pruned, Set<String> narrowed) {
 
   /**
    * Something a stage set aside, and why. Stage 2 sets aside about two alternatives for each it

@@ -42,33 +42,48 @@ public final class Edges {
    */
   public static List<PhysicalEdge> build(Memo memo, List<PhysicalCandidate> candidates,
       List<List<Integer>> byGroup) {
-    final int[][] groups = new int[byGroup.size()][];
+    return build(memo, candidates, byGroup, 0, 0, 0);
+  }
+
+  /**
+   * The feasible edges into the consumers from {@code firstId} on, those of a chunk of queries
+   * whose groups and logical candidates are those from {@code fromGroup} and
+   * {@code fromCandidate} on (they read no earlier group), by consumer, input and producer id.
+   */
+  public static List<PhysicalEdge> build(Memo memo, List<PhysicalCandidate> candidates,
+      List<List<Integer>> byGroup, int fromGroup, int fromCandidate, int firstId) {
+    final int[][] groups = new int[byGroup.size() - fromGroup][];
     for (int g = 0; g < groups.length; g++) {
-      groups[g] = byGroup.get(g).stream().mapToInt(Integer::intValue).toArray();
+      groups[g] = byGroup.get(fromGroup + g).stream().mapToInt(Integer::intValue).toArray();
     }
-    final int[] place = new int[memo.candidateCount()];
-    for (int g = 0; g < memo.groupCount(); g++) {
+    final int logicals = memo.candidateCount() - fromCandidate;
+    final int[] place = new int[logicals];
+    for (int g = fromGroup; g < memo.groupCount(); g++) {
       final List<Integer> members = memo.candidatesOf(g);
       for (int j = 0; j < members.size(); j++) {
-        place[members.get(j)] = j;
+        place[members.get(j) - fromCandidate] = j;
       }
     }
     // 1. The (logical consumer, timing) pairs, each with a consumer of that shape.
     final int timings = Timing.values().length;
-    final int[][][] producers = new int[memo.candidateCount() * timings][][];
-    final int[] shapes = candidates.stream()
-        .mapToInt(c -> c.logical() * timings + c.properties().timing().ordinal()).toArray();
+    final int consumers = candidates.size() - firstId;
+    final int[][][] producers = new int[logicals * timings][][];
+    final int[] shapes = new int[consumers];
+    for (int v = 0; v < consumers; v++) {
+      final PhysicalCandidate c = candidates.get(firstId + v);
+      shapes[v] = (c.logical() - fromCandidate) * timings + c.properties().timing().ordinal();
+    }
     final int[] first = new int[producers.length];
     Arrays.fill(first, -1);
     for (int v = 0; v < shapes.length; v++) {
       if (first[shapes[v]] < 0) {
-        first[shapes[v]] = v;
+        first[shapes[v]] = firstId + v;
       }
     }
     // 2. Their feasible producers: α^log per logical consumer (per input, per logical candidate
     // of the child group by its place in the group), α^phys per pair.
-    final boolean[][][] logical = new boolean[memo.candidateCount()][][];
-    IntStream.range(0, memo.candidateCount()).parallel().filter(l -> {
+    final boolean[][][] logical = new boolean[logicals][][];
+    IntStream.range(0, logicals).parallel().filter(l -> {
       for (int t = 0; t < timings; t++) {
         if (first[l * timings + t] >= 0) {
           return true;
@@ -76,31 +91,31 @@ public final class Edges {
       }
       return false;
     }).forEach(l -> {
-      logical[l] = alphaLog(memo, l);
+      logical[l] = alphaLog(memo, fromCandidate + l);
       for (int t = 0; t < timings; t++) {
         final int v = first[l * timings + t];
         if (v >= 0) {
-          producers[l * timings + t] = feasibleProducers(memo, candidates, groups, candidates.get(v), logical[l],
-              place);
+          producers[l * timings + t] = feasibleProducers(memo, candidates, groups, fromGroup, candidates.get(v),
+              logical[l], place, fromCandidate);
         }
       }
     });
     // 3. Each consumer's edges, at the offset of its run.
-    final int[] offset = new int[candidates.size() + 1];
-    for (int v = 0; v < shapes.length; v++) {
+    final int[] offset = new int[consumers + 1];
+    for (int v = 0; v < consumers; v++) {
       int count = 0;
       for (int[] in : producers[shapes[v]]) {
         count += in.length;
       }
       offset[v + 1] = Math.addExact(offset[v], count);
     }
-    final PhysicalEdge[] edges = new PhysicalEdge[offset[candidates.size()]];
-    IntStream.range(0, candidates.size()).parallel().forEach(c -> {
+    final PhysicalEdge[] edges = new PhysicalEdge[offset[consumers]];
+    IntStream.range(0, consumers).parallel().forEach(c -> {
       final int[][] in = producers[shapes[c]];
       int e = offset[c];
       for (int i = 0; i < in.length; i++) {
         for (int u : in[i]) {
-          edges[e++] = new PhysicalEdge(u, c, i, Feasibility.OK, Feasibility.OK);
+          edges[e++] = new PhysicalEdge(u, firstId + c, i, Feasibility.OK, Feasibility.OK);
         }
       }
     });
@@ -124,17 +139,17 @@ public final class Edges {
 
   /** The producers {@code c} can read on each input, in id order, α^log and α^phys holding. */
   private static int[][] feasibleProducers(Memo memo, List<PhysicalCandidate> candidates,
-      int[][] groups, PhysicalCandidate c, boolean[][] alphaLog, int[] place) {
+      int[][] groups, int fromGroup, PhysicalCandidate c, boolean[][] alphaLog, int[] place, int fromCandidate) {
     final LogicalCandidate consumer = memo.candidate(c.logical());
     final Duration lookback = History.lookback(memo, c.logical(), c.properties().timing());
     final int[][] in = new int[consumer.children().size()][];
     for (int i = 0; i < in.length; i++) {
-      final int[] group = groups[consumer.children().get(i)];
+      final int[] group = groups[consumer.children().get(i) - fromGroup];
       final int[] kept = new int[group.length];
       int n = 0;
       for (int u : group) {
         final PhysicalCandidate producer = candidates.get(u);
-        if (alphaLog[i][place[producer.logical()]]
+        if (alphaLog[i][place[producer.logical() - fromCandidate]]
             && c.properties().reads(producer.properties(), lookback)) {
           kept[n++] = u;
         }

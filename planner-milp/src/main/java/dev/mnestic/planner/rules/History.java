@@ -48,20 +48,28 @@ public final class History {
    * recomputed on demand, and only the lookback when it is kept (any timing is considered).
    */
   public static List<SortedSet<Duration>> levels(Memo memo, List<Query> queries) {
+    return levels(memo, queries, 0);
+  }
+
+  /**
+   * H_G for the groups from {@code from} on (the i-th entry is group {@code from} + i's): those
+   * of a chunk of {@code queries}, whose groups only its own queries reach.
+   */
+  public static List<SortedSet<Duration>> levels(Memo memo, List<Query> queries, int from) {
     final List<SortedSet<Duration>> levels = new ArrayList<>();
-    for (int g = 0; g < memo.groupCount(); g++) {
+    for (int g = from; g < memo.groupCount(); g++) {
       levels.add(new TreeSet<>());
     }
     for (Query q : queries) {
       final int g = memo.find(new GroupKey.Answer(q.name()));
       if (q.retention().compareTo(Duration.ZERO) > 0) {
-        levels.get(g).add(q.retention());
+        levels.get(g - from).add(q.retention());
       }
     }
-    final List<Integer> order = new ArrayList<>(memo.topologicalOrder());
+    final List<Integer> order = new ArrayList<>(memo.topologicalOrder(from));
     Collections.reverse(order);
     for (int g : order) {
-      final List<Duration> asked = new ArrayList<>(levels.get(g));
+      final List<Duration> asked = new ArrayList<>(levels.get(g - from));
       asked.add(Duration.ZERO);
       for (int c : memo.candidatesOf(g)) {
         for (Timing timing : Timing.values()) {
@@ -70,7 +78,7 @@ public final class History {
             for (Duration h : asked) {
               final Duration need = h.plus(lookback);
               if (need.compareTo(Duration.ZERO) > 0) {
-                levels.get(child).add(need);
+                levels.get(child - from).add(need);
               }
             }
           }

@@ -32,22 +32,33 @@ public final class Pass2 {
   }
 
   public static void addMerges(Memo memo, ParameterLists lists) {
-    final TumblingWidths widths = new TumblingWidths();
+    addMerges(memo, lists, 0, true);
+  }
+
+  /**
+   * Adds the merges of the groups from {@code from} on (a chunk of queries whose metrics no
+   * earlier group reads). With {@code others} false, a group's only sub-width is its own step
+   * when it slides: no merge over another query's tumbling width, so each query's ways to
+   * compute are its own (what the plan space gives the chunks built past its deadline).
+   */
+  public static void addMerges(Memo memo, ParameterLists lists, int from, boolean others) {
+    final TumblingWidths widths = new TumblingWidths(from);
     final Map<Integer, Set<Duration>> merged = new HashMap<>();
     int before;
     do {
       before = memo.candidateCount();
-      addMergesOnce(memo, lists, widths, merged);
+      addMergesOnce(memo, lists, from, others ? widths : null, merged);
     } while (memo.candidateCount() != before);
   }
 
   /**
-   * One pass over the state groups; {@code merged} holds, by group, the sub-widths whose merges
-   * it has already (a later pass would add them again to no effect, a hash lookup per θ each).
+   * One pass over the state groups from {@code from} on; {@code merged} holds, by group, the
+   * sub-widths whose merges it has already (a later pass would add them again to no effect, a
+   * hash lookup per θ each); {@code widths} null: no other group's width is a sub-width.
    */
-  private static void addMergesOnce(Memo memo, ParameterLists lists, TumblingWidths widths,
+  private static void addMergesOnce(Memo memo, ParameterLists lists, int from, TumblingWidths widths,
       Map<Integer, Set<Duration>> merged) {
-    for (int g = 0; g < memo.groupCount(); g++) {
+    for (int g = from; g < memo.groupCount(); g++) {
       if (!(memo.key(g) instanceof GroupKey.State state)) {
         continue;
       }
@@ -55,7 +66,7 @@ public final class Pass2 {
       if (!state.window().isTumbling()) {
         subs.add(state.window().step());
       }
-      for (Duration width : widths.of(memo, state)) {
+      for (Duration width : widths == null ? List.<Duration>of() : widths.of(memo, state)) {
         if (state.window().isUnionOf(width)) {
           subs.add(width);
         }
@@ -82,6 +93,11 @@ public final class Pass2 {
   private static final class TumblingWidths {
     private final Map<List<Object>, List<Duration>> widths = new HashMap<>();
     private int seen;
+
+    /** From group {@code from} on: the groups before it are of other metrics. */
+    TumblingWidths(int from) {
+      this.seen = from;
+    }
 
     List<Duration> of(Memo memo, GroupKey.State state) {
       for (; seen < memo.groupCount(); seen++) {

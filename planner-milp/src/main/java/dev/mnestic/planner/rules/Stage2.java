@@ -50,16 +50,27 @@ public final class Stage2 {
    */
   public static List<PhysicalCandidate> expand(Memo memo, Workload workload,
       List<SortedSet<Duration>> history, List<PlanSpace.Pruned> pruned, Execution execution) {
-    final double[] loosest = loosestTargets(memo, workload.queries());
+    return expand(memo, workload, workload.queries(), 0, 0, history, pruned, execution);
+  }
+
+  /**
+   * {@link #expand(Memo, Workload, List, List, Execution)} for a chunk of queries, {@code queries},
+   * whose groups and logical candidates are those from {@code fromGroup} and
+   * {@code fromCandidate} on (nothing else reaches them); {@code history} is H_G of every group.
+   * The candidates are numbered from 0 ({@link #dropDominated} numbers the kept ones in the space).
+   */
+  public static List<PhysicalCandidate> expand(Memo memo, Workload workload, List<Query> queries, int fromGroup,
+      int fromCandidate, List<SortedSet<Duration>> history, List<PlanSpace.Pruned> pruned, Execution execution) {
+    final double[] loosest = loosestTargets(memo, queries, fromGroup);
     // Groups asked the same histories share their alternatives.
     final Map<SortedSet<Duration>, List<Alternative>> alternatives = new HashMap<>();
     final List<PhysicalCandidate> out = new ArrayList<>();
-    for (int c = 0; c < memo.candidateCount(); c++) {
+    for (int c = fromCandidate; c < memo.candidateCount(); c++) {
       final LogicalCandidate cand = memo.candidate(c);
       final int g = memo.groupOf(c);
       if (cand.properties().parameters() instanceof Parameters.Fixed fixed
-          && fixed.guarantee().epsilon() > loosest[g]) {
-        final double bound = loosest[g];
+          && fixed.guarantee().epsilon() > loosest[g - fromGroup]) {
+        final double bound = loosest[g - fromGroup];
         pruned.add(new PlanSpace.Pruned("stage 2", () -> "G" + g + " " + cand,
             () -> "ε=" + fixed.guarantee().epsilon() + " exceeds every target that reads "
             + memo.key(g) + " (at most " + bound + ")"));
@@ -119,31 +130,44 @@ public final class Stage2 {
    */
   public static List<PhysicalCandidate> dropDominated(Memo memo, List<PhysicalCandidate> candidates,
       List<Cost> costs, List<Budget> budgets, List<PlanSpace.Pruned> pruned, List<Cost> keptCosts) {
+    return dropDominated(memo, 0, 0, candidates, costs, budgets, pruned, keptCosts);
+  }
+
+  /**
+   * {@link #dropDominated(Memo, List, List, List, List, List)} for the alternatives of the logical
+   * candidates from {@code fromCandidate} on (a chunk's, {@link #expand(Memo, Workload, List, int,
+   * int, List, List, Execution)}), the kept ones numbered from {@code firstId}.
+   */
+  public static List<PhysicalCandidate> dropDominated(Memo memo, int fromCandidate, int firstId,
+      List<PhysicalCandidate> candidates, List<Cost> costs, List<Budget> budgets, List<PlanSpace.Pruned> pruned,
+      List<Cost> keptCosts) {
     final int n = candidates.size();
+    final int logicals = memo.candidateCount() - fromCandidate;
     final Facts[] facts = new Facts[n];
-    final int[] count = new int[memo.candidateCount()];
+    final int[] count = new int[logicals];
     for (PhysicalCandidate p : candidates) {
       facts[p.id()] = new Facts(p.properties(), costs.get(p.id()));
-      count[p.logical()]++;
+      count[p.logical() - fromCandidate]++;
     }
     // The alternatives of each logical candidate, in the order given.
-    final int[][] alternatives = new int[memo.candidateCount()][];
+    final int[][] alternatives = new int[logicals][];
     for (int c = 0; c < alternatives.length; c++) {
       alternatives[c] = new int[count[c]];
       count[c] = 0;
     }
     for (PhysicalCandidate p : candidates) {
-      alternatives[p.logical()][count[p.logical()]++] = p.id();
+      alternatives[p.logical() - fromCandidate][count[p.logical() - fromCandidate]++] = p.id();
     }
     // The first alternative that dominates each (-1: none), on every core: a task compares the
     // alternatives of one logical candidate, and writes only their entries and its own.
-    final Boolean[] ingestReadsNoFurther = new Boolean[memo.candidateCount()];
+    final Boolean[] ingestReadsNoFurther = new Boolean[logicals];
     final int[] dominator = new int[n];
     IntStream.range(0, alternatives.length).parallel().forEach(c -> {
       for (int p : alternatives[c]) {
         dominator[p] = -1;
         for (int q : alternatives[c]) {
-          if (q != p && dominates(memo, facts[q], facts[p], c, ingestReadsNoFurther, budgets, q < p)) {
+          if (q != p && dominates(memo, facts[q], facts[p], fromCandidate + c, ingestReadsNoFurther, budgets,
+              fromCandidate, q < p)) {
             dominator[p] = q;
             break;
           }
@@ -157,7 +181,7 @@ public final class Stage2 {
         pruned.add(new PlanSpace.Pruned("stage 2", () -> "G" + p.group() + " "
             + memo.candidate(p.logical()) + " @ " + p.properties(), () -> "dominated by " + dominating));
       } else {
-        kept.add(new PhysicalCandidate(kept.size(), p.logical(), p.group(), p.properties()));
+        kept.add(new PhysicalCandidate(firstId + kept.size(), p.logical(), p.group(), p.properties()));
         keptCosts.add(costs.get(p.id()));
       }
     }
@@ -187,8 +211,8 @@ public final class Stage2 {
 
   /** Whether q dominates p, two alternatives of logical candidate {@code logical}. */
   private static boolean dominates(Memo memo, Facts q, Facts p, int logical,
-      Boolean[] ingestReadsNoFurther, List<Budget> budgets, boolean qFirst) {
-    if (!(q.timing == p.timing || earlierAndKept(memo, q, p, logical, ingestReadsNoFurther))
+      Boolean[] ingestReadsNoFurther, List<Budget> budgets, int fromCandidate, boolean qFirst) {
+    if (!(q.timing == p.timing || earlierAndKept(memo, q, p, logical, ingestReadsNoFurther, fromCandidate))
         || q.recomputed != p.recomputed
         || !Objects.equals(q.history, p.history)
         || q.none && !p.none) {
@@ -210,15 +234,16 @@ public final class Stage2 {
    * neither is recomputed on demand), and q asks no more of its input.
    */
   private static boolean earlierAndKept(Memo memo, Facts q, Facts p, int logical,
-      Boolean[] ingestReadsNoFurther) {
+      Boolean[] ingestReadsNoFurther, int fromCandidate) {
     if (!(q.timing == Timing.INGEST && p.timing == Timing.EVALUATION && q.across && p.across)) {
       return false;
     }
-    if (ingestReadsNoFurther[logical] == null) {
-      ingestReadsNoFurther[logical] = History.lookback(memo, logical, Timing.INGEST)
+    final int at = logical - fromCandidate;
+    if (ingestReadsNoFurther[at] == null) {
+      ingestReadsNoFurther[at] = History.lookback(memo, logical, Timing.INGEST)
           .compareTo(History.lookback(memo, logical, Timing.EVALUATION)) <= 0;
     }
-    return ingestReadsNoFurther[logical];
+    return ingestReadsNoFurther[at];
   }
 
   private static List<Lifetime> lifetimes(SortedSet<Duration> history) {
@@ -261,22 +286,22 @@ public final class Stage2 {
   }
 
   /**
-   * For each group, the largest target bound among the queries whose answer reaches it
-   * (-1 when none does).
+   * For each group from {@code from} on, the largest target bound among the queries whose
+   * answer reaches it (-1 when none does).
    */
-  private static double[] loosestTargets(Memo memo, List<Query> queries) {
-    final double[] loosest = new double[memo.groupCount()];
+  private static double[] loosestTargets(Memo memo, List<Query> queries, int from) {
+    final double[] loosest = new double[memo.groupCount() - from];
     Arrays.fill(loosest, -1);
     for (Query q : queries) {
-      final int answer = memo.find(new GroupKey.Answer(q.name()));
+      final int answer = memo.find(new GroupKey.Answer(q.name())) - from;
       loosest[answer] = Math.max(loosest[answer], q.target().bound());
     }
-    final List<Integer> order = new ArrayList<>(memo.topologicalOrder());
+    final List<Integer> order = new ArrayList<>(memo.topologicalOrder(from));
     Collections.reverse(order);
     for (int g : order) {
       for (int c : memo.candidatesOf(g)) {
         for (int child : memo.candidate(c).children()) {
-          loosest[child] = Math.max(loosest[child], loosest[g]);
+          loosest[child - from] = Math.max(loosest[child - from], loosest[g - from]);
         }
       }
     }

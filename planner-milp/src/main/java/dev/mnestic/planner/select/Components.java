@@ -5,7 +5,6 @@ import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,21 +20,12 @@ final class Components {
   }
 
   static List<List<PhysicalCandidate>> of(PlanSpace space, boolean whole) {
+    return of(space, space.feasibleInputs(), whole);
+  }
+
+  /** {@link #of(PlanSpace, boolean)} over the feasible edges {@code inputs} ({@link PlanSpace#feasibleInputs}). */
+  static List<List<PhysicalCandidate>> of(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, boolean whole) {
     final int n = space.candidates().size();
-    final List<PhysicalEdge> edges = space.edges();
-    // The producers of each candidate, as arrays (CSR): the edges are millions at scale.
-    final int[] start = new int[n + 1];
-    for (PhysicalEdge e : edges) {
-      start[e.consumer() + 1]++;
-    }
-    for (int v = 0; v < n; v++) {
-      start[v + 1] += start[v];
-    }
-    final int[] producer = new int[edges.size()];
-    final int[] filled = Arrays.copyOf(start, n);
-    for (PhysicalEdge e : edges) {
-      producer[filled[e.consumer()]++] = e.producer();
-    }
     // 1. What the answers reach, down the feasible edges.
     final boolean[] reached = new boolean[n];
     final int[] todo = new int[n];
@@ -48,10 +38,12 @@ final class Components {
     }
     while (top > 0) {
       final int v = todo[--top];
-      for (int k = start[v]; k < start[v + 1]; k++) {
-        if (!reached[producer[k]]) {
-          reached[producer[k]] = true;
-          todo[top++] = producer[k];
+      for (List<PhysicalEdge> in : inputs.get(v)) {
+        for (PhysicalEdge e : in) {
+          if (!reached[e.producer()]) {
+            reached[e.producer()] = true;
+            todo[top++] = e.producer();
+          }
         }
       }
     }
@@ -63,9 +55,13 @@ final class Components {
     }
     if (!whole) {
       for (int c = 0; c < n; c++) {
-        for (int k = start[c]; k < start[c + 1]; k++) {
-          if (reached[c] && reached[producer[k]]) {
-            union(root, c, producer[k]);
+        if (reached[c]) {
+          for (List<PhysicalEdge> in : inputs.get(c)) {
+            for (PhysicalEdge e : in) {
+              if (reached[e.producer()]) {
+                union(root, c, e.producer());
+              }
+            }
           }
         }
       }

@@ -151,8 +151,8 @@ public final class MilpSelector implements Selector {
     final long start = schedule.now();
     final List<Search.Phase> phases = new ArrayList<>();
     final int n = space.candidates().size();
-    final List<List<PhysicalCandidate>> parts = Components.of(space, !space.workload().budgets().isEmpty());
     final List<List<List<PhysicalEdge>>> feasible = space.feasibleInputs();
+    final List<List<PhysicalCandidate>> parts = Components.of(space, feasible, !space.workload().budgets().isEmpty());
     // Each part's candidates, each candidate's place among them (a part's trees are tabled by
     // it) and its part (-1: none), and each part's queries, in workload order.
     final int[][] ids = new int[parts.size()][];
@@ -343,10 +343,10 @@ public final class MilpSelector implements Selector {
   }
 
   /** How a part's search ended, for {@link Search}. */
-  private static Search.Part part(List<String> queries, List<PhysicalCandidate> reached, List<PhysicalCandidate> pruned,
-      Search.Outcome outcome, Plan plan, int modelled, boolean exact) {
+  private Search.Part part(List<String> queries, List<PhysicalCandidate> reached, List<PhysicalCandidate> pruned,
+      Search.Outcome outcome, Plan plan, int modelled, boolean alone) {
     return new Search.Part(queries, reached.size(), pruned.size(), outcome, plan.cost(), plan.bound(),
-        plan.variables(), plan.constraints(), modelled, exact);
+        plan.variables(), plan.constraints(), modelled, alone, space.narrowed().containsAll(queries));
   }
 
   /**

@@ -75,9 +75,12 @@ public record Search(List<Phase> phases, List<Part> parts, List<Cut> cuts) {
    *     ({@link TreePlans#grownAlone}), the growth's deadline having passed before the part
    *     started: a valid plan costing at most the plan without sharing, dearer than one grown
    *     query by query, which the search after it improves as its time allows
+   * @param narrowed whether its queries' ways to compute were built without merges over other
+   *     queries' windows ({@link dev.mnestic.planner.physical.PlanSpace#narrowed}): the plan space's
+   *     deadline had passed before their chunk, so its plan shares less than a full space allows
    */
   public record Part(List<String> queries, int candidates, int afterPruning, Outcome outcome, double cost, double bound,
-      int variables, int constraints, int modelled, boolean grownAlone) {
+      int variables, int constraints, int modelled, boolean grownAlone, boolean narrowed) {
     public Part {
       queries = List.copyOf(queries);
     }

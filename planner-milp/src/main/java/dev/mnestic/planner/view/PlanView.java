@@ -193,7 +193,9 @@ public final class PlanView {
         " (gap %.2f%%)", 100 * p.gap()) + "; " + p.candidates() + " candidates reached, " + p.afterPruning()
         + " after pruning, " + p.modelled() + " in the CP-SAT model: " + p.variables() + " variables, "
         + p.constraints() + " constraints" + (p.grownAlone()
-        ? "; first plan joined from each query's own cheapest tree (the growth's deadline had passed)" : "");
+        ? "; first plan joined from each query's own cheapest tree (the growth's deadline had passed)" : "")
+        + (p.narrowed() ? "; built without merges over other queries' windows (the plan space's deadline had passed)"
+        : "");
   }
 
   private static String abbreviate(List<String> names) {
@@ -302,7 +304,7 @@ public final class PlanView {
           .append(num(p.bound())).append(",\"candidates\":").append(p.candidates()).append(",\"afterPruning\":")
           .append(p.afterPruning()).append(",\"modelled\":").append(p.modelled()).append(",\"variables\":")
           .append(p.variables()).append(",\"constraints\":").append(p.constraints()).append(",\"grownAlone\":")
-          .append(p.grownAlone()).append('}');
+          .append(p.grownAlone()).append(",\"narrowed\":").append(p.narrowed()).append('}');
     }
     b.append("]},\"queries\":[");
     first = true;

@@ -244,10 +244,12 @@ class BudgetTest {
 
   /**
    * Under a total limit ({@code --total}) building the plan space counts against it: with the
-   * clock moving past the whole limit while the space is built, the selection gets no time, so
-   * the plan is the one grown query by query, valid, and its search says so (the space first
-   * among the phases with the time it took, the selection's phases cut, no part bounded). When
-   * the space takes little of the limit, the selection gets the rest.
+   * clock moving past the whole limit while the space is built (a read at the start, one as
+   * each of the two chunks starts, one at the end), both chunks are narrowed and the selection
+   * gets no time, so the plan is the one grown query by query, valid, and its search says so
+   * (the space first among the phases with the time it took, cut, the selection's phases cut,
+   * no part bounded). When the space takes little of the limit, it is built whole and the
+   * selection gets the rest.
    */
   @Test void theTotalLimitCountsBuildingTheSpace() {
     final Workload workload = WorkloadParser.parse(Dashboards.generate(40, 1));
@@ -255,8 +257,9 @@ class BudgetTest {
     final Planner.Planned planned = Planner.plan(workload, new Planner.Options(ParameterLists.DEFAULT, Solver.CP_SAT,
         Duration.ofSeconds(2), true, slow, new StopSignal(), Execution.ANY));
     final Plan plan = planned.plan();
-    assertEquals(3000 * MILLI, planned.spaceNanos());
-    assertEquals(new Search.Phase("plan space", 3000, false), plan.search().phases().get(0));
+    assertEquals(9000 * MILLI, planned.spaceNanos());
+    assertEquals(new Search.Phase("plan space", 9000, true), plan.search().phases().get(0));
+    assertEquals(workload.queries().size(), planned.space().narrowed().size());
     assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan));
     assertTrue(plan.search().parts().stream().allMatch(Search.Part::grownAlone), plan.search().parts().toString());
     assertEquals(Plan.Status.FEASIBLE, plan.status());
@@ -269,9 +272,80 @@ class BudgetTest {
     final Planner.Planned selection = Planner.plan(workload, new Planner.Options(ParameterLists.DEFAULT,
         Solver.CP_SAT, Duration.ofSeconds(2), true, new SteppingTicker(MILLI), new StopSignal(),
         Execution.ANY));
-    assertEquals(MILLI, selection.spaceNanos());
+    assertEquals(3 * MILLI, selection.spaceNanos());
+    assertTrue(selection.space().narrowed().isEmpty());
     assertTrue(selection.plan().cost() < plan.cost(), selection.plan().cost() + " vs " + plan.cost());
     assertEquals(null, ReferenceEnumerator.violation(selection.space(), selection.plan()));
+  }
+
+  /**
+   * Test case for #16, point 6: under a tiny total limit the plan space is cut too. On a clock
+   * that moves 10 ms a read, the first chunk of queries (one service's) is built whole and the
+   * space's third of a 50 ms limit has passed before the second, so every later chunk is built
+   * with each query's own ways to compute only (no merge over another query's window), and the
+   * selection gets no time: a valid plan by the reference enumerator's checks, no dearer than the
+   * plan without sharing over the whole space (built apart), and its search says which phases
+   * the limit cut and which parts were narrowed. On generated dashboards (ratios, sliding and
+   * exact windows) and on random workloads of two to three dozen small ones joined (ratios
+   * across two metrics join their chunks); the same workloads on the system clock with 50 ms
+   * give a plan too.
+   */
+  @Test void aTinyTotalLimitNarrowsTheSpaceAndStillPlans() {
+    final List<Workload> workloads = new ArrayList<>(List.of(WorkloadParser.parse(Dashboards.generate(160, 5)),
+        WorkloadParser.parse(Dashboards.generate(96, 11))));
+    final java.util.Random random = new java.util.Random(20261203);
+    for (int w = 0; w < 6; w++) {
+      workloads.add(joined(random, 24 + random.nextInt(12)));
+    }
+    for (Workload workload : workloads) {
+      final String where = workload.queries().size() + " queries";
+      final Planner.Planned planned = Planner.plan(workload, new Planner.Options(ParameterLists.DEFAULT,
+          Solver.CP_SAT, Duration.ofMillis(50), true, new SteppingTicker(10 * MILLI), new StopSignal(),
+          Execution.ANY));
+      final Plan plan = planned.plan();
+      final PlanSpace whole = Planner.space(workload, ParameterLists.DEFAULT);
+      assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan), where);
+      final double alone = TreePlans.costWithoutSharing(whole);
+      assertTrue(plan.cost() <= alone * (1 + 1e-9), plan.cost() + " vs " + alone + " without sharing, " + where);
+      // The space and every phase of the selection but the join were cut.
+      final List<Search.Phase> phases = plan.search().phases();
+      assertEquals("plan space", phases.get(0).name(), where);
+      assertTrue(phases.get(0).cut(), phases.toString());
+      for (Search.Phase p : phases.subList(2, phases.size() - 1)) {
+        assertTrue(p.cut(), where + ": " + phases);
+      }
+      assertEquals(Plan.Status.FEASIBLE, plan.status(), where);
+      // The first chunk was built whole, every later one narrowed; the parts say which.
+      final List<List<dev.mnestic.planner.workload.Query>> chunks = Planner.chunks(workload);
+      assertTrue(chunks.size() > 1, where);
+      final java.util.Set<String> narrowed = new java.util.HashSet<>();
+      chunks.subList(1, chunks.size()).forEach(c -> c.forEach(q -> narrowed.add(q.name())));
+      assertEquals(narrowed, planned.space().narrowed(), where);
+      assertTrue(planned.space().candidates().size() < whole.candidates().size(), where);
+      for (Search.Part p : plan.search().parts()) {
+        assertEquals(narrowed.containsAll(p.queries()), p.narrowed(), where + ": " + p);
+        assertTrue(p.grownAlone(), where + ": " + p);
+      }
+      // On the system clock, whatever is cut: a valid plan.
+      final Planner.Planned real = Planner.plan(workload, Planner.Options.defaults()
+          .withTotalLimit(Duration.ofMillis(50)));
+      assertEquals(null, ReferenceEnumerator.violation(real.space(), real.plan()), where);
+    }
+  }
+
+  /** {@code n} random small workloads ({@link dev.mnestic.planner.Workloads#random}) as one, metrics and queries renamed apart, budgets dropped. */
+  private static Workload joined(java.util.Random random, int n) {
+    final StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      for (String line : dev.mnestic.planner.Workloads.random(random).split("\n")) {
+        if (line.startsWith("budget")) {
+          continue;
+        }
+        b.append(line.replaceAll("\\b([mn])\\b", "$1" + i).replaceAll("\\bt_([mn])\\(", "t_$1" + i + "(")
+            .replaceAll("^Q", "W" + i + "q")).append('\n');
+      }
+    }
+    return WorkloadParser.parse(b.toString());
   }
 
   /**
