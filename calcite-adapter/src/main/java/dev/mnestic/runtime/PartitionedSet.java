@@ -16,7 +16,7 @@ import java.util.function.IntConsumer;
  * first value), each with its own dedup set and its own new tuples of the round; a round's new
  * tuples are the union of the partitions'. Serially, a tuple goes to its partition's set. A
  * round whose probe chains read many rows is split ({@link #runSplit}) between {@code n}
- * threads (the caller's and the {@link #POOL}'s), each partition written by one only:
+ * threads (the caller's and a small fixed pool's), each partition written by one only:
  * <ol>
  *   <li>worker w runs every chain over its w-th share of the chain's first table (a delta),
  *       probing the indexes all share, read-only; a tuple of its own partition w goes into
