@@ -3,14 +3,15 @@ package dev.mnestic.runtime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A recursive rule's join, projection and deduplication fused into one loop over packed rows:
  * each row of a first table (a recursive relation's delta) binds the first slots of a frame of
  * {@code long}s; each probe looks one slot's value up in a {@link RowIndex} of another table
- * (a stored relation's copy, indexed once; a recursive relation's full table, indexed once a
- * round) and binds that table's columns in the next slots for each matching row; the rule's
+ * (a stored relation's copy, indexed once; a recursive relation's full table, indexed as it
+ * grows) and binds that table's columns in the next slots for each matching row; the rule's
  * head, some of the slots, goes straight to the relation's dedup set ({@link Sink}). No row,
  * key or boxed value is made between the scan and the set. This is what
  * {@code rel.EnumerableRecursiveUnion} runs for an iterative part made only of scans of row
@@ -79,46 +80,84 @@ public final class ProbeChain {
     return true;
   }
 
-  /** The indexes of the tables of a round: a fixed table keeps its own across rounds and runs. */
+  /**
+   * The indexes of a fixpoint's tables: a fixed table keeps its own across rounds and runs; a
+   * table that only grows during the fixpoint (a set-semantics relation's full table) keeps one
+   * that each round links its new rows into; any other is indexed anew each round.
+   */
   static final class Indexes {
+    private final Set<RowTable> growing;
+    private final Map<RowTable, Map<Integer, RowIndex.Growing>> kept = new HashMap<>();
     private final Map<RowTable, Map<Integer, RowIndex>> round = new HashMap<>();
 
-    RowIndex get(RowTable table, int column) {
-      return table.fixed() ? table.index(column)
-          : round.computeIfAbsent(table, t -> new HashMap<>())
-              .computeIfAbsent(column, c -> new RowIndex(table.list(), c));
+    /** Indexes for a fixpoint in which the tables {@code growing} only grow. */
+    Indexes(Set<RowTable> growing) {
+      this.growing = growing;
     }
 
-    /** Forgets the indexes of tables that are not fixed: their rows change between rounds. */
+    RowIndex get(RowTable table, int column) {
+      if (table.fixed()) {
+        return table.index(column);
+      }
+      if (growing.contains(table)) {
+        return kept.computeIfAbsent(table, t -> new HashMap<>())
+            .computeIfAbsent(column, c -> new RowIndex.Growing(table.list(), c)).catchUp();
+      }
+      return round.computeIfAbsent(table, t -> new HashMap<>())
+          .computeIfAbsent(column, c -> new RowIndex.Grouped(table.list(), c));
+    }
+
+    /** Forgets the indexes of the tables whose rows a round replaces. */
     void nextRound() {
       round.clear();
     }
   }
 
-  /** Runs the chain over the tables' current rows, offering each head to {@code sink}. */
-  void run(Indexes indexes, AtomicBoolean cancelled, int round, Sink sink) {
-    final RowList rows = first.list();
-    final int size = rows.size();
-    if (size == 0) {
-      return;
-    }
+  /** How many rows of the first table a run reads (all, or a part: {@link #run}). */
+  int rows() {
+    return first.list().size();
+  }
+
+  /**
+   * The indexes a run probes, one a probe, from {@code indexes}: got before the round's runs,
+   * which only read them (so runs over parts of the first table's rows may share them).
+   */
+  RowIndex[] indexes(Indexes indexes) {
     final RowIndex[] index = new RowIndex[probes.length];
     for (int p = 0; p < probes.length; p++) {
       index[p] = indexes.get(probes[p].table(), probes[p].columns()[0]);
     }
+    return index;
+  }
+
+  /**
+   * Runs the chain over rows {@code from} to {@code to - 1} of the first table, probing
+   * {@code index} ({@link #indexes}), offering each head to {@code sink}.
+   */
+  void run(RowIndex[] index, int from, int to, AtomicBoolean cancelled, int round, Sink sink) {
+    if (from >= to) {
+      return;
+    }
+    final RowList rows = first.list();
+    final long[][] values = new long[probes.length][];
+    for (int p = 0; p < probes.length; p++) {
+      values[p] = index[p] instanceof RowIndex.Grouped grouped ? grouped.values
+          : ((RowIndex.Growing) index[p]).values();
+    }
     final long[] packed = rows.packedValues();
     final int arity = rows.arity();
     final long[] frame = new long[width];
-    for (int r = 0; r < size; r++) {
-      if (cancelled != null && r % CHECK_EVERY == 0 && cancelled.get()) {
+    for (int r = from; r < to; r++) {
+      if (cancelled != null && (r - from) % CHECK_EVERY == 0 && cancelled.get()) {
         throw new FixpointException(FixpointException.Reason.CANCELLED, round);
       }
       System.arraycopy(packed, r * arity, frame, 0, arity);
-      probe(0, arity, index, frame, sink);
+      probe(0, arity, index, values, frame, sink);
     }
   }
 
-  private void probe(int p, int bound, RowIndex[] index, long[] frame, Sink sink) {
+  private void probe(int p, int bound, RowIndex[] index, long[][] values, long[] frame,
+      Sink sink) {
     if (p == probes.length) {
       switch (head.length) {
         case 1 -> sink.offer(frame[head[0]]);
@@ -133,26 +172,37 @@ public final class ProbeChain {
       }
       return;
     }
-    final Probe probe = probes[p];
     final RowIndex idx = index[p];
-    final int g = idx.group(frame[probe.slots()[0]]);
+    final int g = idx.group(frame[probes[p].slots()[0]]);
     if (g < 0) {
       return;
     }
-    final long[] values = idx.values;
-    final int arity = idx.arity;
-    final int[] columns = probe.columns();
-    final int[] slots = probe.slots();
-    rows:
-    for (int r = idx.start(g), end = idx.end(g); r < end; r++) {
-      final int at = r * arity;
-      for (int k = 1; k < columns.length; k++) {
-        if (values[at + columns[k]] != frame[slots[k]]) {
-          continue rows;
-        }
+    final int arity = probes[p].width();
+    if (idx instanceof RowIndex.Grouped grouped) {
+      for (int r = grouped.start(g), end = grouped.end(g); r < end; r++) {
+        bind(p, bound, r * arity, index, values, frame, sink);
       }
-      System.arraycopy(values, at, frame, bound, arity);
-      probe(p + 1, bound + arity, index, frame, sink);
+    } else {
+      final int[] next = ((RowIndex.Growing) idx).next;
+      for (int r = ((RowIndex.Growing) idx).first(g); r >= 0; r = next[r]) {
+        bind(p, bound, r * arity, index, values, frame, sink);
+      }
     }
+  }
+
+  /** Binds probe {@code p}'s row at {@code at} of its values if its other columns match. */
+  private void bind(int p, int bound, int at, RowIndex[] index, long[][] values, long[] frame,
+      Sink sink) {
+    final long[] row = values[p];
+    final int[] columns = probes[p].columns();
+    final int[] slots = probes[p].slots();
+    for (int k = 1; k < columns.length; k++) {
+      if (row[at + columns[k]] != frame[slots[k]]) {
+        return;
+      }
+    }
+    final int arity = probes[p].width();
+    System.arraycopy(row, at, frame, bound, arity);
+    probe(p + 1, bound + arity, index, values, frame, sink);
   }
 }

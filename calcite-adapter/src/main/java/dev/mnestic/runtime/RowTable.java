@@ -53,7 +53,7 @@ public final class RowTable extends AbstractTable implements ScannableTable {
   /** Once the rows are final: the lookups built over them, by key selector and comparer. */
   private Map<List<Object>, Lookup<?, Object[]>> lookups;
   /** Once the rows are final: their {@link RowIndex}es, by column. */
-  private final Map<Integer, RowIndex> indexes = new HashMap<>();
+  private final Map<Integer, RowIndex.Grouped> indexes = new HashMap<>();
 
   private RowTable(String name, RelDataType rowType) {
     this.name = name;
@@ -96,11 +96,11 @@ public final class RowTable extends AbstractTable implements ScannableTable {
   }
 
   /** The fixed rows, packed, indexed by column {@code column}: built once, then kept. */
-  synchronized RowIndex index(int column) {
+  synchronized RowIndex.Grouped index(int column) {
     if (lookups == null) {
       throw new IllegalStateException(name + " is not fixed");
     }
-    return indexes.computeIfAbsent(column, c -> new RowIndex(rows, c));
+    return indexes.computeIfAbsent(column, c -> new RowIndex.Grouped(rows, c));
   }
 
   /** The name generated code looks the table up by. */

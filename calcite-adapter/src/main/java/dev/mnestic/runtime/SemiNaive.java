@@ -8,6 +8,7 @@ import org.apache.calcite.linq4j.Enumerable;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -49,6 +50,28 @@ public final class SemiNaive {
    */
   public static final String FUSE = "mnesticFuse";
 
+  /**
+   * The context variable that, holding an Integer, is how many threads a round of a
+   * set-semantics relation's probe chains may be split between; absent for
+   * {@link PartitionedSet#PROCESSORS}.
+   */
+  public static final String THREADS = "mnesticThreads";
+
+  /**
+   * The context variable that, holding an Integer, is the fewest rows of their first tables
+   * (deltas) a round's probe chains split at; absent for {@link #SPLIT_ROWS}.
+   */
+  public static final String SPLIT_AT = "mnesticSplitAt";
+
+  /**
+   * The fewest delta rows a round splits at. Measured (bench/RESULTS.md, "both cores"): a
+   * delta row costs 0.2 µs of CPU (the chain: one derivation each) to 0.9 µs (a random
+   * graph's closure: five), and splitting every round of the chain's 999 (at most 999 rows
+   * each) cost no CPU beyond the runs' spread; waking a pool thread and waiting for it takes
+   * some tens of µs. At 4,096 rows a thread's half is 0.4 ms or more, ten times that.
+   */
+  static final int SPLIT_ROWS = 4096;
+
   /** Told of each round of a fixpoint. */
   public interface Progress {
     /** Round {@code round} ended; {@code deltas[i]} tuples of relation i are new. */
@@ -71,13 +94,19 @@ public final class SemiNaive {
       ProbeChain[][] chains, RowTable[] full, RowTable[] delta, int maxIterations,
       HeadAggregation[] aggregations) {
     final int n = seeds.length;
+    final int threads = root.get(THREADS) instanceof Integer t ? t : PartitionedSet.PROCESSORS;
+    final int splitAt = root.get(SPLIT_AT) instanceof Integer at ? at : SPLIT_ROWS;
     final List<State> states = new ArrayList<>();
+    final Set<RowTable> growing = new HashSet<>();
     for (int i = 0; i < n; i++) {
-      final State state = aggregations[i] == null ? new SetState()
+      final State state = aggregations[i] == null ? new SetState(threads, splitAt)
           : aggregations[i].boundedMeetKind() ? new FrontierState(aggregations[i])
           : aggregations[i].meetKind() ? new MeetState(aggregations[i])
           : new OnceState(aggregations[i]);
       states.add(state);
+      if (state instanceof SetState) {
+        growing.add(full[i]);
+      }
       full[i].rows().clear();
       delta[i].rows().clear();
       // full_i = delta_i = seed_i (distinct, or each group's best)
@@ -90,7 +119,7 @@ public final class SemiNaive {
     final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
     final Progress progress = (Progress) root.get(PROGRESS);
     final boolean fuse = !Boolean.FALSE.equals(root.get(FUSE));
-    final ProbeChain.Indexes indexes = new ProbeChain.Indexes();
+    final ProbeChain.Indexes indexes = new ProbeChain.Indexes(growing);
     final int[] deltas = new int[n];
     for (int round = 1; ; round++) {
       if (round > maxIterations) {
@@ -102,9 +131,7 @@ public final class SemiNaive {
         final State state = states.get(i);
         if (fuse && state instanceof SetState set && chains[i] != null
             && Arrays.stream(chains[i]).allMatch(ProbeChain::runnable)) {
-          for (ProbeChain chain : chains[i]) {
-            chain.run(indexes, cancelled, round, set);
-          }
+          set.run(chains[i], indexes, cancelled, round);
         } else if (!(state instanceof OnceState)) {
           for (Object[] row : iteratives[i]) {
             state.offer(row);
@@ -163,47 +190,53 @@ public final class SemiNaive {
     abstract boolean merge(List<Object[]> rows);
   }
 
-  /** Set semantics: a tuple is new unless seen; derivations are taken in as they come. */
-  private static final class SetState implements State, ProbeChain.Sink {
-    private final RowSet seen = new RowSet();
-    /** Packed while the rows are Ints: a round's new rows are not kept as objects. */
-    private final RowList added = new RowList();
+  /**
+   * Set semantics: a tuple is new unless seen; derivations are taken in as they come, into
+   * hash partitions, one a thread a round may be split between ({@link PartitionedSet}).
+   */
+  private static final class SetState implements State {
+    private final PartitionedSet tuples;
+    private final int threads;
+    private final int splitAt;
+
+    /** A relation's state whose rounds split between {@code threads} from {@code splitAt} rows. */
+    SetState(int threads, int splitAt) {
+      this.tuples = new PartitionedSet(threads);
+      this.threads = threads;
+      this.splitAt = splitAt;
+    }
 
     @Override public void offer(Object[] row) {
-      if (seen.add(row)) {
-        added.add(row);
-      }
+      tuples.offer(row);
     }
 
-    @Override public void offer(long value) {
-      if (seen.add(value)) {
-        if (added.isPacked()) {
-          added.addPacked(value);
-        } else {
-          added.add(new Object[] {value});
-        }
+    /**
+     * Runs {@code chains}, the relation's iterative part, over their tables' current rows:
+     * split between the threads when their first tables' rows are {@link #splitAt} or more.
+     */
+    void run(ProbeChain[] chains, ProbeChain.Indexes indexes, AtomicBoolean cancelled,
+        int round) {
+      final RowIndex[][] index = new RowIndex[chains.length][];
+      long rows = 0;
+      for (int c = 0; c < chains.length; c++) {
+        index[c] = chains[c].indexes(indexes);
+        rows += chains[c].rows();
       }
-    }
-
-    @Override public void offer(long a, long b) {
-      if (seen.add(a, b)) {
-        if (added.isPacked()) {
-          added.addPacked(a, b);
-        } else {
-          added.add(new Object[] {a, b});
+      if (threads > 1 && rows >= splitAt) {
+        tuples.runSplit(chains, index, cancelled, round);
+      } else {
+        for (int c = 0; c < chains.length; c++) {
+          chains[c].run(index[c], 0, chains[c].rows(), cancelled, round, tuples);
         }
       }
     }
 
     @Override public boolean settle() {
-      return !added.isEmpty();
+      return !tuples.isEmpty();
     }
 
     @Override public void publish(List<Object[]> full, List<Object[]> delta) {
-      full.addAll(added);
-      delta.clear();
-      delta.addAll(added);
-      added.clear();
+      tuples.publish(full, delta);
     }
   }
 

@@ -41,7 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * generated code ({@link SemiNaive#FUSE} off), on random graphs: the transitive closure, same
  * generation (two probes), Andersen's load rule (a probe of the recursive relation's full
  * table, in both variants), a probe on two columns, and a relation whose values are not all
- * Ints (the generated code runs). The Datalog each plan evaluates is above its builder.
+ * Ints (the generated code runs). Each also with every round split between threads
+ * ({@link SemiNaive#THREADS}). The Datalog each plan evaluates is above its builder.
  */
 class ProbeChainTest {
   private Connection connection;
@@ -98,7 +99,8 @@ class ProbeChainTest {
 
   /**
    * The fixpoint's rows with the probe chains and without; checks that every iterative part
-   * of the plan is a chain, that both agree, and returns them.
+   * of the plan is a chain, that both agree, also with every round split between two and
+   * three threads ({@link SemiNaive#SPLIT_AT} 0), and returns them.
    */
   private Set<List<Object>> both(Supplier<RelNode> plan) throws SQLException {
     final EnumerableRel physical = Plans.optimize(plan.get());
@@ -106,8 +108,13 @@ class ProbeChainTest {
     for (RelNode iterative : union.iteratives()) {
       assertNotNull(EnumerableRecursiveUnion.chains(iterative), () -> Plans.explain(physical));
     }
-    final Set<List<Object>> fused = run(physical, Map.of());
+    final Set<List<Object>> fused = run(physical, Map.of(SemiNaive.THREADS, 1));
     assertEquals(run(physical, Map.of(SemiNaive.FUSE, false)), fused);
+    for (int threads = 2; threads <= 3; threads++) {
+      assertEquals(fused,
+          run(physical, Map.of(SemiNaive.THREADS, threads, SemiNaive.SPLIT_AT, 0)),
+          threads + " threads");
+    }
     return fused;
   }
 
@@ -138,6 +145,35 @@ class ProbeChainTest {
           List.of(full), List.of(delta), 10_000).build());
       assertEquals(closure(edges), tc, "trial " + trial);
     }
+  }
+
+  /**
+   * The transitive closure of a random graph whose rounds' deltas run to thousands of rows:
+   * split from 1,000 rows between two threads (the rounds below serial), against a search and
+   * against one thread.
+   */
+  @Test void bigDeltasSplit() throws SQLException {
+    final Random random = new Random(37);
+    final List<Object[]> edges = pairs(random, 400, 800);
+    final RelOptTable edge = fixed("edge", edges);
+    final RelOptTable full = table("tc_full", pair);
+    final RelOptTable delta = table("tc_delta", pair);
+    final EnumerableRel physical = Plans.optimize(MnesticRelBuilder.recursiveUnion(
+        scan(edge).push(scan(delta).push(scan(edge).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+            .project(b.field(0), b.field(3)).build()),
+        List.of(full), List.of(delta), 10_000).build());
+    final List<Integer> split = new ArrayList<>();
+    final SemiNaive.Progress rounds = (round, deltas) -> {
+      if (deltas[0] >= 1000) {
+        split.add(round);
+      }
+    };
+    final Set<List<Object>> two = run(physical,
+        Map.of(SemiNaive.THREADS, 2, SemiNaive.SPLIT_AT, 1000, SemiNaive.PROGRESS, rounds));
+    assertTrue(split.size() >= 3, "rounds of 1,000 new tuples or more: " + split);
+    assertEquals(closure(edges), two);
+    assertEquals(run(physical, Map.of(SemiNaive.THREADS, 1)), two);
   }
 
   /** Every pair (a, c) with a path from a to c, by a search from each node. */
@@ -188,7 +224,7 @@ class ProbeChainTest {
   /**
    * Andersen's rules {@code pt[p, a] := *address_of[p, a]}, {@code pt[p, a] := *assign[p, q],
    * pt[q, a]} and {@code pt[p, a] := *load[p, q], pt[q, r], pt[r, a]}, the last once with the
-   * delta in each pt atom: chains that probe pt's full table, indexed anew each round.
+   * delta in each pt atom: chains that probe pt's full table, indexed as it grows.
    */
   @Test void pointsToProbesTheFullTable() throws SQLException {
     final Random random = new Random(29);
