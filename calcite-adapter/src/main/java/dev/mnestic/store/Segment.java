@@ -63,6 +63,10 @@ final class Segment {
     }
   }
 
+  private String name(int c) {
+    return table.getColumn(c).getName().name;
+  }
+
   /** A segment for {@code table} of {@code database}, or null when the rule above says none. */
   static Segment of(org.hsqldb.Database database, Table table) {
     if (database.getType() != DatabaseType.DB_MEM || table.hasPrimaryKey()
@@ -97,20 +101,32 @@ final class Segment {
   /**
    * The rows of {@code rows} as a block, or null when one holds a value of another Java class
    * than its column's plan holds (the batch then takes HSQLDB's INSERT whole); a row that
-   * breaks NOT NULL or a VARCHAR's length fails with a {@code BatchUpdateException} naming it.
+   * breaks NOT NULL or a VARCHAR's length fails with a {@code BatchUpdateException} naming it,
+   * as HSQLDB's INSERT of the same rows would ({@link Row#fault}).
    */
   Block block(StoreWrites.BatchRows rows) throws SQLException {
+    final Row staged = new Row(this);
     final Block b = new Block(this, rows.size());
-    for (int i = 0; i < b.capacity; i++) {
+    for (int i = 0; i < rows.size(); i++) {
       final Object[] row;
       try {
         row = rows.row(i);
       } catch (SQLException e) {
         throw StoreWrites.failedRow(i, e);
       }
-      if (row == null || !b.add(row, i)) {
+      if (row == null) {
         return null;
       }
+      for (int c = 0; c < row.length; c++) {
+        if (!staged.set(c, row[c])) {
+          return null;
+        }
+      }
+      final SQLException fault = staged.fault();
+      if (fault != null) {
+        throw StoreWrites.failedRow(i, fault);
+      }
+      b.add(staged);
     }
     return b;
   }
@@ -120,15 +136,172 @@ final class Segment {
   }
 
   /**
+   * One row's values as they are bound, column by column, unboxed: the value of an INTEGER,
+   * BIGINT, BOOLEAN (0 or 1) or TIMESTAMP (milliseconds as Calcite holds them) column in
+   * {@link #longs}, of a DOUBLE in {@link #doubles}, of a VARCHAR in {@link #strings}; a column
+   * never set is NULL. {@link Block#add} appends it; it keeps its values for the next row.
+   */
+  static final class Row {
+    final Segment segment;
+    final long[] longs;
+    final double[] doubles;
+    final String[] strings;
+    final boolean[] nulls;
+
+    Row(Segment segment) {
+      this.segment = segment;
+      final int n = segment.kinds.length;
+      this.longs = new long[n];
+      this.doubles = new double[n];
+      this.strings = new String[n];
+      this.nulls = new boolean[n];
+      java.util.Arrays.fill(nulls, true);
+    }
+
+    /** Column {@code c} takes {@code v}; false when it holds no INTEGER. */
+    boolean setInt(int c, int v) {
+      if (segment.kinds[c] != Kind.INTEGER) {
+        return false;
+      }
+      longs[c] = v;
+      nulls[c] = false;
+      return true;
+    }
+
+    /**
+     * Column {@code c} takes {@code v}; false when it holds no BIGINT or TIMESTAMP, or for a
+     * TIMESTAMP before the Gregorian reform (HSQLDB converts those from their text).
+     */
+    boolean setLong(int c, long v) {
+      if (segment.kinds[c] != Kind.BIGINT && (segment.kinds[c] != Kind.TIMESTAMP
+          || v < StoreWrites.GREGORIAN_MILLIS)) {
+        return false;
+      }
+      longs[c] = v;
+      nulls[c] = false;
+      return true;
+    }
+
+    /** Column {@code c} takes {@code v}; false when it holds no BOOLEAN. */
+    boolean setBoolean(int c, boolean v) {
+      if (segment.kinds[c] != Kind.BOOLEAN) {
+        return false;
+      }
+      longs[c] = v ? 1 : 0;
+      nulls[c] = false;
+      return true;
+    }
+
+    /** Column {@code c} takes {@code v}; false when it holds no DOUBLE. */
+    boolean setDouble(int c, double v) {
+      if (segment.kinds[c] != Kind.DOUBLE) {
+        return false;
+      }
+      doubles[c] = v;
+      nulls[c] = false;
+      return true;
+    }
+
+    /** Column {@code c} takes {@code v} (null: NULL); false when it holds no VARCHAR. */
+    boolean setString(int c, String v) {
+      if (v == null) {
+        nulls[c] = true;
+        return true;
+      }
+      if (segment.kinds[c] != Kind.VARCHAR) {
+        return false;
+      }
+      strings[c] = v;
+      nulls[c] = false;
+      return true;
+    }
+
+    /**
+     * Column {@code c} takes {@code v}, a value as the plan holds it (null: NULL); false when
+     * its Java class is not the one the plan holds for the column.
+     */
+    boolean set(int c, Object v) {
+      if (v == null) {
+        nulls[c] = true;
+        return true;
+      }
+      return v instanceof Integer n ? setInt(c, n)
+          : v instanceof Long n ? setLong(c, n)
+          : v instanceof Double d ? setDouble(c, d)
+          : v instanceof Boolean b ? setBoolean(c, b)
+          : v instanceof String s && setString(c, s);
+    }
+
+    /** Column {@code c}'s value as the plan holds it (null: NULL). */
+    Object get(int c) {
+      if (nulls[c]) {
+        return null;
+      }
+      return switch (segment.kinds[c]) {
+      case INTEGER -> (int) longs[c];
+      case BIGINT, TIMESTAMP -> longs[c];
+      case BOOLEAN -> longs[c] != 0;
+      case DOUBLE -> doubles[c];
+      case VARCHAR -> strings[c];
+      };
+    }
+
+    /**
+     * Why the row cannot be stored, as HSQLDB's INSERT finds it, or null when it can: the
+     * first value its column cannot hold, as HSQLDB converting the row's values in column
+     * order (a VARCHAR too long, its spaces past the length aside: SQLSTATE 22001; a TIMESTAMP
+     * from the year 10000 on: 22008), else the first NULL in a NOT NULL column (23502, as
+     * HSQLDB's check of the row).
+     */
+    SQLException fault() {
+      for (int c = 0; c < nulls.length; c++) {
+        if (nulls[c]) {
+          continue;
+        }
+        if (segment.kinds[c] == Kind.TIMESTAMP) {
+          if (Math.floorDiv(longs[c], 1000) > org.hsqldb.types.DateTimeType.epochLimitSeconds) {
+            return new SQLException("data exception: datetime field overflow; table: "
+                + segment.table.getName().name + " column: " + segment.name(c), "22008");
+          }
+          continue;
+        }
+        if (segment.kinds[c] != Kind.VARCHAR) {
+          continue;
+        }
+        final String s = strings[c];
+        final long length = segment.types[c].precision;
+        for (int k = (int) length; k < s.length(); k++) {
+          if (s.charAt(k) != ' ') {
+            return new SQLException("data exception: string data, right truncation; table: "
+                + segment.table.getName().name + " column: " + segment.name(c)
+                + " holds VARCHAR(" + length + "), the value has " + s.length()
+                + " characters", "22001");
+          }
+        }
+      }
+      for (int c = 0; c < nulls.length; c++) {
+        if (nulls[c] && segment.notNull[c]) {
+          return new SQLException("integrity constraint violation: NOT NULL check "
+              + "constraint; table: " + segment.table.getName().name + " column: "
+              + segment.name(c), "23502");
+        }
+      }
+      return null;
+    }
+  }
+
+  /**
    * One batch's rows, column by column: {@code long[]} (INTEGER, BIGINT, BOOLEAN as 0 or 1,
    * TIMESTAMP as milliseconds as Calcite holds them), {@code double[]} or {@code String[]}, and
-   * a bitmap of the nulls of each column that has any. Written once, then only read.
+   * a bitmap of the nulls of each column that has any. Appended to while its batch is bound
+   * (its arrays grow), then only read.
    */
   static final class Block {
     final Segment segment;
-    final int capacity;
     private final Object[] columns;
     private final long[][] nulls;
+    /** Rows the arrays have room for. */
+    private int capacity;
     int count;
     /** Pending: the change number when appended; published: the commit's change number. */
     long scn;
@@ -147,17 +320,17 @@ final class Segment {
       }
     }
 
-    /** Appends {@code row}, row {@code index} of its batch; false for a value of a wrong class. */
-    private boolean add(Object[] row, int index) throws SQLException {
+    /**
+     * Appends {@code row}, which has no fault ({@link Row#fault}): a VARCHAR's spaces past
+     * its length are cut, as HSQLDB stores it.
+     */
+    void add(Row row) {
       final int i = count;
+      if (i == capacity) {
+        grow();
+      }
       for (int c = 0; c < columns.length; c++) {
-        final Object v = row[c];
-        if (v == null) {
-          if (segment.notNull[c]) {
-            throw StoreWrites.failedRow(index, new SQLException("integrity constraint "
-                + "violation: NOT NULL check constraint; table: " + segment.table.getName().name
-                + " column: " + name(c), "23502"));
-          }
+        if (row.nulls[c]) {
           if (nulls[c] == null) {
             nulls[c] = new long[(capacity + 63) >>> 6];
           }
@@ -165,65 +338,44 @@ final class Segment {
           continue;
         }
         switch (segment.kinds[c]) {
-        case INTEGER -> {
-          if (!(v instanceof Integer n)) {
-            return false;
-          }
-          ((long[]) columns[c])[i] = n;
-        }
-        case BIGINT, TIMESTAMP -> {
-          if (!(v instanceof Long n)) {
-            return false;
-          }
-          ((long[]) columns[c])[i] = n;
-        }
-        case BOOLEAN -> {
-          if (!(v instanceof Boolean b)) {
-            return false;
-          }
-          ((long[]) columns[c])[i] = b ? 1 : 0;
-        }
-        case DOUBLE -> {
-          if (!(v instanceof Double d)) {
-            return false;
-          }
-          ((double[]) columns[c])[i] = d;
-        }
+        case DOUBLE -> ((double[]) columns[c])[i] = row.doubles[c];
         case VARCHAR -> {
-          if (!(v instanceof String s)) {
-            return false;
-          }
-          ((String[]) columns[c])[i] = fit(s, c, index);
+          final String s = row.strings[c];
+          final int length = (int) Math.min(segment.types[c].precision, Integer.MAX_VALUE);
+          ((String[]) columns[c])[i] = s.length() <= length ? s : s.substring(0, length);
         }
-        default -> throw new AssertionError(segment.kinds[c]);
+        default -> ((long[]) columns[c])[i] = row.longs[c];
         }
       }
       count++;
-      return true;
     }
 
-    /**
-     * {@code s} within column {@code c}'s length, as HSQLDB stores it: spaces past the length
-     * cut, anything else past it refused (SQLSTATE 22001).
-     */
-    private String fit(String s, int c, int index) throws SQLException {
-      final long length = segment.types[c].precision;
-      if (s.length() <= length) {
-        return s;
-      }
-      for (int k = (int) length; k < s.length(); k++) {
-        if (s.charAt(k) != ' ') {
-          throw StoreWrites.failedRow(index, new SQLException("data exception: string data, "
-              + "right truncation; table: " + segment.table.getName().name + " column: "
-              + name(c) + " holds VARCHAR(" + length + "), the value has " + s.length()
-              + " characters", "22001"));
+    /** Half as much room again (at least 1,024 rows) in every column. */
+    private void grow() {
+      capacity = Math.max(1024, capacity + (capacity >> 1));
+      for (int c = 0; c < columns.length; c++) {
+        final Object a = columns[c];
+        columns[c] = a instanceof long[] l ? java.util.Arrays.copyOf(l, capacity)
+            : a instanceof double[] d ? java.util.Arrays.copyOf(d, capacity)
+            : java.util.Arrays.copyOf((String[]) a, capacity);
+        if (nulls[c] != null) {
+          nulls[c] = java.util.Arrays.copyOf(nulls[c], (capacity + 63) >>> 6);
         }
       }
-      return s.substring(0, (int) length);
     }
 
-    private String name(int c) {
-      return segment.table.getColumn(c).getName().name;
+    /** Row {@code i}'s column {@code c} as the plan holds it (null: NULL). */
+    Object planValue(int c, int i) {
+      if (isNull(c, i)) {
+        return null;
+      }
+      return switch (segment.kinds[c]) {
+      case INTEGER -> (int) ((long[]) columns[c])[i];
+      case BIGINT, TIMESTAMP -> ((long[]) columns[c])[i];
+      case BOOLEAN -> ((long[]) columns[c])[i] != 0;
+      case DOUBLE -> ((double[]) columns[c])[i];
+      case VARCHAR -> ((String[]) columns[c])[i];
+      };
     }
 
     boolean isNull(int c, int i) {
@@ -232,18 +384,9 @@ final class Segment {
 
     /** Column {@code c} of row {@code i} as HSQLDB holds it in a row. */
     Object hsqldbValue(org.hsqldb.Session session, int c, int i) {
-      if (isNull(c, i)) {
-        return null;
-      }
-      return switch (segment.kinds[c]) {
-      case INTEGER -> (int) ((long[]) columns[c])[i];
-      case BIGINT -> ((long[]) columns[c])[i];
-      case BOOLEAN -> ((long[]) columns[c])[i] != 0;
-      case TIMESTAMP -> StoreWrites.timestampValue(session, segment.types[c],
-          ((long[]) columns[c])[i]);
-      case DOUBLE -> ((double[]) columns[c])[i];
-      case VARCHAR -> ((String[]) columns[c])[i];
-      };
+      return segment.kinds[c] == Kind.TIMESTAMP && !isNull(c, i)
+          ? StoreWrites.timestampValue(session, segment.types[c], ((long[]) columns[c])[i])
+          : planValue(c, i);
     }
 
     /** Row {@code i} as HSQLDB holds it. */

@@ -50,6 +50,9 @@ final class StoreConvention extends JdbcConvention {
     planner.addRule(StoreToEnumerableConverter.Rule.create(this));
     // Any other read of a store table reads HSQLDB's row store directly.
     planner.addRule(EnumerableStoreScan.Rule.create(this));
+    // Only the columns a projection or an aggregation over the whole table uses.
+    planner.addRule(EnumerableStoreScan.ColumnsRule.PROJECT);
+    planner.addRule(EnumerableStoreScan.ColumnsRule.AGGREGATE);
     // A filter on an index's first column is where HSQLDB's index pays.
     planner.addRule(KeyFilterRule.forKeys(this));
   }

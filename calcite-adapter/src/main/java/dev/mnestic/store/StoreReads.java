@@ -179,17 +179,18 @@ public final class StoreReads {
 
   /**
    * The rows of store table {@code table} that this statement sees (read by
-   * {@link StoreSnapshot#read} when the first row is asked for), each column read as
-   * {@code how} says: an {@code Object[]} per row, or the value itself when {@code array}
-   * is false. The same values as Calcite's JDBC adapter reads through HSQLDB's JDBC
+   * {@link StoreSnapshot#read} when the first row is asked for), of its columns
+   * {@code read} only (the others are not read at all), each read as {@code how} says: an
+   * {@code Object[]} per row, or the value itself when {@code array} is false. The same
+   * values as Calcite's JDBC adapter reads through HSQLDB's JDBC
    * ({@code StoreToEnumerableConverter}): what JDBC's getters do per type is done here on
    * HSQLDB's own value objects, through HSQLDB's own conversions where they involve a
    * calendar (TIME, DATE and TIMESTAMP before the Gregorian reform, ARRAY elements). The
    * values read are kept by column ({@link Columns}) for later reads of the same committed
    * rows. The context's cancel flag stops the reading every 4,096 rows.
    */
-  public static Enumerable<Object> scan(DataContext root, String table, Read[] how,
-      boolean array) {
+  public static Enumerable<Object> scan(DataContext root, String table, int[] read,
+      Read[] how, boolean array) {
     final Session store = Session.of(root.getRootSchema());
     TablePolicy.requireReadable(store, table);
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
@@ -198,7 +199,7 @@ public final class StoreReads {
     final StoreSnapshot.Reading<Columns> reading = new StoreSnapshot.Reading<>() {
       @Override public Columns fromShared(Object shared, StoreSnapshot appended) {
         final Columns columns = (Columns) shared;
-        if (!columns.holds(how)) {
+        if (!columns.holds(read, how)) {
           return null;
         }
         if (appended.count == 0) {
@@ -212,9 +213,9 @@ public final class StoreReads {
       @Override public Columns fromRows(StoreSnapshot snapshot) {
         final Columns columns = snapshot.shared() instanceof Columns c ? c
             : new Columns(snapshot.total());
-        for (int c = 0; c < how.length; c++) {
-          if (columns.get(c, how[c]) == null) {
-            columns.put(c, how[c], column(snapshot, table, c, how[c], cancel));
+        for (int k = 0; k < how.length; k++) {
+          if (columns.get(read[k], how[k]) == null) {
+            columns.put(read[k], how[k], column(snapshot, table, read[k], how[k], cancel));
           }
         }
         snapshot.share(columns);
@@ -236,13 +237,13 @@ public final class StoreReads {
 
           @Override public boolean moveNext() {
             if (columns == null) {
-              final Columns read = fed != null ? reading.fromRows(fed)
+              final Columns values = fed != null ? reading.fromRows(fed)
                   : StoreSnapshot.read(store, table, cancel, reading);
               columns = new Object[how.length][];
-              for (int c = 0; c < how.length; c++) {
-                columns[c] = read.get(c, how[c]);
+              for (int k = 0; k < how.length; k++) {
+                columns[k] = values.get(read[k], how[k]);
               }
-              count = read.count;
+              count = values.count;
             }
             if (++i >= count) {
               i = count;
@@ -251,6 +252,10 @@ public final class StoreReads {
             StoreSnapshot.checkCancel(cancel, table, i);
             if (!array) {
               current = columns[0][i];
+              return true;
+            }
+            if (columns.length == 0) {
+              current = NO_COLUMNS;
               return true;
             }
             final Object[] row = new Object[columns.length];
@@ -301,10 +306,10 @@ public final class StoreReads {
       values.put(column * READS.length + how.ordinal(), read);
     }
 
-    /** Whether every column is here as {@code how} says it is read. */
-    boolean holds(Read[] how) {
-      for (int c = 0; c < how.length; c++) {
-        if (get(c, how[c]) == null) {
+    /** Whether every column of {@code read} is here as {@code how} says it is read. */
+    boolean holds(int[] read, Read[] how) {
+      for (int k = 0; k < how.length; k++) {
+        if (get(read[k], how[k]) == null) {
           return false;
         }
       }
@@ -338,6 +343,13 @@ public final class StoreReads {
   }
 
   private static final Read[] READS = Read.values();
+
+  /**
+   * A row of a read of no column ({@code SELECT COUNT(*)}): Calcite holds a row of no field as
+   * an empty list.
+   */
+  private static final Object NO_COLUMNS =
+      org.apache.calcite.runtime.FlatLists.COMPARABLE_EMPTY_LIST;
 
   /** Column {@code c} of every row of {@code s}, read as {@code how} says. */
   private static Object[] column(StoreSnapshot s, String table, int c, Read how,

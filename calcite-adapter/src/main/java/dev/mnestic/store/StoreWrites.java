@@ -271,10 +271,7 @@ public final class StoreWrites {
     if (segment != null) {
       final Segment.Block block = segment.block(rows);
       if (block != null) {
-        append(session, versions, block);
-        Arrays.fill(counts, 1);
-        session.countDirectRows(block.count);
-        return counts;
+        return append(session, versions, block);
       }
     }
     final Atomic atomic = new Atomic(connection, connection.getAutoCommit());
@@ -322,12 +319,32 @@ public final class StoreWrites {
   }
 
   /**
+   * Inserts the rows {@code batch} bound ({@link SegmentBatch}) as one batch, appended whole
+   * to the table's segment as {@link #insertBatch(Session, DirectInsert, BatchRows)} appends
+   * the same rows; returns each row's update count, or null, keeping the rows, when the table
+   * no longer takes that segment (DDL changed it, a CozoScript put trigger was added since the
+   * batch was bound): the rows then go the plan's path.
+   */
+  public static long[] insertBatch(Session session, SegmentBatch batch) throws SQLException {
+    final String table = batch.insert.table();
+    final boolean triggered = !checkPolicy(session, table, TableModify.Operation.INSERT)
+        .put().isEmpty();
+    final TableVersions versions = session.versions();
+    if (triggered || versions == null || versions.segment(table) != batch.segment) {
+      return null;
+    }
+    final Segment.Block block = batch.take();
+    return block == null ? new long[0] : append(session, versions, block);
+  }
+
+  /**
    * Appends {@code block}, whole, to its table's segment in the session's transaction
    * ({@link Segment}): the session's transaction is started first (a probe of the table), so
    * that its commit, which publishes the block, or rollback, which drops it, passes through
-   * {@code versions}; in auto-commit mode the block is committed at once.
+   * {@code versions}; in auto-commit mode the block is committed at once. Returns each row's
+   * update count (1).
    */
-  private static void append(Session session, TableVersions versions, Segment.Block block)
+  private static long[] append(Session session, TableVersions versions, Segment.Block block)
       throws SQLException {
     final Connection connection = session.getConnection();
     final boolean autoCommit = connection.getAutoCommit();
@@ -354,6 +371,10 @@ public final class StoreWrites {
         }
       }
     }
+    final long[] counts = new long[block.count];
+    Arrays.fill(counts, 1);
+    session.countDirectRows(block.count);
+    return counts;
   }
 
   /** Rows a direct insert holds before it sends them to HSQLDB. */

@@ -36,6 +36,11 @@ final class DirectInsertSignature<T> extends CalcitePrepare.CalciteSignature<T> 
     this.insert = insert;
   }
 
+  /** The INSERT its batches bind. */
+  StoreWrites.DirectInsert insert() {
+    return insert;
+  }
+
   /** The plan's rows (its update count), as the planned statement's. */
   @Override public Enumerable<T> enumerable(DataContext dataContext) {
     return planned.enumerable(dataContext);

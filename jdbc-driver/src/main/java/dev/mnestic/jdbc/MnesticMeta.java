@@ -6,8 +6,10 @@ import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.sql.fun.MnesticOperatorTable;
+import dev.mnestic.store.SegmentBatch;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.StoreWrites;
 import dev.mnestic.value.Values;
 
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -47,6 +49,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -212,6 +215,25 @@ final class MnesticMeta extends CalciteMetaSubclassing {
         return new ExecuteBatchResult(executeDirect(h, insert, parameterValues));
       }
       return super.executeBatch(h, parameterValues);
+    } catch (NoSuchStatementException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw SqlFailures.raise(e);
+    }
+  }
+
+  /**
+   * Executes the rows {@code batch} bound ({@link SegmentBinder}) as one batch of the
+   * statement {@code h}, as one statement (its timeout, cancel and memory limit), appended
+   * to the table's segment; where the table no longer takes it, or the statement was prepared
+   * again as another, the rows ({@code lists}) take the path of {@link #executeBatch}.
+   */
+  long[] executeBatch(StatementHandle h, SegmentBatch batch,
+      Supplier<List<List<TypedValue>>> lists) throws NoSuchStatementException {
+    try {
+      final long[] counts = preparedSignature(h) instanceof DirectInsertSignature<?>
+          ? run(h, running -> StoreWrites.insertBatch(session(), batch)) : null;
+      return counts != null ? counts : executeBatch(h, lists.get()).updateCounts;
     } catch (NoSuchStatementException e) {
       throw e;
     } catch (Throwable e) {

@@ -285,4 +285,170 @@ class SegmentTest {
       assertEquals(List.of("0|"), rows(c, "SELECT COUNT(*) FROM m"));
     }
   }
+
+  /**
+   * A prepared INSERT's batches bound straight into the segment's block as the parameters
+   * are set (the driver's {@code SegmentBinder}) store what HSQLDB's INSERT stores: random
+   * values of every column type the segment holds, NULLs, each setter and {@code setObject}
+   * with each Java type (values the plan converts, or refuses), parameters left as the last
+   * row set them or cleared, bad rows mid-batch, {@code clearBatch}, single executions
+   * between batches, and one statement reused across batches. The oracle: the same calls on a
+   * file store, whose batches take HSQLDB's INSERT.
+   */
+  @Test void boundBatchesStoreWhatHsqldbInsertStores(@TempDir Path dir) throws SQLException {
+    for (int seed = 0; seed < 4; seed++) {
+      final Random random = new Random(100 + seed);
+      try (Connection tested = DriverManager.getConnection("jdbc:mnestic:db=mem:bound" + seed);
+          Connection oracle = DriverManager.getConnection(
+              "jdbc:mnestic:db=" + dir.resolve("bound" + seed))) {
+        final String table = "CREATE TABLE b (i INTEGER, n BIGINT NOT NULL, f BOOLEAN,"
+            + " d DOUBLE, s VARCHAR(6), ts TIMESTAMP(3))";
+        final long before = segmentRows(tested);
+        tested.createStatement().execute(table);
+        oracle.createStatement().execute(table);
+        try (PreparedStatement a = tested.prepareStatement("INSERT INTO b VALUES (?,?,?,?,?,?)");
+            PreparedStatement b = oracle.prepareStatement("INSERT INTO b VALUES (?,?,?,?,?,?)")) {
+          for (int step = 0; step < 400; step++) {
+            final int op = random.nextInt(40);
+            final long state = random.nextLong();
+            if (op == 0) {
+              assertEquals(outcome(b, ps -> {
+                ps.clearParameters();
+                return "ok";
+              }),
+                  outcome(a, ps -> {
+                ps.clearParameters();
+                return "ok";
+              }), "clearParameters");
+            } else if (op == 1) {
+              assertEquals(outcome(b, ps -> {
+                ps.clearBatch();
+                return "ok";
+              }), outcome(a, ps -> {
+                ps.clearBatch();
+                return "ok";
+              }));
+            } else if (op < 5) {
+              assertEquals(outcome(b, ps -> ps.executeLargeBatch()),
+                  outcome(a, ps -> ps.executeLargeBatch()), "executeBatch at step " + step);
+            } else if (op == 5) {
+              assertEquals(outcome(b, ps -> ps.executeUpdate()),
+                  outcome(a, ps -> ps.executeUpdate()), "executeUpdate at step " + step);
+            } else {
+              // set some parameters (the others keep their values), then add the row
+              final String set = outcome(b, ps -> bind(ps, new Random(state)));
+              assertEquals(set, outcome(a, ps -> bind(ps, new Random(state))), "bind");
+              assertEquals(outcome(b, ps -> {
+                ps.addBatch();
+                return "ok";
+              }), outcome(a, ps -> {
+                ps.addBatch();
+                return "ok";
+              }));
+            }
+          }
+          assertEquals(outcome(b, ps -> ps.executeLargeBatch()),
+              outcome(a, ps -> ps.executeLargeBatch()));
+        }
+        final String all = "SELECT i, n, f, d, s, ts FROM b ORDER BY n, i, f, d, s, ts";
+        assertEquals(rows(oracle, all), rows(tested, all), "seed " + seed);
+        final int stored = rows(tested, all).size();
+        assertTrue(stored > 20, "too few rows stored to tell: " + stored);
+        assertTrue(segmentRows(tested) > before, "no batch took the segment");
+      }
+    }
+  }
+
+  /** A call on a prepared statement. */
+  private interface Call {
+    Object run(PreparedStatement ps) throws SQLException;
+  }
+
+  /** What {@code call} gave: its update counts' sum, or its failure's row and SQLSTATE. */
+  private static String outcome(PreparedStatement ps, Call call) {
+    try {
+      final Object r = call.run(ps);
+      if (r instanceof long[] counts) {
+        return "stored " + java.util.Arrays.stream(counts).sum();
+      }
+      return String.valueOf(r);
+    } catch (BatchUpdateException e) {
+      final String m = e.getMessage();
+      return (m.contains(" failed") ? m.substring(0, m.indexOf(" failed")) : "batch") + " "
+          + e.getSQLState();
+    } catch (SQLException e) {
+      return "failed " + e.getSQLState();
+    }
+  }
+
+  /** Sets some of the six parameters of table b's INSERT at random, each by some setter. */
+  private static Object bind(PreparedStatement ps, Random random) throws SQLException {
+    final int[] types = {Types.INTEGER, Types.BIGINT, Types.BOOLEAN, Types.DOUBLE,
+        Types.VARCHAR, Types.TIMESTAMP};
+    // mostly the columns' own setters (rows the segment takes); one row in 8 any setter
+    final boolean any = random.nextInt(8) == 0;
+    for (int p = 1; p <= 6; p++) {
+      if (random.nextInt(5) == 0) {
+        continue; // keeps the value the last row set, or none
+      }
+      final int how = random.nextInt(any ? 14 : 2);
+      final long n = random.nextInt(100) == 0 ? random.nextLong() : random.nextInt(50) - 10;
+      switch (how) {
+      case 0 -> { // the setter of the column's own type
+        switch (p) {
+        case 1 -> ps.setInt(p, (int) n);
+        case 2 -> ps.setLong(p, n);
+        case 3 -> ps.setBoolean(p, n % 2 == 0);
+        case 4 -> ps.setDouble(p, n / 4.0);
+        case 5 -> ps.setString(p, text(random));
+        default -> ps.setTimestamp(p, new Timestamp(1_700_000_000_000L + n * 1_000_003L));
+        }
+      }
+      case 1 -> { // the setter of the column's own type, the other common value
+        switch (p) {
+        case 1 -> ps.setInt(p, random.nextInt());
+        case 2 -> ps.setLong(p, random.nextInt(7));
+        case 3 -> ps.setBoolean(p, random.nextBoolean());
+        case 4 -> ps.setDouble(p, random.nextGaussian());
+        case 5 -> ps.setString(p, "h" + random.nextInt(4));
+        default -> ps.setTimestamp(p, new Timestamp(random.nextInt(1 << 30) * 1000L));
+        }
+      }
+      case 2 -> ps.setNull(p, types[p - 1]);
+      case 3 -> ps.setInt(p, (int) n);
+      case 4 -> ps.setLong(p, n);
+      case 5 -> ps.setDouble(p, n / 2.0);
+      case 6 -> ps.setString(p, random.nextBoolean() ? Long.toString(n) : text(random));
+      case 7 -> ps.setBoolean(p, random.nextBoolean());
+      case 8 -> ps.setString(p, null);
+      case 9 -> ps.setObject(p, null);
+      case 10 -> ps.setTimestamp(p, new Timestamp(n % 1_000_000 * 86_400_000L));
+      default -> ps.setObject(p, switch (random.nextInt(12)) {
+        case 0 -> (int) n;
+        case 1 -> n;
+        case 2 -> (short) n;
+        case 3 -> (byte) n;
+        case 4 -> n / 3.0;
+        case 5 -> (float) (n / 3.0);
+        case 6 -> java.math.BigDecimal.valueOf(n, 1);
+        case 7 -> random.nextBoolean();
+        case 8 -> text(random);
+        case 9 -> new Timestamp(1_600_000_000_000L + n * 1_000L);
+        case 10 -> java.time.LocalDateTime.of(2024, 2, 29, 12, 0).plusSeconds(n % 1_000_000_000L);
+        default -> Long.toString(n);
+      });
+      }
+    }
+    return "set";
+  }
+
+  /** A VARCHAR(6)'s value, now and then too long, or long only by its trailing spaces. */
+  private static String text(Random random) {
+    return switch (random.nextInt(20)) {
+    case 0 -> "toolong" + random.nextInt(9);
+    case 1 -> "ab    " + "  ";
+    case 2 -> "";
+    default -> "s" + random.nextInt(100);
+    };
+  }
 }

@@ -90,6 +90,47 @@ class StoreScanTest {
   }
 
   /**
+   * A query that uses some of a table's columns reads only those (the scan's {@code columns}),
+   * with the same values as the whole read's; {@code COUNT(*)} reads none. The oracle: the same
+   * columns of {@code SELECT *}, which reads every column.
+   */
+  @Test void aProjectionReadsOnlyItsColumns() throws SQLException {
+    Rows.update(c, TYPES);
+    try (Statement s = store().createStatement()) {
+      for (String v : VALUES) {
+        s.executeUpdate("INSERT INTO \"PUBLIC\".\"t\" VALUES " + v);
+      }
+    }
+    final String[] names = {"id", "b", "ti", "si", "i", "bi", "de", "re", "fl", "do", "ch", "vc",
+        "bn", "vb", "da", "tm", "ts", "ts3", "ia", "da2", "va"};
+    final List<List<Object>> all = exact("SELECT * FROM t ORDER BY id");
+    final java.util.Random random = new java.util.Random(7);
+    for (int trial = 0; trial < 12; trial++) {
+      final List<Integer> picked = new ArrayList<>();
+      for (int k = 1 + random.nextInt(4); k > 0; k--) {
+        picked.add(1 + random.nextInt(names.length - 1));
+      }
+      final String sql = "SELECT " + picked.stream().map(k -> names[k])
+          .collect(java.util.stream.Collectors.joining(", ")) + " FROM t ORDER BY id";
+      assertTrue(plan(sql).contains("columns=[["), plan(sql));
+      final List<List<Object>> expected = new ArrayList<>();
+      for (List<Object> row : all) {
+        final List<Object> projected = new ArrayList<>();
+        for (int k : picked) {
+          // exact() gives each value and its text: two entries per column
+          projected.add(row.get(2 * k));
+          projected.add(row.get(2 * k + 1));
+        }
+        expected.add(projected);
+      }
+      assertEquals(expected, exact(sql), sql);
+    }
+    assertTrue(plan("SELECT COUNT(*) FROM t").contains("columns=[[]]"),
+        plan("SELECT COUNT(*) FROM t"));
+    assertEquals(List.of(row((long) VALUES.size())), Rows.query(c, "SELECT COUNT(*) FROM t"));
+  }
+
+  /**
    * Null elements of an INTEGER ARRAY read as HSQLDB's own JDBC reads them, both ways (Calcite
    * made the elements NOT NULL, so Avatica read them into an {@code int[]}: a
    * NullPointerException).

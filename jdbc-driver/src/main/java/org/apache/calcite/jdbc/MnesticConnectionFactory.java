@@ -4,6 +4,7 @@ import dev.mnestic.jdbc.ColumnLengths;
 import dev.mnestic.jdbc.DatalogSignature;
 import dev.mnestic.jdbc.HostExtensions;
 import dev.mnestic.jdbc.MnesticConnection;
+import dev.mnestic.jdbc.SegmentBinder;
 import dev.mnestic.remote.MnesticDatabaseMetaData;
 import dev.mnestic.remote.TypeMap;
 import dev.mnestic.runtime.RunningStatement;
@@ -37,6 +38,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.sql.Wrapper;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TimeZone;
@@ -228,11 +230,127 @@ public class MnesticConnectionFactory extends CalciteFactory {
    * ({@link Connection#executeQueryInternal}).
    */
   private static final class PreparedStatement extends CalcitePreparedStatement {
+    /** Where its batches are bound, when they go into a table's segment; else null. */
+    private final SegmentBinder binder;
+
     PreparedStatement(CalciteConnectionImpl connection, Meta.StatementHandle h,
         Meta.Signature signature, int resultSetType, int resultSetConcurrency,
         int resultSetHoldability) throws SQLException {
       super(connection, h, signature, resultSetType, resultSetConcurrency,
           resultSetHoldability);
+      this.binder = SegmentBinder.of(connection, signature);
+    }
+
+    // The setters the binder keeps unboxed (SegmentBinder): each checks the statement is
+    // open, as Avatica's; an index out of range, or a value the binder does not keep, goes
+    // Avatica's way.
+
+    @Override public void setInt(int parameterIndex, int x) throws SQLException {
+      checkOpen();
+      if (binder != null && binder.setInt(parameterIndex, x)) {
+        slots[parameterIndex - 1] = SegmentBinder.STAGED;
+      } else {
+        super.setInt(parameterIndex, x);
+      }
+    }
+
+    @Override public void setLong(int parameterIndex, long x) throws SQLException {
+      checkOpen();
+      if (binder != null && binder.setLong(parameterIndex, x)) {
+        slots[parameterIndex - 1] = SegmentBinder.STAGED;
+      } else {
+        super.setLong(parameterIndex, x);
+      }
+    }
+
+    @Override public void setDouble(int parameterIndex, double x) throws SQLException {
+      checkOpen();
+      if (binder != null && binder.setDouble(parameterIndex, x)) {
+        slots[parameterIndex - 1] = SegmentBinder.STAGED;
+      } else {
+        super.setDouble(parameterIndex, x);
+      }
+    }
+
+    @Override public void setBoolean(int parameterIndex, boolean x) throws SQLException {
+      checkOpen();
+      if (binder != null && binder.setBoolean(parameterIndex, x)) {
+        slots[parameterIndex - 1] = SegmentBinder.STAGED;
+      } else {
+        super.setBoolean(parameterIndex, x);
+      }
+    }
+
+    @Override public void setString(int parameterIndex, String x) throws SQLException {
+      checkOpen();
+      if (binder != null && binder.setString(parameterIndex, x)) {
+        slots[parameterIndex - 1] = SegmentBinder.STAGED;
+      } else {
+        super.setString(parameterIndex, x);
+      }
+    }
+
+    @Override public void setNull(int parameterIndex, int sqlType) throws SQLException {
+      checkOpen();
+      if (binder != null && binder.setNull(parameterIndex)) {
+        slots[parameterIndex - 1] = SegmentBinder.STAGED;
+      } else {
+        super.setNull(parameterIndex, sqlType);
+      }
+    }
+
+    /**
+     * A row of the batch: into the binder's block where it goes there as it is; otherwise the
+     * rows bound so far and this one become Avatica's parameter lists, as do the batch's
+     * later rows (the batch then takes the plan's path).
+     */
+    @Override public void addBatch() throws SQLException {
+      checkOpen();
+      if (binder != null) {
+        if (parameterValueBatch.isEmpty() && binder.add(slots)) {
+          return;
+        }
+        binder.spill(parameterValueBatch);
+      }
+      super.addBatch();
+    }
+
+    @Override public void clearBatch() throws SQLException {
+      super.clearBatch();
+      if (binder != null) {
+        binder.clear();
+      }
+    }
+
+    @Override public long[] executeLargeBatch() throws SQLException {
+      try {
+        return super.executeLargeBatch();
+      } finally {
+        if (binder != null) {
+          binder.clear();
+        }
+      }
+    }
+
+    /** The rows its binder holds, or null when Avatica's lists hold them. */
+    SegmentBinder boundBatch() {
+      return binder == null || binder.isEmpty() ? null : binder;
+    }
+
+    /** As Avatica's, the binder's values in their slots first. */
+    @Override protected List<TypedValue> getParameterValues() {
+      if (binder != null) {
+        binder.unstage(slots);
+      }
+      return super.getParameterValues();
+    }
+
+    /** As Avatica's, the binder's values in their slots first. */
+    @Override protected List<TypedValue> copyParameterValues() {
+      if (binder != null) {
+        binder.unstage(slots);
+      }
+      return super.copyParameterValues();
     }
 
     @Override public void cancel() throws SQLException {
@@ -263,10 +381,12 @@ public class MnesticConnectionFactory extends CalciteFactory {
       }
       getSite(parameterIndex); // checks the statement is open and the index
       final long time = x.getTime();
-      slots[parameterIndex - 1] = TypedValue.ofSerial(ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP,
-          time + TimeZone.getDefault().getOffset(time)
-              + getCalendar().getTimeZone().getOffset(time)
-              - DateTimeUtils.DEFAULT_ZONE.getOffset(time));
+      final long local = time + TimeZone.getDefault().getOffset(time)
+          + getCalendar().getTimeZone().getOffset(time)
+          - DateTimeUtils.DEFAULT_ZONE.getOffset(time);
+      slots[parameterIndex - 1] = binder != null && binder.setLong(parameterIndex, local)
+          ? SegmentBinder.STAGED
+          : TypedValue.ofSerial(ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP, local);
     }
 
     /**
@@ -427,12 +547,20 @@ public class MnesticConnectionFactory extends CalciteFactory {
       }
     }
 
+    /** A batch its {@link SegmentBinder} holds goes to the Meta whole. */
     @Override protected long[] executeBatchUpdateInternal(AvaticaPreparedStatement statement)
         throws SQLException {
+      final SegmentBinder bound = statement instanceof PreparedStatement p
+          ? p.boundBatch() : null;
       try {
+        if (bound != null) {
+          return bound.execute(meta, statement.handle);
+        }
         return super.executeBatchUpdateInternal(statement);
       } catch (SQLException e) {
         throw stated(e);
+      } catch (Exception e) {
+        throw failures.of(e);
       }
     }
 
