@@ -18,13 +18,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * {@link GenericJoinRun} against the nested loops over every combination of input rows that
  * agree on their shared variables (the join's definition, bag semantics), on random relations
- * with repeated rows, nulls and values of several types, and random ways to bind variables.
+ * with repeated rows, of Ints only (the extremes included) or of nulls and values of several
+ * types, and random ways to bind variables.
  */
 class GenericJoinRunTest {
   @Test void equalsNestedLoopsOnRandomJoins() {
     final Random random = new Random(23);
     int nonEmpty = 0;
     for (int trial = 0; trial < 400; trial++) {
+      // half the joins over Ints only (their own longs), half over mixed values (a dictionary)
+      // (trials 4k: ints fitting in 32 bits, sorted packed)
+      final boolean ints = trial % 2 == 0;
       final int width = 1 + random.nextInt(4);
       final int n = 1 + random.nextInt(4);
       final List<String> variables = new ArrayList<>();
@@ -57,7 +61,8 @@ class GenericJoinRunTest {
         for (int r = 0; r < size; r++) {
           final Object[] row = new Object[mine.size()];
           for (int c = 0; c < row.length; c++) {
-            row[c] = value(random);
+            row[c] = !ints ? value(random)
+                : INTS[trial % 4 == 0 ? 1 + random.nextInt(5) : random.nextInt(INTS.length)];
           }
           rows.add(row);
           if (random.nextInt(5) == 0) {
@@ -74,6 +79,10 @@ class GenericJoinRunTest {
     }
     assertTrue(nonEmpty > 100, nonEmpty + " of 400 joins had rows");
   }
+
+  /** Ints, the extremes included. */
+  private static final Long[] INTS = {Long.MIN_VALUE, (long) Integer.MIN_VALUE, -1L, 0L, 1L,
+      (long) Integer.MAX_VALUE, Long.MAX_VALUE};
 
   /** A small domain, so that joins meet: Ints, a Float equal to none of them, a String, null. */
   private static Object value(Random random) {
