@@ -3,6 +3,7 @@ package dev.mnestic.rel;
 import dev.mnestic.value.HeadAggregation;
 
 import dev.mnestic.runtime.FixedRuleRun;
+import dev.mnestic.runtime.GenericJoinRun;
 import dev.mnestic.runtime.SearchRun;
 import dev.mnestic.runtime.Sketches.Summary;
 
@@ -77,6 +78,19 @@ public final class MnesticRelBuilder {
     }
     Collections.reverse(inputs);
     return b.push(LogicalFixedRuleApply.create(b.getCluster(), inputs, spec));
+  }
+
+  /**
+   * Replaces the top n relations of {@code b}'s stack (pushed in order), n being the number of
+   * {@code spec}'s inputs, by their worst-case optimal join ({@link GenericJoin}).
+   */
+  public static RelBuilder genericJoin(RelBuilder b, GenericJoinRun.Spec spec) {
+    final List<RelNode> inputs = new ArrayList<>();
+    for (int i = 0; i < spec.bindings().size(); i++) {
+      inputs.add(b.build());
+    }
+    Collections.reverse(inputs);
+    return b.push(LogicalGenericJoin.create(b.getCluster(), inputs, spec));
   }
 
   /**

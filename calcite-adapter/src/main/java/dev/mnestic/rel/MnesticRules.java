@@ -175,6 +175,30 @@ public final class MnesticRules {
     }
   }
 
+  /** Rule that implements a {@link LogicalGenericJoin} as an {@link EnumerableGenericJoin}. */
+  public static final ConverterRule ENUMERABLE_GENERIC_JOIN = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalGenericJoin.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableGenericJoinRule")
+      .withRuleFactory(EnumerableGenericJoinRule::new)
+      .toRule(EnumerableGenericJoinRule.class);
+
+  /** Converts a {@link LogicalGenericJoin}, its inputs to Enumerable. */
+  static final class EnumerableGenericJoinRule extends ConverterRule {
+    EnumerableGenericJoinRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalGenericJoin j = (LogicalGenericJoin) rel;
+      final List<RelNode> inputs = new ArrayList<>();
+      for (RelNode input : j.getInputs()) {
+        inputs.add(convert(input, input.getTraitSet().replace(EnumerableConvention.INSTANCE)));
+      }
+      return new EnumerableGenericJoin(j.getCluster(),
+          j.getTraitSet().replace(EnumerableConvention.INSTANCE), inputs, j.spec);
+    }
+  }
+
   /** Rule that implements a {@link LogicalSearchApply} as an {@link EnumerableSearchApply}. */
   public static final ConverterRule ENUMERABLE_SEARCH_APPLY = ConverterRule.Config.INSTANCE
       .withConversion(LogicalSearchApply.class, Convention.NONE,

@@ -71,6 +71,8 @@ public final class PlanRules {
           MnesticRules.ENUMERABLE_AS_OF,
           // A fixed rule ('<~') over its input relations.
           MnesticRules.ENUMERABLE_FIXED_RULE_APPLY,
+          // A rule body's cyclic part, joined one variable at a time.
+          MnesticRules.ENUMERABLE_GENERIC_JOIN,
           // A search atom ('~rel:idx{...}') over its outer rows and its relation.
           MnesticRules.ENUMERABLE_SEARCH_APPLY),
       List.of(

@@ -3,7 +3,8 @@
  * what lower builds; planner: what execute builds). Each operator is Calcite's four pieces:
  * a core node stating its semantics ({@link dev.mnestic.rel.Skyline},
  * {@link dev.mnestic.rel.RecursiveUnion}, {@link dev.mnestic.rel.DatalogAggregate},
- * {@link dev.mnestic.rel.SketchAggregate}, {@link dev.mnestic.rel.FixedRuleApply}), its
+ * {@link dev.mnestic.rel.SketchAggregate}, {@link dev.mnestic.rel.FixedRuleApply},
+ * {@link dev.mnestic.rel.GenericJoin}), its
  * {@code Logical*} node, its {@code Enumerable*}
  * node and the rule in {@link dev.mnestic.rel.MnesticRules}; the runtime method is in
  * {@code runtime}. {@link dev.mnestic.rel.MnesticRelBuilder} builds each operator;

@@ -24,6 +24,8 @@ public enum MnesticMethod {
   AS_OF(Validities.class, "asOf", Enumerable.class, int[].class, int.class, long.class),
   FIXED_RULE(FixedRuleRun.class, "run", DataContext.class, Enumerable[].class,
       FixedRuleRun.Spec.class),
+  GENERIC_JOIN(GenericJoinRun.class, "run", DataContext.class, Enumerable[].class,
+      GenericJoinRun.Spec.class),
   SEARCH(SearchRun.class, "run", DataContext.class, Enumerable.class, Enumerable.class,
       SearchRun.Spec.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class),

@@ -111,6 +111,15 @@ public final class Engine {
   }
 
   /**
+   * This engine, joining every rule body pairwise, atom by atom, where a cyclic one (a
+   * triangle) is otherwise joined by a worst-case optimal generic join: the plan the generic
+   * join's tests and benchmarks compare with.
+   */
+  public Engine joiningPairwise() {
+    return with(options.withGenericJoins(false));
+  }
+
+  /**
    * This engine and a bounded-meet aggregation ordered by {@code dominates},
    * for the scripts of the engine returned (and of the engines
    * {@link #stoppedBy} and {@link #showingProgressOn} derive from it; this
@@ -616,7 +625,7 @@ public final class Engine {
     final List<List<String>> strata = Stratifier.stratify(rewritten, options.host()::isMeet);
     final int maxEpochs = maxEpochs(query.options(), params);
     final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs)
-        .withFixedRules(options.fixedRules());
+        .withFixedRules(options.fixedRules()).withGenericJoins(options.genericJoins());
     final StratumPlan plan = StratumPlanner.plan(rewritten, strata, params, explaining);
     try (StrataRunner explained = new StrataRunner(connection, params, explaining)) {
       return new Result(EXPLAIN_HEADERS, explained.explain(plan));

@@ -89,7 +89,7 @@ final class StrataRunner implements AutoCloseable {
               String index) {
             return searchTarget(relation, index);
           }
-        }, options.now());
+        }, options.now(), options.genericJoins());
     this.stop = options.cancelFlag() != null ? options.cancelFlag() : new AtomicBoolean();
     this.progress = options.progress() == null ? null : new ProgressLine(options.progress());
     this.alarm = options.deadline() == 0 ? null

@@ -8,6 +8,7 @@ import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.runtime.CozoCalls;
+import dev.mnestic.runtime.GenericJoinRun;
 import dev.mnestic.runtime.SearchRun;
 import dev.mnestic.value.Aggregators;
 import dev.mnestic.value.ErrorCode;
@@ -75,6 +76,8 @@ final class RuleLowering {
   private final Tables tables;
   /** The aggregations the engine's host registered. */
   private final HostAggregations host;
+  /** Whether a cyclic body's relations are joined by a {@code GenericJoin} ({@link #cyclicPart}). */
+  private final boolean genericJoins;
   /** Whether the rule being lowered keeps every binding, for its place in the evaluation order. */
   private boolean ordered;
   private int hiddenCount;
@@ -128,11 +131,13 @@ final class RuleLowering {
     RelOptTable constants(List<?> values, boolean indexed);
   }
 
-  RuleLowering(RelBuilder b, Map<String, ?> params, HostAggregations host, Tables tables) {
+  RuleLowering(RelBuilder b, Map<String, ?> params, HostAggregations host, Tables tables,
+      boolean genericJoins) {
     this.b = b;
     this.params = params;
     this.host = host;
     this.tables = tables;
+    this.genericJoins = genericJoins;
   }
 
   /**
@@ -160,6 +165,9 @@ final class RuleLowering {
       positives += isRelation(a) || a instanceof Atom.SearchApply ? 1 : 0;
     }
     final Set<String> bound = new HashSet<>(vars);
+    // a body's cyclic part is joined at once, where its first relation is, by a generic join;
+    // an order-sensitive aggregation sees CozoDB's nested loops, atom by atom, instead
+    final List<Atom> cyclic = genericJoins && !ordered ? cyclicPart(rule.body()) : List.of();
     while (!todo.isEmpty()) {
       final Atom next = next(todo, reads, bound, positives > 0);
       if (next == null) {
@@ -169,6 +177,15 @@ final class RuleLowering {
             stuck.pos().line(), stuck.pos().column());
       }
       positives -= isRelation(next) || next instanceof Atom.SearchApply ? 1 : 0;
+      if (!cyclic.isEmpty() && cyclic.get(0) == next) {
+        flush(vars);
+        final int before = vars.size();
+        todo.removeIf(a -> cyclic.stream().anyMatch(c -> c == a));
+        positives -= cyclic.size() - 1;
+        genericJoin(cyclic, vars);
+        bound.addAll(vars.subList(before, vars.size()));
+        continue;
+      }
       if (batched(next, vars)) {
         bound.addAll(computed.keySet());
         continue;
@@ -666,7 +683,22 @@ final class RuleLowering {
   /** Joins (or anti-joins) the current rows with a relation atom. */
   private void join(Atom atom, List<String> vars, JoinRelType type) {
     final List<Expr> args = new ArrayList<>();
-    final RelNode relation = relation(atom, args, vars);
+    final Map<String, Integer> fresh = join(relation(atom, args, vars), args, vars, type);
+    if (atom instanceof Atom.RuleApply r) {
+      final List<Object[]> rows = tables.settledRows(r);
+      if (rows != null) {
+        fresh.forEach((v, i) -> settled.put(v, Map.entry(rows, i)));
+      }
+    }
+  }
+
+  /**
+   * Joins the rows so far (the top of the builder's stack, columns {@code vars}) with
+   * {@code relation}, whose column i binds {@code args.get(i)}; returns the relation's new
+   * variables and their columns in it.
+   */
+  private Map<String, Integer> join(RelNode relation, List<Expr> args, List<String> vars,
+      JoinRelType type) {
     final int arity = relation.getRowType().getFieldCount();
     // Expressions over bound variables become columns of the left side first.
     final List<Integer> leftKeys = new ArrayList<>();
@@ -729,7 +761,7 @@ final class RuleLowering {
       if (!extra.isEmpty()) {
         b.project(fields(0, vars.size()), vars, true);
       }
-      return;
+      return fresh;
     }
     // keep the bound variables, then the relation's new ones
     final List<RexNode> keep = new ArrayList<>(fields(0, vars.size()));
@@ -741,12 +773,124 @@ final class RuleLowering {
     b.project(keep, names, true);
     vars.clear();
     vars.addAll(names);
-    if (atom instanceof Atom.RuleApply r) {
-      final List<Object[]> rows = tables.settledRows(r);
-      if (rows != null) {
-        fresh.forEach((v, i) -> settled.put(v, Map.entry(rows, i)));
+    return fresh;
+  }
+
+  /**
+   * The relations of a rule body that make a cycle, such as a triangle {@code e[a, b], e[b, c],
+   * e[a, c]}, in body order; empty when the body's relations are acyclic. Of the relations
+   * whose arguments are variables and constants (a relation applied to a computed expression
+   * is joined alone), this is what is left of the hypergraph of their variables after the GYO
+   * reduction: a variable of one relation only is dropped, and so is a relation whose
+   * variables another's hold, until neither applies; an acyclic body leaves nothing.
+   */
+  static List<Atom> cyclicPart(List<Atom> body) {
+    final List<Atom> atoms = new ArrayList<>();
+    final List<Set<String>> edges = new ArrayList<>();
+    for (Atom a : body) {
+      final List<Expr> args = arguments(a);
+      if (args != null && args.stream()
+          .allMatch(e -> e instanceof Expr.Var || variables(e).isEmpty())) {
+        atoms.add(a);
+        edges.add(new HashSet<>(boundBy(args).keySet()));
       }
     }
+    final boolean[] gone = new boolean[atoms.size()];
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      final Map<String, Integer> holders = new HashMap<>();
+      for (int i = 0; i < edges.size(); i++) {
+        if (!gone[i]) {
+          edges.get(i).forEach(v -> holders.merge(v, 1, Integer::sum));
+        }
+      }
+      for (int i = 0; i < edges.size(); i++) {
+        if (!gone[i]) {
+          changed |= edges.get(i).removeIf(v -> holders.get(v) == 1);
+        }
+      }
+      for (int i = 0; i < edges.size(); i++) {
+        for (int j = 0; j < edges.size() && !gone[i]; j++) {
+          if (j != i && !gone[j] && edges.get(j).containsAll(edges.get(i))
+              || edges.get(i).isEmpty()) {
+            gone[i] = true;
+            changed = true;
+          }
+        }
+      }
+    }
+    final List<Atom> cyclic = new ArrayList<>();
+    for (int i = 0; i < atoms.size(); i++) {
+      if (!gone[i]) {
+        cyclic.add(atoms.get(i));
+      }
+    }
+    return cyclic;
+  }
+
+  /** A relation atom's arguments, one per column (null for a column it leaves out); else null. */
+  private static List<Expr> arguments(Atom a) {
+    if (a instanceof Atom.RuleApply r) {
+      return r.args();
+    }
+    if (a instanceof Atom.StoredApply s) {
+      return s.isNamed() ? s.named().stream().map(Atom.Binding::value).toList() : s.positional();
+    }
+    return null;
+  }
+
+  /** The variables {@code args} bind, each with the first column binding it. */
+  private static Map<String, Integer> boundBy(List<Expr> args) {
+    final Map<String, Integer> first = new LinkedHashMap<>();
+    for (int i = 0; i < args.size(); i++) {
+      if (args.get(i) instanceof Expr.Var v && !isWildcard(v)) {
+        first.putIfAbsent(v.name(), i);
+      }
+    }
+    return first;
+  }
+
+  /**
+   * Joins the rows so far with a body's cyclic part {@code atoms} ({@link #cyclicPart}), their
+   * natural join found by a generic join ({@code rel.GenericJoin}): each relation read with
+   * its constants and repeated variables filtered, as a relation joined alone is, and cut to
+   * its variables; the variables joined most often first, then as written.
+   */
+  private void genericJoin(List<Atom> atoms, List<String> vars) {
+    final Map<String, Integer> holders = new LinkedHashMap<>();
+    for (Atom a : atoms) {
+      boundBy(arguments(a)).keySet().forEach(v -> holders.merge(v, 1, Integer::sum));
+    }
+    final List<String> order = new ArrayList<>(holders.keySet());
+    order.sort((x, y) -> holders.get(y) - holders.get(x));
+    final List<int[]> bindings = new ArrayList<>();
+    for (Atom a : atoms) {
+      final List<Expr> args = new ArrayList<>();
+      b.push(relation(a, args, vars));
+      final Map<String, Integer> first = boundBy(args);
+      final List<RexNode> same = new ArrayList<>();
+      for (int i = 0; i < args.size(); i++) {
+        final Expr arg = args.get(i);
+        if (arg == null || isWildcard(arg)) {
+          continue;
+        }
+        if (!(arg instanceof Expr.Var v)) {
+          same.add(b.call(Operators.SAME, b.field(i), rex(arg, List.of())));
+        } else if (first.get(v.name()) != i) {
+          same.add(b.call(Operators.SAME, b.field(first.get(v.name())), b.field(i)));
+        }
+      }
+      if (!same.isEmpty()) {
+        b.filter(same);
+      }
+      b.project(first.values().stream().map(i -> b.field(i)).toList(), first.keySet(), true);
+      bindings.add(first.keySet().stream().mapToInt(order::indexOf).toArray());
+    }
+    MnesticRelBuilder.genericJoin(b, new GenericJoinRun.Spec(order, bindings));
+    final RelNode joined = b.build();
+    join(joined, order.stream().<Expr>map(v -> new Expr.Var(v, atoms.get(0).pos())).toList(),
+        vars, JoinRelType.INNER);
   }
 
   private List<RexNode> fields(int from, int to) {

@@ -31,10 +31,14 @@ import java.util.function.Function;
  *     µs since the Unix epoch: the time of the script's {@code 'ASSERT'} and {@code 'RETRACT'}
  *     writes, as in CozoDB
  * @param fixedRules the fixed rules ({@code <~}) scripts may apply
+ * @param genericJoins whether a rule body's cyclic part (a triangle {@code e[a, b], e[b, c],
+ *     e[a, c]}) outside a fixpoint is joined by a worst-case optimal generic join
+ *     ({@code rel.GenericJoin}); else pairwise, atom by atom, as every other body
  */
 public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean cancelFlag,
     PrintStream progress, SemiNaive.Progress rounds, int maxEpochs,
-    Function<String, Optional<String>> storedTables, long now, FixedRules fixedRules) {
+    Function<String, Optional<String>> storedTables, long now, FixedRules fixedRules,
+    boolean genericJoins) {
   /**
    * Rounds a recursion through a bounded-meet aggregation may keep changing
    * its result unless {@code :max_epochs} says otherwise: a recursive
@@ -44,59 +48,65 @@ public record StrataOptions(HostAggregations host, long deadline, AtomicBoolean 
   public static final int MAX_EPOCHS = 4096;
 
   /**
-   * No deadline, no cancel, no progress, {@value #MAX_EPOCHS} epochs, the store's tables, and
-   * {@code 'NOW'} the time of this call.
+   * No deadline, no cancel, no progress, {@value #MAX_EPOCHS} epochs, the store's tables,
+   * {@code 'NOW'} the time of this call, and generic joins.
    */
   public static StrataOptions of(HostAggregations host) {
     return new StrataOptions(host, 0, null, null, null, MAX_EPOCHS, null,
-        System.currentTimeMillis() * 1000, FixedRules.DEFAULT);
+        System.currentTimeMillis() * 1000, FixedRules.DEFAULT, true);
   }
 
   /** These options, stopped when {@code deadline} (0: none) passes or {@code cancelFlag} is set. */
   public StrataOptions stoppedBy(long deadline, AtomicBoolean cancelFlag) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now, fixedRules);
+        storedTables, now, fixedRules, genericJoins);
   }
 
   /** These options, showing progress on {@code terminal}. */
   public StrataOptions showingProgressOn(PrintStream terminal) {
     return new StrataOptions(host, deadline, cancelFlag, terminal, rounds, maxEpochs,
-        storedTables, now, fixedRules);
+        storedTables, now, fixedRules, genericJoins);
   }
 
   /** These options, telling {@code rounds} of every round. */
   public StrataOptions reportingRoundsTo(SemiNaive.Progress rounds) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now, fixedRules);
+        storedTables, now, fixedRules, genericJoins);
   }
 
   /** These options with the host's aggregations {@code host}. */
   public StrataOptions withHost(HostAggregations host) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now, fixedRules);
+        storedTables, now, fixedRules, genericJoins);
   }
 
   /** These options with a script's {@code :max_epochs}. */
   public StrataOptions withMaxEpochs(int maxEpochs) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now, fixedRules);
+        storedTables, now, fixedRules, genericJoins);
   }
 
   /** These options, reading stored relations from the tables {@code tables} names. */
   public StrataOptions readingStoredFrom(Function<String, Optional<String>> tables) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs, tables,
-        now, fixedRules);
+        now, fixedRules, genericJoins);
   }
 
   /** These options, {@code 'NOW'} being {@code now} (µs since the Unix epoch). */
   public StrataOptions at(long now) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now, fixedRules);
+        storedTables, now, fixedRules, genericJoins);
   }
 
   /** These options with the fixed rules {@code fixedRules}. */
   public StrataOptions withFixedRules(FixedRules fixedRules) {
     return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
-        storedTables, now, fixedRules);
+        storedTables, now, fixedRules, genericJoins);
+  }
+
+  /** These options, joining cyclic rule bodies by a generic join or ({@code false}) pairwise. */
+  public StrataOptions withGenericJoins(boolean genericJoins) {
+    return new StrataOptions(host, deadline, cancelFlag, progress, rounds, maxEpochs,
+        storedTables, now, fixedRules, genericJoins);
   }
 }

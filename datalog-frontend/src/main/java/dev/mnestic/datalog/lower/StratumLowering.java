@@ -153,10 +153,13 @@ public final class StratumLowering implements RuleLowering.Tables {
   private final long now;
   /** The stored relations found so far, by name: a lowering runs inside one script's block. */
   private final Map<String, StoredTable> found = new HashMap<>();
+  /** Whether a cyclic rule body is joined by a generic join ({@link StrataOptions#genericJoins}). */
+  private final boolean genericJoins;
 
   public StratumLowering(SchemaPlus root, Map<String, ?> params, HostAggregations host,
-      StoredTables stored, long now) {
+      StoredTables stored, long now, boolean genericJoins) {
     this.root = root;
+    this.genericJoins = genericJoins;
     this.now = now;
     this.params = params;
     this.host = host;
@@ -460,7 +463,9 @@ public final class StratumLowering implements RuleLowering.Tables {
   }
 
   private RelNode lower(Rule rule, int ordinal) {
-    return new RuleLowering(b, params, host, this).lower(rule, ordinal);
+    // not inside a fixpoint: its rounds would build the generic join's tries again each round
+    return new RuleLowering(b, params, host, this, genericJoins && !inFixpoint)
+        .lower(rule, ordinal);
   }
 
   private RelNode union(List<Rule> rules, int width) {

@@ -1,0 +1,164 @@
+package dev.mnestic.datalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The worst-case optimal join of a cyclic rule body ({@code rel.GenericJoin}) against the same
+ * scripts joined pairwise ({@link Engine#joiningPairwise}), on random graphs: triangles and
+ * 4-cycles, constants, repeated variables, wildcards (rows repeated in the body), derived
+ * relations, filters and acyclic atoms around the cycle, aggregations that count every
+ * binding, and random cyclic bodies; the triangle count also against a count in Java; and
+ * {@code ::explain} showing the join where a body is cyclic only.
+ */
+class GenericJoinTest extends OneStoreTest {
+  private static final int NODES = 25;
+  /** Of graph g of {@code lab}: its edges. */
+  private static final List<Set<List<Long>>> EDGES = new ArrayList<>();
+
+  /** Three random graphs in one relation {@code lab}, told apart by g; graph 0 also as edge. */
+  @BeforeAll static void graphs() throws Exception {
+    run(":create edge {a: Int, b: Int}");
+    run(":create lab {g: Int, a: Int, b: Int}");
+    final StringBuilder rows = new StringBuilder();
+    for (int g = 0; g < 3; g++) {
+      final Random random = new Random(31 + g);
+      final Set<List<Long>> edges = new LinkedHashSet<>();
+      // denser, sparse, and one with self-loops
+      final int count = new int[] {110, 50, 80}[g];
+      while (edges.size() < count) {
+        final long a = random.nextInt(NODES);
+        final long b = g == 2 && random.nextInt(6) == 0 ? a : random.nextInt(NODES);
+        if (edges.add(List.of(a, b))) {
+          rows.append(rows.length() == 0 ? "" : ", ").append('[').append(g).append(", ")
+              .append(a).append(", ").append(b).append(']');
+        }
+      }
+      EDGES.add(edges);
+    }
+    run("?[g, a, b] <- [" + rows + "] :put lab {g, a, b}");
+    run("?[a, b] := *lab[0, a, b] :put edge {a, b}");
+  }
+
+  /** Runs {@code script} with generic joins and pairwise: equal rows; returns them. */
+  private static List<List<Object>> same(String script) throws Exception {
+    final Engine.Result generic = store.engine().run(script, Map.of());
+    final Engine.Result pairwise = store.engine().joiningPairwise().run(script, Map.of());
+    assertEquals(pairwise.headers(), generic.headers(), script);
+    assertEquals(pairwise.rows(), generic.rows(), script);
+    return generic.rows();
+  }
+
+  /** Whether {@code script}'s plan has a generic join, with generic joins or pairwise. */
+  private static boolean generic(String script, boolean pairwise) throws Exception {
+    final Engine engine = pairwise ? store.engine().joiningPairwise() : store.engine();
+    return engine.run("::explain {" + script + "}", Map.of()).rows().stream()
+        .anyMatch(r -> r.get(2).toString().contains("GenericJoin"));
+  }
+
+  @Test void trianglesEqualAJavaCount() throws Exception {
+    final String script = "tri[a, b, c] := *edge[a, b], *edge[b, c], *edge[a, c]\n"
+        + "?[count(a)] := tri[a, b, c]";
+    long triangles = 0;
+    for (List<Long> ab : EDGES.get(0)) {
+      for (List<Long> bc : EDGES.get(0)) {
+        if (bc.get(0).equals(ab.get(1))
+            && EDGES.get(0).contains(List.of(ab.get(0), bc.get(1)))) {
+          triangles++;
+        }
+      }
+    }
+    assertTrue(triangles > 0, "the graph has triangles");
+    assertEquals(List.of(List.of(triangles)), same(script));
+    assertTrue(generic(script, false));
+    assertFalse(generic(script, true));
+  }
+
+  @Test void cyclesWithConstantsRepeatsAndWildcards() throws Exception {
+    final List<String> scripts = List.of(
+        "?[a, b, c] := *edge[a, b], *edge[b, c], *edge[c, a]",
+        "?[a, b, c, d] := *edge[a, b], *edge[b, c], *edge[c, d], *edge[d, a]",
+        // a chord: two triangles sharing an edge
+        "?[a, b, c, d] := *edge[a, b], *edge[b, c], *edge[c, d], *edge[d, a], *edge[a, c]",
+        "?[a, b, c] := *lab[1, a, b], *lab[2, b, c], *lab[0, a, c]",
+        "?[g, a, b, c] := *lab[g, a, b], *lab[g, b, c], *lab[g, a, c]",
+        // repeated variables: a self-loop inside the cycle, and one hanging off it
+        "?[a, b, c] := *lab[b, a, a], *lab[_, a, c], *lab[_, c, b]",
+        "?[a, b, c] := *lab[a, a, b], *lab[g, b, c], *lab[g, a, c]",
+        "?[a, b, c] := *lab[2, a, a], *lab[2, a, b], *lab[2, b, c], *lab[2, c, a]",
+        // named atoms, wildcards (each wildcard's rows repeat a binding) and counts of them
+        "?[count(c)] := *lab{a, b}, *lab{a: b, b: c}, *lab{a, b: c}",
+        "?[a, count(b)] := *lab[_, a, b], *lab[_, b, c], *lab[_, c, a]",
+        // a derived relation, a filter and an acyclic atom hanging off the cycle
+        "e[x, y] := *lab[_, x, y], x != y\n"
+            + "?[a, b, c, d] := e[a, b], e[b, c], e[c, a], *edge[c, d], a < b",
+        // a unification before the cycle binds one of its variables
+        "?[a, b, c] := a = 3, *edge[a, b], *edge[b, c], *edge[a, c]",
+        // a negation after it
+        "?[a, b, c] := *edge[a, b], *edge[b, c], *edge[a, c], not *lab[1, a, c]");
+    int rows = 0;
+    for (String script : scripts) {
+      rows += same(script).size();
+      assertTrue(generic(script, false), script);
+    }
+    assertTrue(rows > 50, rows + " rows in all");
+  }
+
+  @Test void anAcyclicBodyIsJoinedPairwise() throws Exception {
+    for (String script : List.of("?[a, c] := *edge[a, b], *edge[b, c]",
+        "?[a, b] := *edge[a, b], *edge[b, a]",
+        "?[a, c] := *edge[a, b], *edge[b, c], *edge[a, _]")) {
+      same(script);
+      assertFalse(generic(script, false), script);
+    }
+  }
+
+  /**
+   * Random cyclic bodies: a cycle of three or four {@code lab} atoms, each argument pair in
+   * either order, each graph argument a constant, a shared variable or a wildcard, sometimes
+   * a chord or an atom hanging off the cycle: every one equal joined either way, and joined by
+   * a generic join.
+   */
+  @Test void randomCyclicBodies() throws Exception {
+    final Random random = new Random(41);
+    final String[] vars = {"a", "b", "c", "d"};
+    for (int trial = 0; trial < 10; trial++) {
+      final int k = 3 + random.nextInt(2);
+      final List<String> atoms = new ArrayList<>();
+      final Set<String> used = new TreeSet<>(List.of(vars).subList(0, k));
+      for (int i = 0; i < k + random.nextInt(2); i++) {
+        // the cycle's edges, then perhaps a chord (a 4-cycle's) or an edge to a new variable
+        final String x = vars[i % k];
+        final String y = i < k ? vars[(i + 1) % k] : k == 4 ? vars[2] : "e";
+        used.add(y);
+        final String g = switch (random.nextInt(4)) {
+          case 0 -> "_";
+          case 1 -> "g";
+          default -> String.valueOf(random.nextInt(3));
+        };
+        if (g.equals("g")) {
+          used.add(g);
+        }
+        atoms.add(random.nextBoolean() ? "*lab[" + g + ", " + x + ", " + y + "]"
+            : "*lab[" + g + ", " + y + ", " + x + "]");
+      }
+      final String script = random.nextBoolean()
+          ? "?[" + String.join(", ", used) + "] := " + String.join(", ", atoms)
+          : "?[a, count(b)] := " + String.join(", ", atoms);
+      same(script);
+      assertTrue(generic(script, false), script);
+    }
+  }
+}
