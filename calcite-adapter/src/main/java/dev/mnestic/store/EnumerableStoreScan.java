@@ -6,6 +6,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.adapter.jdbc.JdbcConvention;
 import org.apache.calcite.adapter.jdbc.JdbcTable;
 import org.apache.calcite.adapter.jdbc.JdbcTableScan;
@@ -22,6 +23,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 
 import java.util.ArrayList;
@@ -59,8 +61,8 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         fields.size() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY);
     final List<Expression> reads = new ArrayList<>();
-    for (int i = 0; i < fields.size(); i++) {
-      reads.add(Expressions.constant(read(physType, i)));
+    for (StoreReads.Read read : reads(physType)) {
+      reads.add(Expressions.constant(read));
     }
     final String table = requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
     // return StoreReads.scan(root, "<table>", new StoreReads.Read[] {<reads>}, <array>);
@@ -73,6 +75,23 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
                 Expressions.newArrayInit(StoreReads.Read.class, reads),
                 Expressions.constant(fields.size() > 1))));
     return implementor.result(physType, builder.toBlock());
+  }
+
+  /**
+   * How each column of a store table's rows of type {@code rowType} is read, as a scan of the
+   * table reads them ({@link StoreReads#scan}, {@link StoreReads#lookup}).
+   */
+  public static StoreReads.Read[] reads(JavaTypeFactory typeFactory, RelDataType rowType) {
+    return reads(PhysTypeImpl.of(typeFactory, rowType,
+        rowType.getFieldCount() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY));
+  }
+
+  private static StoreReads.Read[] reads(PhysType physType) {
+    final StoreReads.Read[] reads = new StoreReads.Read[physType.getRowType().getFieldCount()];
+    for (int i = 0; i < reads.length; i++) {
+      reads[i] = read(physType, i);
+    }
+    return reads;
   }
 
   /** How column {@code i} is read: as Calcite's JDBC adapter's getter for it would. */
