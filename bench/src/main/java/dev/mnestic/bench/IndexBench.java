@@ -19,7 +19,9 @@ import java.util.UUID;
  * a whole table's scan; with {@code person:by_city {city}} and {@code visit:by_day {day}} each is
  * a lookup in the store's index. And two joins whose side evaluated first holds a few values of
  * a column {@code visit:by_place {place}} leads: without it a hash join reads all visits, with it
- * each value is looked up. Prints a markdown table of medians (the answers must agree).
+ * each value is looked up; the same where a stored relation binds the column, and in a
+ * recursion (each round's new values looked up). Prints a markdown table of medians (the
+ * answers must agree).
  *
  * <p>Reproduce: {@code bench/run IndexBench [ROWS]} (default 200000 people and as many visits).
  */
@@ -39,7 +41,25 @@ public final class IndexBench {
   private static final String JOIN_DERIVED = "age[a] := *person{city: 17, age: a}\n"
       + "?[pid, day, a] := age[a], *visit{pid, day, place: a}";
 
-  private static final List<String> QUERIES = List.of(QUERY, JOIN_FEW, JOIN_DERIVED);
+  /**
+   * A join whose side read first is a stored relation (three places) binding the leading column
+   * of {@code visit:by_place}: with the index, a run-time index join ({@code rel.IndexJoin})
+   * looks the places up as the stored rows come.
+   */
+  private static final String JOIN_STORED =
+      "?[pid, day, p] := *spot{p}, *visit{pid, day, place: p}";
+
+  /**
+   * A recursion whose rounds bind the leading column of {@code visit:by_place}: four hops from
+   * the three places, a visitor's id taken as the next place. Without the index the fixpoint
+   * joins a copy of all visits each round; with it each round looks its new places up.
+   */
+  private static final String JOIN_RECURSIVE = "hop[p, n] := *spot{p}, n = 0\n"
+      + "hop[q, m] := hop[p, n], n < 4, *visit{pid: q, place: p}, m = n + 1\n"
+      + "?[p, n] := hop[p, n]";
+
+  private static final List<String> QUERIES = List.of(QUERY, JOIN_FEW, JOIN_DERIVED,
+      JOIN_STORED, JOIN_RECURSIVE);
 
   private IndexBench() {
   }
@@ -51,6 +71,8 @@ public final class IndexBench {
          Connection datalog = DriverManager.getConnection(db + ";lang=datalog")) {
       run(datalog, ":create person {id: Int => city: Int, age: Int}");
       run(datalog, ":create visit {pid: Int, day: Int => place: Int}");
+      run(datalog, ":create spot {p: Int}");
+      run(datalog, "?[p] <- [[17], [4242], [9001]] :put spot {p}");
       load(sql, rows);
       final Harness harness = new Harness(2, 5);
       System.out.printf(Locale.ROOT, "ROWS = %d people, %d visits; medians of 5 runs after 2"

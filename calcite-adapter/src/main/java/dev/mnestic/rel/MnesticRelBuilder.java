@@ -4,6 +4,7 @@ import dev.mnestic.value.HeadAggregation;
 
 import dev.mnestic.runtime.FixedRuleRun;
 import dev.mnestic.runtime.GenericJoinRun;
+import dev.mnestic.runtime.IndexJoinRun;
 import dev.mnestic.runtime.SearchRun;
 import dev.mnestic.runtime.Sketches.Summary;
 
@@ -102,6 +103,16 @@ public final class MnesticRelBuilder {
     final RelNode relation = b.build();
     final RelNode outer = b.build();
     return b.push(LogicalSearchApply.create(outer, relation, spec, binds));
+  }
+
+  /**
+   * Replaces the two relations on top of {@code b}'s stack, the rows reaching a stored
+   * relation's atom and (on top) a whole read of its table, by their {@link IndexJoin}.
+   */
+  public static RelBuilder indexJoin(RelBuilder b, IndexJoinRun.Spec spec) {
+    final RelNode table = b.build();
+    final RelNode left = b.build();
+    return b.push(LogicalIndexJoin.create(left, table, spec));
   }
 
   /**

@@ -224,6 +224,30 @@ public final class MnesticRules {
     }
   }
 
+  /** Rule that implements a {@link LogicalIndexJoin} as an {@link EnumerableIndexJoin}. */
+  public static final ConverterRule ENUMERABLE_INDEX_JOIN = ConverterRule.Config.INSTANCE
+      .withConversion(LogicalIndexJoin.class, Convention.NONE,
+          EnumerableConvention.INSTANCE, "EnumerableIndexJoinRule")
+      .withRuleFactory(EnumerableIndexJoinRule::new)
+      .toRule(EnumerableIndexJoinRule.class);
+
+  /** Converts a {@link LogicalIndexJoin}, its inputs to Enumerable. */
+  static final class EnumerableIndexJoinRule extends ConverterRule {
+    EnumerableIndexJoinRule(Config config) {
+      super(config);
+    }
+
+    @Override public RelNode convert(RelNode rel) {
+      final LogicalIndexJoin j = (LogicalIndexJoin) rel;
+      final RelNode left = convert(j.getLeft(),
+          j.getLeft().getTraitSet().replace(EnumerableConvention.INSTANCE));
+      final RelNode table = convert(j.getRight(),
+          j.getRight().getTraitSet().replace(EnumerableConvention.INSTANCE));
+      return new EnumerableIndexJoin(j.getCluster(),
+          j.getTraitSet().replace(EnumerableConvention.INSTANCE), left, table, j.spec);
+    }
+  }
+
   /** Converts a {@link LogicalDatalogAggregate}, its input to Enumerable. */
   static final class EnumerableDatalogAggregateRule extends ConverterRule {
     EnumerableDatalogAggregateRule(Config config) {

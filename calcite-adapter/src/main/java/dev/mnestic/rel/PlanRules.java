@@ -74,7 +74,9 @@ public final class PlanRules {
           // A rule body's cyclic part, joined one variable at a time.
           MnesticRules.ENUMERABLE_GENERIC_JOIN,
           // A search atom ('~rel:idx{...}') over its outer rows and its relation.
-          MnesticRules.ENUMERABLE_SEARCH_APPLY),
+          MnesticRules.ENUMERABLE_SEARCH_APPLY,
+          // A stored relation's atom joined through the store's index ('*rel{k}' with k bound).
+          MnesticRules.ENUMERABLE_INDEX_JOIN),
       List.of(
           // Values of type ANY have no order Calcite can generate code for.
           EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE,

@@ -1,6 +1,8 @@
 package dev.mnestic.runtime;
 
 import dev.mnestic.value.HeadAggregation;
+import dev.mnestic.store.StoreReads;
+
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.function.Function0;
@@ -28,6 +30,8 @@ public enum MnesticMethod {
       GenericJoinRun.Spec.class),
   SEARCH(SearchRun.class, "run", DataContext.class, Enumerable.class, Enumerable.class,
       SearchRun.Spec.class),
+  INDEX_JOIN(IndexJoinRun.class, "join", DataContext.class, Enumerable.class, Enumerable.class,
+      StoreReads.Read[].class, IndexJoinRun.Spec.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class),
   STOP_CHECKED(RunningStatement.class, "checked", Enumerable.class, DataContext.class);
 

@@ -6,6 +6,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.adapter.jdbc.JdbcConvention;
 import org.apache.calcite.adapter.jdbc.JdbcTable;
 import org.apache.calcite.adapter.jdbc.JdbcTableScan;
@@ -128,6 +129,23 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
                 Expressions.newArrayInit(StoreReads.Read.class, reads),
                 Expressions.constant(fields.size() != 1))));
     return implementor.result(physType, builder.toBlock());
+  }
+
+  /**
+   * How each column of a store table's rows of type {@code rowType} is read, as a scan of the
+   * table reads them ({@link StoreReads#scan}, {@link StoreReads#lookup}).
+   */
+  public static StoreReads.Read[] reads(JavaTypeFactory typeFactory, RelDataType rowType) {
+    return reads(PhysTypeImpl.of(typeFactory, rowType,
+        rowType.getFieldCount() == 1 ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY));
+  }
+
+  private static StoreReads.Read[] reads(PhysType physType) {
+    final StoreReads.Read[] reads = new StoreReads.Read[physType.getRowType().getFieldCount()];
+    for (int i = 0; i < reads.length; i++) {
+      reads[i] = read(physType, i);
+    }
+    return reads;
   }
 
   /** How column {@code i} is read: as Calcite's JDBC adapter's getter for it would. */

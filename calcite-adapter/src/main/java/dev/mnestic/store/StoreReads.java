@@ -280,6 +280,33 @@ public final class StoreReads {
   }
 
   /**
+   * The rows of store table {@code table} whose column {@code column} holds one of
+   * {@code values} (as Calcite holds them, none null) that this statement sees, looked up in
+   * an index of the store's leading with the column ({@link StoreSnapshot#lookup}), each an
+   * {@code Object[]} of its columns read as {@code how} says: the rows {@link #scan} would
+   * give for them. Null when no index serves (the caller reads the table).
+   */
+  public static List<Object[]> lookup(DataContext root, String table, Read[] how, int column,
+      java.util.Collection<Object> values) {
+    final Session store = Session.of(root.getRootSchema());
+    TablePolicy.requireReadable(store, table);
+    final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
+    final StoreSnapshot found = StoreSnapshot.lookup(store, table, column, values, cancel);
+    if (found == null) {
+      return null;
+    }
+    final List<Object[]> rows = new java.util.ArrayList<>(found.count);
+    for (int i = 0; i < found.count; i++) {
+      final Object[] row = new Object[how.length];
+      for (int c = 0; c < how.length; c++) {
+        row[c] = read(found, how[c], c, found.rows[i][c]);
+      }
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /**
    * The values of a table's columns as Calcite holds them, each read one way, from one
    * version of the table's committed rows ({@link StoreSnapshot#share}): a column of a table
    * read again unchanged is not read from HSQLDB's rows again, nor, when rows were only added,

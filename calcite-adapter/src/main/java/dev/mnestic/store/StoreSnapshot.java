@@ -164,7 +164,7 @@ public final class StoreSnapshot {
           try {
             final Segment.Seen seen = versions.seen(session, segment);
             withBlocks = seen.blocks().isEmpty() ? null
-                : walk(session, t, rowStore, cancel, null, -1, 0, null, seen);
+                : counted(versions, walk(session, t, rowStore, cancel, null, -1, 0, null, seen));
           } finally {
             segment.lock.readLock().unlock();
           }
@@ -174,7 +174,8 @@ public final class StoreSnapshot {
         }
         if (versions == null || !seesCommitted(session, autoCommit) || before < 0
             || versions.version(t) != before) {
-          return reading.fromRows(walk(session, t, rowStore, cancel, null, -1, 0, null, null));
+          return reading.fromRows(counted(versions,
+              walk(session, t, rowStore, cancel, null, -1, 0, null, null)));
         }
         final long version = before;
         final long elements = rowStore.elementCount();
@@ -195,8 +196,8 @@ public final class StoreSnapshot {
           }
         }
         // 2. The rows it sees.
-        return reading.fromRows(walk(session, t, rowStore, cancel,
-            versions, version, elements, previous, null));
+        return reading.fromRows(counted(versions, walk(session, t, rowStore, cancel,
+            versions, version, elements, previous, null)));
       } finally {
         // 3. An auto-committed read ends its transaction.
         if (autoCommit) {
@@ -207,6 +208,122 @@ public final class StoreSnapshot {
       throw new IllegalStateException("cannot read table " + table + " of the store: "
           + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The rows of {@code table} (its stored name) whose column {@code column} holds one of
+   * {@code values} (as Calcite holds them; none null), that a statement of {@code store}
+   * starting now sees, found through an index of HSQLDB's whose first column is
+   * {@code column}: one walk down the index per value, in the index's order (the values
+   * sorted first), each row as {@link #read} would give it. Null when no index leads with the
+   * column or the statement sees rows of the table's segment, which no index holds
+   * ({@link Segment}): the caller reads the table instead. A value the column's type cannot
+   * hold finds no row.
+   */
+  public static StoreSnapshot lookup(Session store, String table, int column,
+      java.util.Collection<Object> values, AtomicBoolean cancel) {
+    final org.hsqldb.jdbc.JDBCConnection connection =
+        (org.hsqldb.jdbc.JDBCConnection) store.getConnection();
+    final org.hsqldb.Session session = (org.hsqldb.Session) connection.getSession();
+    try {
+      final boolean autoCommit = connection.getAutoCommit();
+      if (autoCommit) {
+        connection.setAutoCommit(false);
+      }
+      try {
+        // The statement's start, as read's step 1.
+        store.probe(table).executeQuery().close();
+        final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
+        final org.hsqldb.index.Index index = leading(t, column);
+        if (index == null) {
+          return null;
+        }
+        final TableVersions versions = store.versions();
+        final Segment segment = versions == null ? null : versions.segmentOf(t);
+        if (segment != null) {
+          segment.lock.readLock().lock();
+          try {
+            if (!versions.seen(session, segment).blocks().isEmpty()) {
+              return null;
+            }
+          } finally {
+            segment.lock.readLock().unlock();
+          }
+        }
+        final Type type = t.getColumnTypes()[column];
+        final java.util.List<Object> keys = new java.util.ArrayList<>();
+        for (Object v : values) {
+          try {
+            keys.add(type.convertToDefaultType(session, v));
+          } catch (org.hsqldb.HsqlException e) {
+            // no row holds a value the column cannot
+          }
+        }
+        keys.sort((a, b) -> type.compare(session, a, b));
+        final PersistentStore rowStore = t.getRowStore(session);
+        // the value at the column's place in a row of the table, which the map points to
+        final int[] map = {column};
+        final Object[] data = new Object[t.getColumnCount()];
+        Object[][] rows = new Object[Math.max(16, keys.size())][];
+        int count = 0;
+        for (Object key : keys) {
+          data[column] = key;
+          final RowIterator it = index.findFirstRow(session, rowStore, data, map);
+          try {
+            while (it.next()) {
+              final Object[] row = it.getCurrent();
+              if (type.compare(session, row[column], key) != 0) {
+                break;
+              }
+              if (count == rows.length) {
+                rows = Arrays.copyOf(rows, rows.length + (rows.length >> 1));
+              }
+              checkCancel(cancel, table, count);
+              rows[count++] = row;
+            }
+          } finally {
+            it.release();
+          }
+        }
+        final StoreSnapshot found = new StoreSnapshot(session, t, rows, count, null, -1, false,
+            null, 0, null);
+        return counted(versions, found);
+      } finally {
+        if (autoCommit) {
+          connection.setAutoCommit(true);
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read table " + table + " of the store: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** An index of {@code table} whose first column is {@code column}, or null. */
+  private static org.hsqldb.index.Index leading(Table table, int column) {
+    for (org.hsqldb.index.Index index : table.getIndexList()) {
+      final int[] columns = index.getColumns();
+      if (columns.length > 0 && columns[0] == column) {
+        return index;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * How many rows reads of {@code store}'s tables have taken from their row stores, walking a
+   * table or through an index ({@link #lookup}); 0 where the store keeps no table versions.
+   */
+  public static long rowsRead(Session store) {
+    final TableVersions versions = store.versions();
+    return versions == null ? 0 : versions.rowsRead();
+  }
+
+  private static StoreSnapshot counted(TableVersions versions, StoreSnapshot read) {
+    if (versions != null) {
+      versions.read(read.count);
+    }
+    return read;
   }
 
   /** {@code table}'s version now, or -1 when it has none (being created, or not there). */

@@ -66,6 +66,8 @@ public final class TableVersions extends TransactionManagerMVCC {
   private final Map<Table, Entry> entries = new WeakHashMap<>();
   /** How many reads were served from what an earlier read shared. */
   private final AtomicLong sharedReads = new AtomicLong();
+  /** How many rows reads took from the tables' row stores: walked, or found through an index. */
+  private final AtomicLong rowsRead = new AtomicLong();
   /** How many guarded writes met a row another transaction had changed ({@link #guard}). */
   private final AtomicLong writeConflicts = new AtomicLong();
   /** The write each session has under guard ({@link #guard}), at most one a session. */
@@ -571,6 +573,16 @@ public final class TableVersions extends TransactionManagerMVCC {
   /** Counts a read served from what an earlier one shared. */
   void servedShared() {
     sharedReads.incrementAndGet();
+  }
+
+  /** Counts {@code rows} taken from a table's row store by a read. */
+  void read(long rows) {
+    rowsRead.addAndGet(rows);
+  }
+
+  /** How many rows reads took from the database's tables' row stores ({@link #read}). */
+  long rowsRead() {
+    return rowsRead.get();
   }
 
   /** How many reads of the database's tables were served from what an earlier read shared. */

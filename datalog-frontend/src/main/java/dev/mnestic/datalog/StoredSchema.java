@@ -125,16 +125,21 @@ public final class StoredSchema {
      * Bool of a Bool one).
      */
     Object lookupValue(Object value) {
-      if (codec != Codec.VALUE) {
-        return null;
-      }
-      final boolean sameType = switch (type.kind()) {
+      final boolean sameType = lookable() && switch (type.kind()) {
         case INT -> value instanceof Long;
         case STRING -> value instanceof String;
         case BOOL -> value instanceof Boolean;
         default -> false;
       };
       return sameType ? encode(value) : null;
+    }
+
+    /** Whether a value's rows can be found by a stored value ({@link #lookupValue}). */
+    boolean lookable() {
+      return codec == Codec.VALUE && switch (type.kind()) {
+        case INT, STRING, BOOL -> true;
+        default -> false;
+      };
     }
 
     /** A value the store holds (as JDBC reads it) as a CozoDB value. */

@@ -150,7 +150,16 @@ final class StrataRunner implements AutoCloseable {
             f.rule().head().size());
       } else if (s instanceof StratumPlan.CopyStored c) {
         final StratumLowering.Read read = lowering.read(c);
-        lowering.copied(c, read, execute(read.plan()));
+        lowering.copy(c, read, () -> {
+          // run when a fixpoint's rules read the copy, shown as this step
+          final StratumPlan.Step running = step;
+          step = c;
+          try {
+            return execute(read.plan());
+          } finally {
+            step = running;
+          }
+        });
       } else {
         fixpoint((StratumPlan.Fixpoint) s);
       }
@@ -170,6 +179,7 @@ final class StrataRunner implements AutoCloseable {
 
   private void fixpoint(StratumPlan.Fixpoint f) {
     final StratumLowering.Recursion recursion = lowering.fixpoint(f);
+    lowering.fillCopies();
     try {
       // The fixpoint fills the full tables; its rows (full_0's) need not be copied out.
       execute(recursion.plan(), Enumerable::count);
@@ -341,9 +351,15 @@ final class StrataRunner implements AutoCloseable {
     }
     final Set<String> leading = new HashSet<>();
     indexes.values().forEach(i -> leading.add(i.get(0)));
-    return Optional.of(schema.lowered(columns, (column, value) -> leading.contains(
-        names.get(column)) ? schema.columns().get(column).lookupValue(value) : null,
-        () -> StoreCatalog.rowCount(session, table.get())));
+    return Optional.of(schema.lowered(columns, new StratumLowering.Lookup() {
+      @Override public boolean leads(int column) {
+        return leading.contains(names.get(column)) && schema.columns().get(column).lookable();
+      }
+
+      @Override public Object storedValue(int column, Object value) {
+        return leads(column) ? schema.columns().get(column).lookupValue(value) : null;
+      }
+    }, () -> StoreCatalog.rowCount(session, table.get())));
   }
 
   @Override public void close() {

@@ -44,6 +44,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Lowers one rule (in disjunctive normal form) to relational algebra with
@@ -117,6 +118,19 @@ final class RuleLowering {
      * indexes (the rule still joins and filters by them).
      */
     RelNode stored(Atom.StoredApply atom, Map<Integer, Collection<Object>> values);
+
+    /**
+     * Joins the rows on top of the builder with the stored relation {@code at} reads, on its
+     * columns {@code relationKeys} equal to their columns {@code leftKeys}, through an
+     * {@link dev.mnestic.rel.IndexJoin} (the relation's rows looked up at run time in the
+     * store's index leading with one of those columns, when the rows are few), leaving the
+     * rows' columns followed by the relation's (as {@link #stored} gives them); false, with
+     * nothing done, where no index serves (a time-travel read, no index leading with a key
+     * column) or the read looks {@code looked} up in an index
+     * already (values known while lowering, {@link #stored}).
+     */
+    boolean indexJoin(Atom.StoredApply at, Map<Integer, Collection<Object>> looked,
+        List<Integer> leftKeys, List<Integer> relationKeys);
 
     /**
      * The search index a search atom names: its instance, kind, definition and its relation's
@@ -683,7 +697,11 @@ final class RuleLowering {
   /** Joins (or anti-joins) the current rows with a relation atom. */
   private void join(Atom atom, List<String> vars, JoinRelType type) {
     final List<Expr> args = new ArrayList<>();
-    final Map<String, Integer> fresh = join(relation(atom, args, vars), args, vars, type);
+    // the values of its columns the read looks up (constants, a few settled values)
+    final Map<Integer, Collection<Object>> looked = new HashMap<>();
+    final Supplier<RelNode> relation = relation(atom, args, vars, looked);
+    final Map<String, Integer> fresh = join(relation,
+        atom instanceof Atom.StoredApply s ? s : null, looked, args, vars, type);
     if (atom instanceof Atom.RuleApply r) {
       final List<Object[]> rows = tables.settledRows(r);
       if (rows != null) {
@@ -695,11 +713,14 @@ final class RuleLowering {
   /**
    * Joins the rows so far (the top of the builder's stack, columns {@code vars}) with
    * {@code relation}, whose column i binds {@code args.get(i)}; returns the relation's new
-   * variables and their columns in it.
+   * variables and their columns in it. Where {@code stored} (the stored atom the relation
+   * reads, or null) is joined on a column an index leads with, an index join looks it up
+   * instead ({@code looked}: the values its read looks up already).
    */
-  private Map<String, Integer> join(RelNode relation, List<Expr> args, List<String> vars,
+  private Map<String, Integer> join(Supplier<RelNode> relation, Atom.StoredApply stored,
+      Map<Integer, Collection<Object>> looked, List<Expr> args, List<String> vars,
       JoinRelType type) {
-    final int arity = relation.getRowType().getFieldCount();
+    final int arity = args.size();
     // Expressions over bound variables become columns of the left side first.
     final List<Integer> leftKeys = new ArrayList<>();
     final List<Integer> rightKeys = new ArrayList<>();
@@ -743,20 +764,33 @@ final class RuleLowering {
       b.projectPlus(extra);
     }
     final int left = b.peek().getRowType().getFieldCount();
-    b.push(relation);
-    for (int[] same : sameInRelation) {
-      b.filter(b.call(Operators.SAME, b.field(same[0]), b.field(same[1])));
+    // A variable bound so far on a column an index leads with, no value known while lowering
+    // (a constant, a few settled ones: the read looks those up): looked up as the rows come.
+    if (type == JoinRelType.INNER && stored != null && !leftKeys.isEmpty()
+        && tables.indexJoin(stored, looked, leftKeys, rightKeys)) {
+      for (int[] same : sameInRelation) {
+        b.filter(b.call(Operators.SAME, b.field(left + same[0]), b.field(left + same[1])));
+      }
+      for (Object[] c : constantsInRelation) {
+        b.filter(b.call(Operators.SAME, b.field(left + (Integer) c[0]),
+            rex((Expr) c[1], List.of())));
+      }
+    } else {
+      b.push(relation.get());
+      for (int[] same : sameInRelation) {
+        b.filter(b.call(Operators.SAME, b.field(same[0]), b.field(same[1])));
+      }
+      for (Object[] c : constantsInRelation) {
+        b.filter(b.call(Operators.SAME, b.field((Integer) c[0]),
+            rex((Expr) c[1], List.of())));
+      }
+      final List<RexNode> conditions = new ArrayList<>();
+      for (int k = 0; k < leftKeys.size(); k++) {
+        conditions.add(b.isNotDistinctFrom(b.field(2, 0, leftKeys.get(k)),
+            b.field(2, 1, rightKeys.get(k))));
+      }
+      b.join(type, conditions.isEmpty() ? List.of(b.literal(true)) : conditions);
     }
-    for (Object[] c : constantsInRelation) {
-      b.filter(b.call(Operators.SAME, b.field((Integer) c[0]),
-          rex((Expr) c[1], List.of())));
-    }
-    final List<RexNode> conditions = new ArrayList<>();
-    for (int k = 0; k < leftKeys.size(); k++) {
-      conditions.add(b.isNotDistinctFrom(b.field(2, 0, leftKeys.get(k)),
-          b.field(2, 1, rightKeys.get(k))));
-    }
-    b.join(type, conditions.isEmpty() ? List.of(b.literal(true)) : conditions);
     if (type == JoinRelType.ANTI) {
       if (!extra.isEmpty()) {
         b.project(fields(0, vars.size()), vars, true);
@@ -867,7 +901,7 @@ final class RuleLowering {
     final List<int[]> bindings = new ArrayList<>();
     for (Atom a : atoms) {
       final List<Expr> args = new ArrayList<>();
-      b.push(relation(a, args, vars));
+      b.push(relation(a, args, vars, new HashMap<>()).get());
       final Map<String, Integer> first = boundBy(args);
       final List<RexNode> same = new ArrayList<>();
       for (int i = 0; i < args.size(); i++) {
@@ -889,7 +923,7 @@ final class RuleLowering {
     }
     MnesticRelBuilder.genericJoin(b, new GenericJoinRun.Spec(order, bindings));
     final RelNode joined = b.build();
-    join(joined, order.stream().<Expr>map(v -> new Expr.Var(v, atoms.get(0).pos())).toList(),
+    join(() -> joined, null, Map.of(), order.stream().<Expr>map(v -> new Expr.Var(v, atoms.get(0).pos())).toList(),
         vars, JoinRelType.INNER);
   }
 
@@ -902,14 +936,19 @@ final class RuleLowering {
   }
 
   /**
-   * The relation an atom reads, its columns as CozoDB values; fills {@code args} per column.
-   * Where {@code vars} are bound so far.
+   * The relation an atom reads, its columns as CozoDB values, made when asked (a stored
+   * relation's read is not made when an index join reads it); fills {@code args} per column.
+   * Where {@code vars} are bound so far; {@code looked} gets the values of its columns a read
+   * of a stored relation looks up ({@link #values}).
    */
-  private RelNode relation(Atom atom, List<Expr> args, List<String> vars) {
+  private Supplier<RelNode> relation(Atom atom, List<Expr> args, List<String> vars,
+      Map<Integer, Collection<Object>> looked) {
     if (atom instanceof Atom.RuleApply) {
       final Atom.RuleApply r = (Atom.RuleApply) atom;
       args.addAll(r.args());
-      return b.push(LogicalTableScan.create(b.getCluster(), tables.rule(r), List.of())).build();
+      final RelNode scan = b.push(LogicalTableScan.create(b.getCluster(), tables.rule(r),
+          List.of())).build();
+      return () -> scan;
     }
     final Atom.StoredApply s = (Atom.StoredApply) atom;
     final List<String> columns = tables.storedColumns(s.relation(), s.pos());
@@ -936,7 +975,13 @@ final class RuleLowering {
       }
       args.addAll(s.positional());
     }
-    return tables.stored(s, values(args, vars));
+    looked.putAll(values(args, vars));
+    if (s.validAt() != null) {
+      // made now: its time travel's errors come before the atom's arguments'
+      final RelNode read = tables.stored(s, looked);
+      return () -> read;
+    }
+    return () -> tables.stored(s, looked);
   }
 
   /**

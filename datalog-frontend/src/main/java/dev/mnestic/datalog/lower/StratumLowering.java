@@ -13,6 +13,7 @@ import dev.mnestic.rel.MnesticRelBuilder;
 import dev.mnestic.rel.PlanRules;
 import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.runtime.FixedRuleRun;
+import dev.mnestic.runtime.IndexJoinRun;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.store.Session;
 import dev.mnestic.value.ColType;
@@ -50,6 +51,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.Set;
@@ -59,7 +61,7 @@ import java.util.TreeSet;
  * Lowers the steps of a {@link StratumPlan} to Calcite plans, and keeps the
  * row tables they read and fill: each evaluated relation's rows as a
  * transient table that later steps scan. Runs nothing: the runner runs each
- * plan and hands the rows back ({@link #materialize}, {@link #copied},
+ * plan and hands the rows back ({@link #materialize}, {@link #copy},
  * {@link #settled}).
  */
 public final class StratumLowering implements RuleLowering.Tables {
@@ -98,12 +100,18 @@ public final class StratumLowering implements RuleLowering.Tables {
       boolean timeTravel, List<Integer> columns, Lookup lookup, LongSupplier rows) {
   }
 
-  /** How a constant of a stored relation's column is looked up in the store's index. */
-  @FunctionalInterface
+  /** How a value of a stored relation's column is looked up in the store's index. */
   public interface Lookup {
     /**
+     * Whether an index of the store leads with table column {@code column} and the column
+     * keeps its values as themselves, so that a value's rows can be looked up in it.
+     */
+    boolean leads(int column);
+
+    /**
      * The stored value that table column {@code column} holds where a row's value is
-     * {@code value}, when an index of the store leads with the column; else null.
+     * {@code value}, when the column {@link #leads} an index and {@code value} is of its type;
+     * else null.
      */
     Object storedValue(int column, Object value);
   }
@@ -149,6 +157,10 @@ public final class StratumLowering implements RuleLowering.Tables {
    * moment, {@link #copyKey}).
    */
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
+  /** The copies not yet filled, and how to fill each ({@link #copy}). */
+  private final Map<RelOptTable, Supplier<List<Object[]>>> unfilled = new HashMap<>();
+  /** The copies fixpoints lowered since the last {@link #fillCopies} read. */
+  private final Set<RelOptTable> readCopies = new java.util.LinkedHashSet<>();
   /** What {@code 'NOW'} means in a time-travel read, in µs ({@link StrataOptions#now}). */
   private final long now;
   /** The stored relations found so far, by name: a lowering runs inside one script's block. */
@@ -260,6 +272,71 @@ public final class StratumLowering implements RuleLowering.Tables {
     return table;
   }
 
+  /** A whole read of {@code table}, its columns as the store holds them. */
+  private RelNode scan(StoredTable table) {
+    // Asked of the store schema itself: Calcite's wrapper snapshots table
+    // names and would miss a table this script just created.
+    final Table t = root.subSchemas().get(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
+        .get(table.table());
+    if (t == null) {
+      throw new IllegalStateException("store table " + table.table() + " is not in the schema");
+    }
+    final RelOptTable relOptTable = RelOptTableImpl.create(b.getRelOptSchema(),
+        t.getRowType(b.getTypeFactory()), t, ImmutableList.of(Session.SCHEMA, table.table()));
+    return ((TranslatableTable) t).toRel(ViewExpanders.simpleContext(b.getCluster()),
+        relOptTable);
+  }
+
+  /** Table column {@code column}'s stored value {@code stored} as a CozoDB value. */
+  private RexNode decoded(StoredTable table, int column, RexNode stored) {
+    final CozoCalls.Codec codec = table.codecs().get(column);
+    return codec == null ? b.call(Operators.VALUE, stored)
+        : b.call(Operators.stored(codec), stored, b.literal(codec.planName));
+  }
+
+  @Override public boolean indexJoin(Atom.StoredApply at,
+      Map<Integer, Collection<Object>> looked, List<Integer> leftKeys,
+      List<Integer> relationKeys) {
+    if (at.validAt() != null) {
+      return false;
+    }
+    final StoredTable table = find(at.relation(), at.pos());
+    for (int column : looked.keySet()) {
+      if (table.lookup().leads(table.columns().get(column))) {
+        return false;
+      }
+    }
+    final int[] tableKeys = relationKeys.stream().mapToInt(table.columns()::get).toArray();
+    int lookupKey = -1;
+    for (int k = 0; k < tableKeys.length && lookupKey < 0; k++) {
+      lookupKey = table.lookup().leads(tableKeys[k]) ? k : -1;
+    }
+    if (lookupKey < 0) {
+      return false;
+    }
+    final int lookupColumn = tableKeys[lookupKey];
+    final Lookup lookup = table.lookup();
+    final CozoCalls.Codec[] codecs = new CozoCalls.Codec[tableKeys.length];
+    for (int k = 0; k < codecs.length; k++) {
+      codecs[k] = table.codecs().get(tableKeys[k]);
+    }
+    final int left = b.peek().getRowType().getFieldCount();
+    b.push(scan(table));
+    MnesticRelBuilder.indexJoin(b, new IndexJoinRun.Spec("*" + at.relation(), table.table(),
+        leftKeys.stream().mapToInt(Integer::intValue).toArray(), tableKeys, codecs, lookupKey,
+        value -> lookup.storedValue(lookupColumn, value)));
+    // the left rows' columns, then the relation's, decoded
+    final List<RexNode> fields = new ArrayList<>();
+    for (int i = 0; i < left; i++) {
+      fields.add(b.field(i));
+    }
+    for (int column : table.columns()) {
+      fields.add(decoded(table, column, b.field(left + column)));
+    }
+    b.project(fields);
+    return true;
+  }
+
   /**
    * The stored relation (or index) {@code at} reads, from the store, its columns decoded to
    * CozoDB values: for a time-travel read, its facts as of the moment
@@ -284,17 +361,7 @@ public final class StratumLowering implements RuleLowering.Tables {
           "Time travel scanning requires the last key column of the relation to be of type "
               + "'Validity'");
     }
-    // Asked of the store schema itself: Calcite's wrapper snapshots table
-    // names and would miss a table this script just created.
-    final Table t = root.subSchemas().get(Session.SCHEMA).unwrap(JdbcSchema.class).tables()
-        .get(table.table());
-    if (t == null) {
-      throw new IllegalStateException("store table " + table.table() + " is not in the schema");
-    }
-    final RelOptTable relOptTable = RelOptTableImpl.create(b.getRelOptSchema(),
-        t.getRowType(b.getTypeFactory()), t, ImmutableList.of(Session.SCHEMA, table.table()));
-    final RelNode scan = ((TranslatableTable) t).toRel(
-        ViewExpanders.simpleContext(b.getCluster()), relOptTable);
+    final RelNode scan = scan(table);
     b.push(scan);
     final List<RexNode> lookups = new ArrayList<>();
     if (moment == null) {
@@ -330,9 +397,7 @@ public final class StratumLowering implements RuleLowering.Tables {
     final List<String> names = scan.getRowType().getFieldNames();
     final List<RexNode> values = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
-      final CozoCalls.Codec codec = table.codecs().get(i);
-      values.add(codec == null ? b.call(Operators.VALUE, b.field(i))
-          : b.call(Operators.stored(codec), b.field(i), b.literal(codec.planName)));
+      values.add(decoded(table, i, b.field(i)));
     }
     b.project(values, names, true);
     if (moment != null) {
@@ -389,13 +454,29 @@ public final class StratumLowering implements RuleLowering.Tables {
     return at.validAt() == null ? at.relation() : at.relation() + "@" + moment(at.validAt());
   }
 
-  /** Keeps the rows {@code read} gave as the copy fixpoints scan of {@code step}'s relation. */
-  public void copied(StratumPlan.CopyStored step, Read read, List<Object[]> rows) {
+  /**
+   * Makes the copy fixpoints scan of {@code step}'s relation, to be filled with the rows
+   * {@code rows} gives (running {@code read}) by {@link #fillCopies} once a fixpoint's rules
+   * read it: an atom whose bound variables an index of the store serves reads the store
+   * through an {@link dev.mnestic.rel.IndexJoin} instead, and a copy no rule reads is not made.
+   */
+  public void copy(StratumPlan.CopyStored step, Read read, Supplier<List<Object[]>> rows) {
     final RelOptTable copy = rowTable("stored_" + read.table(),
         anyRow(read.plan().getRowType().getFieldNames()));
-    RowTable.of(copy).rows().addAll(rows);
-    RowTable.of(copy).fix();
     storedCopies.put(copyKey(step.at()), copy);
+    unfilled.put(copy, rows);
+  }
+
+  /** Fills the copies that the fixpoints lowered so far read ({@link #copy}). */
+  public void fillCopies() {
+    for (RelOptTable copy : new ArrayList<>(readCopies)) {
+      final Supplier<List<Object[]>> rows = unfilled.remove(copy);
+      if (rows != null) {
+        RowTable.of(copy).rows().addAll(rows.get());
+        RowTable.of(copy).fix();
+      }
+    }
+    readCopies.clear();
   }
 
   /**
@@ -563,6 +644,7 @@ public final class StratumLowering implements RuleLowering.Tables {
       throw new IllegalStateException("stored relation " + at.relation()
           + " read in a fixpoint before it was copied");
     }
+    readCopies.add(copy);
     return b.push(LogicalTableScan.create(b.getCluster(), copy, List.of())).build();
   }
 
