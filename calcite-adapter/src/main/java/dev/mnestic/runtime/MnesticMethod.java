@@ -25,7 +25,7 @@ public enum MnesticMethod {
   FIXED_RULE(FixedRuleRun.class, "run", DataContext.class, Enumerable[].class,
       FixedRuleRun.Spec.class),
   SEARCH(SearchRun.class, "run", DataContext.class, Enumerable.class, Enumerable.class,
-      SearchRun.Spec.class),
+      SearchRun.RelationReader.class, SearchRun.Spec.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class),
   STOP_CHECKED(RunningStatement.class, "checked", Enumerable.class, DataContext.class);
 

@@ -62,7 +62,7 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
     for (int i = 0; i < fields.size(); i++) {
       reads.add(Expressions.constant(read(physType, i)));
     }
-    final String table = requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
+    final String table = tableName();
     // return StoreReads.scan(root, "<table>", new StoreReads.Read[] {<reads>}, <array>);
     final BlockBuilder builder = new BlockBuilder();
     builder.add(
@@ -73,6 +73,11 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
                 Expressions.newArrayInit(StoreReads.Read.class, reads),
                 Expressions.constant(fields.size() > 1))));
     return implementor.result(physType, builder.toBlock());
+  }
+
+  /** The stored name of the table it reads. */
+  public String tableName() {
+    return requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
   }
 
   /** How column {@code i} is read: as Calcite's JDBC adapter's getter for it would. */
