@@ -1145,26 +1145,20 @@ final class StoredRelations {
 
   /**
    * The columns of the relation CozoDB keeps a search index of {@code table} in, {@code idx}
-   * the index's name (and {@code idx:inv}, an LSH index's inverse), as {@code ::columns} shows
-   * them ({@code cozo-core/src/runtime/relation.rs}); null when there is no such index. mnestic
+   * the index's name, as {@code ::columns} shows them ({@code cozo-core/src/runtime/relation.rs}); null when there is no such index. mnestic
    * keeps the index in memory ({@code search}), not in such a relation, so it has only their
    * columns, not their rows.
    */
   private List<List<Object>> searchIndexColumns(String table, StoredSchema schema,
       String idx) {
-    final boolean inverse = idx.endsWith(":inv");
-    final SearchIndex.Definition d = TablePolicy.of(session, table).searchIndices()
-        .get(inverse ? idx.substring(0, idx.length() - 4) : idx);
-    if (d == null || inverse && !d.kind().equals("lsh")) {
+    final SearchIndex.Definition d = TablePolicy.of(session, table).searchIndices().get(idx);
+    if (d == null) {
       return null;
     }
     final List<StoredSchema.Column> keys =
         schema.keysFirst().stream().filter(StoredSchema.Column::key).toList();
     final List<Object[]> columns = new ArrayList<>();
-    if (inverse) {
-      keys.forEach(k -> columns.add(new Object[] {k.name(), true, k.type().toString()}));
-      columns.add(new Object[] {"minhash", false, "Bytes"});
-    } else if (d.kind().equals("lsh")) {
+    if (d.kind().equals("lsh")) {
       columns.add(new Object[] {"hash", true, "Bytes"});
       keys.forEach(k -> columns.add(new Object[] {"src_" + k.name(), true,
           k.type().toString()}));
