@@ -1,5 +1,6 @@
 package dev.mnestic.bench;
 
+import dev.mnestic.runtime.SearchRun;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.Vector;
 
@@ -25,10 +26,14 @@ import java.util.UUID;
  * throughput (all Q in one script, {@code k: 10}) and recall@10 against the exact top 10
  * (computed here with CozoDB's own {@code l2_dist}), beside the throughput of exact search in
  * CozoScript ({@code l2_dist} over every row, {@code :order d :limit 10}, one script per
- * query).
+ * query). Then writes and searches in turn: B batches of 1,000 {@code :put}s (half new keys,
+ * half existing ones given new vectors), each committed and followed by one search ({@code k:
+ * 10, ef: 50}); per batch the write's and the search's time and the relation rows the search
+ * read to bring the index up ({@code runtime.SearchRun#rowsRead}: the rows changed, not the
+ * table).
  *
- * <p>Reproduce: {@code bench/run HnswBench [N] [Q] [EXACT_Q] [M] [EF_CONSTRUCTION] [EF,...]}
- * (defaults 100000, 200, 5, 50, 200, 20,50,100,200,400).
+ * <p>Reproduce: {@code bench/run HnswBench [N] [Q] [EXACT_Q] [M] [EF_CONSTRUCTION] [EF,...]
+ * [B]} (defaults 100000, 200, 5, 50, 200, 20,50,100,200,400, 10).
  */
 public final class HnswBench {
   private static final int DIM = 128;
@@ -45,6 +50,7 @@ public final class HnswBench {
     final int[] efs = args.length > 5
         ? java.util.Arrays.stream(args[5].split(",")).mapToInt(Integer::parseInt).toArray()
         : new int[] {20, 50, 100, 200, 400};
+    final int batches = args.length > 6 ? Integer.parseInt(args[6]) : 10;
     final Random random = new Random(18);
     final List<float[]> data = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -110,7 +116,47 @@ public final class HnswBench {
         System.out.printf(Locale.ROOT, "| %d | %.1f | %.0f× | %.3f |%n", (int) r[0], r[1],
             r[1] / (exactQueries / exact), r[2]);
       }
+      writeThenSearch(c, n, batches, random);
     }
+  }
+
+  /**
+   * {@code batches} batches of 1,000 writes to the relation of {@code n} rows, each followed by
+   * a search; prints a row per batch and the means.
+   */
+  private static void writeThenSearch(Connection c, int n, int batches, Random random)
+      throws SQLException {
+    System.out.printf(Locale.ROOT, "%nWrites then a search, %d batches of 1,000 :put (500 new"
+        + " keys, 500 existing ones), k 10, ef 50:%n%n", batches);
+    System.out.println("| batch | write ms | search ms | relation rows read by the search |");
+    System.out.println("|---|---|---|---|");
+    double writes = 0;
+    double searches = 0;
+    long read = 0;
+    int next = n;
+    for (int b = 0; b < batches; b++) {
+      final StringBuilder rows = new StringBuilder();
+      for (int i = 0; i < 1000; i++) {
+        final int key = i % 2 == 0 ? next++ : random.nextInt(n);
+        rows.append(i == 0 ? "" : ", ").append('[').append(key).append(", ")
+            .append(text(vector(random))).append(']');
+      }
+      long t0 = System.nanoTime();
+      run(c, "?[k, v] <- [" + rows + "] :put pts {k => v}");
+      final double write = seconds(t0) * 1000;
+      final long before = SearchRun.rowsRead();
+      t0 = System.nanoTime();
+      run(c, "?[k] := ~pts:idx{k | query: vec(" + text(vector(random)) + "), k: 10, ef: 50}");
+      final double search = seconds(t0) * 1000;
+      final long rowsRead = SearchRun.rowsRead() - before;
+      System.out.printf(Locale.ROOT, "| %d | %.0f | %.0f | %d |%n", b + 1, write, search,
+          rowsRead);
+      writes += write;
+      searches += search;
+      read += rowsRead;
+    }
+    System.out.printf(Locale.ROOT, "| mean | %.0f | %.0f | %d |%n", writes / batches,
+        searches / batches, read / batches);
   }
 
   /** A random vector of HnswBench's dimension, uniform in [0, 1) per element. */

@@ -2,6 +2,10 @@ package dev.mnestic.rel;
 
 import dev.mnestic.runtime.MnesticMethod;
 import dev.mnestic.runtime.SearchRun;
+import dev.mnestic.store.EnumerableStoreScan;
+import dev.mnestic.store.StoreReads;
+
+import org.apache.calcite.DataContext;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
@@ -15,7 +19,10 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** {@link SearchApply} in Enumerable code: one call into {@link SearchRun}. */
 public final class EnumerableSearchApply extends SearchApply implements EnumerableRel {
@@ -39,14 +46,51 @@ public final class EnumerableSearchApply extends SearchApply implements Enumerab
       rows[i] = builder.append("rows" + i, input.physType.convertTo(
           builder.append("input" + i, input.block), JavaRowFormat.ARRAY));
     }
+    final RelNode relation = getInputs().get(1);
+    final Expression reader = readsOnly(relation, spec.table())
+        ? implementor.stash(new Reader((EnumerableRel) relation), SearchRun.RelationReader.class)
+        : Expressions.constant(null, SearchRun.RelationReader.class);
     final Expression out = builder.append("out",
         Expressions.call(MnesticMethod.SEARCH.method, implementor.getRootExpression(), rows[0],
-            rows[1], implementor.stash(spec, SearchRun.Spec.class)));
+            rows[1], reader, implementor.stash(spec, SearchRun.Spec.class)));
     final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         pref.prefer(JavaRowFormat.ARRAY));
     final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
         JavaRowFormat.ARRAY, false);
     builder.add(Expressions.return_(null, arrays.convertTo(out, physType.getFormat())));
     return implementor.result(physType, builder.toBlock());
+  }
+
+  /** Whether {@code rel} reads store table {@code table} alone, whole, from its row store. */
+  private static boolean readsOnly(RelNode rel, String table) {
+    if (rel.getInputs().isEmpty()) {
+      return rel instanceof EnumerableStoreScan scan && table.equals(scan.tableName());
+    }
+    return rel.getInputs().stream().allMatch(input -> readsOnly(input, table));
+  }
+
+  /**
+   * Reads rows of the indexed relation's table, given as HSQLDB holds them, through the
+   * relation input's own plan, which scans them as the table ({@link StoreReads#ROWS}).
+   */
+  private static final class Reader implements SearchRun.RelationReader {
+    private final EnumerableRel relation;
+
+    Reader(EnumerableRel relation) {
+      this.relation = relation;
+    }
+
+    @Override public List<Object[]> read(DataContext root, Object rows) {
+      final Map<String, Object> variables = new HashMap<>();
+      variables.put(StoreReads.ROWS, rows);
+      variables.put(DataContext.Variable.CANCEL_FLAG.camelName,
+          DataContext.Variable.CANCEL_FLAG.get(root));
+      final List<Object[]> out = new ArrayList<>();
+      for (Object[] row : Plans.run(relation, root.getRootSchema(), root.getTypeFactory(),
+          List.of(), variables)) {
+        out.add(row);
+      }
+      return out;
+    }
   }
 }

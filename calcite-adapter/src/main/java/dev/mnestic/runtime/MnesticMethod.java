@@ -29,7 +29,7 @@ public enum MnesticMethod {
   GENERIC_JOIN(GenericJoinRun.class, "run", DataContext.class, Enumerable[].class,
       GenericJoinRun.Spec.class),
   SEARCH(SearchRun.class, "run", DataContext.class, Enumerable.class, Enumerable.class,
-      SearchRun.Spec.class),
+      SearchRun.RelationReader.class, SearchRun.Spec.class),
   INDEX_JOIN(IndexJoinRun.class, "join", DataContext.class, Enumerable.class, Enumerable.class,
       StoreReads.Read[].class, IndexJoinRun.Spec.class),
   EACH_ROUND(Rounds.class, "eachRound", Function0.class),

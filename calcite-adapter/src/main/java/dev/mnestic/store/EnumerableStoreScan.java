@@ -116,7 +116,7 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
       reads.add(Expressions.constant(read(physType, i)));
       indexes.add(Expressions.constant(columns.get(i)));
     }
-    final String table = requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
+    final String table = tableName();
     // return StoreReads.scan(root, "<table>", new int[] {<columns>},
     //     new StoreReads.Read[] {<reads>}, <array>);
     final BlockBuilder builder = new BlockBuilder();
@@ -146,6 +146,11 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
       reads[i] = read(physType, i);
     }
     return reads;
+  }
+
+  /** The stored name of the table it reads. */
+  public String tableName() {
+    return requireNonNull(getTable().unwrap(JdbcTable.class)).jdbcTableName;
   }
 
   /** How column {@code i} is read: as Calcite's JDBC adapter's getter for it would. */

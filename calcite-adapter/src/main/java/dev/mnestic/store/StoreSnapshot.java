@@ -5,7 +5,6 @@ import org.hsqldb.navigator.RowIterator;
 import org.hsqldb.persist.PersistentStore;
 import org.hsqldb.types.Type;
 
-import java.lang.ref.WeakReference;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -348,61 +347,6 @@ public final class StoreSnapshot {
     }
   }
 
-  /**
-   * The committed state of {@code table} (its stored name) that a statement of {@code store}
-   * starting now sees: equal to an earlier answer exactly when the same table holds the same
-   * committed rows ({@link TableVersions}). Null when that cannot be told: the store keeps no
-   * versions, the table is not there, a commit of it is under way, or the session does not see
-   * just what is committed (its own uncommitted writes, an isolation above READ COMMITTED).
-   * A read of the table's rows that a state was taken just before and an equal one just after
-   * read the rows of that state, so what it computed from them can serve later statements
-   * while the state is unchanged (the search indices: {@code runtime.SearchRun}).
-   */
-  public static Object committedState(Session store, String table) {
-    final TableVersions versions = store.versions();
-    if (versions == null) {
-      return null;
-    }
-    final org.hsqldb.jdbc.JDBCConnection connection =
-        (org.hsqldb.jdbc.JDBCConnection) store.getConnection();
-    final org.hsqldb.Session session = (org.hsqldb.Session) connection.getSession();
-    try {
-      if (!seesCommitted(session, connection.getAutoCommit())) {
-        return null;
-      }
-      final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
-      final long version = versions.version(t);
-      return version < 0 ? null : new Committed(t, t.getRowStore(session), version);
-    } catch (SQLException | org.hsqldb.HsqlException e) {
-      return null;
-    }
-  }
-
-  /**
-   * A table's committed state: the table and row store (by identity, held weakly: a state kept
-   * by a cache keeps no closed store alive) and its version.
-   */
-  private record Committed(WeakReference<Table> table, WeakReference<PersistentStore> rowStore,
-      long version) {
-    Committed(Table table, PersistentStore rowStore, long version) {
-      this(new WeakReference<>(table), new WeakReference<>(rowStore), version);
-    }
-
-    @Override public boolean equals(Object o) {
-      return o instanceof Committed c && c.version == version && table.get() != null
-          && c.table.get() == table.get() && rowStore.get() != null
-          && c.rowStore.get() == rowStore.get();
-    }
-
-    @Override public int hashCode() {
-      return Long.hashCode(version);
-    }
-  }
-
-  /**
-   * Whether a statement of {@code session} sees exactly what is committed when it starts,
-   * as a read that another session's read shares with must.
-   */
   private static boolean seesCommitted(org.hsqldb.Session session, boolean autoCommit) {
     return session.getRowActionList().isEmpty()
         && (autoCommit || session.getIsolation() == Connection.TRANSACTION_READ_COMMITTED);

@@ -3,6 +3,7 @@ package dev.mnestic.store;
 import org.hsqldb.Table;
 import org.hsqldb.jdbc.JDBCResultSet;
 import org.hsqldb.navigator.RowSetNavigator;
+import org.hsqldb.persist.PersistentStore;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,7 +12,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The committed rows inserted into one store table, followed from a version, for a reader that
@@ -29,6 +32,11 @@ import java.util.List;
  * part, more than {@code TableVersions.MAX_APPENDED} rows) or the log no longer reaches back:
  * the reader reads the table again. The log is kept from the least version a live feed has marked, at most
  * {@code TableVersions.MAX_APPENDED} rows.
+ *
+ * <p>A feed of whole rows ({@link #of(Session, String)}) serves readers that keep something
+ * built from every row and are used from many sessions of the store (the search indices): its
+ * {@code ...(Session reader, ...)} methods answer for the session reading now, which also
+ * tells its own writes not yet committed ({@link #ownChanges}).
  */
 public final class TableFeed {
   private final TableVersions versions;
@@ -36,6 +44,8 @@ public final class TableFeed {
   private final Table table;
   private final int timeColumn;
   private final int valueColumn;
+  /** The table's row store when the feed was made: another one holds other rows. */
+  private final PersistentStore rowStore;
 
   private TableFeed(TableVersions versions, Session store, Table table, int timeColumn,
       int valueColumn) {
@@ -44,6 +54,58 @@ public final class TableFeed {
     this.table = table;
     this.timeColumn = timeColumn;
     this.valueColumn = valueColumn;
+    this.rowStore = table.getRowStore(session(store));
+  }
+
+  /**
+   * A feed of {@code table}'s (its stored name) whole rows, or null when the store keeps no
+   * table versions or has no such table.
+   */
+  public static TableFeed of(Session store, String table) {
+    final TableVersions versions = store.versions();
+    if (versions == null) {
+      return null;
+    }
+    try {
+      return new TableFeed(versions, store, session(store).database.schemaManager
+          .getUserTable(table, Session.SCHEMA), -1, -1);
+    } catch (org.hsqldb.HsqlException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The version of the table whose committed rows a statement of {@code reader} (a session of
+   * the same store) starting now sees, its own uncommitted writes ({@link #ownChanges}) on
+   * top; -1 when it sees other rows (an isolation above READ COMMITTED in a transaction), a
+   * commit of the table is under way, or the table's name now names another table (dropped
+   * and created again) or its rows another row store.
+   */
+  public long version(Session reader) {
+    final org.hsqldb.Session session = session(reader);
+    try {
+      if (!reader.getAutoCommit()
+          && session.getIsolation() != java.sql.Connection.TRANSACTION_READ_COMMITTED
+          || session.database.schemaManager.getUserTable(table.getName().name, Session.SCHEMA)
+              != table
+          || table.getRowStore(session) != rowStore) {
+        return -1;
+      }
+    } catch (SQLException | org.hsqldb.HsqlException e) {
+      return -1;
+    }
+    return versions.version(table);
+  }
+
+  /**
+   * What {@code reader}'s transaction has written to the table and not committed, which its
+   * statements see: its rows inserted and deleted, as {@link #changesSince} gives them; null
+   * when that cannot be told (it rolled part of itself back, wrote very many rows, appended
+   * a batch not yet folded).
+   */
+  public Changes ownChanges(Session reader) {
+    final TableVersions.Step own = versions.own(session(reader), table);
+    return own == null ? null : new Changes(own.inserted(), own.deleted());
   }
 
   /**
@@ -115,6 +177,49 @@ public final class TableFeed {
 
   /** What commits changed: the rows each way, as HSQLDB holds them. */
   public record Changes(List<Object[]> inserted, List<Object[]> deleted) {
+    /**
+     * The same changes as one deletion and one insertion per row at most: the rows deleted
+     * that no insertion brought back, and the rows inserted that no deletion took away, each
+     * in its list's order. Rows are matched by their values: one key's rows follow one
+     * another (its row deleted before another is inserted), so over any run of commits the
+     * rows left are the key's row before, if it is gone or changed, and after, if it is new
+     * or changed. Deleting the first list's rows by key, then inserting the second's, gives
+     * the table after the changes.
+     */
+    public Changes net() {
+      final Map<List<Object>, Integer> count = new HashMap<>();
+      for (Object[] row : inserted) {
+        count.merge(values(row), 1, Integer::sum);
+      }
+      for (Object[] row : deleted) {
+        count.merge(values(row), -1, Integer::sum);
+      }
+      return new Changes(left(inserted, count, 1), left(deleted, count, -1));
+    }
+
+    /** The rows of {@code rows} whose count still goes {@code sign}'s way, one each time. */
+    private static List<Object[]> left(List<Object[]> rows, Map<List<Object>, Integer> count,
+        int sign) {
+      final List<Object[]> out = new ArrayList<>();
+      for (Object[] row : rows) {
+        final List<Object> v = values(row);
+        final int c = count.get(v);
+        if (c * sign > 0) {
+          out.add(row);
+          count.put(v, c - sign);
+        }
+      }
+      return out;
+    }
+
+    /** A row's values compared by content (an ARRAY's elements too). */
+    private static List<Object> values(Object[] row) {
+      final List<Object> out = new ArrayList<>(row.length);
+      for (Object v : row) {
+        out.add(v instanceof Object[] a ? values(a) : v);
+      }
+      return out;
+    }
   }
 
   /** The (time in epoch milliseconds, value) of {@code rows}, those with a null left out. */
@@ -136,7 +241,12 @@ public final class TableFeed {
    * context variable {@link StoreReads#ROWS}: a plan run with it scans them as the table.
    */
   public Object rows(List<Object[]> rows) {
-    return StoreSnapshot.of(session(store), table, rows.toArray(new Object[0][]));
+    return rows(store, rows);
+  }
+
+  /** {@link #rows(List)} for a plan that {@code reader} (a session of the same store) runs. */
+  public Object rows(Session reader, List<Object[]> rows) {
+    return StoreSnapshot.of(session(reader), table, rows.toArray(new Object[0][]));
   }
 
   /** Receives a row's time (epoch milliseconds) and value. */

@@ -506,6 +506,25 @@ public final class TableVersions extends TransactionManagerMVCC {
     }
   }
 
+  /**
+   * The rows {@code session}'s transaction, not yet committed, has inserted into and deleted
+   * from {@code table}, in order each way; null when they are not known (it rolled part of
+   * itself back, wrote more than {@link #MAX_APPENDED} rows, or has appended blocks not yet
+   * folded into HSQLDB's rows). Called from the session's own thread.
+   */
+  Step own(org.hsqldb.Session session, Table table) {
+    if (hasPending(session)) {
+      return null;
+    }
+    final Map<Table, Writes> tables = written.get(session);
+    final Writes w = tables == null ? null : tables.get(table);
+    if (w == null) {
+      return new Step(List.of(), List.of());
+    }
+    return w.inserted == null ? null
+        : new Step(new ArrayList<>(w.inserted), new ArrayList<>(w.deleted));
+  }
+
   /** Stops logging {@code table}'s commits for {@code feed}. */
   synchronized void unfollow(Table table, TableFeed feed) {
     final Entry e = entries.get(table);

@@ -20,9 +20,10 @@ import java.util.function.Function;
  * The search index kinds ({@code ::hnsw}, {@code ::fts}, {@code ::lsh}) and their instances.
  * A relation keeps each index's definition ({@code store.TablePolicy}); the index itself lives
  * here, in memory, one instance per store, table and definition, made empty at its first
- * search and brought to the relation's rows by every statement that searches it ({@link
- * SearchIndex#sync}; skipped while the table has not changed, {@code runtime.SearchRun}). So reopening a store rebuilds its indices at their first search, and a
- * write (committed, rolled back, from SQL or CozoScript) reaches an index at the next search.
+ * search, filled from the whole relation then, and brought up by every statement that
+ * searches it with the rows changed since ({@code runtime.SearchRun}). So reopening a store
+ * rebuilds its indices at their first search, and a write (committed, rolled back, from SQL or
+ * CozoScript) reaches an index at the next search.
  * Instances are held while their store's database is ({@link WeakHashMap} on HSQLDB's {@code
  * Database}).
  */

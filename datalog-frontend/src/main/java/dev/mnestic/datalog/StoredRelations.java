@@ -1123,7 +1123,12 @@ final class StoredRelations {
     if (colon >= 0) {
       final List<String> columns = indices(session, table).get(relation.substring(colon + 1));
       if (columns == null) {
-        throw notFound(relation, pos);
+        final List<List<Object>> search = searchIndexColumns(table, schema,
+            relation.substring(colon + 1));
+        if (search == null) {
+          throw notFound(relation, pos);
+        }
+        return new Engine.Result(COLUMNS_HEADERS, search);
       }
       for (String name : columns) {
         final StoredSchema.Column c = schema.column(name);
@@ -1136,6 +1141,52 @@ final class StoredRelations {
       }
     }
     return new Engine.Result(COLUMNS_HEADERS, rows);
+  }
+
+  /**
+   * The columns of the relation CozoDB keeps a search index of {@code table} in, {@code idx}
+   * the index's name, as {@code ::columns} shows them ({@code cozo-core/src/runtime/relation.rs}); null when there is no such index. mnestic
+   * keeps the index in memory ({@code search}), not in such a relation, so it has only their
+   * columns, not their rows.
+   */
+  private List<List<Object>> searchIndexColumns(String table, StoredSchema schema,
+      String idx) {
+    final SearchIndex.Definition d = TablePolicy.of(session, table).searchIndices().get(idx);
+    if (d == null) {
+      return null;
+    }
+    final List<StoredSchema.Column> keys =
+        schema.keysFirst().stream().filter(StoredSchema.Column::key).toList();
+    final List<Object[]> columns = new ArrayList<>();
+    if (d.kind().equals("lsh")) {
+      columns.add(new Object[] {"hash", true, "Bytes"});
+      keys.forEach(k -> columns.add(new Object[] {"src_" + k.name(), true,
+          k.type().toString()}));
+    } else if (d.kind().equals("fts")) {
+      columns.add(new Object[] {"word", true, "String"});
+      keys.forEach(k -> columns.add(new Object[] {"src_" + k.name(), true,
+          k.type().toString()}));
+      for (String list : List.of("offset_from", "offset_to", "position")) {
+        columns.add(new Object[] {list, false, "[Int]"});
+      }
+      columns.add(new Object[] {"total_length", false, "Int"});
+    } else {
+      columns.add(new Object[] {"layer", true, "Int"});
+      for (String prefix : List.of("fr", "to")) {
+        keys.forEach(k -> columns.add(new Object[] {prefix + "_" + k.name(), true,
+            k.type().toString()}));
+        columns.add(new Object[] {prefix + "__field", true, "Int"});
+        columns.add(new Object[] {prefix + "__sub_idx", true, "Int"});
+      }
+      columns.add(new Object[] {"dist", false, "Float"});
+      columns.add(new Object[] {"hash", false, "Bytes?"});
+      columns.add(new Object[] {"ignore_link", false, "Bool"});
+    }
+    final List<List<Object>> rows = new ArrayList<>();
+    for (Object[] c : columns) {
+      rows.add(Values.list(c[0], c[1], (long) rows.size(), c[2], false));
+    }
+    return rows;
   }
 
   private static DatalogException notFound(String relation, Pos pos) {

@@ -31,14 +31,16 @@ import java.util.Map;
  * HnswGraphSearcher}) over vectors held in memory ({@link RandomAccessVectorValues#fromFloats}).
  *
  * <p>Why Lucene's graph and not a Lucene index of {@code KnnFloatVectorField}s: the graph
- * builder adds one vector at a time ({@code addGraphNode}), so {@link #sync} adds only the
- * vectors that are new, and a search takes a filter of live vectors ({@link Bits}); an index
- * writer would add segments and merge them, and answer through its own document ids. Each
- * indexed vector is an entry: a row's key, the field's position and, for a list of vectors,
- * the element's (CozoDB indexes each vector of a {@code [<F32; n>]} field). An entry whose row
- * is gone or whose vector changed is marked deleted (the graph keeps it as a way through, as
- * Lucene does with deleted documents); the graph is built again once deleted entries outnumber
- * live ones.
+ * builder adds one vector at a time ({@code addGraphNode}), so {@link #sync} and {@link
+ * #update} add only the vectors that are new, and a search takes a filter of live vectors
+ * ({@link Bits}); an index writer would add segments and merge them, and answer through its
+ * own document ids. Each indexed vector is an entry: a row's key, the field's position and,
+ * for a list of vectors, the element's (CozoDB indexes each vector of a {@code [<F32; n>]}
+ * field). An entry whose row is gone or whose vector changed is marked deleted (the graph
+ * keeps it as a way through, as Lucene does with deleted documents); the same entry back with
+ * the same vector (a transaction's own write taken back after its search and made again at
+ * the next, a row deleted and put back) is marked live again rather than added twice; the
+ * graph is built again once deleted entries outnumber live ones (and 16).
  *
  * <p>Distances: the graph ranks by Lucene's similarity of the same order (Euclidean for {@code
  * L2}, cosine for {@code Cosine}, maximum inner product for {@code IP}, on the vectors as
@@ -61,15 +63,16 @@ final class HnswIndex implements SearchIndex {
   private final int efConstruction;
   private final VectorSimilarityFunction similarity;
 
-  /** Per entry (its ord): the vector as the graph has it, the exact one, its key and place. */
+  /** Per entry (its ord): the vector as the graph has it, the exact one, its key and row. */
   private final List<float[]> graphVectors = new ArrayList<>();
   private final List<Vector> vectors = new ArrayList<>();
   private final List<Entry> entries = new ArrayList<>();
-  /** Each entry's row in the last sync, and that sync's rows. */
-  private int[] rowOf = new int[0];
-  private List<Object[]> rows = List.of();
+  private final List<Object[]> rowOf = new ArrayList<>();
   private final BitSet deleted = new BitSet();
+  /** The live entries' ords; the ord each deleted entry last had; each key's live ords. */
   private final Map<Entry, Integer> ords = new HashMap<>();
+  private final Map<Entry, Integer> gone = new HashMap<>();
+  private final Map<List<Object>, List<Integer>> byKey = new HashMap<>();
   private HnswGraphBuilder builder;
 
   /** An indexed vector: its row's key, the field's column, the element's place or -1. */
@@ -95,17 +98,12 @@ final class HnswIndex implements SearchIndex {
       case "IP" -> VectorSimilarityFunction.MAXIMUM_INNER_PRODUCT;
       default -> VectorSimilarityFunction.EUCLIDEAN;
     };
-    reset();
+    builder = newBuilder();
   }
 
-  private void reset() {
-    graphVectors.clear();
-    vectors.clear();
-    entries.clear();
-    ords.clear();
-    deleted.clear();
+  private HnswGraphBuilder newBuilder() {
     try {
-      builder = HnswGraphBuilder.create(DefaultFlatVectorScorer.INSTANCE
+      return HnswGraphBuilder.create(DefaultFlatVectorScorer.INSTANCE
           .getRandomVectorScorerSupplier(similarity,
               RandomAccessVectorValues.fromFloats(graphVectors, dim)), m, efConstruction, 42);
     } catch (IOException e) {
@@ -113,77 +111,171 @@ final class HnswIndex implements SearchIndex {
     }
   }
 
-  @Override public void sync(List<Object[]> rows, StopCheck stop) {
-    this.rows = rows;
-    final int live = entries.size() - deleted.cardinality();
-    if (deleted.cardinality() > Math.max(1024, live)) {
-      reset();
+  /**
+   * Builds the graph again from the live entries, in the order they were added, once deleted
+   * ones outnumber them (and 16): a graph changed one node at a time with many deleted can
+   * split, its entry node's part no longer reaching the rest (Lucene joins the parts only as
+   * it freezes a graph), and a search would miss what it cannot reach.
+   */
+  private void compactIfWorthIt(StopCheck stop) {
+    final int dead = deleted.cardinality();
+    if (dead <= Math.max(16, entries.size() - dead)) {
+      return;
     }
+    final List<Entry> liveEntries = new ArrayList<>();
+    final List<Vector> liveVectors = new ArrayList<>();
+    final List<Object[]> liveRows = new ArrayList<>();
+    for (int ord = deleted.nextClearBit(0); ord < entries.size();
+        ord = deleted.nextClearBit(ord + 1)) {
+      liveEntries.add(entries.get(ord));
+      liveVectors.add(vectors.get(ord));
+      liveRows.add(rowOf.get(ord));
+    }
+    graphVectors.clear();
+    vectors.clear();
+    entries.clear();
+    rowOf.clear();
+    deleted.clear();
+    ords.clear();
+    gone.clear();
+    byKey.clear();
+    builder = newBuilder();
+    for (int i = 0; i < liveEntries.size(); i++) {
+      if (i % 4096 == 4095) {
+        stop.check();
+      }
+      add(liveEntries.get(i), liveVectors.get(i), liveRows.get(i));
+    }
+  }
+
+  @Override public void sync(List<Object[]> rows, StopCheck stop) {
+    compactIfWorthIt(stop);
     final BitSet seen = new BitSet();
-    final List<int[]> placed = new ArrayList<>();
     for (int r = 0; r < rows.size(); r++) {
-      final Object[] row = rows.get(r);
       if (r % 4096 == 4095) {
         stop.check();
       }
-      if (filter != null && !filter.test(row)) {
-        continue;
-      }
-      final List<Object> key = Arrays.asList(row).subList(0, columns.keyCount());
-      for (int column : fields) {
-        final Object v = row[column];
-        if (v instanceof Vector) {
-          placed.add(new int[] {index(new Entry(key, column, -1), (Vector) v, seen), r});
-        } else if (v instanceof List) {
-          final List<?> items = (List<?>) v;
-          for (int e = 0; e < items.size(); e++) {
-            if (items.get(e) instanceof Vector) {
-              placed.add(new int[] {index(new Entry(key, column, e), (Vector) items.get(e), seen),
-                  r});
-            }
-          }
-        }
+      for (int ord : put(rows.get(r))) {
+        seen.set(ord);
       }
     }
     for (int ord = 0; ord < entries.size(); ord++) {
       if (!seen.get(ord) && !deleted.get(ord)) {
-        deleted.set(ord);
-        ords.remove(entries.get(ord));
-      }
-    }
-    rowOf = new int[entries.size()];
-    for (int[] p : placed) {
-      if (p[0] >= 0) {
-        rowOf[p[0]] = p[1];
+        delete(ord);
       }
     }
   }
 
-  /** The entry's ord, added (or added again, its vector changed) as needed; -1 if not indexable. */
-  private int index(Entry entry, Vector v, BitSet seen) {
+  @Override public void update(List<Object[]> removed, List<Object[]> added, StopCheck stop) {
+    compactIfWorthIt(stop);
+    for (Object[] row : removed) {
+      final List<Integer> had = byKey.get(key(row));
+      if (had != null) {
+        for (int ord : new ArrayList<>(had)) {
+          delete(ord);
+        }
+      }
+    }
+    for (int r = 0; r < added.size(); r++) {
+      if (r % 4096 == 4095) {
+        stop.check();
+      }
+      final Object[] row = added.get(r);
+      final List<Integer> had = byKey.get(key(row));
+      final List<Integer> before = had == null ? List.of() : new ArrayList<>(had);
+      final List<Integer> now = put(row);
+      for (int ord : before) {
+        if (!now.contains(ord)) {
+          delete(ord);
+        }
+      }
+    }
+  }
+
+  private List<Object> key(Object[] row) {
+    return Arrays.asList(Arrays.copyOf(row, columns.keyCount()));
+  }
+
+  /**
+   * Indexes {@code row}'s vectors that are not yet (an entry's vector unchanged costs a
+   * lookup); their ords. Does not delete the row's entries it no longer has.
+   */
+  private List<Integer> put(Object[] row) {
+    if (filter != null && !filter.test(row)) {
+      return List.of();
+    }
+    final List<Object> key = key(row);
+    final List<Integer> out = new ArrayList<>();
+    for (int column : fields) {
+      final Object v = row[column];
+      if (v instanceof Vector) {
+        put(new Entry(key, column, -1), (Vector) v, row, out);
+      } else if (v instanceof List) {
+        final List<?> items = (List<?>) v;
+        for (int e = 0; e < items.size(); e++) {
+          if (items.get(e) instanceof Vector) {
+            put(new Entry(key, column, e), (Vector) items.get(e), row, out);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private void put(Entry entry, Vector v, Object[] row, List<Integer> out) {
     if (v.isF32() != f32 || v.length() != dim) {
-      return -1;
+      return;
     }
     final Integer had = ords.get(entry);
     if (had != null && vectors.get(had).equals(v)) {
-      seen.set(had);
-      return had;
+      rowOf.set(had, row);
+      out.add(had);
+      return;
     }
     if (had != null) {
-      deleted.set(had);
+      delete(had);
     }
+    final Integer back = gone.get(entry);
+    if (back != null && vectors.get(back).equals(v)) {
+      gone.remove(entry);
+      deleted.clear(back);
+      ords.put(entry, back);
+      byKey.computeIfAbsent(entry.key(), k -> new ArrayList<>()).add(back);
+      rowOf.set(back, row);
+      out.add(back);
+      return;
+    }
+    out.add(add(entry, v, row));
+  }
+
+  /** Adds {@code entry} to the graph as a new node; its ord. */
+  private int add(Entry entry, Vector v, Object[] row) {
     final int ord = entries.size();
     entries.add(entry);
     vectors.add(v);
     graphVectors.add(v.toFloats());
+    rowOf.add(row);
     ords.put(entry, ord);
+    byKey.computeIfAbsent(entry.key(), k -> new ArrayList<>()).add(ord);
     try {
       builder.addGraphNode(ord);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    seen.set(ord);
     return ord;
+  }
+
+  /** Marks live entry {@code ord} deleted. */
+  private void delete(int ord) {
+    final Entry entry = entries.get(ord);
+    deleted.set(ord);
+    ords.remove(entry);
+    gone.put(entry, ord);
+    final List<Integer> ofKey = byKey.get(entry.key());
+    ofKey.remove((Integer) ord);
+    if (ofKey.isEmpty()) {
+      byKey.remove(entry.key());
+    }
   }
 
   @Override public List<Hit> search(SearchIndex.Request request, Object query,
@@ -239,17 +331,17 @@ final class HnswIndex implements SearchIndex {
           default -> vectors.get(ord);
         });
       }
-      if (rowFilter != null && !rowFilter.test(withBinds(rowOf[ord], binds))) {
+      final Object[] row = rowOf.get(ord);
+      if (rowFilter != null && !rowFilter.test(withBinds(row, binds))) {
         continue;
       }
-      hits.add(new Hit(rowOf[ord], binds));
+      hits.add(new Hit(row, binds));
     }
     return hits;
   }
 
-  /** Row {@code row} of the last sync followed by a hit's bound values, as a filter reads it. */
-  private Object[] withBinds(int row, List<Object> binds) {
-    final Object[] values = rows.get(row);
+  /** {@code values}, a row, followed by a hit's bound values, as a filter reads them. */
+  private static Object[] withBinds(Object[] values, List<Object> binds) {
     final Object[] out = Arrays.copyOf(values, values.length + binds.size());
     for (int i = 0; i < binds.size(); i++) {
       out[values.length + i] = binds.get(i);

@@ -7,25 +7,25 @@ import dev.mnestic.value.Values;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A search index over a relation's rows that indexes one value per row key, kept in step by
- * {@link #sync}: the value each key's row gave ({@link #value}) is remembered, so a row whose
- * value is unchanged costs a lookup, a changed one is removed and indexed again, and a key no
- * longer among the rows is removed. A search names its hits by their position in the rows of
- * the last sync ({@link #position}, {@link #row}). The full-text and MinHash-LSH indices are
- * ones.
+ * {@link #sync} and {@link #update}: the row and the value each key's row gave ({@link
+ * #value}) are remembered, so a row whose value is unchanged costs a lookup, a changed one is
+ * removed and indexed again, and a key no longer among the rows is removed. A search names its
+ * hits by their keys ({@link #row}). The full-text and MinHash-LSH indices are ones.
  *
  * @param <V> the value indexed per key
  */
 public abstract class KeyedRows<V> implements SearchIndex {
   private final SearchIndex.Columns columns;
   private final Map<List<Object>, V> values = new HashMap<>();
-  private Map<List<Object>, Integer> positions = Map.of();
-  private List<Object[]> rows = List.of();
+  private final Map<List<Object>, Object[]> rows = new HashMap<>();
 
   protected KeyedRows(SearchIndex.Columns columns) {
     this.columns = columns;
@@ -52,46 +52,67 @@ public abstract class KeyedRows<V> implements SearchIndex {
   protected abstract void remove(List<Object> key, V value);
 
   @Override public final void sync(List<Object[]> rows, StopCheck stop) {
-    final Map<List<Object>, Integer> at = new HashMap<>();
+    final Set<List<Object>> at = new HashSet<>();
     for (int r = 0; r < rows.size(); r++) {
       if (r % 4096 == 4095) {
         stop.check();
       }
-      final Object[] row = rows.get(r);
-      final List<Object> key = List.copyOf(Arrays.asList(row).subList(0, columns.keyCount()));
-      at.put(key, r);
-      final V value = value(row);
-      if (values.containsKey(key)) {
-        final V old = values.get(key);
-        if (Objects.equals(old, value)) {
-          continue;
-        }
-        remove(key, old);
-      }
-      put(key, value);
-      values.put(key, value);
+      at.add(add(rows.get(r)));
     }
     for (List<Object> gone : new ArrayList<>(values.keySet())) {
-      if (!at.containsKey(gone)) {
-        remove(gone, values.remove(gone));
+      if (!at.contains(gone)) {
+        drop(gone);
       }
     }
-    this.rows = rows;
-    this.positions = at;
   }
 
-  /** How many rows the last sync had. */
+  @Override public final void update(List<Object[]> removed, List<Object[]> added,
+      StopCheck stop) {
+    for (Object[] row : removed) {
+      drop(key(row));
+    }
+    for (int r = 0; r < added.size(); r++) {
+      if (r % 4096 == 4095) {
+        stop.check();
+      }
+      add(added.get(r));
+    }
+  }
+
+  private List<Object> key(Object[] row) {
+    return Arrays.asList(Arrays.copyOf(row, columns.keyCount()));
+  }
+
+  /** Holds {@code row}, indexing its value unless its key holds the same; its key. */
+  private List<Object> add(Object[] row) {
+    final List<Object> key = key(row);
+    final V value = value(row);
+    rows.put(key, row);
+    if (values.containsKey(key)) {
+      final V old = values.get(key);
+      if (Objects.equals(old, value)) {
+        return key;
+      }
+      remove(key, old);
+    }
+    put(key, value);
+    values.put(key, value);
+    return key;
+  }
+
+  private void drop(List<Object> key) {
+    if (rows.remove(key) != null) {
+      remove(key, values.remove(key));
+    }
+  }
+
+  /** How many rows the index holds. */
   protected final int rowCount() {
     return rows.size();
   }
 
-  /** The position of {@code key}'s row in the last sync's rows. */
-  protected final int position(List<Object> key) {
-    return positions.get(key);
-  }
-
-  /** The row at {@code position} of the last sync's rows. */
-  protected final Object[] row(int position) {
-    return rows.get(position);
+  /** The row the index holds under {@code key}. */
+  protected final Object[] row(List<Object> key) {
+    return rows.get(key);
   }
 }

@@ -22,23 +22,22 @@ import java.util.Map;
  *   <li><b>Instance.</b> The engine makes one instance per index and store with {@link
  *       Kind#create}, held in memory (an index is built from its relation's rows, not
  *       stored: reopening a store rebuilds it at its first search).</li>
- *   <li><b>Keeping in step.</b> Before a statement searches an index, the engine hands {@link
- *       #sync} every row of the relation that statement sees: the committed rows, and the
- *       writing transaction's own uncommitted ones (so a search after {@code :put} in the same
- *       script finds the new rows, and after a rollback no longer does). The index brings itself
- *       to exactly those rows, reusing what it holds for rows it already has (compare each row
- *       by its key and indexed values; add the new, drop the gone). So the index is always a
- *       function of the relation as the statement sees it, whichever door wrote it (CozoScript
- *       or SQL) and whether the write committed or rolled back. The engine skips the sync
- *       while the index holds the committed rows of a table that has not changed since and
- *       the statement sees just those. The engine calls {@code sync} and {@code search} for
- *       one instance from one thread at a time.</li>
+ *   <li><b>Keeping in step.</b> Before a statement searches an index, the engine brings it
+ *       to the rows of the relation that statement sees: the committed rows, and the writing
+ *       transaction's own uncommitted ones (so a search after {@code :put} in the same script
+ *       finds the new rows, and after a rollback no longer does). It hands the index either
+ *       every row ({@link #sync}, after the store opens, or when what changed cannot be told)
+ *       or only what changed since the rows it holds ({@link #update}: the rows committed
+ *       since, and a transaction's own writes, which it takes back after the search with
+ *       another {@code update}). So the index is always a function of the relation as the
+ *       statement sees it, whichever door wrote it (CozoScript or SQL) and whether the write
+ *       committed or rolled back. The engine calls {@code sync}, {@code update} and {@code
+ *       search} for one instance from one thread at a time.</li>
  *   <li><b>Search.</b> The atom's parameters other than {@code query} and {@code filter} are
  *       constants: {@link Kind#request} checks them once per atom (CozoDB's errors) and returns
  *       a {@link Request}; then {@link #search} runs once per row reaching the atom, with that
- *       row's {@code query} value, and returns the matching rows of the last {@code sync} by
- *       their position, best first, each with the values its {@code bind_*} parameters
- *       bind.</li>
+ *       row's {@code query} value, and returns the matching rows the index holds, best first,
+ *       each with the values its {@code bind_*} parameters bind.</li>
  * </ol>
  *
  * <p>A failure is a {@link ValueException} with CozoDB's code ({@code parser::expected_int_for_hnsw_k},
@@ -57,14 +56,22 @@ public interface SearchIndex {
    * statement sees, each with the relation's columns in relation order (keys first, as
    * {@link Columns#names}), in no particular order. Rows the index already holds unchanged
    * should cost no more than a lookup. Long work calls {@code stop.check()} every few thousand
-   * rows. A later {@link #search} names rows by their position in this list.
+   * rows.
    */
   void sync(List<Object[]> rows, StopCheck stop);
 
   /**
+   * Brings the index from the rows it holds to those rows without the rows whose keys are
+   * those of {@code removed}, then with {@code added} (each replacing the row its key holds,
+   * if any): rows as {@link #sync} takes them, keys distinct within each list. The cost is
+   * that of the rows named, not of the relation.
+   */
+  void update(List<Object[]> removed, List<Object[]> added, StopCheck stop);
+
+  /**
    * The rows matching {@code query} (the atom's {@code query} value for one row reaching it),
-   * best first, at most as many as the request asks; each hit names a row of the last {@link
-   * #sync} and carries the values of the request's {@link Request#binds}, in that order. Rows
+   * best first, at most as many as the request asks; each hit is a row the index holds and
+   * carries the values of the request's {@link Request#binds}, in that order. Rows
    * that fail {@code filter} (the atom's {@code filter} over the relation's row followed by
    * those bound values; {@code null} when the atom has none) are not returned, and do not count
    * towards the request's limit.
@@ -73,8 +80,8 @@ public interface SearchIndex {
    */
   List<Hit> search(Request request, Object query, RowFilter filter, StopCheck stop);
 
-  /** One match: the row's position in the last {@link #sync}, and its bound values. */
-  record Hit(int row, List<Object> binds) {
+  /** One match: the relation's row, and its bound values. */
+  record Hit(Object[] row, List<Object> binds) {
   }
 
   /**

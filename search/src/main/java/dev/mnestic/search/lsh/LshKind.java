@@ -90,7 +90,8 @@ public final class LshKind implements SearchIndex.Kind {
     canonical.put("n_bands", (long) params.bands());
     canonical.put("n_gram", nGram);
     canonical.put("n_rows_in_band", (long) params.rows());
-    canonical.put("num_perm", nPerm);
+    // CozoDB keeps (and hashes with) bands x rows permutations, not the n_perm asked
+    canonical.put("num_perm", (long) params.bands() * params.rows());
     canonical.put("threshold", threshold);
     canonical.put("tokenizer", Json.object(tokenizer.describe()));
     canonical.put("tokenizer_filters", FtsKind.describe(filters));

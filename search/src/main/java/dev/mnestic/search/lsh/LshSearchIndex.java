@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * A MinHash-LSH index over a relation's rows ({@link LshIndex} keyed by the rows' keys in
- * CozoDB's value order), kept in step by {@link #sync}: a row whose extracted value is
- * unchanged costs a lookup. A search returns the candidates sharing a band with the query that
+ * CozoDB's value order), kept in step by {@link #sync} and {@link #update}: a row whose
+ * extracted value is unchanged costs a lookup. A search returns the candidates sharing a band with the query that
  * pass the atom's filter, at most {@code k}.
  */
 final class LshSearchIndex extends KeyedRows<Object> {
@@ -54,8 +54,8 @@ final class LshSearchIndex extends KeyedRows<Object> {
     }
     List<Hit> out = new ArrayList<>();
     for (List<Object> key : index.candidates(query, filter == null ? k : null)) {
-      int row = position(key);
-      if (filter != null && !filter.test(row(row))) {
+      Object[] row = row(key);
+      if (filter != null && !filter.test(row)) {
         continue;
       }
       out.add(new Hit(row, List.of()));

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * A full-text index over a relation's rows ({@link FtsIndex} keyed by the rows' keys in
- * CozoDB's value order), kept in step by {@link #sync}: a row whose extracted text is unchanged
- * costs a lookup, a changed one is re-indexed. A search scores as CozoDB does ({@code N} is the
+ * CozoDB's value order), kept in step by {@link #sync} and {@link #update}: a row whose
+ * extracted text is unchanged costs a lookup, a changed one is re-indexed. A search scores as CozoDB does ({@code N} is the
  * relation's row count, null texts included), keeps the rows passing the atom's filter, best
  * first, up to {@code k}.
  */
@@ -67,12 +67,12 @@ final class FtsSearchIndex extends KeyedRows<String> {
       if (out.size() >= r.k()) {
         break;
       }
-      int row = position(h.key());
+      Object[] row = row(h.key());
       List<Object> binds = r.binds().isEmpty() ? List.of() : List.of(h.score());
       if (filter != null) {
-        Object[] values = Arrays.copyOf(row(row), row(row).length + binds.size());
+        Object[] values = Arrays.copyOf(row, row.length + binds.size());
         for (int i = 0; i < binds.size(); i++) {
-          values[row(row).length + i] = binds.get(i);
+          values[row.length + i] = binds.get(i);
         }
         if (!filter.test(values)) {
           continue;
