@@ -177,41 +177,4 @@ class IndexJoinTest extends OneStoreTest {
       }
     }
   }
-  /**
-   * Inside a recursion each round looks up its new values: reaching from two nodes over a
-   * sparse stored graph reads the edges reached, not the relation (no copy of it is made), and
-   * answers as the recursion over a rule holding the edges.
-   */
-  @Test void aRecursionLooksUpEachRoundsValues() throws Exception {
-    final Random random = new Random(23);
-    run(":create e {x: Int, y: Int}");
-    try {
-      final StringBuilder edges = new StringBuilder();
-      final List<Integer> starts = new ArrayList<>();
-      for (int i = 0; i < ROWS; i++) {
-        final int x = random.nextInt(4000);
-        if (i < 2) {
-          starts.add(x);
-        }
-        edges.append(i == 0 ? "" : ", ").append('[').append(x).append(", ")
-            .append(random.nextInt(4000)).append(']');
-      }
-      run("?[x, y] <- [" + edges + "] :put e {x, y}");
-      final String reach = "reach[y] := y in " + starts + "\nreach[z] := reach[y], %s\n"
-          + "?[z] := reach[z]";
-      final String query = String.format(reach, "*e{x: y, y: z}");
-      assertTrue(plan(query).contains("IndexJoin"), plan(query));
-      final long before = rowsRead();
-      final Engine.Result answer = run(query);
-      final long read = rowsRead() - before;
-      final Engine.Result expected = run("ee[x, y] := *e{x, y}\n"
-          + String.format(reach, "ee[y, z]") + " :disable_magic_rewrite true");
-      assertEquals(expected, answer);
-      assertTrue(answer.rows().size() > 2, answer.rows() + ": the graph reaches further");
-      // a lookup finds each edge leaving a reached node once
-      assertTrue(read < ROWS / 4, read + " rows read of " + ROWS);
-    } finally {
-      run("::remove e");
-    }
-  }
 }
