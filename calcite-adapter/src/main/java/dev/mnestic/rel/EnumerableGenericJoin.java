@@ -5,18 +5,13 @@ import dev.mnestic.runtime.MnesticMethod;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
-import org.apache.calcite.adapter.enumerable.JavaRowFormat;
-import org.apache.calcite.adapter.enumerable.PhysType;
-import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
-import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** {@link GenericJoin} in Enumerable code: one call into {@link GenericJoinRun}. */
@@ -34,22 +29,10 @@ public final class EnumerableGenericJoin extends GenericJoin implements Enumerab
     // return GenericJoinRun.run(root, new Enumerable[] {<input i as Object[] rows>, ...},
     //     <spec, stashed>);
     final BlockBuilder builder = new BlockBuilder();
-    final List<Expression> rows = new ArrayList<>();
-    for (int i = 0; i < getInputs().size(); i++) {
-      final Result input = implementor.visitChild(this, i, (EnumerableRel) getInputs().get(i),
-          Prefer.ARRAY);
-      rows.add(builder.append("rows" + i, input.physType.convertTo(
-          builder.append("input" + i, input.block), JavaRowFormat.ARRAY)));
-    }
-    final Expression out = builder.append("out",
+    return RowsCall.result(this, implementor, pref, builder,
         Expressions.call(MnesticMethod.GENERIC_JOIN.method, implementor.getRootExpression(),
-            Expressions.newArrayInit(Enumerable.class, rows),
+            Expressions.newArrayInit(Enumerable.class,
+                RowsCall.inputs(this, implementor, builder)),
             implementor.stash(spec, GenericJoinRun.Spec.class)));
-    final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        pref.prefer(JavaRowFormat.ARRAY));
-    final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        JavaRowFormat.ARRAY, false);
-    builder.add(Expressions.return_(null, arrays.convertTo(out, physType.getFormat())));
-    return implementor.result(physType, builder.toBlock());
   }
 }

@@ -7,9 +7,6 @@ import dev.mnestic.store.StoreReads;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
-import org.apache.calcite.adapter.enumerable.JavaRowFormat;
-import org.apache.calcite.adapter.enumerable.PhysType;
-import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -35,27 +32,15 @@ public final class EnumerableIndexJoin extends IndexJoin implements EnumerableRe
     // return IndexJoinRun.join(root, <left as Object[] rows>, <table as Object[] rows>,
     //     new StoreReads.Read[] {<how the table's columns are read>}, <spec>);
     final BlockBuilder builder = new BlockBuilder();
-    final Expression[] rows = new Expression[2];
-    for (int i = 0; i < 2; i++) {
-      final Result input = implementor.visitChild(this, i, (EnumerableRel) getInputs().get(i),
-          Prefer.ARRAY);
-      rows[i] = builder.append("rows" + i, input.physType.convertTo(
-          builder.append("input" + i, input.block), JavaRowFormat.ARRAY));
-    }
+    final List<Expression> rows = RowsCall.inputs(this, implementor, builder);
     final List<Expression> reads = new ArrayList<>();
     for (StoreReads.Read read : EnumerableStoreScan.reads(implementor.getTypeFactory(),
         getRight().getRowType())) {
       reads.add(Expressions.constant(read));
     }
-    final Expression out = builder.append("out",
+    return RowsCall.result(this, implementor, pref, builder,
         Expressions.call(MnesticMethod.INDEX_JOIN.method, implementor.getRootExpression(),
-            rows[0], rows[1], Expressions.newArrayInit(StoreReads.Read.class, reads),
+            rows.get(0), rows.get(1), Expressions.newArrayInit(StoreReads.Read.class, reads),
             implementor.stash(spec, IndexJoinRun.Spec.class)));
-    final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        pref.prefer(JavaRowFormat.ARRAY));
-    final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        JavaRowFormat.ARRAY, false);
-    builder.add(Expressions.return_(null, arrays.convertTo(out, physType.getFormat())));
-    return implementor.result(physType, builder.toBlock());
   }
 }

@@ -9,9 +9,6 @@ import org.apache.calcite.DataContext;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
-import org.apache.calcite.adapter.enumerable.JavaRowFormat;
-import org.apache.calcite.adapter.enumerable.PhysType;
-import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -39,26 +36,14 @@ public final class EnumerableSearchApply extends SearchApply implements Enumerab
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return SearchRun.run(root, <left as Object[] rows>, <right as Object[] rows>, <spec>);
     final BlockBuilder builder = new BlockBuilder();
-    final Expression[] rows = new Expression[2];
-    for (int i = 0; i < 2; i++) {
-      final Result input = implementor.visitChild(this, i, (EnumerableRel) getInputs().get(i),
-          Prefer.ARRAY);
-      rows[i] = builder.append("rows" + i, input.physType.convertTo(
-          builder.append("input" + i, input.block), JavaRowFormat.ARRAY));
-    }
+    final List<Expression> rows = RowsCall.inputs(this, implementor, builder);
     final RelNode relation = getInputs().get(1);
     final Expression reader = readsOnly(relation, spec.table())
         ? implementor.stash(new Reader((EnumerableRel) relation), SearchRun.RelationReader.class)
         : Expressions.constant(null, SearchRun.RelationReader.class);
-    final Expression out = builder.append("out",
-        Expressions.call(MnesticMethod.SEARCH.method, implementor.getRootExpression(), rows[0],
-            rows[1], reader, implementor.stash(spec, SearchRun.Spec.class)));
-    final PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        pref.prefer(JavaRowFormat.ARRAY));
-    final PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
-        JavaRowFormat.ARRAY, false);
-    builder.add(Expressions.return_(null, arrays.convertTo(out, physType.getFormat())));
-    return implementor.result(physType, builder.toBlock());
+    return RowsCall.result(this, implementor, pref, builder,
+        Expressions.call(MnesticMethod.SEARCH.method, implementor.getRootExpression(),
+            rows.get(0), rows.get(1), reader, implementor.stash(spec, SearchRun.Spec.class)));
   }
 
   /** Whether {@code rel} reads store table {@code table} alone, whole, from its row store. */
