@@ -205,27 +205,27 @@ diff | skyline
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN;
 EnumerableCalc(expr#0..1=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN]], distinct=[true], algorithm=[extremes])
-    EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], price=[$t3])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..1=[{inputs}], proj#0..1=[{exprs}])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN, dist MIN, city DIFF;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN, $1 DIFF]], distinct=[true], algorithm=[sort-scan], partitions=[hash])
-    EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], city=[$t2], price=[$t3], dist=[$t4])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..3=[{inputs}], proj#0..3=[{exprs}])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 2, 3, 4]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX]], prefilter=[less], algorithm=[salsa])
-    EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], price=[$t3], dist=[$t4], stars=[$t5])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..3=[{inputs}], proj#0..3=[{exprs}])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3, 4, 5]])
 !plan
 # DIFF partitions by hashing, so it needs equality only: an ARRAY (no order) splits too.
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX, ARRAY[city] DIFF;
 EnumerableCalc(expr#0..4=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX, $4 DIFF]], algorithm=[salsa], partitions=[hash])
-    EnumerableCalc(expr#0..5=[{inputs}], expr#6=[ARRAY($t2)], name=[$t1], price=[$t3], dist=[$t4], stars=[$t5], EXPR$4=[$t6])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..4=[{inputs}], expr#5=[ARRAY($t1)], name=[$t0], price=[$t2], dist=[$t3], stars=[$t4], EXPR$4=[$t5])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 2, 3, 4, 5]])
 !plan
 SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX, ARRAY[city] DIFF;
 name
@@ -257,13 +257,13 @@ EXPLAIN PLAN FOR SELECT name FROM (SELECT * FROM hotels SKYLINE OF price MIN, di
 SKYLINE OF dist MIN, price MIN, city DIFF;
 EnumerableCalc(expr#0..2=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[sort-scan])
-    EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], price=[$t3], dist=[$t4])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]])
+    EnumerableCalc(expr#0..2=[{inputs}], proj#0..2=[{exprs}])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3, 4]])
 !plan
 # Only DIFF: nothing to compare, no skyline.
 EXPLAIN PLAN FOR SELECT city FROM hotels SKYLINE OF city DIFF;
-EnumerableCalc(expr#0..5=[{inputs}], city=[$t2])
-  EnumerableStoreScan(table=[[PUBLIC, hotels]])
+EnumerableCalc(expr#0=[{inputs}], city=[$t0])
+  EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[2]])
 !plan
 # Below a LEFT JOIN on the right side's primary key, which keeps every hotel once.
 CREATE TABLE owners (hotel INT PRIMARY KEY, owner VARCHAR(10));
@@ -276,8 +276,8 @@ EnumerableCalc(expr#0..3=[{inputs}], name=[$t1], owner=[$t3])
   EnumerableHashJoin(condition=[=($0, $2)], joinType=[left])
     EnumerableCalc(expr#0..3=[{inputs}], proj#0..1=[{exprs}])
       EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
-        EnumerableCalc(expr#0..5=[{inputs}], proj#0..1=[{exprs}], price=[$t3], dist=[$t4])
-          EnumerableStoreScan(table=[[PUBLIC, hotels]])
+        EnumerableCalc(expr#0..3=[{inputs}], proj#0..3=[{exprs}])
+          EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[0, 1, 3, 4]])
     EnumerableStoreScan(table=[[PUBLIC, owners]])
 !plan
 SELECT h.name, o.owner FROM hotels h LEFT JOIN owners o ON o.hotel = h.id
@@ -298,8 +298,8 @@ SKYLINE OF h.price MIN, h.dist MIN;
 EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], score=[$t5])
   EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
     EnumerableHashJoin(condition=[=($0, $4)], joinType=[left])
-      EnumerableCalc(expr#0..5=[{inputs}], proj#0..1=[{exprs}], price=[$t3], dist=[$t4])
-        EnumerableStoreScan(table=[[PUBLIC, hotels]])
+      EnumerableCalc(expr#0..3=[{inputs}], proj#0..3=[{exprs}])
+        EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[0, 1, 3, 4]])
       EnumerableStoreScan(table=[[PUBLIC, reviews]])
 !plan
 # Below UNION ALL, a copy on each input as a pre-filter.
