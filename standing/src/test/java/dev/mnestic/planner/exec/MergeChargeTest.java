@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +85,59 @@ class MergeChargeTest {
         }
         check(reads, summaries, table, what + ", read " + k);
       }
+    }
+  }
+
+  /**
+   * A first read over a history of many steps (some sub-windows without rows) makes every
+   * window: those ending before the first step end at or after the latest sub-window's end L
+   * each merge the sub-windows holding rows under them, and those from that end on (which all
+   * hold the latest sub-window) merge the sub-windows from theirs back to the first of the
+   * earliest of them once, counted here from the rows' times (StandingQueryCancelTest counts
+   * its slow pass so); every window is the true quantile of its rows.
+   */
+  @Test void aFirstReadMergesEachEarlierWindowFromItsSubWindows() {
+    final Random r = new Random(1603);
+    for (int trial = 0; trial < 30; trial++) {
+      final long sub = MINUTE * (1 + r.nextInt(3));
+      final long step = sub * (1 + r.nextInt(3));
+      final long width = step * (1 + r.nextInt(6));
+      final String what = "trial " + trial + ": width " + width / MINUTE + "m every "
+          + step / MINUTE + "m from " + sub / MINUTE + "m";
+      final List<Sketches.Summary> summaries = List.of(
+          new Sketches.Summary(Sketches.Family.KLL, K, sub, sub, 0, List.of(), -1, 0),
+          new Sketches.Summary(Sketches.Family.KLL, K, width, step, sub, PHIS, 0, 0),
+          new Sketches.Summary(Sketches.Family.DDSKETCH, ALPHA, sub, sub, 0, List.of(), -1, 0),
+          new Sketches.Summary(Sketches.Family.DDSKETCH, ALPHA, width, step, sub, PHIS, 2, 0));
+      final Sketches.State state = new Sketches.State(summaries);
+      final List<double[]> table = new ArrayList<>();
+      final TreeSet<Long> parts = new TreeSet<>();
+      final long span = step * (width / step + 2 + r.nextInt(12));
+      for (long start = 0; start < span; start += sub) {
+        if (start > 0 && r.nextInt(4) == 0) {
+          continue;
+        }
+        parts.add(start);
+        for (int i = 1 + r.nextInt(6); i > 0; i--) {
+          final double[] row = {start + r.nextInt((int) sub),
+              Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
+          table.add(row);
+        }
+      }
+      Collections.shuffle(table, r);
+      table.forEach(row -> state.add((long) row[0], row[1]));
+      // the windows holding a row, and the sub-windows each merges
+      final long latest = parts.last() + sub;
+      final long tailFrom = Math.floorDiv(latest + step - 1, step) * step;
+      long expected = parts.subSet(tailFrom - width, latest).size();
+      for (long end = step; end < tailFrom; end += step) {
+        expected += parts.subSet(end - width, end).size();
+      }
+      final long[] merged = new long[summaries.size()];
+      final List<Object[]> reads = read(state, merged, new long[summaries.size()]);
+      assertEquals(expected, merged[1], what + ": KLL sub-windows merged");
+      assertEquals(expected, merged[3], what + ": DDSketch sub-windows merged");
+      check(reads, summaries, table, what);
     }
   }
 
