@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.TreeMap;
@@ -71,6 +72,16 @@ public final class Sketches {
    * of them at a state's first read); absent for none.
    */
   public static final String REMADE = "mnesticSketchesRemade";
+
+  /**
+   * The context variable holding a {@code Consumer<long[]>} that receives, when a read
+   * finishes, how many sub-window summaries each KLL or DDSketch merge merged into its windows
+   * at this read, by index (what the cost model charges a merge per step: {@code CostModel}
+   * counts a window's p sub-windows once a step, and a read every step merges them once, the
+   * windows of a sliding merge that hold the latest sub-window read off one summary growing
+   * backwards from it); absent for none.
+   */
+  public static final String MERGED = "mnesticSketchesMerged";
 
   /** The summary families. */
   public enum Family { KLL, DDSKETCH, EXACT }
@@ -470,11 +481,12 @@ public final class Sketches {
       //    changes marked for the next.
       final long[] made = new long[n];
       final long[] remade = new long[n];
+      final long[] mergedParts = new long[n];
       final long[] making = {0};
       final Stop.Merges merges = bytes -> making[0] = Math.max(making[0], bytes);
       for (int s : order) {
         if (derivedOf[s] != null) {
-          remade[s] = remake(s, firstMade(s, need), stop, merges);
+          remade[s] = remake(s, firstMade(s, need), stop, merges, mergedParts);
           made[s] = remade[s];
         }
       }
@@ -531,6 +543,11 @@ public final class Sketches {
         if (remadeBySummary != null) {
           remadeBySummary.accept(remade.clone());
         }
+        @SuppressWarnings("unchecked")
+        final Consumer<long[]> mergedBySummary = (Consumer<long[]>) context.apply(MERGED);
+        if (mergedBySummary != null) {
+          mergedBySummary.accept(mergedParts.clone());
+        }
         final AtomicLong heldBytes = (AtomicLong) context.apply(HELD_BYTES);
         if (heldBytes != null) {
           heldBytes.accumulateAndGet(peak, Math::max);
@@ -546,9 +563,16 @@ public final class Sketches {
      * Remakes the windows of summary {@code s} (made from others', ending at {@code first} or
      * later) that hold a part changed since the last read: a merge's from its source's windows,
      * exact windows from the exact cells of the summary its sources lead to. Returns how many
-     * it made.
+     * it made; counts the sub-window summaries a merge merged into {@code mergedParts[s]}.
+     *
+     * <p>The windows of a merge that no other merge reads and that end at or after the end L
+     * of its source's latest sub-window (the last full one and those after it, holding fewer
+     * sub-windows) are suffixes of one another, [end - width, L): one summary merging the
+     * sub-windows from the latest backwards gives each in turn, its φs read as it reaches the
+     * window's start. So a read every step after that step's rows merges a window's p
+     * sub-windows once, not each of the width / step windows holding the latest from its own.
      */
-    private long remake(int s, long first, Stop stop, Stop.Merges merges) {
+    private long remake(int s, long first, Stop stop, Stop.Merges merges, long[] mergedParts) {
       final Summary summary = summaries.get(s);
       final Derived d = derivedOf[s];
       if (summary.family() == Family.EXACT) {
@@ -567,7 +591,35 @@ public final class Sketches {
       final Set<Long> changed = derivedOf[source] != null ? derivedOf[source].changed
           : cellsOf[source].changed;
       long remade = 0;
-      for (long end : windowEnds(changed, summary.width(), summary.step(), first, stop)) {
+      final TreeSet<Long> ends = windowEnds(changed, summary.width(), summary.step(), first,
+          stop);
+      if (d.sketches == null && !summary.phis().isEmpty() && !parts.isEmpty()) {
+        final long width = summary.width();
+        final long step = summary.step();
+        final long latest = parts.lastKey() + summary.subWidth();
+        final long from = Math.max(Math.floorDiv(latest + step - 1, step) * step, first);
+        final long to = Math.floorDiv(latest + width - 1, step) * step;
+        final NavigableSet<Long> tail = from > to ? Collections.emptyNavigableSet()
+            : ends.subSet(from, true, to, true);
+        if (!tail.isEmpty()) {
+          tail.clear();
+          final Sketch merged = sketch(summary.family(), summary.parameter());
+          long end = to;
+          for (Map.Entry<Long, Sketch> part : parts.subMap(from - width, true, latest, false)
+              .descendingMap().entrySet()) {
+            for (; end >= from && end - width > part.getKey(); end -= step, remade++) {
+              answer(d, summary, end, merged, stop);
+            }
+            merged.merge(part.getValue());
+            mergedParts[s]++;
+          }
+          for (; end >= from; end -= step, remade++) {
+            answer(d, summary, end, merged, stop);
+          }
+          merges.holding(merged.bytes());
+        }
+      }
+      for (long end : ends) {
         final long start = end - summary.width();
         if (parts.subMap(start, end).isEmpty()) {
           d.answers.remove(end);
@@ -577,6 +629,7 @@ public final class Sketches {
         } else {
           final Sketch merged = merge(parts, start, end, summary.family(), summary.parameter(),
               stop);
+          mergedParts[s] += parts.subMap(start, end).size();
           merges.holding(merged.bytes());
           remade++;
           if (!summary.phis().isEmpty()) {
@@ -595,6 +648,16 @@ public final class Sketches {
         }
       }
       return remade;
+    }
+
+    /** Keeps {@code merged}'s φs' values as the answers of the window ending at {@code end}. */
+    private static void answer(Derived d, Summary summary, long end, Sketch merged, Stop stop) {
+      stop.merged();
+      final double[] answers = new double[summary.phis().size()];
+      for (int i = 0; i < answers.length; i++) {
+        answers[i] = merged.quantile(summary.phis().get(i));
+      }
+      d.answers.put(end, answers);
     }
   }
 

@@ -30,27 +30,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A standing query's pass stops at its statement's query timeout and at {@code Statement.cancel},
  * with a clear error, keeping nothing of it; a bare {@code SELECT ... WITHIN} too.
  *
- * <p>The pass cannot finish first on any machine: 500,000 rows (ten a millisecond, so an ingest
- * rate of 10,000 a second) under windows of four hours every second are 14,450 windows. At that
- * rate an exact accumulator keeps 10,000 values for every second it is kept (the plan keeps what
- * the executor keeps: seven days of windows for the standing query; for the bare one, which
- * answers every window of its rows, at least the four-hour window), hundreds of millions of
- * values, so the plan keeps sketches, and whatever it chooses each row goes into 14,400 sliding windows, or each of
- * the 50 one-second sketches (of 10,000 rows, so at least k items) is merged into 14,400
- * windows: at least {@value #MIN_STEPS} steps, many seconds at any speed against a timeout of
- * one second. Each test checks that size on the plan the pass ran (and that it keeps sketches,
- * whose memory stays small, not the rows), and that the failure is the pass's own (or its
- * store scan's, where the cancel lands while the rows are read).
+ * <p>The pass cannot finish first on any machine. Its {@value #ROWS} rows, one every
+ * {@value #GAP} ms (20 a second), span {@value #SPAN_SECONDS} s (about seven hours) under
+ * windows of four hours every {@value #STEP_SECONDS} s. An exact accumulator keeps 8 bytes a
+ * value, 1,616 bytes for a step's 200 rows, where a KLL of k = 100 (what RANK ERROR 0.05 takes)
+ * keeps at most 1,380, and more windows of them than of the sketches (the cost model's choice,
+ * by a few per cent for the bare query, which keeps the span of its rows; by far for the standing
+ * query's seven days): the plan keeps KLL sketches of each step's rows and merges them into the
+ * windows. The executor's first read makes every window ending before the latest sub-window's
+ * end from its own sub-windows (MergeChargeTest counts it so): of the 2,500 windows, the i-th
+ * merges min(i, 1,440) of them, each a sketch holding at least k / 2 values, 2.56 million
+ * merges and at least {@value #MIN_STEPS} steps, many seconds at any speed against a timeout of
+ * one second (about 30 µs a merge here: 77 s for the pass's sketches alone). Before, each window
+ * holding the latest sub-window merged its own sub-windows too; they all end at or after it, so
+ * one summary merged backwards now gives each in turn: this test's pass before, four-hour
+ * windows every second over 50 s of rows (whose windows all hold the latest second), merges its
+ * 50 sub-windows about once each and finishes within the second. The standing query's tests
+ * check that size on the plan the pass ran (and that it keeps sketches, whose memory stays
+ * small, not the rows), and each test that the failure is the pass's own (or its store scan's,
+ * where the cancel lands while the rows are read).
  */
 class StandingQueryCancelTest {
   private static final int ROWS = 500_000;
   private static final long MIN_STEPS = 100_000_000L;
-  /** Rows a millisecond. */
-  private static final int PER_MILLI = 10;
-  private static final String WINDOW = "(ts, INTERVAL '1' SECOND, INTERVAL '4' HOUR)";
+  /** Milliseconds from one row to the next. */
+  private static final long GAP = 50;
+  private static final long SPAN_SECONDS = ROWS * GAP / 1000;
+  private static final long STEP_SECONDS = 10;
+  private static final String WINDOW = "(ts, INTERVAL '" + STEP_SECONDS + "' SECOND,"
+      + " INTERVAL '4' HOUR)";
   private static final String SLOW = "SELECT HOP_START" + WINDOW + " AS w,"
       + " APPROX_QUANTILE(latency, 0.5) AS p50 FROM requests GROUP BY HOP" + WINDOW
-      + " WITHIN RANK ERROR 0.01";
+      + " WITHIN RANK ERROR 0.05";
+  /** The first row's time. */
+  private static final long START = Timestamp.valueOf("2026-11-30 00:00:00").getTime();
 
   /** The store, shared in this JVM; each test has its own connection (and dashboard). */
   private static final String URL = "jdbc:mnestic:db=mem:standing-cancel";
@@ -66,7 +79,6 @@ class StandingQueryCancelTest {
       s.execute("CREATE TABLE requests (ts TIMESTAMP NOT NULL, latency DOUBLE)");
       s.execute("CREATE TABLE small (ts TIMESTAMP NOT NULL, latency DOUBLE)");
     }
-    final long start = Timestamp.valueOf("2026-11-30 00:00:00").getTime();
     final Random r = new Random(6);
     // The store directly: a test fixture, not what is under test.
     final Connection store = Session.of(c.unwrap(CalciteConnection.class).getRootSchema())
@@ -74,7 +86,7 @@ class StandingQueryCancelTest {
     try (PreparedStatement insert = store.prepareStatement(
         "INSERT INTO \"PUBLIC\".\"requests\" VALUES (?, ?)")) {
       for (int i = 0; i < ROWS; i++) {
-        insert.setTimestamp(1, new Timestamp(start + i / PER_MILLI));
+        insert.setTimestamp(1, new Timestamp(START + i * GAP));
         insert.setDouble(2, Math.exp(3 + r.nextGaussian()));
         insert.addBatch();
         if (i % 50_000 == 49_999) {
@@ -85,7 +97,7 @@ class StandingQueryCancelTest {
     try (PreparedStatement insert = store.prepareStatement(
         "INSERT INTO \"PUBLIC\".\"small\" VALUES (?, ?)")) {
       for (int i = 0; i < 600; i++) {
-        insert.setTimestamp(1, new Timestamp(start + i * 1000L));
+        insert.setTimestamp(1, new Timestamp(START + i * 1000L));
         insert.setDouble(2, i);
         insert.addBatch();
       }
@@ -117,20 +129,37 @@ class StandingQueryCancelTest {
   }
 
   /**
-   * The steps a pass of {@code summaries} over the {@link #ROWS} rows ({@link #PER_MILLI} a
-   * millisecond) takes at least: a row's update of each sliding window holding it, or each merge
-   * of a sub-window's sketch (of 1,000 rows or more, so at least k items of a KLL, or 100 bins
-   * of a DDSketch) into a window holding it.
+   * The steps a pass of {@code summaries} over the {@link #ROWS} rows (one every {@link #GAP}
+   * ms) takes at least, as the executor runs it: a row's update of each window holding it (one
+   * for tumbling sub-windows); for a merge, each sub-window summary it merges, counted as
+   * MergeChargeTest's first read counts them (each window ending before the first step end at
+   * or after the latest sub-window's end L merges the sub-windows under it; those from there on
+   * merge the sub-windows of [that end - width, L) once between them), times the values each
+   * holds: a KLL of n values keeps at least min(n, k / 2) (a compaction halves a level of at
+   * least k), a DDSketch at least one bin.
    */
   private static long steps(List<Sketches.Summary> summaries) {
     long steps = 0;
     for (Sketches.Summary s : summaries) {
       assertTrue(s.family() != Sketches.Family.EXACT, "a sketch: " + s);
-      assertTrue(s.subWidth() == 0 || s.subWidth() >= 1000, "sub-windows of 1 s or more: " + s);
-      final long items = s.family() == Sketches.Family.KLL ? (long) s.parameter() : 100;
-      steps += s.subWidth() > 0
-          ? ROWS / PER_MILLI / s.subWidth() * (s.width() / s.step()) * items
-          : (long) ROWS * (s.width() / s.step());
+      if (s.builtFromRows()) {
+        steps += (long) ROWS * (s.width() / s.step());
+        continue;
+      }
+      final long sub = s.subWidth();
+      assertTrue(sub % GAP == 0 && START % sub == 0 && ROWS * GAP % sub == 0,
+          "every sub-window holds sub / GAP rows: " + s);
+      final long first = START;
+      final long latest = START + ROWS * GAP;
+      final long tail = Math.floorDiv(latest + s.step() - 1, s.step()) * s.step();
+      long merges = (latest - Math.max(first, tail - s.width())) / sub;
+      for (long end = Math.floorDiv(first, s.step()) * s.step() + s.step(); end < tail;
+          end += s.step()) {
+        merges += (end - Math.max(first, end - s.width())) / sub;
+      }
+      final long values = sub / GAP;
+      steps += merges * (s.family() == Sketches.Family.KLL
+          ? Math.min(values, (long) s.parameter() / 2) : 1);
     }
     return steps;
   }

@@ -129,7 +129,7 @@ public final class CostModel {
       final Parameters.Fixed theta = (Parameters.Fixed) c.properties().parameters();
       final Window w = state.window();
       final Duration sub = ((WindowLayout.Merged) c.properties().windowLayout()).sub();
-      final double parts = (double) w.width().toMillis() / sub.toMillis();
+      final double parts = mergesPerStep(w, sub);
       final double nSub = m.rowsPerSecond() * seconds(sub);
       final double bytes = summaryBytes(logical, theta, parts * nSub, m);
       // Every value sorted into the index once and counted in and out once, or each window
@@ -187,6 +187,18 @@ public final class CostModel {
     // Written once per window, read back once per window.
     final double serde = 2 * bytes * STORE_NANOS_PER_BYTE / seconds(step);
     return base.plus(new Cost(serde, open * bytes, copies * bytes));
+  }
+
+  /**
+   * The sub-window summaries a KLL or DDSketch merge into windows {@code w} from sub-windows of
+   * {@code sub} merges per step: one window's p = width / sub. The executor merges as many at a
+   * read every step after the step's rows: a tumbling merge remakes the window holding them, a
+   * sliding one the width / step windows holding them, which end at or after the latest
+   * sub-window's end and so are suffixes of one another, read off one summary merging the p
+   * sub-windows from the latest backwards ({@code Sketches.MERGED} counts them).
+   */
+  public static double mergesPerStep(Window w, Duration sub) {
+    return (double) w.width().toMillis() / sub.toMillis();
   }
 
   private long overlapOf(int group) {
