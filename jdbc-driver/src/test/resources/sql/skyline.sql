@@ -205,20 +205,17 @@ diff | skyline
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN;
 EnumerableCalc(expr#0..1=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN]], distinct=[true], algorithm=[extremes])
-    EnumerableCalc(expr#0..1=[{inputs}], proj#0..1=[{exprs}])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3]])
+    EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF DISTINCT price MIN, dist MIN, city DIFF;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN, $1 DIFF]], distinct=[true], algorithm=[sort-scan], partitions=[hash])
-    EnumerableCalc(expr#0..3=[{inputs}], proj#0..3=[{exprs}])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 2, 3, 4]])
+    EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 2, 3, 4]])
 !plan
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX;
 EnumerableCalc(expr#0..3=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN, $3 MAX]], prefilter=[less], algorithm=[salsa])
-    EnumerableCalc(expr#0..3=[{inputs}], proj#0..3=[{exprs}])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3, 4, 5]])
+    EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3, 4, 5]])
 !plan
 # DIFF partitions by hashing, so it needs equality only: an ARRAY (no order) splits too.
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN, dist MIN, stars MAX, ARRAY[city] DIFF;
@@ -242,28 +239,26 @@ ivy
 # The skyline rules (sql-dialect, SkylineRules), seen through EXPLAIN.
 # One MIN/MAX item, no DISTINCT: a filter on a window MIN.
 EXPLAIN PLAN FOR SELECT name FROM hotels SKYLINE OF price MIN;
-EnumerableCalc(expr#0..6=[{inputs}], expr#7=[IS NULL($t3)], expr#8=[=($t3, $t6)], expr#9=[OR($t7, $t8)], name=[$t1], $condition=[$t9])
-  EnumerableWindow(window#0=[window(aggs [MIN($3)])])
-    EnumerableStoreScan(table=[[PUBLIC, hotels]])
+EnumerableCalc(expr#0..2=[{inputs}], expr#3=[IS NULL($t1)], expr#4=[=($t1, $t2)], expr#5=[OR($t3, $t4)], name=[$t0], $condition=[$t5])
+  EnumerableWindow(window#0=[window(aggs [MIN($1)])])
+    EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3]])
 !plan
 # name is NOT NULL, so MIN and MAX on it are DIFF; a constant item goes.
 EXPLAIN PLAN FOR SELECT name, city FROM hotels SKYLINE OF name MIN, name MAX, price MIN, 1 + 1 MAX;
-EnumerableCalc(expr#0..6=[{inputs}], expr#7=[IS NULL($t3)], expr#8=[=($t3, $t6)], expr#9=[OR($t7, $t8)], name=[$t1], city=[$t2], $condition=[$t9])
-  EnumerableWindow(window#0=[window(partition {1} aggs [MIN($3)])])
-    EnumerableStoreScan(table=[[PUBLIC, hotels]])
+EnumerableCalc(expr#0..3=[{inputs}], expr#4=[IS NULL($t2)], expr#5=[=($t2, $t3)], expr#6=[OR($t4, $t5)], proj#0..1=[{exprs}], $condition=[$t6])
+  EnumerableWindow(window#0=[window(partition {0} aggs [MIN($2)])])
+    EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 2, 3]])
 !plan
 # Stacked skylines of the same items: one.
 EXPLAIN PLAN FOR SELECT name FROM (SELECT * FROM hotels SKYLINE OF price MIN, dist MIN)
 SKYLINE OF dist MIN, price MIN, city DIFF;
 EnumerableCalc(expr#0..2=[{inputs}], name=[$t0])
   EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[sort-scan])
-    EnumerableCalc(expr#0..2=[{inputs}], proj#0..2=[{exprs}])
-      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3, 4]])
+    EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3, 4]])
 !plan
 # Only DIFF: nothing to compare, no skyline.
 EXPLAIN PLAN FOR SELECT city FROM hotels SKYLINE OF city DIFF;
-EnumerableCalc(expr#0=[{inputs}], city=[$t0])
-  EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[2]])
+EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[2]])
 !plan
 # Below a LEFT JOIN on the right side's primary key, which keeps every hotel once.
 CREATE TABLE owners (hotel INT PRIMARY KEY, owner VARCHAR(10));
@@ -276,8 +271,7 @@ EnumerableCalc(expr#0..3=[{inputs}], name=[$t1], owner=[$t3])
   EnumerableHashJoin(condition=[=($0, $2)], joinType=[left])
     EnumerableCalc(expr#0..3=[{inputs}], proj#0..1=[{exprs}])
       EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
-        EnumerableCalc(expr#0..3=[{inputs}], proj#0..3=[{exprs}])
-          EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[0, 1, 3, 4]])
+        EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[0, 1, 3, 4]])
     EnumerableStoreScan(table=[[PUBLIC, owners]])
 !plan
 SELECT h.name, o.owner FROM hotels h LEFT JOIN owners o ON o.hotel = h.id
@@ -298,8 +292,7 @@ SKYLINE OF h.price MIN, h.dist MIN;
 EnumerableCalc(expr#0..5=[{inputs}], name=[$t1], score=[$t5])
   EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
     EnumerableHashJoin(condition=[=($0, $4)], joinType=[left])
-      EnumerableCalc(expr#0..3=[{inputs}], proj#0..3=[{exprs}])
-        EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[0, 1, 3, 4]])
+      EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[0, 1, 3, 4]])
       EnumerableStoreScan(table=[[PUBLIC, reviews]])
 !plan
 # Below UNION ALL, a copy on each input as a pre-filter.
@@ -309,12 +302,12 @@ EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[so
   EnumerableUnion(all=[true])
     EnumerableCalc(expr#0..3=[{inputs}], name=[$t0], price=[$t2], dist=[$t3])
       EnumerableSkyline(dimensions=[[$2 MIN, $3 MIN]], prefilter=[less], algorithm=[sort-scan])
-        EnumerableCalc(expr#0..5=[{inputs}], expr#6=['oslo':VARCHAR], expr#7=[=($t2, $t6)], name=[$t1], city=[$t2], price=[$t3], dist=[$t4], $condition=[$t7])
-          EnumerableStoreScan(table=[[PUBLIC, hotels]])
+        EnumerableCalc(expr#0..3=[{inputs}], expr#4=['oslo':VARCHAR], expr#5=[=($t1, $t4)], proj#0..3=[{exprs}], $condition=[$t5])
+          EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 2, 3, 4]])
     EnumerableCalc(expr#0..3=[{inputs}], proj#0..2=[{exprs}])
       EnumerableSkyline(dimensions=[[$1 MIN, $2 MIN]], prefilter=[less], algorithm=[sort-scan])
-        EnumerableCalc(expr#0..5=[{inputs}], expr#6=[3], expr#7=[>($t5, $t6)], name=[$t1], price=[$t3], dist=[$t4], stars=[$t5], $condition=[$t7])
-          EnumerableStoreScan(table=[[PUBLIC, hotels]])
+        EnumerableCalc(expr#0..3=[{inputs}], expr#4=[3], expr#5=[>($t3, $t4)], proj#0..3=[{exprs}], $condition=[$t5])
+          EnumerableStoreScan(table=[[PUBLIC, hotels]], columns=[[1, 3, 4, 5]])
 !plan
 SELECT * FROM (SELECT name, price, dist FROM hotels WHERE city = 'oslo'
   UNION ALL SELECT name, price, dist FROM hotels WHERE stars > 3) SKYLINE OF price MIN, dist MIN;

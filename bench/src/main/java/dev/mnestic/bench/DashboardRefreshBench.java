@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -22,16 +23,20 @@ import java.util.Random;
  * {@link SketchDashboardBench}'s dashboard (1m and 5m tumbling windows, 5m every minute; rank
  * and relative targets; ratios) and {@link #MERGED_AND_EXACT}'s two (a 5m p90 every minute
  * within rank error 0.01, which the plan merges from the 1m KLL, and an exact 1h p99 every
- * minute) over ROWS rows of {@code requests(ts, latency)}, ten requests a millisecond. Each
- * refresh reads every query once (one evaluation) right after 1,000 new rows were committed
- * (through the store's HSQLDB connection; not timed). Timed side by side, per table size: a
- * refresh from the summaries and windows the previous one kept (it adds the 1,000 rows and
- * remakes the merged and exact windows holding them), and a full pass (the kept state dropped
- * first, as after reopening the store: it reads every row). The rows each refresh consumed are
- * printed beside its time (median of 5, and their range), and the summaries the plan chose
- * once.
+ * minute) over ROWS rows of {@code requests(ts, latency)}, ten requests a millisecond, loaded
+ * through the driver's batch INSERT (50,000 rows a batch), so that they take the store's
+ * columnar segment. Each refresh reads every query once (one evaluation) right after 1,000 new
+ * rows were committed (one batch; not timed). Timed side by side, per table size: a refresh
+ * from the summaries and windows the previous one kept (it adds the 1,000 rows and remakes the
+ * merged and exact windows holding them), and a full pass (the kept state dropped first, as
+ * after reopening the store: it reads every row). The rows each refresh consumed and the
+ * windows it remade ({@code Dashboard.consumed}, {@code Dashboard.remade}) are printed beside
+ * its time (median of the runs, and their range), the summaries the plan chose once, and the rows the
+ * segment and HSQLDB hold at the end (HSQLDB none: no read folded the segment).
  *
- * <p>Reproduce: {@code bench/run DashboardRefreshBench [ROWS ...]} (default 1000000 10000000).
+ * <p>Reproduce: {@code bench/run DashboardRefreshBench [--runs N] [ROWS ...]} (default 5 runs,
+ * 1000000 10000000);
+ * 100M rows need a larger heap: {@code BENCH_JAVA_OPTS=-Xmx16g}.
  */
 public final class DashboardRefreshBench {
   private DashboardRefreshBench() {
@@ -49,29 +54,38 @@ public final class DashboardRefreshBench {
           + " WITHIN RANK ERROR 0.001");
   private static final int QUERIES = 12;
   private static final int NEW_ROWS = 1_000;
-  private static final int RUNS = 5;
   private static final long T0 = Timestamp.valueOf("2026-11-30 00:00:00").getTime();
 
   public static void main(String[] args) throws Exception {
-    final long[] sizes = args.length == 0 ? new long[] {1_000_000, 10_000_000}
-        : Arrays.stream(args).mapToLong(Long::parseLong).toArray();
+    int runs = 5;
+    final List<String> rest = new ArrayList<>(Arrays.asList(args));
+    final int at = rest.indexOf("--runs");
+    if (at >= 0) {
+      runs = Integer.parseInt(rest.get(at + 1));
+      rest.subList(at, at + 2).clear();
+    }
+    final long[] sizes = rest.isEmpty() ? new long[] {1_000_000, 10_000_000}
+        : rest.stream().mapToLong(Long::parseLong).toArray();
     System.out.println("rows        refresh kept, ms (min-max)  rows read   full pass, ms (min-max)"
         + "  rows read");
     for (long rows : sizes) {
-      run(rows, sizes);
+      run(rows, sizes, runs);
     }
   }
 
-  private static void run(long rows, long[] sizes) throws Exception {
+  private static void run(long rows, long[] sizes, int runs) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:mnestic:");
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE requests (ts TIMESTAMP NOT NULL, latency DOUBLE NOT NULL)");
-      final Connection store = Session.of(c.unwrap(CalciteConnection.class).getRootSchema())
-          .getConnection();
+      final Session session = Session.of(c.unwrap(CalciteConnection.class).getRootSchema());
       final Random random = new Random(11);
       final long[] next = {0};
-      // Loaded through the store's own connection in batches, in time order (not timed).
-      load(store, random, next, rows);
+      // Loaded through the driver's batch INSERT, in time order (not timed): the rows take the
+      // store's columnar segment, not HSQLDB's rows.
+      final long loadStart = System.nanoTime();
+      load(c, random, next, rows);
+      System.out.printf(Locale.ROOT, "loaded %d rows in %.1f s (%d in the segment)%n", rows,
+          (System.nanoTime() - loadStart) / 1e9, session.segmentRows());
       for (String q : SketchDashboardBench.dashboard().subList(0, 10)) {
         s.execute(q);
       }
@@ -79,38 +93,51 @@ public final class DashboardRefreshBench {
         s.execute(q);
       }
       final Dashboard dashboard = Dashboard.of(c.unwrap(CalciteConnection.class).getRootSchema());
-      refresh(s);
+      final double first = refresh(s);
+      System.out.printf(Locale.ROOT, "first read (planning, measuring the table, a pass): %.0f ms%n",
+          first);
       if (rows == sizes[0]) {
         dashboard.summaries().values().forEach(list -> list.forEach(x -> System.out.println(
             "  " + x)));
       }
-      final double[] kept = new double[RUNS];
-      final double[] full = new double[RUNS];
+      final double[] kept = new double[runs];
+      final double[] full = new double[runs];
       long keptRows = 0;
       long fullRows = 0;
+      long keptRemade = 0;
+      long fullRemade = 0;
       // Side by side: a refresh from kept summaries, then a full pass, each after 1,000 rows.
-      for (int i = 0; i < RUNS; i++) {
-        load(store, random, next, NEW_ROWS);
+      for (int i = 0; i < runs; i++) {
+        load(c, random, next, NEW_ROWS);
         long consumed = dashboard.consumed();
+        long remade = dashboard.remade();
         kept[i] = refresh(s);
         keptRows = dashboard.consumed() - consumed;
-        load(store, random, next, NEW_ROWS);
+        keptRemade = dashboard.remade() - remade;
+        load(c, random, next, NEW_ROWS);
         dashboard.dropKept();
         consumed = dashboard.consumed();
+        remade = dashboard.remade();
         full[i] = refresh(s);
         fullRows = dashboard.consumed() - consumed;
+        fullRemade = dashboard.remade() - remade;
       }
       System.out.printf(Locale.ROOT, "%-11d %-27s %-11d %-24s %d%n", rows, spread(kept),
           keptRows, spread(full), fullRows);
+      System.out.printf(Locale.ROOT, "  windows remade per refresh: kept %d, full pass %d;"
+          + " rows in the segment %d, in HSQLDB %d (not folded: 0)%n", keptRemade, fullRemade,
+          session.segmentRows(), hsqldbRows(session));
     }
   }
 
-  /** Appends {@code n} rows after the last, ten a millisecond, and commits them. */
-  private static void load(Connection store, Random random, long[] next, long n)
+  /**
+   * Appends {@code n} rows after the last, ten a millisecond, through the driver's batch
+   * INSERT, and commits them.
+   */
+  private static void load(Connection c, Random random, long[] next, long n)
       throws SQLException {
-    store.setAutoCommit(false);
-    try (PreparedStatement insert = store.prepareStatement(
-        "INSERT INTO \"PUBLIC\".\"requests\" VALUES (?, ?)")) {
+    c.setAutoCommit(false);
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO requests VALUES (?, ?)")) {
       for (long i = 0; i < n; i++, next[0]++) {
         insert.setTimestamp(1, new Timestamp(T0 + next[0] / 10));
         insert.setDouble(2, Math.exp(3 + random.nextGaussian()));
@@ -120,8 +147,20 @@ public final class DashboardRefreshBench {
         }
       }
     }
-    store.commit();
-    store.setAutoCommit(true);
+    c.commit();
+    c.setAutoCommit(true);
+  }
+
+  /**
+   * The rows HSQLDB itself holds in {@code requests} (its table statistics: no statement on the
+   * table, which would fold the segment into HSQLDB's rows).
+   */
+  private static long hsqldbRows(Session session) throws SQLException {
+    try (Statement s = session.getConnection().createStatement();
+        ResultSet r = s.executeQuery("SELECT CARDINALITY FROM INFORMATION_SCHEMA.SYSTEM_TABLESTATS"
+            + " WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME = 'requests'")) {
+      return r.next() ? r.getLong(1) : -1;
+    }
   }
 
   /** Reads every query once (one evaluation); milliseconds. */

@@ -32,6 +32,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.ImmutableIntList;
@@ -219,7 +220,8 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
   /**
    * Rule that reads only the columns a projection or an aggregation over a whole
    * {@link EnumerableStoreScan} uses ({@code SELECT COUNT(*)}: none): the same projection or
-   * aggregation over a scan of those columns.
+   * aggregation over a scan of those columns, or the scan alone where the projection keeps
+   * the columns it reads in their order.
    */
   static final class ColumnsRule extends RelRule<ColumnsRule.Config> {
     static final ColumnsRule PROJECT = Config.of(Project.class).toRule();
@@ -247,8 +249,10 @@ public final class EnumerableStoreScan extends TableScan implements EnumerableRe
         moved.set(columns.get(k), k);
       }
       if (top instanceof Project project) {
-        call.transformTo(project.copy(project.getTraitSet(), read,
-            RexUtil.apply(moved, project.getProjects()), project.getRowType()));
+        final List<RexNode> projects = RexUtil.apply(moved, project.getProjects());
+        // the columns as read, in their order: the narrowed scan alone
+        call.transformTo(RexUtil.isIdentity(projects, read.getRowType()) ? read
+            : project.copy(project.getTraitSet(), read, projects, project.getRowType()));
         return;
       }
       final Aggregate aggregate = (Aggregate) top;

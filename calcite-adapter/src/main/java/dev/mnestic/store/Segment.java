@@ -132,7 +132,7 @@ final class Segment {
   }
 
   /** What a read of the table sees of the segment: blocks, in order. */
-  record Seen(List<Block> blocks, int rows) {
+  record Seen(List<Block> blocks) {
   }
 
   /**

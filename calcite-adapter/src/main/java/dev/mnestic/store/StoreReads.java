@@ -196,87 +196,143 @@ public final class StoreReads {
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
     final StoreSnapshot fed = root.get(ROWS) instanceof StoreSnapshot s
         && s.tableName().equals(table) ? s : null;
-    final StoreSnapshot.Reading<Columns> reading = new StoreSnapshot.Reading<>() {
-      @Override public Columns fromShared(Object shared, StoreSnapshot appended) {
+    final StoreSnapshot.Reading<Enumerator<Object>> reading = new StoreSnapshot.Reading<>() {
+      @Override public Enumerator<Object> fromShared(Object shared, StoreSnapshot appended) {
         final Columns columns = (Columns) shared;
         if (!columns.holds(read, how)) {
           return null;
         }
         if (appended.count == 0) {
-          return columns;
+          return columns.rows(table, read, how, array, cancel);
         }
         final Columns more = columns.append(appended, table, cancel);
         appended.share(more);
-        return more;
+        return more.rows(table, read, how, array, cancel);
       }
 
-      @Override public Columns fromRows(StoreSnapshot snapshot) {
+      @Override public Enumerator<Object> fromRows(StoreSnapshot snapshot) {
+        if (!snapshot.shareable()) {
+          return new Streamed(snapshot, table, read, how, array, cancel);
+        }
         final Columns columns = snapshot.shared() instanceof Columns c ? c
-            : new Columns(snapshot.total());
+            : new Columns(snapshot.count);
         for (int k = 0; k < how.length; k++) {
           if (columns.get(read[k], how[k]) == null) {
             columns.put(read[k], how[k], column(snapshot, table, read[k], how[k], cancel));
           }
         }
         snapshot.share(columns);
-        return columns;
+        return columns.rows(table, read, how, array, cancel);
       }
     };
     return new AbstractEnumerable<Object>() {
       @Override public Enumerator<Object> enumerator() {
         return new Enumerator<Object>() {
-          /** The values of each column read, {@code null} until the first row is asked for. */
-          private Object[][] columns;
-          private int count;
-          private int i = -1;
-          private Object current;
+          /** The rows, {@code null} until the first is asked for: the table is read then. */
+          private Enumerator<Object> rows;
 
           @Override public Object current() {
-            return current;
+            return rows.current();
           }
 
           @Override public boolean moveNext() {
-            if (columns == null) {
-              final Columns values = fed != null ? reading.fromRows(fed)
+            if (rows == null) {
+              rows = fed != null ? reading.fromRows(fed)
                   : StoreSnapshot.read(store, table, cancel, reading);
-              columns = new Object[how.length][];
-              for (int k = 0; k < how.length; k++) {
-                columns[k] = values.get(read[k], how[k]);
-              }
-              count = values.count;
             }
-            if (++i >= count) {
-              i = count;
-              return false;
-            }
-            StoreSnapshot.checkCancel(cancel, table, i);
-            if (!array) {
-              current = columns[0][i];
-              return true;
-            }
-            if (columns.length == 0) {
-              current = NO_COLUMNS;
-              return true;
-            }
-            final Object[] row = new Object[columns.length];
-            for (int c = 0; c < row.length; c++) {
-              row[c] = columns[c][i];
-            }
-            current = row;
-            return true;
+            return rows.moveNext();
           }
 
           @Override public void reset() {
-            columns = null;
-            i = -1;
+            rows = null;
           }
 
           @Override public void close() {
-            columns = null;
+            rows = null;
           }
         };
       }
     };
+  }
+
+  /**
+   * The rows of a read no later read shares ({@link StoreSnapshot#shareable}: one that sees
+   * blocks of the table's segment, one of a session with uncommitted writes, rows a
+   * {@link TableFeed} gave), converted as they are enumerated: HSQLDB's rows (their value
+   * arrays, which the walk gathered), then each block's, each value read from the block's
+   * arrays as its row is asked for. Nothing read is kept, so a scan of a table whose rows
+   * are in its segment holds one row at a time, not the table's values.
+   */
+  private static final class Streamed implements Enumerator<Object> {
+    private final StoreSnapshot s;
+    private final String table;
+    private final int[] read;
+    private final Read[] how;
+    private final boolean array;
+    private final AtomicBoolean cancel;
+    private final List<Segment.Block> blocks;
+    /** The current row's block, -1 while in HSQLDB's rows, {@code blocks.size()} at the end. */
+    private int block = -1;
+    /** The current row's index in HSQLDB's rows or in its block. */
+    private int i = -1;
+    /** Rows enumerated so far. */
+    private int n;
+    private Object current;
+
+    Streamed(StoreSnapshot s, String table, int[] read, Read[] how, boolean array,
+        AtomicBoolean cancel) {
+      this.s = s;
+      this.table = table;
+      this.read = read;
+      this.how = how;
+      this.array = array;
+      this.cancel = cancel;
+      this.blocks = s.segment == null ? List.of() : s.segment.blocks();
+    }
+
+    @Override public Object current() {
+      return current;
+    }
+
+    @Override public boolean moveNext() {
+      while (block < blocks.size()
+          && ++i >= (block < 0 ? s.count : blocks.get(block).count)) {
+        block++;
+        i = -1;
+      }
+      if (block == blocks.size()) {
+        current = null;
+        return false;
+      }
+      StoreSnapshot.checkCancel(cancel, table, n++);
+      if (!array) {
+        current = value(0);
+      } else if (how.length == 0) {
+        current = NO_COLUMNS;
+      } else {
+        final Object[] row = new Object[how.length];
+        for (int k = 0; k < row.length; k++) {
+          row[k] = value(k);
+        }
+        current = row;
+      }
+      return true;
+    }
+
+    /** Column {@code k} of the read of the current row. */
+    private Object value(int k) {
+      return block < 0 ? StoreReads.read(s, how[k], read[k], s.rows[i][read[k]])
+          : blocks.get(block).read(s, read[k], i, how[k]);
+    }
+
+    @Override public void reset() {
+      block = -1;
+      i = -1;
+      n = 0;
+    }
+
+    @Override public void close() {
+    }
   }
 
   /**
@@ -333,6 +389,55 @@ public final class StoreReads {
       values.put(column * READS.length + how.ordinal(), read);
     }
 
+    /**
+     * The rows, of the columns {@code read} read as {@code how} says: an {@code Object[]} per
+     * row, or the value itself when {@code array} is false.
+     */
+    Enumerator<Object> rows(String table, int[] read, Read[] how, boolean array,
+        AtomicBoolean cancel) {
+      final Object[][] columns = new Object[how.length][];
+      for (int k = 0; k < how.length; k++) {
+        columns[k] = get(read[k], how[k]);
+      }
+      return new Enumerator<Object>() {
+        private int i = -1;
+        private Object current;
+
+        @Override public Object current() {
+          return current;
+        }
+
+        @Override public boolean moveNext() {
+          if (++i >= count) {
+            i = count;
+            return false;
+          }
+          StoreSnapshot.checkCancel(cancel, table, i);
+          if (!array) {
+            current = columns[0][i];
+            return true;
+          }
+          if (columns.length == 0) {
+            current = NO_COLUMNS;
+            return true;
+          }
+          final Object[] row = new Object[columns.length];
+          for (int c = 0; c < row.length; c++) {
+            row[c] = columns[c][i];
+          }
+          current = row;
+          return true;
+        }
+
+        @Override public void reset() {
+          i = -1;
+        }
+
+        @Override public void close() {
+        }
+      };
+    }
+
     /** Whether every column of {@code read} is here as {@code how} says it is read. */
     boolean holds(int[] read, Read[] how) {
       for (int k = 0; k < how.length; k++) {
@@ -378,22 +483,14 @@ public final class StoreReads {
   private static final Object NO_COLUMNS =
       org.apache.calcite.runtime.FlatLists.COMPARABLE_EMPTY_LIST;
 
-  /** Column {@code c} of every row of {@code s}, read as {@code how} says. */
+  /** Column {@code c} of every row of {@code s} (HSQLDB's rows alone), read as {@code how} says. */
   private static Object[] column(StoreSnapshot s, String table, int c, Read how,
       AtomicBoolean cancel) {
-    final Object[] values = new Object[s.total()];
+    assert s.segment == null;
+    final Object[] values = new Object[s.count];
     for (int i = 0; i < s.count; i++) {
       StoreSnapshot.checkCancel(cancel, table, i);
       values[i] = read(s, how, c, s.rows[i][c]);
-    }
-    if (s.segment != null) {
-      int k = s.count;
-      for (Segment.Block b : s.segment.blocks()) {
-        for (int i = 0; i < b.count; i++, k++) {
-          StoreSnapshot.checkCancel(cancel, table, k);
-          values[k] = b.read(s, c, i, how);
-        }
-      }
     }
     return values;
   }

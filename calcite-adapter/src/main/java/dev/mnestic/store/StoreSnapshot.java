@@ -137,6 +137,72 @@ public final class StoreSnapshot {
    */
   public static <T> T read(Session store, String table, AtomicBoolean cancel,
       Reading<T> reading) {
+    return started(store, table, (session, t, versions, before, autoCommit) -> {
+      final PersistentStore rowStore = t.getRowStore(session);
+      final Segment segment = versions == null ? null : versions.segmentOf(t);
+      if (segment != null) {
+        // The rows and the blocks seen together: no fold moves blocks into rows meanwhile.
+        final StoreSnapshot withBlocks;
+        segment.lock.readLock().lock();
+        try {
+          final Segment.Seen seen = versions.seen(session, segment);
+          withBlocks = seen.blocks().isEmpty() ? null
+              : counted(versions, walk(session, t, rowStore, cancel, null, -1, 0, null, seen));
+        } finally {
+          segment.lock.readLock().unlock();
+        }
+        if (withBlocks != null) {
+          return reading.fromRows(withBlocks);
+        }
+      }
+      if (versions == null || !seesCommitted(session, autoCommit) || before < 0
+          || versions.version(t) != before) {
+        return reading.fromRows(counted(versions,
+            walk(session, t, rowStore, cancel, null, -1, 0, null, null)));
+      }
+      final long version = before;
+      final long elements = rowStore.elementCount();
+      final TableVersions.Shared shared = versions.shared(t);
+      Object previous = null;
+      if (shared != null && shared.version() == version
+          && shared.value() instanceof Held held && held.store == rowStore
+          && held.elements + shared.appended().length == elements) {
+        final T answer = reading.fromShared(held.value, new StoreSnapshot(session, t,
+            shared.appended(), shared.appended().length, versions, shared.version(), false,
+            rowStore, elements, null));
+        if (answer != null) {
+          versions.servedShared();
+          return answer;
+        }
+        if (shared.from() == version) {
+          previous = held.value;
+        }
+      }
+      // 2. The rows it sees.
+      return reading.fromRows(counted(versions, walk(session, t, rowStore, cancel,
+          versions, version, elements, previous, null)));
+    });
+  }
+
+  /** What a read does once its statement has started ({@link #started}). */
+  @FunctionalInterface
+  private interface Started<T> {
+    /**
+     * The read of {@code table} by {@code session}, whose statement has started; the store's
+     * {@code versions} (null where it keeps none), the table's version {@code before} the
+     * start (-1 for none), and whether the session was in auto-commit mode.
+     */
+    T run(org.hsqldb.Session session, Table table, TableVersions versions, long before,
+        boolean autoCommit);
+  }
+
+  /**
+   * {@code body} run on {@code table} (its stored name) inside the start of a statement of
+   * {@code store} (steps 1 and 3 of the class comment): auto-commit off for the while, the
+   * table's version taken, then the probe (locks, transaction, change number); auto-commit, if
+   * it was on, turned back on after the body, ending the probe's transaction.
+   */
+  private static <T> T started(Session store, String table, Started<T> body) {
     final org.hsqldb.jdbc.JDBCConnection connection =
         (org.hsqldb.jdbc.JDBCConnection) store.getConnection();
     final org.hsqldb.Session session = (org.hsqldb.Session) connection.getSession();
@@ -153,50 +219,9 @@ public final class StoreSnapshot {
         final long before = versions == null ? -1 : versionBefore(versions, session, table);
         // 1. The statement's start: locks, transaction, change number.
         store.probe(table).executeQuery().close();
-        final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
-        final PersistentStore rowStore = t.getRowStore(session);
-        final Segment segment = versions == null ? null : versions.segmentOf(t);
-        if (segment != null) {
-          // The rows and the blocks seen together: no fold moves blocks into rows meanwhile.
-          final StoreSnapshot withBlocks;
-          segment.lock.readLock().lock();
-          try {
-            final Segment.Seen seen = versions.seen(session, segment);
-            withBlocks = seen.blocks().isEmpty() ? null
-                : counted(versions, walk(session, t, rowStore, cancel, null, -1, 0, null, seen));
-          } finally {
-            segment.lock.readLock().unlock();
-          }
-          if (withBlocks != null) {
-            return reading.fromRows(withBlocks);
-          }
-        }
-        if (versions == null || !seesCommitted(session, autoCommit) || before < 0
-            || versions.version(t) != before) {
-          return reading.fromRows(counted(versions,
-              walk(session, t, rowStore, cancel, null, -1, 0, null, null)));
-        }
-        final long version = before;
-        final long elements = rowStore.elementCount();
-        final TableVersions.Shared shared = versions.shared(t);
-        Object previous = null;
-        if (shared != null && shared.version() == version
-            && shared.value() instanceof Held held && held.store == rowStore
-            && held.elements + shared.appended().length == elements) {
-          final T answer = reading.fromShared(held.value, new StoreSnapshot(session, t,
-              shared.appended(), shared.appended().length, versions, shared.version(), false,
-              rowStore, elements, null));
-          if (answer != null) {
-            versions.servedShared();
-            return answer;
-          }
-          if (shared.from() == version) {
-            previous = held.value;
-          }
-        }
-        // 2. The rows it sees.
-        return reading.fromRows(counted(versions, walk(session, t, rowStore, cancel,
-            versions, version, elements, previous, null)));
+        return body.run(session,
+            session.database.schemaManager.getUserTable(table, Session.SCHEMA), versions,
+            before, autoCommit);
       } finally {
         // 3. An auto-committed read ends its transaction.
         if (autoCommit) {
@@ -221,81 +246,60 @@ public final class StoreSnapshot {
    */
   public static StoreSnapshot lookup(Session store, String table, int column,
       java.util.Collection<Object> values, AtomicBoolean cancel) {
-    final org.hsqldb.jdbc.JDBCConnection connection =
-        (org.hsqldb.jdbc.JDBCConnection) store.getConnection();
-    final org.hsqldb.Session session = (org.hsqldb.Session) connection.getSession();
-    try {
-      final boolean autoCommit = connection.getAutoCommit();
-      if (autoCommit) {
-        connection.setAutoCommit(false);
+    return started(store, table, (session, t, versions, before, autoCommit) -> {
+      final org.hsqldb.index.Index index = leading(t, column);
+      if (index == null) {
+        return null;
       }
-      try {
-        // The statement's start, as read's step 1.
-        store.probe(table).executeQuery().close();
-        final Table t = session.database.schemaManager.getUserTable(table, Session.SCHEMA);
-        final org.hsqldb.index.Index index = leading(t, column);
-        if (index == null) {
-          return null;
-        }
-        final TableVersions versions = store.versions();
-        final Segment segment = versions == null ? null : versions.segmentOf(t);
-        if (segment != null) {
-          segment.lock.readLock().lock();
-          try {
-            if (!versions.seen(session, segment).blocks().isEmpty()) {
-              return null;
-            }
-          } finally {
-            segment.lock.readLock().unlock();
+      final Segment segment = versions == null ? null : versions.segmentOf(t);
+      if (segment != null) {
+        segment.lock.readLock().lock();
+        try {
+          if (!versions.seen(session, segment).blocks().isEmpty()) {
+            return null;
           }
-        }
-        final Type type = t.getColumnTypes()[column];
-        final java.util.List<Object> keys = new java.util.ArrayList<>();
-        for (Object v : values) {
-          try {
-            keys.add(type.convertToDefaultType(session, v));
-          } catch (org.hsqldb.HsqlException e) {
-            // no row holds a value the column cannot
-          }
-        }
-        keys.sort((a, b) -> type.compare(session, a, b));
-        final PersistentStore rowStore = t.getRowStore(session);
-        // the value at the column's place in a row of the table, which the map points to
-        final int[] map = {column};
-        final Object[] data = new Object[t.getColumnCount()];
-        Object[][] rows = new Object[Math.max(16, keys.size())][];
-        int count = 0;
-        for (Object key : keys) {
-          data[column] = key;
-          final RowIterator it = index.findFirstRow(session, rowStore, data, map);
-          try {
-            while (it.next()) {
-              final Object[] row = it.getCurrent();
-              if (type.compare(session, row[column], key) != 0) {
-                break;
-              }
-              if (count == rows.length) {
-                rows = Arrays.copyOf(rows, rows.length + (rows.length >> 1));
-              }
-              checkCancel(cancel, table, count);
-              rows[count++] = row;
-            }
-          } finally {
-            it.release();
-          }
-        }
-        final StoreSnapshot found = new StoreSnapshot(session, t, rows, count, null, -1, false,
-            null, 0, null);
-        return counted(versions, found);
-      } finally {
-        if (autoCommit) {
-          connection.setAutoCommit(true);
+        } finally {
+          segment.lock.readLock().unlock();
         }
       }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read table " + table + " of the store: "
-          + e.getMessage(), e);
-    }
+      final Type type = t.getColumnTypes()[column];
+      final java.util.List<Object> keys = new java.util.ArrayList<>();
+      for (Object v : values) {
+        try {
+          keys.add(type.convertToDefaultType(session, v));
+        } catch (org.hsqldb.HsqlException e) {
+          // no row holds a value the column cannot
+        }
+      }
+      keys.sort((a, b) -> type.compare(session, a, b));
+      final PersistentStore rowStore = t.getRowStore(session);
+      // the value at the column's place in a row of the table, which the map points to
+      final int[] map = {column};
+      final Object[] data = new Object[t.getColumnCount()];
+      Object[][] rows = new Object[Math.max(16, keys.size())][];
+      int count = 0;
+      for (Object key : keys) {
+        data[column] = key;
+        final RowIterator it = index.findFirstRow(session, rowStore, data, map);
+        try {
+          while (it.next()) {
+            final Object[] row = it.getCurrent();
+            if (type.compare(session, row[column], key) != 0) {
+              break;
+            }
+            if (count == rows.length) {
+              rows = Arrays.copyOf(rows, rows.length + (rows.length >> 1));
+            }
+            checkCancel(cancel, table, count);
+            rows[count++] = row;
+          }
+        } finally {
+          it.release();
+        }
+      }
+      return counted(versions, new StoreSnapshot(session, t, rows, count, null, -1, false,
+          null, 0, null));
+    });
   }
 
   /** An index of {@code table} whose first column is {@code column}, or null. */
@@ -375,9 +379,13 @@ public final class StoreSnapshot {
         elements, previous, segment);
   }
 
-  /** How many rows the statement sees: HSQLDB's rows, then the segment's it sees. */
-  public int total() {
-    return count + (segment == null ? 0 : segment.rows());
+  /**
+   * Whether what is computed from these rows can be left for later reads ({@link #share}):
+   * not for rows read with the segment's blocks, by a session with uncommitted writes, nor for
+   * rows a {@link TableFeed} gave.
+   */
+  boolean shareable() {
+    return versions != null;
   }
 
   /**

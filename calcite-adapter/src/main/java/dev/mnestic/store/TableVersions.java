@@ -756,22 +756,17 @@ public final class TableVersions extends TransactionManagerMVCC {
         ? Long.MAX_VALUE : isolation == java.sql.Connection.TRANSACTION_READ_COMMITTED
         ? (long) ACTION_SCN.get(session) : (long) TRANSACTION_SCN.get(session);
     final List<Segment.Block> blocks = new ArrayList<>();
-    int rows = 0;
     for (Segment.Block b : segment.published) {
       if (b.scn < sees) {
         blocks.add(b);
-        rows += b.count;
       }
     }
     final Map<Table, List<Segment.Block>> own = pending.get(session);
     final List<Segment.Block> mine = own == null ? null : own.get(segment.table);
     if (mine != null) {
-      for (Segment.Block b : mine) {
-        blocks.add(b);
-        rows += b.count;
-      }
+      blocks.addAll(mine);
     }
-    return new Segment.Seen(blocks, rows);
+    return new Segment.Seen(blocks);
   }
 
   /** {@code table}'s segment, or null when it has none. */

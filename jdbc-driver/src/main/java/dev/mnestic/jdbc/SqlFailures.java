@@ -183,7 +183,7 @@ final class SqlFailures {
       case "53200" -> "statement ran out of memory (" + stated.getMessage() + ") and was stopped";
       case "42601" -> stated instanceof SqlParseException parse ? parseMessage(parse)
           : messageOf(e);
-      default -> stated != null && dataMessage(stated) != null ? dataMessage(stated)
+      default -> stated != null && dataMessage(stated) != null ? named(e, stated)
           : messageOf(e);
     };
     if (stated instanceof SQLTimeoutException timeout && stated == e) {
@@ -301,6 +301,23 @@ final class SqlFailures {
       return "invalid date, time or timestamp: " + m;
     }
     return null;
+  }
+
+  /**
+   * The message of data error {@code stated} ({@link #dataMessage}) after what mnestic was
+   * doing when it failed, where an {@link IllegalStateException} of its own in {@code e}'s
+   * chain says so before the failure's own message ("standing query b cannot be read: " +
+   * the message), so that the reader learns which standing query failed.
+   */
+  private static String named(Throwable e, Throwable stated) {
+    final String raw = String.valueOf(stated.getMessage());
+    for (Throwable t = e; t != null && t != stated; t = next(t)) {
+      final String m = t.getMessage();
+      if (t.getClass() == IllegalStateException.class && m != null && m.endsWith(": " + raw)) {
+        return m.substring(0, m.length() - raw.length()) + dataMessage(stated);
+      }
+    }
+    return dataMessage(stated);
   }
 
   /**

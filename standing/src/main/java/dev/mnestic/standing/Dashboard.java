@@ -21,7 +21,6 @@ import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
-import dev.mnestic.store.StoreDdlExecutor;
 import dev.mnestic.store.StoreReads;
 import dev.mnestic.store.TableFeed;
 import dev.mnestic.type.MnesticTypeSystem;
@@ -35,6 +34,7 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
@@ -45,13 +45,11 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.RelBuilder;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -108,6 +106,11 @@ public final class Dashboard extends AbstractSchema {
    * summaries.
    */
   private final AtomicLong consumed = new AtomicLong();
+  /**
+   * Windows the evaluations made from other summaries' windows (merged, or counted from exact
+   * cells): every one at a pass, those holding a part changed since at a kept read.
+   */
+  private final AtomicLong remade = new AtomicLong();
 
   private Dashboard(SchemaPlus root, SqlParser.Config parser) {
     this.root = root;
@@ -155,6 +158,15 @@ public final class Dashboard extends AbstractSchema {
    */
   public long consumed() {
     return consumed.get();
+  }
+
+  /**
+   * How many windows the evaluations made from other summaries' windows (merged, or counted
+   * from exact cells; {@link Sketches#REMADE}): at a pass every window read, at a read from kept
+   * summaries only those holding a sub-window or cell changed since the last read.
+   */
+  public long remade() {
+    return remade.get();
   }
 
   /**
@@ -693,6 +705,10 @@ public final class Dashboard extends AbstractSchema {
           (metric, rel, context) -> {
             final Map<String, Object> variables = new HashMap<>(context);
             variables.put(Sketches.BUILDS, builds);
+            if (keeping != null) {
+              variables.put(Sketches.REMADE, (Consumer<long[]>) made ->
+                  keeping.remade.addAndGet(Arrays.stream(made).sum()));
+            }
             variables.put(DataContext.Variable.CANCEL_FLAG.camelName,
                 cancel != null ? cancel : new AtomicBoolean());
             if (keeping != null) {
@@ -772,26 +788,28 @@ public final class Dashboard extends AbstractSchema {
    * its value range measured on the store's rows (those of {@code q}'s WHERE) now.
    */
   private static Metric metric(String name, StandingQuery q, String value, SchemaPlus root) {
-    // names as stored, quoted (a quote in a name is doubled, so no name ends the identifier)
-    final String v = StoreDdlExecutor.quote(value);
-    final String time = StoreDdlExecutor.quote(q.timeColumn());
-    final String sql = "SELECT COUNT(" + v + "), MIN(" + time + "), MAX(" + time
-        + "), MIN(CASE WHEN " + v + " > 0 THEN " + v + " END), MAX(" + v + ") FROM "
-        + StoreDdlExecutor.quote(Session.SCHEMA) + "." + StoreDdlExecutor.quote(q.table())
-        + (q.filter() == null ? "" : " WHERE " + q.filter().sql());
-    final Connection store = Session.of(root).getConnection();
-    try (Statement s = store.createStatement(); ResultSet r = s.executeQuery(sql)) {
-      r.next();
-      final long count = r.getLong(1);
-      final long span = count == 0 ? 0 : r.getTimestamp(3).getTime() - r.getTimestamp(2).getTime();
-      final double min = r.getObject(4) == null ? 1 : r.getDouble(4);
-      final double max = r.getObject(5) == null ? 2 : Math.max(r.getDouble(5), 2 * min);
-      final Duration kept = Duration.ofMillis(Math.max(span, q.window().width().toMillis()));
-      return new Metric(name, q.table(), q.timeColumn(), value,
-          Math.max(1, count / Math.max(1.0, span / 1000.0)), kept, min, max);
-    } catch (SQLException e) {
-      throw new IllegalStateException("reading " + q.table() + "'s rows failed", e);
+    // Read through the store scan, as a pass reads the rows: a statement of the store's own
+    // HSQLDB would fold the table's segment into HSQLDB's rows first.
+    final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
+    PlanRules.STANDING.applyTo(b.getCluster().getPlanner());
+    b.scan(Session.SCHEMA, q.table());
+    if (q.filter() != null) {
+      b.filter(q.filter().toRex(b));
     }
+    final RexNode v = b.field(value);
+    final RexNode t = b.field(q.timeColumn());
+    b.aggregate(b.groupKey(), b.count(false, null, v), b.min(t), b.max(t),
+        b.min(v).filter(b.greaterThan(v, b.literal(0))), b.max(v));
+    final Object[] r = Plans.run(Plans.optimize(b.build()), root,
+        (JavaTypeFactory) b.getTypeFactory(), List.of(),
+        Map.of(DataContext.Variable.CANCEL_FLAG.camelName, new AtomicBoolean())).first();
+    final long count = ((Number) r[0]).longValue();
+    final long span = count == 0 ? 0 : ((Number) r[2]).longValue() - ((Number) r[1]).longValue();
+    final double min = r[3] == null ? 1 : ((Number) r[3]).doubleValue();
+    final double max = r[4] == null ? 2 : Math.max(((Number) r[4]).doubleValue(), 2 * min);
+    final Duration kept = Duration.ofMillis(Math.max(span, q.window().width().toMillis()));
+    return new Metric(name, q.table(), q.timeColumn(), value,
+        Math.max(1, count / Math.max(1.0, span / 1000.0)), kept, min, max);
   }
 
   /** A standing query as a table: each scan reads its rows (see {@link #read}). */

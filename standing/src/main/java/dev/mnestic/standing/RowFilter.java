@@ -14,6 +14,7 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 
 import java.math.BigDecimal;
@@ -141,13 +142,15 @@ sealed interface RowFilter {
   /** The filter as a condition over {@code b}'s top relation (the table's columns). */
   default RexNode toRex(RelBuilder b) {
     if (this instanceof Compare c) {
-      return b.call(OPERATORS.get(c.op()), b.field(c.column()), b.literal(c.value()));
+      final RexNode literal = b.literal(c.value());
+      return b.call(OPERATORS.get(c.op()), compared(b, c.column(), literal), literal);
     }
     if (this instanceof IsNull n) {
       return b.isNull(b.field(n.column()));
     }
     if (this instanceof In in) {
-      return b.in(b.field(in.column()), in.values().stream().map(b::literal).toList());
+      final List<RexNode> literals = in.values().stream().<RexNode>map(b::literal).toList();
+      return b.in(compared(b, in.column(), literals.get(0)), literals);
     }
     if (this instanceof And and) {
       return b.and(and.parts().stream().map(p -> p.toRex(b)).toList());
@@ -156,6 +159,19 @@ sealed interface RowFilter {
       return b.or(or.parts().stream().map(p -> p.toRex(b)).toList());
     }
     return b.not(((Not) this).filter().toRex(b));
+  }
+
+  /**
+   * Column {@code column} as SQL compares it with {@code literal}: a character column compared
+   * with a number cast to the number's type, as the store and Calcite's validator cast it (a
+   * value that is no number fails the read); Calcite's code has no comparison of a string with
+   * a number.
+   */
+  private static RexNode compared(RelBuilder b, String column, RexNode literal) {
+    final RexNode field = b.field(column);
+    return SqlTypeUtil.isCharacter(field.getType()) && SqlTypeUtil.isNumeric(literal.getType())
+        ? b.getRexBuilder().makeCast(b.getTypeFactory().createTypeWithNullability(
+            literal.getType(), field.getType().isNullable()), field) : field;
   }
 
   /** The filter as SQL over the store's table (columns quoted as stored). */
