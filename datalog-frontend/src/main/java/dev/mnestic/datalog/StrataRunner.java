@@ -150,16 +150,7 @@ final class StrataRunner implements AutoCloseable {
             f.rule().head().size());
       } else if (s instanceof StratumPlan.CopyStored c) {
         final StratumLowering.Read read = lowering.read(c);
-        lowering.copy(c, read, () -> {
-          // run when a fixpoint's rules read the copy, shown as this step
-          final StratumPlan.Step running = step;
-          step = c;
-          try {
-            return execute(read.plan());
-          } finally {
-            step = running;
-          }
-        });
+        lowering.copy(c, read, execute(read.plan()));
       } else {
         fixpoint((StratumPlan.Fixpoint) s);
       }
@@ -179,7 +170,6 @@ final class StrataRunner implements AutoCloseable {
 
   private void fixpoint(StratumPlan.Fixpoint f) {
     final StratumLowering.Recursion recursion = lowering.fixpoint(f);
-    lowering.fillCopies();
     try {
       // The fixpoint fills the full tables; its rows (full_0's) need not be copied out.
       execute(recursion.plan(), Enumerable::count);

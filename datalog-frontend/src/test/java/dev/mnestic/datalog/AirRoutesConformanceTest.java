@@ -11,15 +11,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * CozoDB's queries on its air-routes dataset (3,504 airports, 50,637
- * routes; {@code ../shared/data/air-routes/} beside the repository) give
+ * routes; CozoDB's own copy, {@code conformance/air-routes/air-routes.json}) give
  * CozoDB's headers and exactly CozoDB's rows. The cases, in
  * {@code conformance/air-routes/queries.json}: {@code tutorial/...}, the
  * queries of CozoDB's tutorial over {@code *airport}, {@code *country},
@@ -44,7 +42,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code StronglyConnectedComponents}, {@code ConnectedComponents},
  * {@code DegreeCentrality}, {@code CsvReader}) with the queries over their
  * results: CozoDB's wasm build, the oracle, has none of the algorithms and
- * reads no files, and mnestic has no fixed rules.
+ * reads no files (graph-algorithms' tests check them against NetworkX, and
+ * {@code GraphRulesTest} as fixed rules over stored relations).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AirRoutesConformanceTest {
@@ -54,16 +53,6 @@ class AirRoutesConformanceTest {
   private QueryConformanceTest.Store store;
 
   @BeforeAll void openStore() throws Exception {
-    for (RawJson.Node c : cases) {
-      if (c.has("setup")) {
-        for (RawJson.Node step : c.get("setup").items()) {
-          if (step.has("import")) {
-            final Path data = Oracle.importFile(step.get("import").string());
-            Assumptions.assumeTrue(Files.exists(data), "no air-routes dataset at " + data.toAbsolutePath());
-          }
-        }
-      }
-    }
     store = new QueryConformanceTest.Store();
   }
 

@@ -4,7 +4,6 @@ import dev.mnestic.datalog.Engine;
 import dev.mnestic.value.Bytes;
 import dev.mnestic.value.Json;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -376,8 +375,8 @@ class DatalogJdbcTest {
    * inside recursion, is 4147.0.
    */
   @Test void airRoutesShortestDistance() throws Exception {
-    final Path data = Path.of("../../shared/data/air-routes/air-routes.json");
-    Assumptions.assumeTrue(Files.exists(data), "no air-routes dataset at " + data.toAbsolutePath());
+    final Path data = Path.of("../datalog-frontend/src/test/resources/conformance/air-routes",
+        "air-routes.json");
     try (Connection datalog = DriverManager.getConnection("jdbc:mnestic:lang=datalog")) {
       for (String create : List.of(
           ":create airport {code: String => icao: String, desc: String, region: String,"

@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * JDBC's multiple results for a CozoScript's {@code %return a, b, c}: the statement's first
  * result set is {@code a}'s rows, and {@code getMoreResults} moves to {@code b}'s, then
- * {@code c}'s, then answers false (the embedded driver; the thin client shows the first only).
+ * {@code c}'s, then answers false (the embedded driver; the thin client's:
+ * {@code MultipleResultsRemoteTest}).
  * The oracle is each relation read on its own by the same connection.
  */
 class MultipleResultsTest {

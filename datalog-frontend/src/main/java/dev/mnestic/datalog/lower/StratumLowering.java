@@ -51,7 +51,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.Set;
@@ -157,10 +156,6 @@ public final class StratumLowering implements RuleLowering.Tables {
    * moment, {@link #copyKey}).
    */
   private final Map<String, RelOptTable> storedCopies = new HashMap<>();
-  /** The copies not yet filled, and how to fill each ({@link #copy}). */
-  private final Map<RelOptTable, Supplier<List<Object[]>>> unfilled = new HashMap<>();
-  /** The copies fixpoints lowered since the last {@link #fillCopies} read. */
-  private final Set<RelOptTable> readCopies = new java.util.LinkedHashSet<>();
   /** What {@code 'NOW'} means in a time-travel read, in µs ({@link StrataOptions#now}). */
   private final long now;
   /** The stored relations found so far, by name: a lowering runs inside one script's block. */
@@ -458,28 +453,15 @@ public final class StratumLowering implements RuleLowering.Tables {
   }
 
   /**
-   * Makes the copy fixpoints scan of {@code step}'s relation, to be filled with the rows
-   * {@code rows} gives (running {@code read}) by {@link #fillCopies} once a fixpoint's rules
-   * read it: an atom whose bound variables an index of the store serves reads the store
-   * through an {@link dev.mnestic.rel.IndexJoin} instead, and a copy no rule reads is not made.
+   * Keeps {@code rows}, {@code step}'s relation as {@code read} read it, as the copy that
+   * fixpoints scan: inside a fixpoint every stored atom reads its relation's copy.
    */
-  public void copy(StratumPlan.CopyStored step, Read read, Supplier<List<Object[]>> rows) {
+  public void copy(StratumPlan.CopyStored step, Read read, List<Object[]> rows) {
     final RelOptTable copy = rowTable("stored_" + read.table(),
         anyRow(read.plan().getRowType().getFieldNames()));
+    RowTable.of(copy).rows().addAll(rows);
+    RowTable.of(copy).fix();
     storedCopies.put(copyKey(step.at()), copy);
-    unfilled.put(copy, rows);
-  }
-
-  /** Fills the copies that the fixpoints lowered so far read ({@link #copy}). */
-  public void fillCopies() {
-    for (RelOptTable copy : new ArrayList<>(readCopies)) {
-      final Supplier<List<Object[]>> rows = unfilled.remove(copy);
-      if (rows != null) {
-        RowTable.of(copy).rows().addAll(rows.get());
-        RowTable.of(copy).fix();
-      }
-    }
-    readCopies.clear();
   }
 
   /**
@@ -647,7 +629,6 @@ public final class StratumLowering implements RuleLowering.Tables {
       throw new IllegalStateException("stored relation " + at.relation()
           + " read in a fixpoint before it was copied");
     }
-    readCopies.add(copy);
     return b.push(LogicalTableScan.create(b.getCluster(), copy, List.of())).build();
   }
 

@@ -14,11 +14,14 @@ import java.util.NoSuchElementException;
  * last row, so a result whose rows come slowly (a followed standing query's, one as each window
  * closes, the server answering with the rows ready) reached its reader a row late: each row only
  * once the next one was there. As Avatica's, it skips empty frames and recovers a statement the
- * server lost ({@code resetStatement}, {@code syncResults}).
+ * server lost ({@code resetStatement}, {@code syncResults}); a later result of an execution
+ * ({@link #later}) cannot be recovered so: it fails.
  */
 public final class FrameRows implements Iterator<Object> {
   private final Meta meta;
   private final AvaticaStatement statement;
+  /** The server's id of a later result ({@link #later}); null for the statement's own. */
+  private final Meta.StatementHandle result;
   private final QueryState state;
   private final int fetchSize;
   private Meta.Frame frame;
@@ -26,10 +29,11 @@ public final class FrameRows implements Iterator<Object> {
   /** How many rows were handed out: where the next fetch starts. */
   private long offset;
 
-  private FrameRows(Meta meta, AvaticaStatement statement, QueryState state,
-      Meta.Frame firstFrame) {
+  private FrameRows(Meta meta, AvaticaStatement statement, Meta.StatementHandle result,
+      QueryState state, Meta.Frame firstFrame) {
     this.meta = meta;
     this.statement = statement;
+    this.result = result;
     this.state = state;
     int size;
     try {
@@ -59,7 +63,20 @@ public final class FrameRows implements Iterator<Object> {
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
-    return () -> new FrameRows(meta, statement, state, firstFrame);
+    return () -> new FrameRows(meta, statement, null, state, firstFrame);
+  }
+
+  /**
+   * The rows of a result after the first of {@code statement}'s execution, which the server
+   * holds under the statement id of {@code result}: the rows of {@code firstFrame}, then those
+   * fetched by that id.
+   */
+  public static Iterable<Object> later(Meta meta, AvaticaStatement statement,
+      Meta.StatementHandle result, Meta.Frame firstFrame) {
+    if (firstFrame != null && firstFrame.done) {
+      return firstFrame.rows;
+    }
+    return () -> new FrameRows(meta, statement, result, null, firstFrame);
   }
 
   @Override public boolean hasNext() {
@@ -68,11 +85,16 @@ public final class FrameRows implements Iterator<Object> {
         return false;
       }
       try {
-        frame = meta.fetch(statement.handle, offset, fetchSize);
-      } catch (NoSuchStatementException e) {
-        statement.resetStatement();
-        continue;
-      } catch (MissingResultsException e) {
+        frame = meta.fetch(result != null ? result : statement.handle, offset, fetchSize);
+      } catch (NoSuchStatementException | MissingResultsException e) {
+        if (result != null) {
+          throw new IllegalStateException("the server no longer holds this result of the"
+              + " statement (it was closed, executed again or idle too long)", e);
+        }
+        if (e instanceof NoSuchStatementException) {
+          statement.resetStatement();
+          continue;
+        }
         try {
           if (!statement.syncResults(state, offset)) {
             frame = null;

@@ -53,7 +53,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code getString} of a binary value gives its hexadecimal digits ({@link ThinResultSet});
  *   <li>{@code setQueryTimeout(n)}: n seconds into an execution the client asks the server
  *       to stop it for its timeout ({@value #TIMEOUT}): it fails with HYT00 (Avatica's
- *       protocol carries no timeout).
+ *       protocol carries no timeout);
+ *   <li>{@code getMoreResults} moves to the next result of the execution (a CozoScript's
+ *       {@code %return a, b}), which the server sent with the first under a statement id of its
+ *       own ({@link MnesticRemoteMeta#nextResult}), as the embedded driver's does (Avatica's
+ *       answers false).
  * </ul>
  * The stop requests go to the server's URL with that path, as Avatica's client sends its own
  * (authentication, TLS), each holding a close-statement request that names the statement;
@@ -172,6 +176,49 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
     @Override public String getString(String columnLabel) throws SQLException {
       return getString(findColumn(columnLabel));
     }
+
+    /**
+     * Executed as a result after the first of its statement's execution, whose rows after its
+     * first frame the server holds under {@code result}'s statement id.
+     */
+    ThinResultSet later(Meta.StatementHandle result) {
+      execute2(MetaImpl.createCursor(signature.cursorFactory,
+          FrameRows.later(statement.connection.meta, statement, result, firstFrame)),
+          columnMetaDataList);
+      return this;
+    }
+  }
+
+  /**
+   * JDBC's {@code getMoreResults(current)} of {@code statement}, as the embedded driver's: the
+   * next result its execution answered with ({@link MnesticRemoteMeta#nextResult}) becomes its
+   * result set; the one open before is closed unless {@code current} is
+   * {@code KEEP_CURRENT_RESULT}. Whether there was a next result.
+   */
+  private static boolean moreResults(AvaticaStatement statement, int current)
+      throws SQLException {
+    if (current != java.sql.Statement.CLOSE_CURRENT_RESULT
+        && current != java.sql.Statement.KEEP_CURRENT_RESULT
+        && current != java.sql.Statement.CLOSE_ALL_RESULTS) {
+      throw new SQLException("getMoreResults takes CLOSE_CURRENT_RESULT, KEEP_CURRENT_RESULT"
+          + " or CLOSE_ALL_RESULTS, not " + current, "HY024");
+    }
+    if (statement.openResultSet != null && current != java.sql.Statement.KEEP_CURRENT_RESULT) {
+      statement.openResultSet.close();
+    }
+    statement.updateCount = -1;
+    final AvaticaConnection connection = statement.connection;
+    final Meta.MetaResultSet next =
+        ((MnesticRemoteMeta) connection.meta).nextResult(statement.handle);
+    if (next == null) {
+      statement.openResultSet = null;
+      return false;
+    }
+    statement.openResultSet = new ThinResultSet(statement, new QueryState(), next.signature,
+        connection.factory.newResultSetMetaData(statement, next.signature),
+        connection.getTimeZone(), next.firstFrame)
+        .later(new Meta.StatementHandle(next.connectionId, next.statementId, null));
+    return true;
   }
 
   /**
@@ -389,7 +436,10 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
     }
   }
 
-  /** Avatica's statement, whose cancel and query timeout reach the server. */
+  /**
+   * Avatica's statement, whose cancel and query timeout reach the server and whose
+   * {@code getMoreResults} moves to the execution's next result.
+   */
   private static final class Statement extends AvaticaStatement {
     private final Executing executing = new Executing();
 
@@ -413,9 +463,17 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
       checkOpen();
       MnesticRemoteFactory.cancel(this, executing);
     }
+
+    @Override public boolean getMoreResults(int current) throws SQLException {
+      checkOpen();
+      return moreResults(this, current);
+    }
   }
 
-  /** Avatica's JDBC 4.1 prepared statement, whose cancel and query timeout reach the server. */
+  /**
+   * Avatica's JDBC 4.1 prepared statement, whose cancel and query timeout reach the server and
+   * whose {@code getMoreResults} moves to the execution's next result.
+   */
   private static final class PreparedStatement extends AvaticaPreparedStatement {
     private final Executing executing = new Executing();
 
@@ -445,6 +503,11 @@ public class MnesticRemoteFactory extends AvaticaJdbc41Factory {
     @Override public void cancel() throws SQLException {
       checkOpen();
       MnesticRemoteFactory.cancel(this, executing);
+    }
+
+    @Override public boolean getMoreResults(int current) throws SQLException {
+      checkOpen();
+      return moreResults(this, current);
     }
 
     // JDBC 4.1's setters, as Avatica's own JDBC 4.1 prepared statement has them.

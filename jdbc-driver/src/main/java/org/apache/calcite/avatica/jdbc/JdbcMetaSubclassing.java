@@ -14,8 +14,11 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * mnestic's one class inside Avatica's server package: a {@link JdbcMeta}
@@ -25,8 +28,17 @@ import java.util.Properties;
  * the rows of later frames as it reads a result's first, and send a frame of
  * the rows ready ({@link #frameRows}) when waiting for more would hold the
  * request (a followed standing query's rows come as its windows close).
+ *
+ * <p>An execution with several results (a CozoScript's {@code %return a, b}: the embedded
+ * statement's {@code getMoreResults}) answers with all of them: the first under the client's
+ * statement id, each later one under a statement id of its own ({@link #laterResults}), whose
+ * frames the client fetches by that id. They are closed with the statement's next execution or
+ * its close.
  */
 public abstract class JdbcMetaSubclassing extends JdbcMeta {
+  /** The ids of the results after the first of each statement's last execution, by its id. */
+  private final Map<Integer, List<Integer>> later = new ConcurrentHashMap<>();
+
   protected JdbcMetaSubclassing(String url, Properties info) throws SQLException {
     super(url, info);
   }
@@ -70,7 +82,9 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
       return Frame.EMPTY;
     }
     try {
-      final int rows = frameRows(info.statement, fetchMaxRowCount);
+      // a later result has no statement of its own, and is no followed standing query
+      final int rows = info.statement == null ? fetchMaxRowCount
+          : frameRows(info.statement, fetchMaxRowCount);
       if (rows == 0 && fetchMaxRowCount != 0) {
         return new Frame(offset, false, List.of());
       }
@@ -95,6 +109,7 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
       throw new NoSuchStatementException(h);
     }
     try {
+      closeResults(h.id, info);
       setMaxRows(info.statement, maxRowCount);
       info.statement.execute(sql);
       info.setResultSet(info.statement.getResultSet());
@@ -102,8 +117,11 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
         return new ExecuteResult(List.of(JdbcResultSet.count(h.connectionId, h.id,
             AvaticaUtils.getLargeUpdateCount(info.statement))));
       }
-      return new ExecuteResult(List.of(firstFrame(h, info, maxRowsInFirstFrame,
-          signature(info.getResultSet().getMetaData()))));
+      final List<ResultSet> more = laterResults(info.statement);
+      final List<MetaResultSet> results = new ArrayList<>(List.of(firstFrame(h, info,
+          maxRowsInFirstFrame, signature(info.getResultSet().getMetaData()))));
+      results.addAll(register(h, more, maxRowsInFirstFrame));
+      return new ExecuteResult(results);
     } catch (SQLException e) {
       throw propagate(e);
     }
@@ -120,6 +138,7 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
       throw new NoSuchStatementException(h);
     }
     try {
+      closeResults(h.id, info);
       if (parameterValues != null && MetaImpl.checkParameterValueHasNull(parameterValues)) {
         throw new SQLException("exception while executing query: unbound parameter");
       }
@@ -132,12 +151,97 @@ public abstract class JdbcMetaSubclassing extends JdbcMeta {
             statement.getUpdateCount())));
       }
       info.setResultSet(statement.getResultSet());
-      return new ExecuteResult(List.of(info.getResultSet() == null
-          ? JdbcResultSet.empty(h.connectionId, h.id, h.signature)
-          : firstFrame(h, info, maxRowsInFirstFrame, h.signature)));
+      if (info.getResultSet() == null) {
+        return new ExecuteResult(List.of(JdbcResultSet.empty(h.connectionId, h.id,
+            h.signature)));
+      }
+      final List<ResultSet> more = laterResults(statement);
+      final List<MetaResultSet> results = new ArrayList<>(List.of(firstFrame(h, info,
+          maxRowsInFirstFrame, resultSignature(h.signature, info.getResultSet()))));
+      results.addAll(register(h, more, maxRowsInFirstFrame));
+      return new ExecuteResult(results);
     } catch (SQLException e) {
       throw propagate(e);
     }
+  }
+
+  /**
+   * The signature of {@code rs}'s rows: the prepared one, unless the result's columns differ
+   * from it (a CozoScript whose columns are known only once it ran, such as an imperative
+   * script's: its prepared signature has none, and the client read rows of no columns).
+   */
+  private static Signature resultSignature(Signature prepared, ResultSet rs)
+      throws SQLException {
+    final ResultSetMetaData columns = rs.getMetaData();
+    boolean same = prepared != null && prepared.columns.size() == columns.getColumnCount();
+    for (int i = 0; same && i < prepared.columns.size(); i++) {
+      same = prepared.columns.get(i).label.equals(columns.getColumnLabel(i + 1));
+    }
+    return same ? prepared : signature(columns);
+  }
+
+  /**
+   * The results of {@code statement}'s execution after its first, which stays open
+   * ({@code KEEP_CURRENT_RESULT}): taken before any frame is read, a frame that reaches the end
+   * of a result closing it.
+   */
+  private static List<ResultSet> laterResults(Statement statement) throws SQLException {
+    final List<ResultSet> more = new ArrayList<>();
+    while (statement.getMoreResults(Statement.KEEP_CURRENT_RESULT)) {
+      more.add(statement.getResultSet());
+    }
+    return more;
+  }
+
+  /**
+   * {@code more}, the results after the first of statement {@code h}'s execution, each
+   * registered under a statement id of its own with its first frame of {@code maxRows} rows.
+   */
+  private List<MetaResultSet> register(StatementHandle h, List<ResultSet> more, int maxRows)
+      throws SQLException {
+    final List<MetaResultSet> results = new ArrayList<>();
+    final List<Integer> ids = new ArrayList<>();
+    for (ResultSet rs : more) {
+      final int id = getStatementIdGenerator().getAndIncrement();
+      final StatementInfo info = new StatementInfo(null);
+      info.setResultSet(rs);
+      getStatementCache().put(id, info);
+      ids.add(id);
+      results.add(JdbcResultSet.create(h.connectionId, id, rs, maxRows,
+          signature(rs.getMetaData())));
+    }
+    if (!ids.isEmpty()) {
+      later.put(h.id, ids);
+    }
+    return results;
+  }
+
+  /**
+   * Closes the results of statement {@code id}'s last execution: its first, which
+   * {@link #laterResults} kept open (the statement no longer closes it when it executes again),
+   * and the later ones (the statement cache's removal closes each).
+   */
+  private void closeResults(int id, StatementInfo info) throws SQLException {
+    if (info.getResultSet() != null) {
+      info.getResultSet().close();
+    }
+    final List<Integer> ids = later.remove(id);
+    if (ids != null) {
+      getStatementCache().invalidateAll(ids);
+    }
+  }
+
+  /** As JdbcMeta's, closing the statement's later results too ({@link #closeResults}). */
+  @Override public void closeStatement(StatementHandle h) {
+    final StatementInfo info = getStatementCache().getIfPresent(h.id);
+    if (info != null) {
+      try {
+        closeResults(h.id, info);
+      } catch (SQLException e) {
+        throw propagate(e);
+      }
+    }
+    super.closeStatement(h);
   }
 
   /**
