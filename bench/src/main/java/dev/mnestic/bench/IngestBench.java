@@ -142,7 +142,8 @@ public final class IngestBench {
     }
   }
 
-  private static void writeCsv(Path csv, long n) throws IOException {
+  /** {@code n} rows into {@code csv}, with a header line. */
+  static void writeCsv(Path csv, long n) throws IOException {
     try (BufferedWriter w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
       w.write("ts,host,v\n");
       for (long i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 package dev.mnestic.bench;
 
+import dev.mnestic.cli.Main;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreLocation;
 
@@ -7,10 +8,15 @@ import org.hsqldb.Table;
 import org.hsqldb.persist.PersistentStore;
 import org.hsqldb.types.TimestampData;
 
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -32,6 +38,10 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code batch}: mnestic's embedded batch INSERT ({@code addBatch} per row,
  *       {@code executeBatch} every 65,536 rows), as {@link IngestBench}'s {@code batch-mem};
+ *   <li>{@code csv}: {@code mnestic import --csv} of the same rows (written to a file first,
+ *       not timed), as {@link IngestBench}'s {@code csv-mem}: its whole run is the "send"
+ *       phase; the file is read and parsed on a thread of its own, whose CPU is among the
+ *       other threads';
  *   <li>{@code hsqldb-jdbc}: HSQLDB's own JDBC batches on a mnestic session's connection, as
  *       {@code hsqldb-mem};
  *   <li>{@code hsqldb-rows}: HSQLDB's internal insert of one row ({@code Table.insertSingleRow},
@@ -42,14 +52,17 @@ import java.util.Locale;
  * </ul>
  * Phases: make the rows and bind them ({@code addBatch}), send them ({@code executeBatch},
  * or the inserts), commit, and {@code SELECT COUNT(*)} afterwards. Medians of the runs after
- * the first (a warm-up).
+ * the first (a warm-up). Also the bytes the calling thread allocated per row (a CSV import's
+ * reading thread not included).
  *
  * <p>Reproduce: {@code bench/run IngestCpuBench [ROWS [RUNS]]} (defaults 1,000,000 and 4).
  */
 public final class IngestCpuBench {
   private static final int BATCH = 65_536;
-  private static final List<String> PEERS = List.of("batch", "hsqldb-jdbc", "hsqldb-rows");
-  private static final ThreadMXBean THREAD = ManagementFactory.getThreadMXBean();
+  private static final List<String> PEERS =
+      List.of("batch", "csv", "hsqldb-jdbc", "hsqldb-rows");
+  private static final com.sun.management.ThreadMXBean THREAD =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
   private static final com.sun.management.OperatingSystemMXBean PROCESS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -63,6 +76,8 @@ public final class IngestCpuBench {
     long commit;
     long count;
     long process;
+    /** Bytes the calling thread allocated. */
+    long allocated;
 
     private long mark;
 
@@ -88,39 +103,47 @@ public final class IngestCpuBench {
     System.out.printf(Locale.ROOT, "%,d rows, ns of CPU per row, medians of %d runs after 1"
         + " warm-up%n%n", n, runs - 1);
     System.out.println("| peer | make + bind | send | commit | COUNT(*) | calling thread"
-        + " | other threads (GC, JIT) | process |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
+        + " | other threads (GC, JIT) | process | bytes allocated (calling thread) |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    final Path csv = Path.of("bench/target/ingest/metrics-" + n + ".csv");
+    if (!Files.exists(csv)) {
+      Files.createDirectories(csv.getParent());
+      IngestBench.writeCsv(csv, n);
+    }
     try (Connection mnestic = DriverManager.getConnection("jdbc:mnestic:db=mem:ingest-cpu");
          Session store = Session.open(StoreLocation.privateMemory())) {
       for (String peer : PEERS) {
-        final long[][] phases = new long[6][runs - 1];
+        final long[][] phases = new long[7][runs - 1];
         for (int run = 0; run < runs; run++) {
           System.gc();
           final Phases p = new Phases();
           final long process = PROCESS.getProcessCpuTime();
           final long thread = THREAD.getCurrentThreadCpuTime();
+          final long allocated = THREAD.getCurrentThreadAllocatedBytes();
           final long rows = switch (peer) {
             case "batch" -> batch(mnestic, n, p);
+            case "csv" -> csvImport(mnestic, csv, p);
             case "hsqldb-jdbc" -> hsqldbJdbc(store.getConnection(), n, p);
             case "hsqldb-rows" -> hsqldbRows(store.getConnection(), n, p);
             default -> throw new IllegalArgumentException(peer);
           };
           final long threadAll = THREAD.getCurrentThreadCpuTime() - thread;
+          final long allocatedAll = THREAD.getCurrentThreadAllocatedBytes() - allocated;
           final long processAll = PROCESS.getProcessCpuTime() - process;
           if (rows != n) {
             throw new IllegalStateException(peer + " stored " + rows + " rows of " + n);
           }
           if (run > 0) {
             final long[] values = {p.make, p.send, p.commit, p.count, threadAll,
-                processAll - threadAll};
+                processAll - threadAll, allocatedAll};
             for (int k = 0; k < values.length; k++) {
               phases[k][run - 1] = values[k] / n;
             }
           }
         }
         final long[] m = Arrays.stream(phases).mapToLong(IngestCpuBench::median).toArray();
-        System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d | %,d | %,d | %,d |%n",
-            peer, m[0], m[1], m[2], m[3], m[4], m[5], m[4] + m[5]);
+        System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %,d |%n",
+            peer, m[0], m[1], m[2], m[3], m[4], m[5], m[4] + m[5], m[6]);
       }
     }
   }
@@ -155,6 +178,22 @@ public final class IngestCpuBench {
     create(c, "\"m\"");
     send(c, "INSERT INTO \"m\" VALUES (?, ?, ?)", n, p,
         (ps, i) -> ps.setTimestamp(1, Timestamp.valueOf(IngestBench.time(i))));
+    return count(c, "\"m\"", p);
+  }
+
+  /** {@code mnestic import --csv} of {@code csv}, as {@link IngestBench}'s {@code csv-mem}. */
+  private static long csvImport(Connection c, Path csv, Phases p) throws SQLException {
+    create(c, "\"m\"");
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    p.start();
+    final int status = Main.run(new String[] {"import", "--db", "mem:ingest-cpu", "--csv",
+        csv.toString(), "m"}, InputStream.nullInputStream(),
+        new PrintStream(new ByteArrayOutputStream()),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    p.send = p.lap();
+    if (status != 0) {
+      throw new IllegalStateException("import failed: " + err.toString(StandardCharsets.UTF_8));
+    }
     return count(c, "\"m\"", p);
   }
 

@@ -147,6 +147,16 @@ final class Segment {
     final double[] doubles;
     final String[] strings;
     final boolean[] nulls;
+    /**
+     * Each VARCHAR column's values last appended, by hash ({@link #RECENT} slots, made at the
+     * column's first value): an appended value equal to the one in its slot is stored as that
+     * one, so that a column of few distinct values (a metric's host, its tags) keeps one
+     * String per value, not one per row, and the rows' own die young.
+     */
+    private final String[][] recent;
+
+    /** Slots of {@link #recent} per VARCHAR column (a power of 2). */
+    private static final int RECENT = 1024;
 
     Row(Segment segment) {
       this.segment = segment;
@@ -155,7 +165,25 @@ final class Segment {
       this.doubles = new double[n];
       this.strings = new String[n];
       this.nulls = new boolean[n];
+      this.recent = new String[n][];
       java.util.Arrays.fill(nulls, true);
+    }
+
+    /** {@code s}, VARCHAR column {@code c}'s value appended now, or an equal earlier one. */
+    String shared(int c, String s) {
+      String[] r = recent[c];
+      if (r == null) {
+        r = new String[RECENT];
+        recent[c] = r;
+      }
+      final int h = s.hashCode();
+      final int slot = (h ^ h >>> 16) & (RECENT - 1);
+      final String had = r[slot];
+      if (s.equals(had)) {
+        return had;
+      }
+      r[slot] = s;
+      return s;
     }
 
     /** Column {@code c} takes {@code v}; false when it holds no INTEGER. */
@@ -342,7 +370,8 @@ final class Segment {
         case VARCHAR -> {
           final String s = row.strings[c];
           final int length = (int) Math.min(segment.types[c].precision, Integer.MAX_VALUE);
-          ((String[]) columns[c])[i] = s.length() <= length ? s : s.substring(0, length);
+          ((String[]) columns[c])[i] =
+              row.shared(c, s.length() <= length ? s : s.substring(0, length));
         }
         default -> ((long[]) columns[c])[i] = row.longs[c];
         }

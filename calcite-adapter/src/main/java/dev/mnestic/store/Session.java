@@ -214,6 +214,25 @@ public final class Session implements DataSource, AutoCloseable {
   }
 
   /**
+   * How many tables of the store have a segment ({@link Segment}); a dropped table's is
+   * forgotten at the next DDL statement or the next table's first segment; 0 where there are
+   * none (a file store).
+   */
+  public int segmentTables() {
+    final TableVersions v = versions();
+    return v == null ? 0 : v.segmentTables();
+  }
+
+  /**
+   * How many rows of the store's segments were moved into HSQLDB's rows before a statement
+   * that touched their table (see {@link Segment}); 0 where there are none (a file store).
+   */
+  public long foldedRows() {
+    final TableVersions v = versions();
+    return v == null ? 0 : v.foldedRows();
+  }
+
+  /**
    * The store's table versions, or null (see {@link TableVersions#install}); null too once
    * they are no longer the store's transaction manager (HSQLDB's own {@code SET DATABASE
    * TRANSACTION CONTROL} put another in its place), so that no read trusts versions that

@@ -384,6 +384,7 @@ public final class TableVersions extends TransactionManagerMVCC {
     for (int i = 0; i < block.count; i++) {
       insert(session, store, block.segment.table, block.hsqldbRow(session, i));
     }
+    foldedRows.addAndGet(block.count);
     foldedOwn.computeIfAbsent(session, s -> new ArrayList<>()).add(new Folded(block, first));
   }
 
@@ -666,6 +667,9 @@ public final class TableVersions extends TransactionManagerMVCC {
       if (now == null) {
         return null;
       }
+      if (had == null) {
+        forgetDropped();
+      }
       if (had != null) {
         // A table DDL changed in place (its types, its NULLs) keeps the segment it had, which
         // blocks still pending may have been appended to; batches take HSQLDB's INSERT.
@@ -679,6 +683,24 @@ public final class TableVersions extends TransactionManagerMVCC {
     }
   }
 
+  /**
+   * Forgets the segments of tables no longer in the schema (dropped, or replaced by DDL that
+   * rebuilt them), under {@code segments}' lock: no read can reach their blocks. A table's
+   * segment holds its table, so the map's weak keys never let them go by themselves, and with
+   * them every block published and never folded (a table dropped after a bulk load).
+   */
+  private void forgetDropped() {
+    segments.keySet().removeIf(t -> database.schemaManager
+        .findUserTable(t.getName().name, t.getSchemaName().name) != t);
+  }
+
+  /** How many tables have a segment (a dropped table's goes at the next DDL statement). */
+  int segmentTables() {
+    synchronized (segments) {
+      return segments.size();
+    }
+  }
+
   /** {@code table}'s segment, which its appended blocks were made for. */
   private Segment segments(Table table) {
     synchronized (segments) {
@@ -688,6 +710,13 @@ public final class TableVersions extends TransactionManagerMVCC {
 
   /** How many rows batches appended to segments, committed or not. */
   private final AtomicLong appendedRows = new AtomicLong();
+  /** How many rows of segments' blocks were folded into HSQLDB's rows ({@link #fold}). */
+  private final AtomicLong foldedRows = new AtomicLong();
+
+  /** How many rows of segments' blocks were folded into HSQLDB's rows. */
+  long foldedRows() {
+    return foldedRows.get();
+  }
 
   /** How many rows batches appended to the store's segments, committed or not. */
   long appendedRows() {
@@ -801,6 +830,14 @@ public final class TableVersions extends TransactionManagerMVCC {
     final List<Segment> out = new ArrayList<>();
     synchronized (segments) {
       final int type = statement.getType();
+      if (statement.isCatalogChange()) {
+        forgetDropped();
+      }
+      if (type == org.hsqldb.StatementTypes.DROP_TABLE) {
+        // its write names hold the table: folding its rows into HSQLDB's only to drop them
+        // cost a bulk load's time again
+        return out;
+      }
       if (statement.isCatalogChange() && type != org.hsqldb.StatementTypes.CREATE_TABLE
           && type != org.hsqldb.StatementTypes.DROP_TABLE) {
         out.addAll(segments.values());
@@ -869,6 +906,7 @@ public final class TableVersions extends TransactionManagerMVCC {
           for (int i = 0; i < b.count; i++) {
             made[i] = insert(f, store, segment.table, b.hsqldbRow(f, i));
           }
+          foldedRows.addAndGet(b.count);
           rows.add(made);
         }
         inserted = true;

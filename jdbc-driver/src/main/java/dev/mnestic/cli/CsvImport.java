@@ -1,9 +1,10 @@
 package dev.mnestic.cli;
 
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.Date;
@@ -15,14 +16,15 @@ import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.time.zone.ZoneRules;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -48,7 +50,8 @@ import java.util.stream.Collectors;
  *
  * <p>The file is read and its fields converted on a thread of its own, a few thousand rows
  * ahead of the calling thread, which binds and sends them: reading and storing each take one
- * core.
+ * core. It is read as bytes ({@link Records}), and numbers and times of the usual forms are
+ * converted from their bytes, with no String made of them.
  */
 final class CsvImport {
   /** Rows sent to the driver per {@code executeBatch}. */
@@ -82,10 +85,11 @@ final class CsvImport {
    * Loads {@code in} into {@code table} on {@code connection}, in one transaction (committed at
    * the end, rolled back on any failure); returns the number of rows stored.
    */
-  static long load(Connection connection, String table, boolean header, BufferedReader in)
+  static long load(Connection connection, String table, boolean header, InputStream in)
       throws SQLException, IOException, BadLine {
     final Records records = new Records(in);
-    final CsvImport csv = of(connection, table, header ? records.next() : null, records);
+    final CsvImport csv =
+        of(connection, table, header && records.next() ? records.list() : null, records);
     final boolean autoCommit = connection.getAutoCommit();
     connection.setAutoCommit(false);
     try {
@@ -244,13 +248,13 @@ final class CsvImport {
       Object last = Chunk.END;
       try {
         Chunk chunk = new Chunk(n);
-        for (List<String> record = records.next(); record != null; record = records.next()) {
-          if (record.size() != n) {
+        while (records.next()) {
+          if (records.fields != n) {
             throw new BadLine("line " + records.line + ": expected " + n + " fields, found "
-                + record.size(), "22023", null);
+                + records.fields, "22023", null);
           }
           for (int i = 0; i < n; i++) {
-            chunk.values[chunk.rows * n + i] = value(i, record.get(i), records.line);
+            chunk.values[chunk.rows * n + i] = value(i, records);
           }
           chunk.lines[chunk.rows++] = records.line;
           if (chunk.rows == Chunk.ROWS) {
@@ -283,6 +287,128 @@ final class CsvImport {
         throw new InterruptedIOException("interrupted stopping the CSV reader");
       }
     }
+  }
+
+  /**
+   * The value of column {@code i} in field {@code i} of the record {@code records} is at, or
+   * null: a DOUBLE, BIGINT, INTEGER or TIMESTAMP of the usual forms straight from the field's
+   * bytes, the same value as from its text ({@link #value(int, String, int)}), which reads the
+   * others.
+   */
+  private Object value(int i, Records records) throws BadLine {
+    if (records.isNull(i)) {
+      return null;
+    }
+    if (records.plain(i)) {
+      final byte[] b = records.bytes();
+      final int from = records.from(i);
+      final int to = records.to(i);
+      switch (columns.get(i).type) {
+      case Types.FLOAT, Types.DOUBLE -> {
+        final double d = plainDouble(b, from, to);
+        if (!Double.isNaN(d)) {
+          return d;
+        }
+      }
+      case Types.BIGINT -> {
+        final long v = plainLong(b, from, to);
+        if (v != Long.MIN_VALUE) {
+          return v;
+        }
+      }
+      case Types.INTEGER -> {
+        final long v = plainLong(b, from, to);
+        if (v == (int) v) {
+          return (int) v;
+        }
+      }
+      case Types.TIMESTAMP -> {
+        final Timestamp t = zone.isFixedOffset() ? plainTimestamp(b, from, to, zone) : null;
+        if (t != null) {
+          return t;
+        }
+      }
+      default -> {
+      }
+      }
+    }
+    return value(i, records.string(i), records.line);
+  }
+
+  /** Powers of ten a double holds exactly. */
+  private static final double[] TENS = new double[23];
+
+  static {
+    TENS[0] = 1;
+    for (int k = 1; k < TENS.length; k++) {
+      TENS[k] = TENS[k - 1] * 10;
+    }
+  }
+
+  /**
+   * The bytes {@code from} .. {@code to} of {@code b} as {@code Double.parseDouble} reads
+   * them where they write {@code [-+]digits[.digits]} with at most 15 significant digits and
+   * 22 after the point, else NaN. Such a number is m / 10^f with both exact doubles, so one
+   * division, rounded once, is the double nearest the decimal, as parseDouble's.
+   */
+  static double plainDouble(byte[] b, int from, int to) {
+    int p = from;
+    final boolean negative = p < to && b[p] == '-';
+    if (p < to && (b[p] == '-' || b[p] == '+')) {
+      p++;
+    }
+    long m = 0;
+    int significant = 0;
+    int fraction = -1;
+    boolean digit = false;
+    for (; p < to; p++) {
+      final int c = b[p];
+      if (c >= '0' && c <= '9') {
+        if (m != 0 || c != '0') {
+          if (++significant > 15) {
+            return Double.NaN;
+          }
+        }
+        m = m * 10 + c - '0';
+        digit = true;
+        if (fraction >= 0) {
+          fraction++;
+        }
+      } else if (c == '.' && fraction < 0) {
+        fraction = 0;
+      } else {
+        return Double.NaN;
+      }
+    }
+    if (!digit || fraction >= TENS.length) {
+      return Double.NaN;
+    }
+    final double v = fraction > 0 ? m / TENS[fraction] : m;
+    return negative ? -v : v;
+  }
+
+  /**
+   * The bytes {@code from} .. {@code to} of {@code b} as {@code Long.parseLong} reads them
+   * where they write {@code [-+]digits} with at most 18 digits, else {@code Long.MIN_VALUE}.
+   */
+  static long plainLong(byte[] b, int from, int to) {
+    int p = from;
+    final boolean negative = p < to && b[p] == '-';
+    if (p < to && (b[p] == '-' || b[p] == '+')) {
+      p++;
+    }
+    if (p == to || to - p > 18) {
+      return Long.MIN_VALUE;
+    }
+    long v = 0;
+    for (; p < to; p++) {
+      final int c = b[p];
+      if (c < '0' || c > '9') {
+        return Long.MIN_VALUE;
+      }
+      v = v * 10 + c - '0';
+    }
+    return negative ? -v : v;
   }
 
   /** The value of field {@code text} of column {@code i} (on line {@code line}), or null. */
@@ -358,18 +484,16 @@ final class CsvImport {
    * {@code 2024-01-31 12:00:00[.f...]}, also with {@code T} between date and time, as
    * {@code Timestamp.valueOf} (or {@code LocalDateTime.parse} with {@code T}) reads it in this
    * JVM's zone, whose rules are {@code zone}. In a zone of fixed offset (UTC), the usual form,
-   * {@code yyyy-mm-dd hh:mm:ss[.f...]} from 1583 on, is read here digit by digit: the same
-   * instant, without {@code Timestamp.valueOf}'s calendar fields. (Elsewhere {@code java.time}'s
-   * rules and {@code java.util.TimeZone}'s, by which the driver reads the instant back, part
-   * before standard time: Berlin's 1595 is 6:32 apart.)
+   * {@code yyyy-mm-dd hh:mm:ss[.f...]} from 1583 on, is read digit by digit
+   * ({@link #plainTimestamp}): the same instant, without {@code Timestamp.valueOf}'s calendar
+   * fields. (Elsewhere {@code java.time}'s rules and {@code java.util.TimeZone}'s, by which the
+   * driver reads the instant back, part before standard time: Berlin's 1595 is 6:32 apart.)
    */
   static Timestamp timestamp(String text, ZoneRules zone) {
-    final LocalDateTime local = zone.isFixedOffset() ? plainTimestamp(text) : null;
-    if (local != null) {
-      final Timestamp t =
-          new Timestamp(local.toEpochSecond(zone.getOffset(local)) * 1000);
-      t.setNanos(local.getNano());
-      return t;
+    final byte[] b = text.getBytes(StandardCharsets.ISO_8859_1);
+    final Timestamp plain = zone.isFixedOffset() ? plainTimestamp(b, 0, b.length, zone) : null;
+    if (plain != null) {
+      return plain;
     }
     if (text.length() > 10 && text.charAt(10) == 'T') {
       return Timestamp.valueOf(LocalDateTime.parse(text));
@@ -378,40 +502,67 @@ final class CsvImport {
   }
 
   /**
-   * {@code text} as {@code yyyy-mm-dd hh:mm:ss[.f...]} (1 to 9 digits of fraction, a space or
-   * {@code T} before the time) of a valid date from 1583 on, or null when it is not that.
+   * The bytes {@code from} .. {@code to} of {@code b} as {@code yyyy-mm-dd hh:mm:ss[.f...]}
+   * (1 to 9 digits of fraction, a space or {@code T} before the time) of a valid date from
+   * 1583 on, the instant it is in {@code zone} (of fixed offset), or null when they are not
+   * that.
    */
-  private static LocalDateTime plainTimestamp(String text) {
-    final int length = text.length();
-    if (length < 19 || length == 20 || length > 29 || text.charAt(4) != '-'
-        || text.charAt(7) != '-' || text.charAt(10) != ' ' && text.charAt(10) != 'T'
-        || text.charAt(13) != ':' || text.charAt(16) != ':'
-        || length > 19 && text.charAt(19) != '.') {
+  static Timestamp plainTimestamp(byte[] b, int from, int to, ZoneRules zone) {
+    final int length = to - from;
+    if (length < 19 || length == 20 || length > 29 || b[from + 4] != '-'
+        || b[from + 7] != '-' || b[from + 10] != ' ' && b[from + 10] != 'T'
+        || b[from + 13] != ':' || b[from + 16] != ':'
+        || length > 19 && b[from + 19] != '.') {
       return null;
     }
-    final int year = digits(text, 0, 4);
-    final int month = digits(text, 5, 7);
-    final int day = digits(text, 8, 10);
-    final int hour = digits(text, 11, 13);
-    final int minute = digits(text, 14, 16);
-    final int second = digits(text, 17, 19);
-    int nanos = length > 19 ? digits(text, 20, length) : 0;
+    final int year = digits(b, from, from + 4);
+    final int month = digits(b, from + 5, from + 7);
+    final int day = digits(b, from + 8, from + 10);
+    final int hour = digits(b, from + 11, from + 13);
+    final int minute = digits(b, from + 14, from + 16);
+    final int second = digits(b, from + 17, from + 19);
+    int nanos = length > 19 ? digits(b, from + 20, to) : 0;
     if (year < 1583 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23
         || minute < 0 || minute > 59 || second < 0 || second > 59 || nanos < 0
-        || day > YearMonth.of(year, month).lengthOfMonth()) {
+        || day > lengthOfMonth(year, month)) {
       return null;
     }
     for (int k = length; k < 29; k++) {
       nanos *= 10;
     }
-    return LocalDateTime.of(year, month, day, hour, minute, second, length > 19 ? nanos : 0);
+    final long seconds = epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60
+        + second - zone.getOffset(Instant.EPOCH).getTotalSeconds();
+    final Timestamp t = new Timestamp(seconds * 1000);
+    t.setNanos(length > 19 ? nanos : 0);
+    return t;
   }
 
-  /** The number the decimal digits {@code text[from, to)} write, or -1 if one is not a digit. */
-  private static int digits(String text, int from, int to) {
+  private static int lengthOfMonth(int year, int month) {
+    return switch (month) {
+    case 2 -> year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28;
+    case 4, 6, 9, 11 -> 30;
+    default -> 31;
+    };
+  }
+
+  /** The days from 1970-01-01 to {@code year-month-day} (proleptic Gregorian), as LocalDate. */
+  private static long epochDay(int year, int month, int day) {
+    // days from civil: years counted from March, so that a leap day ends its year
+    final int y = month <= 2 ? year - 1 : year;
+    final int era = Math.floorDiv(y, 400);
+    final int yearOfEra = y - era * 400;
+    final int dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+    final int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+    return era * 146_097L + dayOfEra - 719_468;
+  }
+
+  /**
+   * The number the decimal digits {@code b[from, to)} write, or -1 if one is not a digit.
+   */
+  private static int digits(byte[] b, int from, int to) {
     int value = 0;
     for (int k = from; k < to; k++) {
-      final char c = text.charAt(k);
+      final int c = b[k];
       if (c < '0' || c > '9') {
         return -1;
       }
@@ -441,73 +592,237 @@ final class CsvImport {
     return "\"" + name.replace("\"", "\"\"") + "\"";
   }
 
-  /** The records of a CSV text, one list of fields (null: an empty unquoted field) each. */
-  private static final class Records {
-    private final BufferedReader in;
+  /**
+   * The records of a CSV text, read from its bytes (UTF-8) field by field, a megabyte at a
+   * time: {@link #next} moves to the next record, whose fields {@link #fields} counts and
+   * {@link #isNull}, {@link #string} and the fast conversions of {@link CsvImport#value} read
+   * where they are, with no line or field made a String first. A line break ends a record
+   * (LF, CRLF or CR, as {@code BufferedReader.readLine}), except inside a quoted field, whose
+   * text has each of them as LF.
+   */
+  static final class Records {
+    private static final int MORE = -1;
+    private static final int END = 0;
+    private static final int RECORD = 1;
+
+    private final InputStream in;
+    private byte[] buf;
+    private int pos;
+    private int limit;
+    private boolean eof;
     /** The line the last record read began on, from 1. */
     int line;
     /** Lines read so far. */
     private int read;
+    /** How many fields the last record has. */
+    int fields;
+    /** Where each field's text is in {@link #buf}, when {@link #texts} has none for it. */
+    private int[] starts = new int[16];
+    private int[] ends = new int[16];
+    /** Whether each field was quoted (an empty one is then the empty string, not NULL). */
+    private boolean[] quoted = new boolean[16];
+    /** A quoted field's text where it is not its bytes as they are (a {@code ""}, a break). */
+    private String[] texts = new String[16];
+    /** A quoted field's bytes with its doubled quotes and line breaks undone. */
+    private byte[] scratch = new byte[256];
 
-    Records(BufferedReader in) {
-      this.in = in;
+    Records(InputStream in) {
+      this(in, 1 << 20);
     }
 
-    /** The next record, or null at the end of the text. */
-    List<String> next() throws IOException, BadLine {
-      String text = in.readLine();
-      if (text == null) {
-        return null;
-      }
-      line = ++read;
-      final List<String> fields = new ArrayList<>();
-      final StringBuilder field = new StringBuilder();
-      int i = 0;
+    /** The records of {@code in}, read {@code size} bytes at a time (more for a longer one). */
+    Records(InputStream in, int size) {
+      this.in = in;
+      this.buf = new byte[size];
+    }
+
+    /** Moves to the next record; false at the end of the text. */
+    boolean next() throws IOException, BadLine {
       while (true) {
-        // one field, starting at i
-        if (i < text.length() && text.charAt(i) == '"') {
-          field.setLength(0);
-          i++;
+        final int r = parse();
+        if (r != MORE) {
+          return r == RECORD;
+        }
+        fill();
+      }
+    }
+
+    /** The last record's fields (null: an empty unquoted field). */
+    List<String> list() {
+      final List<String> out = new ArrayList<>(fields);
+      for (int k = 0; k < fields; k++) {
+        out.add(isNull(k) ? null : string(k));
+      }
+      return out;
+    }
+
+    boolean isNull(int k) {
+      return !quoted[k] && starts[k] == ends[k];
+    }
+
+    /** Field {@code k}'s text (not {@link #isNull}). */
+    String string(int k) {
+      return texts[k] != null ? texts[k]
+          : new String(buf, starts[k], ends[k] - starts[k], StandardCharsets.UTF_8);
+    }
+
+    /** Whether field {@code k}'s text is its bytes {@link #from} .. {@link #to} as they are. */
+    boolean plain(int k) {
+      return texts[k] == null;
+    }
+
+    byte[] bytes() {
+      return buf;
+    }
+
+    int from(int k) {
+      return starts[k];
+    }
+
+    int to(int k) {
+      return ends[k];
+    }
+
+    /** Keeps the bytes from the record being read on, and reads more after them. */
+    private void fill() throws IOException {
+      if (pos > 0) {
+        System.arraycopy(buf, pos, buf, 0, limit - pos);
+        limit -= pos;
+        pos = 0;
+      } else if (limit == buf.length) {
+        buf = Arrays.copyOf(buf, buf.length * 2);
+      }
+      final int n = in.read(buf, limit, buf.length - limit);
+      if (n < 0) {
+        eof = true;
+      } else {
+        limit += n;
+      }
+    }
+
+    /**
+     * Reads the record at {@link #pos}: {@link #RECORD}, {@link #END} at the end of the text,
+     * or {@link #MORE} when its bytes are not all read yet (it is read again after
+     * {@link #fill}).
+     */
+    private int parse() throws BadLine {
+      int p = pos;
+      if (p == limit) {
+        return eof ? END : MORE;
+      }
+      // line breaks inside quoted fields so far
+      int breaks = 0;
+      int k = 0;
+      while (true) {
+        if (k == starts.length) {
+          starts = Arrays.copyOf(starts, k * 2);
+          ends = Arrays.copyOf(ends, k * 2);
+          quoted = Arrays.copyOf(quoted, k * 2);
+          texts = Arrays.copyOf(texts, k * 2);
+        }
+        if (p < limit && buf[p] == '"') {
+          // a quoted field: its bytes up to the closing quote, "" for a quote
+          int from = ++p;
+          int undone = -1;
           while (true) {
-            final int quote = text.indexOf('"', i);
-            if (quote < 0) {
-              field.append(text, i, text.length()).append('\n');
-              text = in.readLine();
-              if (text == null) {
-                throw new BadLine("line " + line + ": a quoted field is not closed", "22000",
-                    null);
+            if (p >= limit) {
+              if (!eof) {
+                return MORE;
               }
-              read++;
-              i = 0;
-            } else if (quote + 1 < text.length() && text.charAt(quote + 1) == '"') {
-              field.append(text, i, quote + 1);
-              i = quote + 2;
+              throw new BadLine("line " + (read + 1) + ": a quoted field is not closed", "22000",
+                  null);
+            }
+            final byte b = buf[p];
+            if (b == '"') {
+              if (p + 1 >= limit && !eof) {
+                return MORE;
+              }
+              if (p + 1 == limit || buf[p + 1] != '"') {
+                break;
+              }
+              // "" is a quote
+              undone = keep(undone, from, p);
+              scratch[undone++] = '"';
+              p += 2;
+              from = p;
+            } else if (b == '\r' || b == '\n') {
+              if (b == '\r' && p + 1 >= limit && !eof) {
+                return MORE;
+              }
+              // a line break (LF, CRLF or CR) is LF
+              undone = keep(undone, from, p);
+              scratch[undone++] = '\n';
+              p += b == '\r' && p + 1 < limit && buf[p + 1] == '\n' ? 2 : 1;
+              from = p;
+              breaks++;
             } else {
-              field.append(text, i, quote);
-              i = quote + 1;
-              break;
+              p++;
             }
           }
-          fields.add(field.toString());
-          if (i < text.length() && text.charAt(i) != ',') {
-            throw new BadLine("line " + read + ", column " + fields.size()
+          quoted[k] = true;
+          if (undone < 0) {
+            starts[k] = from;
+            ends[k] = p;
+            texts[k] = null;
+          } else {
+            undone = keep(undone, from, p);
+            texts[k] = new String(scratch, 0, undone, StandardCharsets.UTF_8);
+          }
+          p++; // the closing quote
+          k++;
+          if (p >= limit && !eof) {
+            return MORE;
+          }
+          if (p < limit && buf[p] != ',' && buf[p] != '\r' && buf[p] != '\n') {
+            throw new BadLine("line " + (read + 1 + breaks) + ", column " + k
                 + ": text after a quoted field's closing quote", "22000", null);
           }
         } else {
-          final int comma = text.indexOf(',', i);
-          final int end = comma < 0 ? text.length() : comma;
-          fields.add(end == i ? null : text.substring(i, end));
-          i = end;
+          final int from = p;
+          while (p < limit && buf[p] != ',' && buf[p] != '\r' && buf[p] != '\n') {
+            p++;
+          }
+          if (p >= limit && !eof) {
+            return MORE;
+          }
+          quoted[k] = false;
+          starts[k] = from;
+          ends[k] = p;
+          texts[k] = null;
+          k++;
         }
-        if (i >= text.length()) {
-          return fields;
+        if (p < limit && buf[p] == ',') {
+          p++;
+          continue;
         }
-        i++; // the comma
-        if (i == text.length()) {
-          fields.add(null);
-          return fields;
+        // the record's end: a line break, or the end of the text
+        if (p < limit) {
+          if (buf[p] == '\r' && p + 1 >= limit && !eof) {
+            return MORE;
+          }
+          p += buf[p] == '\r' && p + 1 < limit && buf[p + 1] == '\n' ? 2 : 1;
         }
+        fields = k;
+        line = read + 1;
+        read += 1 + breaks;
+        pos = p;
+        return RECORD;
       }
+    }
+
+    /**
+     * Appends the bytes {@code from} .. {@code to} of {@link #buf} to the {@code n} bytes of
+     * {@link #scratch} (none yet where {@code n} is negative); returns how many it has then,
+     * with room for one more.
+     */
+    private int keep(int n, int from, int to) {
+      final int had = Math.max(n, 0);
+      final int needs = had + to - from + 1;
+      if (needs > scratch.length) {
+        scratch = Arrays.copyOf(scratch, Math.max(needs, scratch.length * 2));
+      }
+      System.arraycopy(buf, from, scratch, had, to - from);
+      return had + to - from;
     }
   }
 }

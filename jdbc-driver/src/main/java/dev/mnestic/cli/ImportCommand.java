@@ -3,12 +3,9 @@ package dev.mnestic.cli;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.Engine;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -90,11 +87,9 @@ final class ImportCommand {
           + " argument" + (operands.size() == 1 ? "" : "s"));
     }
     final String file = operands.get(0);
-    final BufferedReader reader;
+    final InputStream reader;
     try {
-      reader = new BufferedReader(file.equals("-")
-          ? new InputStreamReader(in, StandardCharsets.UTF_8)
-          : Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8), 1 << 16);
+      reader = file.equals("-") ? in : Files.newInputStream(Path.of(file));
     } catch (IOException e) {
       throw new UsageException("cannot read '" + file + "': " + (e instanceof NoSuchFileException
           ? "no such file" : e.getMessage()));
