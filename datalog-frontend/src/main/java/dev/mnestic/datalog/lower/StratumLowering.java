@@ -167,6 +167,10 @@ public final class StratumLowering implements RuleLowering.Tables {
   private final Map<String, StoredTable> found = new HashMap<>();
   /** Whether a cyclic rule body is joined by a generic join ({@link StrataOptions#genericJoins}). */
   private final boolean genericJoins;
+  /** The rows of the constant lists' tables ({@link #constants}), kept when the others empty. */
+  private final Map<RowTable, List<Object[]>> constantRows = new IdentityHashMap<>();
+  /** Whether every plan lowered so far may run again on other runs' data ({@link #reusable}). */
+  private boolean reusable = true;
 
   public StratumLowering(SchemaPlus root, Map<String, ?> params, HostAggregations host,
       StoredTables stored, long now, boolean genericJoins) {
@@ -191,17 +195,43 @@ public final class StratumLowering implements RuleLowering.Tables {
     return tables;
   }
 
+  /**
+   * Whether the plans lowered so far depend only on the script, its parameters and the store's
+   * schema, so that they may run again over other rows, each table emptied ({@link #empty}):
+   * not when a read looks up values an earlier step's rows hold, a read travels to
+   * {@code 'NOW'}, a search index is read or a fixed rule applied (each holds what this run
+   * found: rows, the script's time, an index's instance, a rule's options).
+   */
+  public boolean reusable() {
+    return reusable;
+  }
+
+  /**
+   * Empties every row table for the plans to run again ({@link #reusable}), their rows' memory
+   * let go; the tables of constant lists keep their values.
+   */
+  public void empty() {
+    for (RowTable t : tables) {
+      t.reset();
+    }
+    constantRows.forEach((t, rows) -> {
+      t.rows().addAll(rows);
+      t.fix();
+    });
+  }
+
   /** The rows of an evaluated relation. */
   public List<Object[]> rows(String relation) {
     return RowTable.of(materialized.get(relation)).rows();
   }
 
-  /** Keeps {@code rows} as relation {@code relation}'s, of {@code arity} columns. */
-  public void materialize(String relation, List<Object[]> rows, int arity) {
+  /** Keeps {@code rows} as relation {@code relation}'s, of {@code arity} columns; its table. */
+  public RowTable materialize(String relation, List<Object[]> rows, int arity) {
     final RelOptTable table = rowTable("rule_" + relation, anyRow(arity));
     RowTable.of(table).rows().addAll(rows);
     RowTable.of(table).fix();
     materialized.put(relation, table);
+    return RowTable.of(table);
   }
 
   /** The plan of a {@link StratumPlan.Once}: its rules' union, distinct or aggregated. */
@@ -219,6 +249,7 @@ public final class StratumLowering implements RuleLowering.Tables {
    * stored relation read from the store, at its moment if it has one).
    */
   public RelNode fixed(StratumPlan.Fixed step) {
+    reusable = false;
     final FixedApply f = step.rule().fixed();
     final List<FixedRuleRun.Shape> shapes = new ArrayList<>();
     for (FixedApply.Input in : f.inputs()) {
@@ -432,6 +463,7 @@ public final class StratumLowering implements RuleLowering.Tables {
     if (v instanceof String) {
       final String s = (String) v;
       if (s.equals("NOW")) {
+        reusable = false;
         return now;
       }
       if (s.equals("END")) {
@@ -462,12 +494,14 @@ public final class StratumLowering implements RuleLowering.Tables {
    * {@code rows} gives (running {@code read}) by {@link #fillCopies} once a fixpoint's rules
    * read it: an atom whose bound variables an index of the store serves reads the store
    * through an {@link dev.mnestic.rel.IndexJoin} instead, and a copy no rule reads is not made.
+   * Returns the copy's table.
    */
-  public void copy(StratumPlan.CopyStored step, Read read, Supplier<List<Object[]>> rows) {
+  public RowTable copy(StratumPlan.CopyStored step, Read read, Supplier<List<Object[]>> rows) {
     final RelOptTable copy = rowTable("stored_" + read.table(),
         anyRow(read.plan().getRowType().getFieldNames()));
     storedCopies.put(copyKey(step.at()), copy);
     unfilled.put(copy, rows);
+    return RowTable.of(copy);
   }
 
   /** Fills the copies that the fixpoints lowered so far read ({@link #copy}). */
@@ -627,10 +661,16 @@ public final class StratumLowering implements RuleLowering.Tables {
   }
 
   @Override public SearchTarget search(Atom.SearchApply at) {
+    reusable = false;
     find(at.relation(), at.pos());
     return stored.search(at.relation(), at.index()).orElseThrow(() -> new DatalogException(
         ErrorCode.EVAL_HNSW_INDEX_NOT_FOUND, "Index " + at.index() + " not found on relation "
             + at.relation(), at.pos().line(), at.pos().column()));
+  }
+
+  @Override public void readsRows() {
+    // inside a fixpoint a stored atom reads its copy whole, whatever values it could look up
+    reusable &= inFixpoint;
   }
 
   @Override public List<Object[]> settledRows(Atom.RuleApply apply) {
@@ -658,6 +698,7 @@ public final class StratumLowering implements RuleLowering.Tables {
           ? new Object[] {(long) i, values.get(i)} : new Object[] {values.get(i)});
     }
     RowTable.of(table).fix();
+    constantRows.put(RowTable.of(table), List.copyOf(RowTable.of(table).rows()));
     return table;
   }
 }
