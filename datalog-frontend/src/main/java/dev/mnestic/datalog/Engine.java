@@ -64,6 +64,11 @@ public final class Engine {
   private final StrataOptions options;
   /** What reads the store's tables besides scripts: a script drops no table they read. */
   private final TableReaders readers;
+  /**
+   * The evaluations of query blocks kept to run again: this engine's and those derived from
+   * it (a connection's engine and every statement's), dropped with them.
+   */
+  private final KeptEvaluations kept;
 
   /**
    * What reads the store's tables besides scripts (the driver's standing queries): given a
@@ -78,17 +83,20 @@ public final class Engine {
   }
 
   public Engine(Connection connection) {
-    this(connection, StrataOptions.of(HostAggregations.NONE), TableReaders.NONE);
+    this(connection, StrataOptions.of(HostAggregations.NONE), TableReaders.NONE,
+        new KeptEvaluations());
   }
 
-  private Engine(Connection connection, StrataOptions options, TableReaders readers) {
+  private Engine(Connection connection, StrataOptions options, TableReaders readers,
+      KeptEvaluations kept) {
     this.connection = connection;
     this.options = options;
     this.readers = readers;
+    this.kept = kept;
   }
 
   private Engine with(StrataOptions options) {
-    return new Engine(connection, options, readers);
+    return new Engine(connection, options, readers, kept);
   }
 
   /**
@@ -98,7 +106,7 @@ public final class Engine {
    * op, before anything is written.
    */
   public Engine keepingTablesReadBy(TableReaders readers) {
-    return new Engine(connection, options, readers);
+    return new Engine(connection, options, readers, kept);
   }
 
   /**
@@ -765,7 +773,6 @@ public final class Engine {
     final StrataOptions run = this.options.stoppedBy(deadline, this.options.cancelFlag())
         .readingStoredFrom(stored::table)
         .at(stored.now());
-    final KeptEvaluations kept = KeptEvaluations.of(connection);
     // a constant entry rule (a write's rows, say) is not evaluated by plans: nothing to keep
     final KeptEvaluations.Key key = query.rules().stream()
         .anyMatch(r -> r.name().equals(Rule.ENTRY) && r.kind() == Rule.Kind.CONSTANT) ? null

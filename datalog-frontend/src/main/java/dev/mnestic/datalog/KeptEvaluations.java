@@ -6,16 +6,15 @@ import dev.mnestic.datalog.ast.Rule;
 import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.value.HostAggregations;
 
-import java.sql.Connection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
- * A connection's evaluations of query blocks ({@link StrataRunner.Evaluation}), kept to be done
+ * An engine's evaluations of query blocks (shared by the engines derived from it: a
+ * connection's) ({@link StrataRunner.Evaluation}), kept to be done
  * again: a block run again with the same parameters over the same store schema runs the plans
  * compiled the first time over the same row tables, emptied, and skips checking, stratifying,
  * the magic-set rewrite, lowering, Calcite's planning and code generation.
@@ -32,15 +31,11 @@ import java.util.WeakHashMap;
  * (another run of the same block at the same time evaluates anew) and puts it back, its
  * tables emptied, when it succeeded; a failed run's is dropped.
  *
- * <p>Per connection, at most {@value #CAPACITY} blocks, the least recently used dropped first.
- * Thread-safe.
+ * <p>At most {@value #CAPACITY} blocks, the least recently used dropped first. Thread-safe.
  */
 final class KeptEvaluations {
   /** Blocks kept per connection. */
   static final int CAPACITY = 16;
-
-  private static final Map<Connection, KeptEvaluations> OF =
-      Collections.synchronizedMap(new WeakHashMap<>());
 
   private final Map<Key, StrataRunner.Evaluation> kept =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -50,7 +45,7 @@ final class KeptEvaluations {
         }
       };
 
-  private KeptEvaluations() {
+  KeptEvaluations() {
   }
 
   /** Everything a block's plans depend on besides the rows. */
@@ -134,13 +129,6 @@ final class KeptEvaluations {
       return !a.function().equals("now") && !a.function().startsWith("rand_") && pure(a.args());
     }
     return !(e instanceof Expr.ListExpr l) || pure(l.items());
-  }
-
-  /** The evaluations kept for {@code connection}. */
-  static KeptEvaluations of(Connection connection) {
-    synchronized (OF) {
-      return OF.computeIfAbsent(connection, c -> new KeptEvaluations());
-    }
   }
 
   /** Takes out the evaluation kept under {@code key}, or null. */
