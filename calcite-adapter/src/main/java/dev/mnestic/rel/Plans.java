@@ -75,6 +75,7 @@ public final class Plans {
    * rules its cluster's planner was given ({@link PlanRules}).
    */
   public static EnumerableRel optimize(RelNode logical) {
+    PLANNED.incrementAndGet();
     return (EnumerableRel) standard().run(logical.getCluster().getPlanner(), logical,
         logical.getTraitSet().replace(EnumerableConvention.INSTANCE), List.of(), List.of());
   }
@@ -151,7 +152,7 @@ public final class Plans {
 
   /**
    * Compiles and runs {@code physical}; its rows, each an {@code Object[]}
-   * (one-column rows too).
+   * (one-column rows too). The same as {@link #compile} then {@link Compiled#run}.
    *
    * @param tables every row table the plan scans
    * @param variables more of the context: {@code DataContext.Variable.CANCEL_FLAG} (an
@@ -160,25 +161,64 @@ public final class Plans {
    */
   public static Enumerable<Object[]> run(EnumerableRel physical, SchemaPlus root,
       JavaTypeFactory typeFactory, List<RowTable> tables, Map<String, Object> variables) {
-    final Map<String, Object> values = new HashMap<>();
+    return compile(physical).run(root, typeFactory, tables, variables);
+  }
+
+  /**
+   * {@code physical} as generated code, compiled ({@link #COMPILED}: each program once), with
+   * the values Calcite stashed for it: to run as often as wanted, each run with its own context.
+   */
+  public static Compiled compile(EnumerableRel physical) {
+    GENERATED.incrementAndGet();
+    final Map<String, Object> stashed = new HashMap<>();
     final EnumerableRel checked = EnumerableStopCheck.insert(physical);
     // Janino cannot be interrupted: a statement stopped while it compiles returns at once.
-    final Bindable<?> bindable = RunningStatement.compiled(() -> bindable(values, checked));
-    for (RowTable t : tables) {
-      values.put(t.name(), t);
+    final Bindable<?> bindable = RunningStatement.compiled(() -> bindable(stashed, checked));
+    return new Compiled(bindable, stashed, physical.getRowType().getFieldCount() == 1);
+  }
+
+  /**
+   * A plan compiled ({@link #compile}): its program, the values Calcite stashed for it (the
+   * plan's own objects: its row tables, specs, constants), and whether its rows have one column.
+   * Holds no run's state: each {@link #run} binds the program to a context of its own.
+   */
+  public static final class Compiled {
+    private final Bindable<?> bindable;
+    private final Map<String, Object> stashed;
+    private final boolean scalar;
+
+    private Compiled(Bindable<?> bindable, Map<String, Object> stashed, boolean scalar) {
+      this.bindable = bindable;
+      this.stashed = stashed;
+      this.scalar = scalar;
     }
-    final long now = System.currentTimeMillis();
-    final TimeZone zone = TimeZone.getDefault();
-    values.put(DataContext.Variable.UTC_TIMESTAMP.camelName, now);
-    values.put(DataContext.Variable.CURRENT_TIMESTAMP.camelName, now + zone.getOffset(now));
-    values.put(DataContext.Variable.LOCAL_TIMESTAMP.camelName, now + zone.getOffset(now));
-    values.put(DataContext.Variable.TIME_ZONE.camelName, zone);
-    values.put(DataContext.Variable.LOCALE.camelName, Locale.getDefault());
-    values.putAll(variables);
-    final Enumerable<?> rows = bindable.bind(new Context(root, typeFactory, values));
-    final boolean scalar = physical.getRowType().getFieldCount() == 1;
-    return rows.select(row -> scalar && !(row instanceof Object[])
-        ? new Object[] {row} : (Object[]) row);
+
+    /**
+     * Runs the plan; its rows, each an {@code Object[]} (one-column rows too).
+     *
+     * @param tables every row table the plan scans
+     * @param variables more of the context: {@code DataContext.Variable.CANCEL_FLAG} (an
+     *     {@code AtomicBoolean} that stops a running recursion when set), and what runtime
+     *     methods read, such as {@code SemiNaive.PROGRESS}
+     */
+    public Enumerable<Object[]> run(SchemaPlus root, JavaTypeFactory typeFactory,
+        List<RowTable> tables, Map<String, Object> variables) {
+      final Map<String, Object> values = new HashMap<>(stashed);
+      for (RowTable t : tables) {
+        values.put(t.name(), t);
+      }
+      final long now = System.currentTimeMillis();
+      final TimeZone zone = TimeZone.getDefault();
+      values.put(DataContext.Variable.UTC_TIMESTAMP.camelName, now);
+      values.put(DataContext.Variable.CURRENT_TIMESTAMP.camelName, now + zone.getOffset(now));
+      values.put(DataContext.Variable.LOCAL_TIMESTAMP.camelName, now + zone.getOffset(now));
+      values.put(DataContext.Variable.TIME_ZONE.camelName, zone);
+      values.put(DataContext.Variable.LOCALE.camelName, Locale.getDefault());
+      values.putAll(variables);
+      final Enumerable<?> rows = bindable.bind(new Context(root, typeFactory, values));
+      return rows.select(row -> scalar && !(row instanceof Object[])
+          ? new Object[] {row} : (Object[]) row);
+    }
   }
 
   /** How many compiled programs {@link #COMPILED} keeps, the least recently used dropped first. */
@@ -194,6 +234,22 @@ public final class Plans {
    */
   private static final Cache<String, Bindable<?>> COMPILED =
       CacheBuilder.newBuilder().maximumSize(COMPILED_PROGRAMS).build();
+
+  /** Plans {@link #optimize} has planned in this JVM. */
+  private static final AtomicLong PLANNED = new AtomicLong();
+
+  /** Plans {@link #compile} has generated code for in this JVM (compiled or found compiled). */
+  private static final AtomicLong GENERATED = new AtomicLong();
+
+  /** How many plans {@link #optimize} has planned in this JVM. */
+  public static long planned() {
+    return PLANNED.get();
+  }
+
+  /** How many plans {@link #compile} has generated code for in this JVM. */
+  public static long generated() {
+    return GENERATED.get();
+  }
 
   /** Programs Janino has compiled for {@link #run} in this JVM. */
   private static final AtomicLong COMPILATIONS = new AtomicLong();

@@ -125,6 +125,16 @@ public final class RowTable extends AbstractTable implements ScannableTable {
     }
   }
 
+  /**
+   * Empties the table for an evaluation run again over the same tables: no rows (their memory
+   * let go), not {@link #fix fixed}, nothing built over them kept.
+   */
+  public synchronized void reset() {
+    rows.release();
+    lookups = null;
+    indexes.clear();
+  }
+
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
     return rowType;
   }

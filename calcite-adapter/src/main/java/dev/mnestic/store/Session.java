@@ -282,6 +282,15 @@ public final class Session implements DataSource, AutoCloseable {
   }
 
   /**
+   * The store's schema version: HSQLDB's schema change stamp (the transaction manager's change
+   * number at the latest DDL of any session), which grows with every DDL.
+   */
+  public long schemaVersion() {
+    return ((org.hsqldb.Session) connection.getSession()).getDatabase().schemaManager
+        .getSchemaChangeTimestamp();
+  }
+
+  /**
    * Guards this session's writes to {@code table} (its stored name) against lost updates until
    * the guard is closed (see {@link WriteGuard}): a row it deletes or updates must not have
    * been committed by another transaction after change number {@code since}

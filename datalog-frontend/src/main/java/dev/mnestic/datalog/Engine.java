@@ -64,6 +64,11 @@ public final class Engine {
   private final StrataOptions options;
   /** What reads the store's tables besides scripts: a script drops no table they read. */
   private final TableReaders readers;
+  /**
+   * The evaluations of query blocks kept to run again: this engine's and those derived from
+   * it (a connection's engine and every statement's), dropped with them.
+   */
+  private final KeptEvaluations kept;
 
   /**
    * What reads the store's tables besides scripts (the driver's standing queries): given a
@@ -78,17 +83,20 @@ public final class Engine {
   }
 
   public Engine(Connection connection) {
-    this(connection, StrataOptions.of(HostAggregations.NONE), TableReaders.NONE);
+    this(connection, StrataOptions.of(HostAggregations.NONE), TableReaders.NONE,
+        new KeptEvaluations());
   }
 
-  private Engine(Connection connection, StrataOptions options, TableReaders readers) {
+  private Engine(Connection connection, StrataOptions options, TableReaders readers,
+      KeptEvaluations kept) {
     this.connection = connection;
     this.options = options;
     this.readers = readers;
+    this.kept = kept;
   }
 
   private Engine with(StrataOptions options) {
-    return new Engine(connection, options, readers);
+    return new Engine(connection, options, readers, kept);
   }
 
   /**
@@ -98,7 +106,7 @@ public final class Engine {
    * op, before anything is written.
    */
   public Engine keepingTablesReadBy(TableReaders readers) {
-    return new Engine(connection, options, readers);
+    return new Engine(connection, options, readers, kept);
   }
 
   /**
@@ -757,31 +765,54 @@ public final class Engine {
   private Result evaluate(Script.Query query, Map<String, ?> params, StoredRelations stored,
       long deadline) throws SQLException {
     final Script.Options options = query.options();
-    final boolean magic = magicRewrite(options, params);
-    Definitions.check(query.rules(), params);
-    final List<Rule> rules = query.rules().stream()
-        .map(r -> headed(r, params)).toList();
-    final List<Rule> entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
-    if (rules.isEmpty()) {
+    if (query.rules().isEmpty()) {
+      magicRewrite(options, params); // its option checked, as for any block
       // a bare ':create rel {...}' makes an empty relation
       return stored.apply(options.relationOp(), List.of(), List.of(), options.returning());
     }
-    if (entry.isEmpty()) {
-      throw noEntry();
-    }
-    final List<Rule> rewritten = magic ? magicSets(rules) : rules;
-    final List<List<String>> strata = Stratifier.stratify(rewritten, this.options.host()::isMeet);
+    final StrataOptions run = this.options.stoppedBy(deadline, this.options.cancelFlag())
+        .readingStoredFrom(stored::table)
+        .at(stored.now());
+    // a constant entry rule (a write's rows, say) is not evaluated by plans: nothing to keep
+    final KeptEvaluations.Key key = query.rules().stream()
+        .anyMatch(r -> r.name().equals(Rule.ENTRY) && r.kind() == Rule.Kind.CONSTANT) ? null
+        : KeptEvaluations.Key.of(query, params, session().schemaVersion(), this.options.host(),
+            this.options.genericJoins());
+    final StrataRunner.Evaluation done = key == null ? null : kept.take(key);
+    final List<Rule> entry;
     final List<List<Object>> rows;
-    if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
-      rows = ConstantRules.rows(entry.get(0), params);
+    if (done != null && done.readsAsBefore(run)) {
+      // run before: the same plans again, nothing checked, lowered or planned
+      entry = query.rules().stream().filter(r -> r.name().equals(Rule.ENTRY))
+          .map(r -> headed(r, params)).toList();
+      try (StrataRunner runner = new StrataRunner(connection, run, done)) {
+        rows = runner.replay();
+      }
+      kept.keep(key, done);
     } else {
-      final StrataOptions run = this.options.stoppedBy(deadline, this.options.cancelFlag())
-          .withMaxEpochs(maxEpochs(options, params))
-          .readingStoredFrom(stored::table)
-          .at(stored.now());
-      final StratumPlan plan = StratumPlanner.plan(rewritten, strata, params, run);
-      try (StrataRunner runner = new StrataRunner(connection, params, run)) {
-        rows = runner.evaluate(plan);
+      final boolean magic = magicRewrite(options, params);
+      Definitions.check(query.rules(), params);
+      final List<Rule> rules = query.rules().stream()
+          .map(r -> headed(r, params)).toList();
+      entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
+      if (entry.isEmpty()) {
+        throw noEntry();
+      }
+      final List<Rule> rewritten = magic ? magicSets(rules) : rules;
+      final List<List<String>> strata =
+          Stratifier.stratify(rewritten, this.options.host()::isMeet);
+      if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
+        rows = ConstantRules.rows(entry.get(0), params);
+      } else {
+        final StrataOptions planned = run.withMaxEpochs(maxEpochs(options, params));
+        final StratumPlan plan = StratumPlanner.plan(rewritten, strata, params, planned);
+        try (StrataRunner runner = new StrataRunner(connection, params, planned)) {
+          rows = runner.evaluate(plan);
+          final StrataRunner.Evaluation evaluation = runner.evaluation();
+          if (key != null && evaluation != null && KeptEvaluations.keeps(query)) {
+            kept.keep(key, evaluation);
+          }
+        }
       }
     }
     final List<String> headers = new ArrayList<>();

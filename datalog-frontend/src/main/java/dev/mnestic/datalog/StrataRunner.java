@@ -8,6 +8,7 @@ import dev.mnestic.datalog.lower.StratumLowering;
 import dev.mnestic.datalog.lower.StratumPlan;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.runtime.FixpointException;
+import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
@@ -22,6 +23,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.schema.SchemaPlus;
@@ -33,6 +35,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.HashSet;
@@ -50,6 +53,12 @@ import java.util.function.Function;
  * steps scan; the tables are dropped when the run closes. The runner owns
  * what running means: the deadline and the cancel flag, the progress line,
  * and turning a plan's failure into the script's {@link DatalogException}.
+ *
+ * <p>An evaluation is recorded ({@link Evaluation}): what it did in order, each plan compiled,
+ * over its row tables; when its plans depend only on the script, its parameters and the
+ * store's schema ({@link StratumLowering#reusable}), a later run of the same block may do it
+ * again over the same tables, emptied, without lowering, planning or generating code
+ * ({@link #replay}).
  */
 final class StrataRunner implements AutoCloseable {
   private static final ScheduledExecutorService ALARMS =
@@ -73,12 +82,102 @@ final class StrataRunner implements AutoCloseable {
   /** The step being run. */
   private StratumPlan.Step step;
   /** The rules of each relation the plan evaluates, disjunctions expanded. */
-  private final Map<String, List<Rule>> rules = new HashMap<>();
+  private final Map<String, List<Rule>> rules;
+  /** What the evaluation did so far, in order. */
+  private final List<Act> acts;
+  /** The store table each stored relation the lowering asked for was found in, or null. */
+  private final Map<String, String> found;
+
+  /**
+   * An evaluation's record, to do again ({@link #replay}): its lowering (its row tables),
+   * the rules of each relation, what it did in order, and the store table each stored
+   * relation it reads was found in.
+   */
+  static final class Evaluation {
+    private final SchemaPlus root;
+    private final StratumLowering lowering;
+    private final Map<String, List<Rule>> rules;
+    private final List<Act> acts;
+    private final Map<String, String> found;
+
+    private Evaluation(SchemaPlus root, StratumLowering lowering, Map<String, List<Rule>> rules,
+        List<Act> acts, Map<String, String> found) {
+      this.root = root;
+      this.lowering = lowering;
+      this.rules = rules;
+      this.acts = acts;
+      this.found = found;
+    }
+
+    /**
+     * Whether the stored relations it reads are in the same store tables under
+     * {@code options} (an imperative script's relations move between tables as it runs).
+     */
+    boolean readsAsBefore(StrataOptions options) {
+      for (Map.Entry<String, String> f : found.entrySet()) {
+        if (!Objects.equals(tableOf(f.getKey(), options, root).orElse(null), f.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Lets go of the rows its last run left in its tables, to be run again. */
+    void empty() {
+      lowering.empty();
+    }
+  }
+
+  /** One thing an evaluation did, in the step it did it for. */
+  private sealed interface Act {
+    StratumPlan.Step step();
+  }
+
+  /** A constant rule's rows, kept in its table. */
+  private record Fill(StratumPlan.Step step, RowTable into, List<Object[]> rows) implements Act {
+  }
+
+  /** A plan's rows kept in a table: a relation evaluated once, a fixed rule's, a copy. */
+  private record Keep(StratumPlan.Step step, Plans.Compiled plan, RowTable into)
+      implements Act {
+  }
+
+  /** A fixpoint run, its full tables then its members' rows. */
+  private record Fix(StratumPlan.Fixpoint step, Plans.Compiled plan, List<RowTable> full)
+      implements Act {
+  }
 
   StrataRunner(Connection connection, Map<String, ?> params, StrataOptions options)
       throws SQLException {
+    this(connection, options, null, params);
+  }
+
+  /** A runner doing {@code evaluation} again ({@link #replay}). */
+  StrataRunner(Connection connection, StrataOptions options, Evaluation evaluation)
+      throws SQLException {
+    this(connection, options, evaluation, null);
+  }
+
+  private StrataRunner(Connection connection, StrataOptions options, Evaluation evaluation,
+      Map<String, ?> params) throws SQLException {
     this.options = options;
     this.root = connection.unwrap(CalciteConnection.class).getRootSchema();
+    this.stop = options.cancelFlag() != null ? options.cancelFlag() : new AtomicBoolean();
+    this.progress = options.progress() == null ? null : new ProgressLine(options.progress());
+    this.alarm = options.deadline() == 0 ? null
+        : ALARMS.schedule(() -> RunningStatement.stop(stop, RunningStatement.Cause.TIMEOUT,
+            "the script ran past its deadline"),
+            Math.max(0, options.deadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
+    if (evaluation != null) {
+      this.lowering = evaluation.lowering;
+      this.rules = evaluation.rules;
+      this.acts = evaluation.acts;
+      this.found = evaluation.found;
+      return;
+    }
+    this.rules = new HashMap<>();
+    this.acts = new ArrayList<>();
+    this.found = new HashMap<>();
     this.lowering = new StratumLowering(root, params, options.host(),
         new StratumLowering.StoredTables() {
           @Override public Optional<StratumLowering.StoredTable> find(String relation) {
@@ -90,17 +189,60 @@ final class StrataRunner implements AutoCloseable {
             return searchTarget(relation, index);
           }
         }, options.now(), options.genericJoins());
-    this.stop = options.cancelFlag() != null ? options.cancelFlag() : new AtomicBoolean();
-    this.progress = options.progress() == null ? null : new ProgressLine(options.progress());
-    this.alarm = options.deadline() == 0 ? null
-        : ALARMS.schedule(() -> RunningStatement.stop(stop, RunningStatement.Cause.TIMEOUT,
-            "the script ran past its deadline"),
-            Math.max(0, options.deadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   /** Runs every step; returns the entry rule's rows (distinct, unordered). */
   List<List<Object>> evaluate(StratumPlan plan) {
     runAll(plan);
+    return entryRows();
+  }
+
+  /**
+   * What this runner did, to do again ({@link #replay}) in a later run of the same block over
+   * the same store schema; null when its plans hold what only this run found
+   * ({@link StratumLowering#reusable}).
+   */
+  Evaluation evaluation() {
+    return lowering.reusable() ? new Evaluation(root, lowering, rules, acts, found) : null;
+  }
+
+  /**
+   * Does what the evaluation this runner was made with did (its tables {@link Evaluation#empty
+   * empty}), each step's compiled plan run again, nothing lowered or planned; returns the
+   * entry rule's rows as {@link #evaluate} does.
+   */
+  List<List<Object>> replay() {
+    int shown = 0;
+    final int strata = acts.isEmpty() ? 0 : acts.get(acts.size() - 1).step().stratum();
+    for (Act a : acts) {
+      step = a.step();
+      if (progress != null && step.stratum() != shown) {
+        shown = step.stratum();
+        progress.stratum(shown, strata, step.relations());
+      }
+      if (a instanceof Fill f) {
+        fill(f.into(), f.rows());
+      } else if (a instanceof Keep k) {
+        fill(k.into(), run(k.plan(), Enumerable::toList));
+      } else {
+        final Fix f = (Fix) a;
+        try {
+          run(f.plan(), StrataRunner::started);
+        } catch (FixpointException e) {
+          throw unfinished(f.step(), e);
+        }
+        f.full().forEach(RowTable::fix);
+      }
+    }
+    return entryRows();
+  }
+
+  private static void fill(RowTable table, List<Object[]> rows) {
+    table.rows().addAll(rows);
+    table.fix();
+  }
+
+  private List<List<Object>> entryRows() {
     final List<List<Object>> rows = new ArrayList<>();
     for (Object[] row : lowering.rows(Rule.ENTRY)) {
       rows.add(Arrays.asList(row));
@@ -143,14 +285,18 @@ final class StrataRunner implements AutoCloseable {
       if (s instanceof StratumPlan.Constant c) {
         constant(c);
       } else if (s instanceof StratumPlan.Once o) {
-        lowering.materialize(o.relations().get(0), execute(lowering.once(o)),
-            o.rules().get(0).head().size());
+        final Plans.Compiled compiled = compile(lowering.once(o));
+        acts.add(new Keep(s, compiled, lowering.materialize(o.relations().get(0),
+            run(compiled, Enumerable::toList), o.rules().get(0).head().size())));
       } else if (s instanceof StratumPlan.Fixed f) {
-        lowering.materialize(f.rule().name(), execute(lowering.fixed(f)),
-            f.rule().head().size());
+        final Plans.Compiled compiled = compile(lowering.fixed(f));
+        acts.add(new Keep(s, compiled, lowering.materialize(f.rule().name(),
+            run(compiled, Enumerable::toList), f.rule().head().size())));
       } else if (s instanceof StratumPlan.CopyStored c) {
         final StratumLowering.Read read = lowering.read(c);
-        lowering.copy(c, read, execute(read.plan()));
+        final Plans.Compiled compiled = compile(read.plan());
+        acts.add(new Keep(c, compiled,
+            lowering.copy(c, read, run(compiled, Enumerable::toList))));
       } else {
         fixpoint((StratumPlan.Fixpoint) s);
       }
@@ -162,7 +308,8 @@ final class StrataRunner implements AutoCloseable {
     for (List<Object> row : c.rows()) {
       rows.add(row.toArray());
     }
-    lowering.materialize(c.rule().name(), rows, c.rule().head().size());
+    acts.add(new Fill(c, lowering.materialize(c.rule().name(), rows, c.rule().head().size()),
+        rows));
     if (explanation != null) {
       explained("Values (constant rule, " + rows.size() + " rows)");
     }
@@ -170,13 +317,27 @@ final class StrataRunner implements AutoCloseable {
 
   private void fixpoint(StratumPlan.Fixpoint f) {
     final StratumLowering.Recursion recursion = lowering.fixpoint(f);
+    final Plans.Compiled compiled = compile(recursion.plan());
     try {
-      // The fixpoint fills the full tables; its rows (full_0's) need not be copied out.
-      execute(recursion.plan(), Enumerable::count);
+      run(compiled, StrataRunner::started);
     } catch (FixpointException e) {
       throw unfinished(f, e);
     }
     lowering.settled(recursion);
+    acts.add(new Fix(f, compiled,
+        recursion.full().values().stream().map(RowTable::of).toList()));
+  }
+
+  /**
+   * Runs a fixpoint's plan to its first row: the fixpoint fills the full tables before its
+   * first row comes, and its rows (full_0's) need not be read out (reading the chain's 499,500
+   * tuples as rows, only to count them, took 7% of its run).
+   */
+  private static Void started(Enumerable<Object[]> rows) {
+    try (Enumerator<Object[]> e = rows.enumerator()) {
+      e.moveNext();
+    }
+    return null;
   }
 
   /** A fixpoint that did not finish: stopped, or still changing after its rounds. */
@@ -211,15 +372,10 @@ final class StrataRunner implements AutoCloseable {
   }
 
   /**
-   * Runs a plan; returns its rows (CozoDB values). A function's failure is
-   * the script's error; so is being stopped (deadline or cancel).
+   * The Enumerable plan Calcite chooses for {@code plan}, compiled; while explaining, null, its
+   * lines explained. A function's failure is the script's error; so is being stopped.
    */
-  private List<Object[]> execute(RelNode plan) {
-    return execute(plan, Enumerable::toList);
-  }
-
-  /** Runs a plan as {@link #execute(RelNode)}; {@code read} reads its rows. */
-  private <T> T execute(RelNode plan, Function<Enumerable<Object[]>, T> read) {
+  private Plans.Compiled compile(RelNode plan) {
     if (stop.get()) {
       throw killed();
     }
@@ -229,8 +385,27 @@ final class StrataRunner implements AutoCloseable {
         for (String line : Plans.explain(physical).split("\n")) {
           explained(line);
         }
-        return read.apply(Linq4j.emptyEnumerable());
+        return null;
       }
+      return Plans.compile(physical);
+    } catch (RuntimeException e) {
+      throw failure(e);
+    }
+  }
+
+  /**
+   * Runs a compiled plan (none while explaining: no rows); {@code read} reads its rows (CozoDB
+   * values). A function's failure is the script's error; so is being stopped (deadline or
+   * cancel).
+   */
+  private <T> T run(Plans.Compiled plan, Function<Enumerable<Object[]>, T> read) {
+    if (stop.get()) {
+      throw killed();
+    }
+    if (plan == null) {
+      return read.apply(Linq4j.emptyEnumerable());
+    }
+    try {
       final Map<String, Object> variables = new HashMap<>();
       variables.put(DataContext.Variable.CANCEL_FLAG.camelName, stop);
       final SemiNaive.Progress rounds = options.rounds();
@@ -242,7 +417,7 @@ final class StrataRunner implements AutoCloseable {
       if (told != null) {
         variables.put(SemiNaive.PROGRESS, told);
       }
-      final Enumerable<Object[]> rows = Plans.run(physical, root,
+      final Enumerable<Object[]> rows = plan.run(root,
           (JavaTypeFactory) lowering.builder().getTypeFactory(), lowering.tables(), variables);
       final T result = read.apply(rows);
       if (stop.get()) {
@@ -250,27 +425,33 @@ final class StrataRunner implements AutoCloseable {
       }
       return result;
     } catch (RuntimeException e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof DatalogException d) {
-          throw d;
-        }
-        if (t instanceof FixpointException f) {
-          throw f;
-        }
-        if (t instanceof ValueException v) {
-          if (v.errorCode() != null && v.errorCode().isAggregateFailure()) {
-            throw aggregateError(v);
-          }
-          // placed at the step's first rule: generated code does not tell which expression
-          final Pos at = firstRulePos();
-          throw new DatalogException(v.errorCode(), v.getMessage(), at.line(), at.column(), v.help());
-        }
-        if (t instanceof RunningStatement.StatementStoppedException) {
-          throw killed();
-        }
-      }
-      throw e;
+      throw failure(e);
     }
+  }
+
+  /** What a plan's failure {@code e} is to the script. */
+  private RuntimeException failure(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof DatalogException d) {
+        return d;
+      }
+      if (t instanceof FixpointException f) {
+        return f;
+      }
+      if (t instanceof ValueException v) {
+        if (v.errorCode() != null && v.errorCode().isAggregateFailure()) {
+          return aggregateError(v);
+        }
+        // placed at the step's first rule: generated code does not tell which expression
+        final Pos at = firstRulePos();
+        return new DatalogException(v.errorCode(), v.getMessage(), at.line(), at.column(),
+            v.help());
+      }
+      if (t instanceof RunningStatement.StatementStoppedException) {
+        return killed();
+      }
+    }
+    return e;
   }
 
   /** Where the first rule of the step's first relation is. */
@@ -320,8 +501,8 @@ final class StrataRunner implements AutoCloseable {
     final Session session = Session.of(root);
     final int colon = relation.indexOf(':');
     final String base = colon < 0 ? relation : relation.substring(0, colon);
-    final Optional<String> table = options.storedTables() != null
-        ? options.storedTables().apply(base) : StoreCatalog.findTable(session, base);
+    final Optional<String> table = tableOf(base, options, root);
+    found.put(base, table.orElse(null));
     if (table.isEmpty()) {
       return Optional.empty();
     }
@@ -350,6 +531,13 @@ final class StrataRunner implements AutoCloseable {
         return leads(column) ? schema.columns().get(column).lookupValue(value) : null;
       }
     }, () -> StoreCatalog.rowCount(session, table.get())));
+  }
+
+  /** The store table holding stored relation {@code relation} (no index part), or empty. */
+  private static Optional<String> tableOf(String relation, StrataOptions options,
+      SchemaPlus root) {
+    return options.storedTables() != null ? options.storedTables().apply(relation)
+        : StoreCatalog.findTable(Session.of(root), relation);
   }
 
   @Override public void close() {

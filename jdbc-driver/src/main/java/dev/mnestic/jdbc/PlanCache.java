@@ -6,9 +6,6 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
-import org.apache.calcite.schema.SchemaPlus;
-
-import org.hsqldb.jdbc.JDBCConnection;
 
 import java.lang.reflect.Type;
 import java.sql.Connection;
@@ -90,17 +87,7 @@ public final class PlanCache {
       boolean bindable) {
     return new Key(sql, List.copyOf(context.getDefaultSchemaPath()),
         Map.copyOf(connection(context).getProperties()), elementType, maxRowCount, bindable,
-        storeSchemaVersion(context.getRootSchema().plus()));
-  }
-
-  /**
-   * The store's schema version: HSQLDB's schema change stamp (the transaction manager's change
-   * number at the latest DDL of any session), which grows with every DDL.
-   */
-  private static long storeSchemaVersion(SchemaPlus root) {
-    final JDBCConnection store = (JDBCConnection) Session.of(root).getConnection();
-    return ((org.hsqldb.Session) store.getSession()).getDatabase().schemaManager
-        .getSchemaChangeTimestamp();
+        Session.of(context.getRootSchema().plus()).schemaVersion());
   }
 
   /** The signature prepared under {@code key}, or null. */

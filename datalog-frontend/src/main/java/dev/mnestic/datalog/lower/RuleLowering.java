@@ -111,6 +111,12 @@ final class RuleLowering {
     List<Object[]> settledRows(Atom.RuleApply apply);
 
     /**
+     * Told that the plan being lowered holds values a settled relation's rows hold
+     * ({@link #settledRows}): it depends on this run's rows, not only on the script.
+     */
+    void readsRows();
+
+    /**
      * The stored relation (or index) an atom reads, its columns as CozoDB values: as of the
      * atom's moment when it travels in time ({@code @}); {@code values} (by column) hold every
      * value some of its columns can take where the rule joins them (a constant, or what a
@@ -1010,6 +1016,7 @@ final class RuleLowering {
         }
         if (distinct.size() <= StratumLowering.MAX_LOOKUPS) {
           values.put(i, distinct);
+          tables.readsRows();
         }
       }
     }

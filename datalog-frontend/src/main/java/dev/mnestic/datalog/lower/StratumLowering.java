@@ -162,6 +162,10 @@ public final class StratumLowering implements RuleLowering.Tables {
   private final Map<String, StoredTable> found = new HashMap<>();
   /** Whether a cyclic rule body is joined by a generic join ({@link StrataOptions#genericJoins}). */
   private final boolean genericJoins;
+  /** The rows of the constant lists' tables ({@link #constants}), kept when the others empty. */
+  private final Map<RowTable, List<Object[]>> constantRows = new IdentityHashMap<>();
+  /** Whether every plan lowered so far may run again on other runs' data ({@link #reusable}). */
+  private boolean reusable = true;
 
   public StratumLowering(SchemaPlus root, Map<String, ?> params, HostAggregations host,
       StoredTables stored, long now, boolean genericJoins) {
@@ -186,17 +190,43 @@ public final class StratumLowering implements RuleLowering.Tables {
     return tables;
   }
 
+  /**
+   * Whether the plans lowered so far depend only on the script, its parameters and the store's
+   * schema, so that they may run again over other rows, each table emptied ({@link #empty}):
+   * not when a read looks up values an earlier step's rows hold, a read travels to
+   * {@code 'NOW'}, a search index is read or a fixed rule applied (each holds what this run
+   * found: rows, the script's time, an index's instance, a rule's options).
+   */
+  public boolean reusable() {
+    return reusable;
+  }
+
+  /**
+   * Empties every row table for the plans to run again ({@link #reusable}), their rows' memory
+   * let go; the tables of constant lists keep their values.
+   */
+  public void empty() {
+    for (RowTable t : tables) {
+      t.reset();
+    }
+    constantRows.forEach((t, rows) -> {
+      t.rows().addAll(rows);
+      t.fix();
+    });
+  }
+
   /** The rows of an evaluated relation. */
   public List<Object[]> rows(String relation) {
     return RowTable.of(materialized.get(relation)).rows();
   }
 
-  /** Keeps {@code rows} as relation {@code relation}'s, of {@code arity} columns. */
-  public void materialize(String relation, List<Object[]> rows, int arity) {
+  /** Keeps {@code rows} as relation {@code relation}'s, of {@code arity} columns; its table. */
+  public RowTable materialize(String relation, List<Object[]> rows, int arity) {
     final RelOptTable table = rowTable("rule_" + relation, anyRow(arity));
     RowTable.of(table).rows().addAll(rows);
     RowTable.of(table).fix();
     materialized.put(relation, table);
+    return RowTable.of(table);
   }
 
   /** The plan of a {@link StratumPlan.Once}: its rules' union, distinct or aggregated. */
@@ -214,6 +244,7 @@ public final class StratumLowering implements RuleLowering.Tables {
    * stored relation read from the store, at its moment if it has one).
    */
   public RelNode fixed(StratumPlan.Fixed step) {
+    reusable = false;
     final FixedApply f = step.rule().fixed();
     final List<FixedRuleRun.Shape> shapes = new ArrayList<>();
     for (FixedApply.Input in : f.inputs()) {
@@ -427,6 +458,7 @@ public final class StratumLowering implements RuleLowering.Tables {
     if (v instanceof String) {
       final String s = (String) v;
       if (s.equals("NOW")) {
+        reusable = false;
         return now;
       }
       if (s.equals("END")) {
@@ -454,14 +486,16 @@ public final class StratumLowering implements RuleLowering.Tables {
 
   /**
    * Keeps {@code rows}, {@code step}'s relation as {@code read} read it, as the copy that
-   * fixpoints scan: inside a fixpoint every stored atom reads its relation's copy.
+   * fixpoints scan: inside a fixpoint every stored atom reads its relation's copy. Returns the
+   * copy's table.
    */
-  public void copy(StratumPlan.CopyStored step, Read read, List<Object[]> rows) {
+  public RowTable copy(StratumPlan.CopyStored step, Read read, List<Object[]> rows) {
     final RelOptTable copy = rowTable("stored_" + read.table(),
         anyRow(read.plan().getRowType().getFieldNames()));
     RowTable.of(copy).rows().addAll(rows);
     RowTable.of(copy).fix();
     storedCopies.put(copyKey(step.at()), copy);
+    return RowTable.of(copy);
   }
 
   /**
@@ -609,10 +643,16 @@ public final class StratumLowering implements RuleLowering.Tables {
   }
 
   @Override public SearchTarget search(Atom.SearchApply at) {
+    reusable = false;
     find(at.relation(), at.pos());
     return stored.search(at.relation(), at.index()).orElseThrow(() -> new DatalogException(
         ErrorCode.EVAL_HNSW_INDEX_NOT_FOUND, "Index " + at.index() + " not found on relation "
             + at.relation(), at.pos().line(), at.pos().column()));
+  }
+
+  @Override public void readsRows() {
+    // inside a fixpoint a stored atom reads its copy whole, whatever values it could look up
+    reusable &= inFixpoint;
   }
 
   @Override public List<Object[]> settledRows(Atom.RuleApply apply) {
@@ -639,6 +679,7 @@ public final class StratumLowering implements RuleLowering.Tables {
           ? new Object[] {(long) i, values.get(i)} : new Object[] {values.get(i)});
     }
     RowTable.of(table).fix();
+    constantRows.put(RowTable.of(table), List.copyOf(RowTable.of(table).rows()));
     return table;
   }
 }
