@@ -196,32 +196,6 @@ public final class StoreReads {
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
     final StoreSnapshot fed = root.get(ROWS) instanceof StoreSnapshot s
         && s.tableName().equals(table) ? s : null;
-    final StoreSnapshot.Reading<Columns> reading = new StoreSnapshot.Reading<>() {
-      @Override public Columns fromShared(Object shared, StoreSnapshot appended) {
-        final Columns columns = (Columns) shared;
-        if (!columns.holds(read, how)) {
-          return null;
-        }
-        if (appended.count == 0) {
-          return columns;
-        }
-        final Columns more = columns.append(appended, table, cancel);
-        appended.share(more);
-        return more;
-      }
-
-      @Override public Columns fromRows(StoreSnapshot snapshot) {
-        final Columns columns = snapshot.shared() instanceof Columns c ? c
-            : new Columns(snapshot.total());
-        for (int k = 0; k < how.length; k++) {
-          if (columns.get(read[k], how[k]) == null) {
-            columns.put(read[k], how[k], column(snapshot, table, read[k], how[k], cancel));
-          }
-        }
-        snapshot.share(columns);
-        return columns;
-      }
-    };
     return new AbstractEnumerable<Object>() {
       @Override public Enumerator<Object> enumerator() {
         return new Enumerator<Object>() {
@@ -237,8 +211,7 @@ public final class StoreReads {
 
           @Override public boolean moveNext() {
             if (columns == null) {
-              final Columns values = fed != null ? reading.fromRows(fed)
-                  : StoreSnapshot.read(store, table, cancel, reading);
+              final Columns values = columns(store, table, read, how, cancel, fed);
               columns = new Object[how.length][];
               for (int k = 0; k < how.length; k++) {
                 columns[k] = values.get(read[k], how[k]);
@@ -277,6 +250,76 @@ public final class StoreReads {
         };
       }
     };
+  }
+
+  /**
+   * The values of the integer columns {@code read} (each read as {@code how} says: {@code BYTE},
+   * {@code SHORT}, {@code INT} or {@code LONG}) of the rows of store table {@code table} that a
+   * statement starting now sees, as longs, row after row in one array ({@code read.length} a
+   * row): the values {@link #scan} gives, from the same columns read once and shared
+   * ({@link Columns}), with no row or boxed value made, for a reader that keeps rows of Ints
+   * packed (a recursion's copy of a stored relation). Null when a value is NULL: the caller
+   * reads the rows as {@link #scan} gives them.
+   */
+  public static long[] longs(Session store, String table, int[] read, Read[] how,
+      AtomicBoolean cancel) {
+    for (Read r : how) {
+      if (r != Read.BYTE && r != Read.SHORT && r != Read.INT && r != Read.LONG) {
+        throw new IllegalArgumentException("not an integer read: " + r);
+      }
+    }
+    TablePolicy.requireReadable(store, table);
+    final Columns values = columns(store, table, read, how, cancel, null);
+    final int width = read.length;
+    final long[] packed = new long[values.count * width];
+    for (int k = 0; k < width; k++) {
+      final Object[] column = values.get(read[k], how[k]);
+      for (int i = 0; i < values.count; i++) {
+        StoreSnapshot.checkCancel(cancel, table, i);
+        if (!(column[i] instanceof Number n)) {
+          return null;
+        }
+        packed[i * width + k] = n.longValue();
+      }
+    }
+    return packed;
+  }
+
+  /**
+   * Columns {@code read} of the rows of store table {@code table} that a statement starting now
+   * sees (or of {@code fed}'s rows, when not null), each read as {@code how} says: from what an
+   * earlier read of the same committed rows left, else read from the rows and left for later
+   * reads ({@link StoreSnapshot#share}).
+   */
+  private static Columns columns(Session store, String table, int[] read, Read[] how,
+      AtomicBoolean cancel, StoreSnapshot fed) {
+    final StoreSnapshot.Reading<Columns> reading = new StoreSnapshot.Reading<>() {
+      @Override public Columns fromShared(Object shared, StoreSnapshot appended) {
+        final Columns columns = (Columns) shared;
+        if (!columns.holds(read, how)) {
+          return null;
+        }
+        if (appended.count == 0) {
+          return columns;
+        }
+        final Columns more = columns.append(appended, table, cancel);
+        appended.share(more);
+        return more;
+      }
+
+      @Override public Columns fromRows(StoreSnapshot snapshot) {
+        final Columns columns = snapshot.shared() instanceof Columns c ? c
+            : new Columns(snapshot.total());
+        for (int k = 0; k < how.length; k++) {
+          if (columns.get(read[k], how[k]) == null) {
+            columns.put(read[k], how[k], column(snapshot, table, read[k], how[k], cancel));
+          }
+        }
+        snapshot.share(columns);
+        return columns;
+      }
+    };
+    return fed != null ? reading.fromRows(fed) : StoreSnapshot.read(store, table, cancel, reading);
   }
 
   /**

@@ -8,10 +8,12 @@ import dev.mnestic.datalog.lower.StratumLowering;
 import dev.mnestic.datalog.lower.StratumPlan;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.runtime.FixpointException;
+import dev.mnestic.runtime.RowList;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.StoreReads;
 import dev.mnestic.store.TablePolicy;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.SearchIndex;
@@ -155,7 +157,7 @@ final class StrataRunner implements AutoCloseable {
           final StratumPlan.Step running = step;
           step = c;
           try {
-            return execute(read.plan());
+            return copied(read);
           } finally {
             step = running;
           }
@@ -164,6 +166,32 @@ final class StrataRunner implements AutoCloseable {
         fixpoint((StratumPlan.Fixpoint) s);
       }
     }
+  }
+
+  /**
+   * The rows of a stored relation a fixpoint reads: for a relation of Int columns, read from the
+   * store straight into packed rows ({@link StoreReads#longs}: no row, boxed value or plan
+   * between the store's columns and the copy the probe chains index); else, or when a value is
+   * null, its read's plan run.
+   */
+  private List<Object[]> copied(StratumLowering.Read read) {
+    if (explanation == null && read.ints() != null) {
+      if (stop.get()) {
+        throw killed();
+      }
+      final long[] values;
+      try {
+        values = StoreReads.longs(Session.of(root), read.table(), read.ints().columns(),
+            read.ints().how(), stop);
+      } catch (IllegalStateException e) {
+        // the store's read stops so when cancelled
+        throw stop.get() ? killed() : e;
+      }
+      if (values != null) {
+        return RowList.packed(values, read.ints().columns().length);
+      }
+    }
+    return execute(read.plan());
   }
 
   private void constant(StratumPlan.Constant c) {
@@ -181,8 +209,9 @@ final class StrataRunner implements AutoCloseable {
     final StratumLowering.Recursion recursion = lowering.fixpoint(f);
     lowering.fillCopies();
     try {
-      // The fixpoint fills the full tables; its rows (full_0's) need not be copied out.
-      execute(recursion.plan(), Enumerable::count);
+      // The fixpoint fills the full tables; its rows (full_0's) need not be copied out: its
+      // first row, which it is run to the end to give, is all that is read.
+      execute(recursion.plan(), Enumerable::any);
     } catch (FixpointException e) {
       throw unfinished(f, e);
     }
