@@ -255,7 +255,7 @@ public final class RecursionBench {
     }
   }
 
-  private static Workload workload(String spec) throws IOException {
+  static Workload workload(String spec) throws IOException {
     final String[] p = spec.split(":");
     switch (p[0]) {
       case "chain": {
@@ -535,13 +535,13 @@ public final class RecursionBench {
         """);
   }
 
-  private static String putScript(Relation r) {
+  static String putScript(Relation r) {
     return "?" + r.putColumns().replace("{", "[").replace("}", "]").replace(" =>", ",")
         + " <- $rows :put " + r.name() + " " + r.putColumns();
   }
 
   /** Runs a query through JDBC with the cap as its query timeout; returns its rows as text. */
-  private static List<String> jdbc(Connection c, String query, int cap)
+  static List<String> jdbc(Connection c, String query, int cap)
       throws SQLException, Harness.Stopped {
     try (Statement s = c.createStatement()) {
       s.setQueryTimeout(cap);

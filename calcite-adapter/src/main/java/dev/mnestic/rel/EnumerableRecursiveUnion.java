@@ -2,6 +2,7 @@ package dev.mnestic.rel;
 
 import dev.mnestic.value.HeadAggregation;
 
+import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.runtime.MnesticMethod;
 import dev.mnestic.runtime.ProbeChain;
 import dev.mnestic.runtime.RowTable;
@@ -27,9 +28,13 @@ import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +59,8 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
 
   @Override public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     // return SemiNaive.fixpoint(root, new Enumerable[] {<seeds>},
-    //     new Enumerable[] {<iteratives>}, <stashed probe chains, per iterative or null>,
+    //     new Enumerable[] {<iteratives>},
+    //     <stashed probe chains, per seed then per iterative, or null>,
     //     new RowTable[] {<full>},
     //     new RowTable[] {<delta>}, maxIterations,
     //     new HeadAggregation[] {<aggregations, stashed, or null for set semantics>});
@@ -71,7 +77,7 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
                 implementor.getRootExpression(),
                 Expressions.newArrayInit(Enumerable.class, parts.subList(0, n)),
                 Expressions.newArrayInit(Enumerable.class, parts.subList(n, 2 * n)),
-                implementor.stash(iteratives().stream().map(EnumerableRecursiveUnion::chains)
+                implementor.stash(getInputs().stream().map(EnumerableRecursiveUnion::chains)
                     .toArray(ProbeChain[][]::new), ProbeChain[][].class),
                 tables(implementor, fullTables),
                 tables(implementor, deltaTables),
@@ -91,13 +97,13 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
   }
 
   /**
-   * The {@link ProbeChain}s whose union is {@code iterative}, or null unless each of its parts
-   * (the inputs of its unions) is one: scans of row tables joined left-deep by inner hash joins
-   * on equal columns, with projections of columns.
+   * The {@link ProbeChain}s whose union is {@code input} (a seed or an iterative part), or null
+   * unless each of its parts (the inputs of its unions) is one: scans of row tables joined
+   * left-deep by inner hash joins on equal columns, with projections of columns.
    */
-  static ProbeChain[] chains(RelNode iterative) {
+  static ProbeChain[] chains(RelNode input) {
     final List<RelNode> parts = new ArrayList<>();
-    union(iterative, parts);
+    union(input, parts);
     final List<ProbeChain> chains = new ArrayList<>();
     for (RelNode part : parts) {
       final Chain chain = new Chain();
@@ -105,7 +111,8 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
       if (head == null) {
         return null;
       }
-      chains.add(new ProbeChain(chain.first, chain.firstWidth, chain.probes, head));
+      chains.add(new ProbeChain(chain.first, chain.firstWidth, chain.lookupColumn,
+          chain.lookupValue, chain.probes, head));
     }
     return chains.toArray(new ProbeChain[0]);
   }
@@ -128,6 +135,9 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
   private static final class Chain {
     RowTable first;
     int firstWidth;
+    /** The first table's column a constant picks its rows by ({@link #lookup}); -1 for none. */
+    int lookupColumn = -1;
+    long lookupValue;
     final List<ProbeChain.Probe> probes = new ArrayList<>();
     int width;
 
@@ -139,12 +149,16 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
         firstWidth = width = scan.getRowType().getFieldCount();
         return first == null ? null : IntStream.range(0, width).toArray();
       }
-      if (r instanceof EnumerableCalc calc && calc.getProgram().getCondition() == null) {
+      if (r instanceof EnumerableCalc calc) {
         final int[] input = slots(calc.getInput());
         if (input == null) {
           return null;
         }
         final RexProgram program = calc.getProgram();
+        if (program.getCondition() != null
+            && !lookup(program.expandLocalRef(program.getCondition()), input)) {
+          return null;
+        }
         final int[] out = new int[program.getProjectList().size()];
         for (int k = 0; k < out.length; k++) {
           if (!(program.expandLocalRef(program.getProjectList().get(k)) instanceof RexInputRef ref)) {
@@ -193,6 +207,40 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
         return out;
       }
       return null;
+    }
+
+    /**
+     * Whether {@code condition}, over columns in slots {@code input}, picks the first table's
+     * rows whose column holds an Int constant ({@code SAME($k, VALUE(literal))}, a constant in
+     * a rule's atom: {@code reach[y] := *edge[0, y]}) before any probe; if so, taken as the
+     * chain's lookup.
+     */
+    boolean lookup(RexNode condition, int[] input) {
+      if (!probes.isEmpty() || lookupColumn >= 0
+          || !(condition instanceof RexCall same) || !isCozoCall(same, "same")
+          || same.getOperands().size() != 2) {
+        return false;
+      }
+      for (int k = 0; k < 2; k++) {
+        if (same.getOperands().get(k) instanceof RexInputRef ref
+            && same.getOperands().get(1 - k) instanceof RexCall value
+            && isCozoCall(value, "value") && value.getOperands().size() == 1
+            && value.getOperands().get(0) instanceof RexLiteral literal
+            && literal.getType().getSqlTypeName() == SqlTypeName.BIGINT
+            && literal.getValueAs(Long.class) != null) {
+          lookupColumn = input[ref.getIndex()];
+          lookupValue = literal.getValueAs(Long.class);
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Whether {@code call} calls {@link CozoCalls}'s method {@code name}. */
+    private static boolean isCozoCall(RexCall call, String name) {
+      return call.getOperator() instanceof SqlUserDefinedFunction udf
+          && udf.getFunction() instanceof ScalarFunctionImpl f
+          && f.method.getDeclaringClass() == CozoCalls.class && f.method.getName().equals(name);
     }
   }
 

@@ -119,6 +119,14 @@ public final class GenericJoinRun {
     private final int[] lo;
     private final int[] hi;
     private final long[] binding;
+    /**
+     * Per variable, per input binding it: its node before the variable was bound (restored
+     * after), its cursor, and the variable's level in its trie.
+     */
+    private final int[][] savedLo;
+    private final int[][] savedHi;
+    private final int[][] cursor;
+    private final int[][] depth;
     /** The value of each number, when the longs are numbers in a dictionary; else null. */
     private final Object[] values;
     private final List<Object[]> out = new ArrayList<>();
@@ -152,6 +160,8 @@ public final class GenericJoinRun {
       final Map<Object, Integer> numbers = ints ? null : new HashMap<>();
       final List<Object> byNumber = ints ? null : new ArrayList<>();
       final List<List<Integer>> by = new ArrayList<>();
+      // each input's rows as longs before they are sorted
+      final List<long[]> flats = new ArrayList<>();
       for (int v = 0; v < width; v++) {
         by.add(new ArrayList<>());
       }
@@ -184,13 +194,29 @@ public final class GenericJoinRun {
             });
           }
         }
-        rows[i] = sorted(flat, k);
+        // an input whose trie is an earlier one's (a relation applied again with its variables
+        // in the same order: a triangle's three edges) shares its sorted rows, read-only
+        int same = 0;
+        while (same < i
+            && (levels[same].length != k || !Arrays.equals(flats.get(same), flat))) {
+          same++;
+        }
+        flats.add(flat);
+        rows[i] = same < i ? rows[same] : sorted(flat, k);
         hi[i] = r.size();
       }
       this.values = ints ? null : byNumber.toArray();
       this.binders = new int[width][];
+      this.savedLo = new int[width][];
+      this.savedHi = new int[width][];
+      this.cursor = new int[width][];
+      this.depth = new int[width][];
       for (int v = 0; v < width; v++) {
         binders[v] = by.get(v).stream().mapToInt(Integer::intValue).toArray();
+        savedLo[v] = new int[binders[v].length];
+        savedHi[v] = new int[binders[v].length];
+        cursor[v] = new int[binders[v].length];
+        depth[v] = new int[binders[v].length];
       }
     }
 
@@ -303,10 +329,11 @@ public final class GenericJoinRun {
           smallest = k;
         }
       }
-      final int[] savedLo = new int[m];
-      final int[] savedHi = new int[m];
-      final int[] cursor = new int[m];
-      final int[] depth = new int[m];
+      // this variable's own state, made once a search (a call per value bound before it)
+      final int[] savedLo = this.savedLo[v];
+      final int[] savedHi = this.savedHi[v];
+      final int[] cursor = this.cursor[v];
+      final int[] depth = this.depth[v];
       for (int k = 0; k < m; k++) {
         savedLo[k] = lo[inputs[k]];
         savedHi[k] = hi[inputs[k]];

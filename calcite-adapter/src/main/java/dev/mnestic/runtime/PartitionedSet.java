@@ -103,7 +103,7 @@ final class PartitionedSet implements ProbeChain.Sink {
     onEach(w -> {
       final Worker worker = new Worker(w);
       for (int c = 0; c < chains.length; c++) {
-        final long rows = chains[c].rows();
+        final long rows = chains[c].rows(index[c]);
         chains[c].run(index[c], (int) (rows * w / n), (int) (rows * (w + 1) / n), cancelled,
             round, worker);
       }

@@ -23,6 +23,9 @@ public final class ProbeChain {
   private static final int CHECK_EVERY = 4096;
 
   private final RowTable first;
+  /** The first table's column whose value {@link #lookupValue} picks its rows; -1 for all. */
+  private final int lookupColumn;
+  private final long lookupValue;
   private final Probe[] probes;
   private final int[] head;
   private final int width;
@@ -57,7 +60,19 @@ public final class ProbeChain {
    * and offers the slots {@code head}.
    */
   public ProbeChain(RowTable first, int firstWidth, List<Probe> probes, int[] head) {
+    this(first, firstWidth, -1, 0, probes, head);
+  }
+
+  /**
+   * The chain that reads the rows of {@code first} whose column {@code lookupColumn} holds
+   * {@code lookupValue} (a fixed table's, looked up in its index: a seed such as
+   * {@code reach[y] := *edge[0, y]}), then probes in order, and offers the slots {@code head}.
+   */
+  public ProbeChain(RowTable first, int firstWidth, int lookupColumn, long lookupValue,
+      List<Probe> probes, int[] head) {
     this.first = first;
+    this.lookupColumn = lookupColumn;
+    this.lookupValue = lookupValue;
     this.probes = probes.toArray(new Probe[0]);
     this.head = head.clone();
     int w = firstWidth;
@@ -67,9 +82,12 @@ public final class ProbeChain {
     this.width = w;
   }
 
-  /** Whether every table the chain reads holds packed Ints only (or nothing). */
+  /**
+   * Whether every table the chain reads holds packed Ints only (or nothing), and a first table
+   * it looks rows up in is fixed (so indexed once, grouped).
+   */
   boolean runnable() {
-    if (!first.list().isPacked()) {
+    if (!first.list().isPacked() || lookupColumn >= 0 && !first.fixed()) {
       return false;
     }
     for (Probe p : probes) {
@@ -113,26 +131,39 @@ public final class ProbeChain {
     }
   }
 
-  /** How many rows of the first table a run reads (all, or a part: {@link #run}). */
-  int rows() {
-    return first.list().size();
+  /**
+   * How many rows of the first table a run over {@code index} ({@link #indexes}) reads: all,
+   * or those its lookup picks (a run may read a part of them: {@link #run}).
+   */
+  int rows(RowIndex[] index) {
+    if (lookupColumn < 0) {
+      return first.list().size();
+    }
+    final RowIndex.Grouped picked = (RowIndex.Grouped) index[probes.length];
+    final int g = picked.group(lookupValue);
+    return g < 0 ? 0 : picked.end(g) - picked.start(g);
   }
 
   /**
-   * The indexes a run probes, one a probe, from {@code indexes}: got before the round's runs,
-   * which only read them (so runs over parts of the first table's rows may share them).
+   * The indexes a run probes, one a probe, from {@code indexes}, and last the first table's
+   * that a lookup picks its rows from: got before the round's runs, which only read them (so
+   * runs over parts of the first table's rows may share them).
    */
   RowIndex[] indexes(Indexes indexes) {
-    final RowIndex[] index = new RowIndex[probes.length];
+    final RowIndex[] index = new RowIndex[probes.length + (lookupColumn < 0 ? 0 : 1)];
     for (int p = 0; p < probes.length; p++) {
       index[p] = indexes.get(probes[p].table(), probes[p].columns()[0]);
+    }
+    if (lookupColumn >= 0) {
+      index[probes.length] = indexes.get(first, lookupColumn);
     }
     return index;
   }
 
   /**
-   * Runs the chain over rows {@code from} to {@code to - 1} of the first table, probing
-   * {@code index} ({@link #indexes}), offering each head to {@code sink}.
+   * Runs the chain over rows {@code from} to {@code to - 1} of the first table's (of those its
+   * lookup picks), probing {@code index} ({@link #indexes}), offering each head to
+   * {@code sink}.
    */
   void run(RowIndex[] index, int from, int to, AtomicBoolean cancelled, int round, Sink sink) {
     if (from >= to) {
@@ -144,14 +175,23 @@ public final class ProbeChain {
       values[p] = index[p] instanceof RowIndex.Grouped grouped ? grouped.values
           : ((RowIndex.Growing) index[p]).values();
     }
-    final long[] packed = rows.packedValues();
+    final long[] packed;
+    final int base;
+    if (lookupColumn < 0) {
+      packed = rows.packedValues();
+      base = 0;
+    } else {
+      final RowIndex.Grouped picked = (RowIndex.Grouped) index[probes.length];
+      packed = picked.values;
+      base = picked.start(picked.group(lookupValue));
+    }
     final int arity = rows.arity();
     final long[] frame = new long[width];
     for (int r = from; r < to; r++) {
       if (cancelled != null && (r - from) % CHECK_EVERY == 0 && cancelled.get()) {
         throw new FixpointException(FixpointException.Reason.CANCELLED, round);
       }
-      System.arraycopy(packed, r * arity, frame, 0, arity);
+      System.arraycopy(packed, (base + r) * arity, frame, 0, arity);
       probe(0, arity, index, values, frame, sink);
     }
   }

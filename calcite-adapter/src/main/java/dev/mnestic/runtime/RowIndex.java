@@ -23,13 +23,13 @@ abstract sealed class RowIndex permits RowIndex.Grouped, RowIndex.Growing {
   /** How many groups there are: the values seen. */
   int groups;
 
-  RowIndex(int rows) {
-    int capacity = 16;
-    while (capacity < 2 * rows) {
-      capacity *= 2;
-    }
-    keys = new long[capacity];
-    slots = new int[capacity];
+  /**
+   * An empty index; the table grows with the groups (sized by the rows, a million rows of a
+   * hundred thousand values would spread over a table ten times too large for the caches).
+   */
+  RowIndex() {
+    keys = new long[16];
+    slots = new int[16];
   }
 
   /** The group of the rows whose column holds {@code key}; -1 for none. */
@@ -92,25 +92,40 @@ abstract sealed class RowIndex permits RowIndex.Grouped, RowIndex.Growing {
     /** The rows, {@code arity} values each, group after group. */
     final long[] values;
 
-    /** Indexes the rows of {@code list} (packed) by column {@code column}. */
+    /**
+     * Indexes the rows of {@code list} (packed) by column {@code column}. Rows that come
+     * grouped already (a stored relation read in its key's order, indexed by its first column)
+     * are looked up once a run of equal values and copied in one piece.
+     */
     Grouped(RowList list, int column) {
-      super(list.size());
       final int size = list.size();
       final long[] packed = list.packedValues();
       final int arity = size == 0 ? 1 : list.arity();
       final int[] groupOf = new int[size];
       int[] counts = new int[16];
+      // whether each group's rows are one run, the groups in order: the rows as they are
+      boolean grouped = true;
+      int g = -1;
       for (int r = 0; r < size; r++) {
-        final int g = add(packed[r * arity + column]);
-        if (g == counts.length) {
-          counts = Arrays.copyOf(counts, 2 * counts.length);
+        final long key = packed[r * arity + column];
+        if (r == 0 || key != packed[(r - 1) * arity + column]) {
+          final int made = groups;
+          g = add(key);
+          grouped &= g == made;
+          if (g == counts.length) {
+            counts = Arrays.copyOf(counts, 2 * counts.length);
+          }
         }
         groupOf[r] = g;
         counts[g]++;
       }
       starts = new int[groups + 1];
-      for (int g = 0; g < groups; g++) {
-        starts[g + 1] = starts[g] + counts[g];
+      for (int k = 0; k < groups; k++) {
+        starts[k + 1] = starts[k] + counts[k];
+      }
+      if (grouped) {
+        values = Arrays.copyOf(packed, size * arity);
+        return;
       }
       final int[] next = Arrays.copyOf(starts, groups);
       values = new long[size * arity];
@@ -147,7 +162,6 @@ abstract sealed class RowIndex permits RowIndex.Grouped, RowIndex.Growing {
 
     /** An index of {@code list} (packed) by column {@code column}; empty until caught up. */
     Growing(RowList list, int column) {
-      super(list.size());
       this.list = list;
       this.column = column;
     }

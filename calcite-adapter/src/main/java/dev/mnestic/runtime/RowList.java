@@ -35,6 +35,21 @@ public final class RowList extends AbstractList<Object[]> implements RandomAcces
   /** Null while the rows are packed. */
   private List<Object[]> rows;
 
+  /**
+   * The packed rows of {@code values}, {@code arity} Ints a row, row after row (the array is
+   * kept, not copied: the list owns it from now on).
+   */
+  public static RowList packed(long[] values, int arity) {
+    if (arity < 1 || values.length % arity != 0) {
+      throw new IllegalArgumentException(values.length + " values are not rows of " + arity);
+    }
+    final RowList list = new RowList();
+    list.packed = values;
+    list.arity = arity;
+    list.size = values.length / arity;
+    return list;
+  }
+
   @Override public int size() {
     return rows == null ? size : rows.size();
   }

@@ -12,7 +12,7 @@ import java.util.Arrays;
  *
  * <p>Rows of one Int go into a set of {@code long}s instead, and rows of
  * two Ints that fit in 32 bits (edges, pairs of ids: most recursive
- * relations) into one such set per first value: one array probe, no row
+ * relations) into one set of {@code int}s per first value: one array probe, no row
  * touched (equal numbers are equal rows, and such a row equals no other kind
  * of row). A recursion derives its rows grouped by the first value (a
  * round joins each delta row on to its successors), so the adds of a
@@ -26,11 +26,11 @@ public final class RowSet {
   private final LongSet ints = new LongSet();
   /** Open addressing by first value; a null set is an empty slot. */
   private int[] firsts = new int[16];
-  private LongSet[] seconds = new LongSet[16];
+  private IntSet[] seconds = new IntSet[16];
   private int pairGroups;
   private int pairCount;
   /** The group of the last pair added, and its first value. */
-  private LongSet lastSeconds;
+  private IntSet lastSeconds;
   private int lastFirst;
 
   /** Adds {@code row} (kept, not copied); whether it was new. */
@@ -56,8 +56,8 @@ public final class RowSet {
   }
 
   private boolean addSmallPair(long a, long b) {
-    final LongSet group = lastSeconds != null && lastFirst == a ? lastSeconds : group((int) a);
-    if (group.add(b)) {
+    final IntSet group = lastSeconds != null && lastFirst == a ? lastSeconds : group((int) a);
+    if (group.add((int) b)) {
       pairCount++;
       return true;
     }
@@ -89,7 +89,7 @@ public final class RowSet {
   }
 
   /** The set of second values of the pairs whose first value is {@code first}, made if new. */
-  private LongSet group(int first) {
+  private IntSet group(int first) {
     if (2 * (pairGroups + 1) > firsts.length) {
       growGroups();
     }
@@ -100,7 +100,7 @@ public final class RowSet {
     }
     if (seconds[i] == null) {
       firsts[i] = first;
-      seconds[i] = new LongSet();
+      seconds[i] = new IntSet();
       pairGroups++;
     }
     lastFirst = first;
@@ -110,9 +110,9 @@ public final class RowSet {
 
   private void growGroups() {
     final int[] oldFirsts = firsts;
-    final LongSet[] oldSeconds = seconds;
+    final IntSet[] oldSeconds = seconds;
     firsts = new int[oldFirsts.length * 2];
-    seconds = new LongSet[oldFirsts.length * 2];
+    seconds = new IntSet[oldFirsts.length * 2];
     final int mask = firsts.length - 1;
     for (int k = 0; k < oldFirsts.length; k++) {
       if (oldSeconds[k] != null) {
@@ -187,6 +187,56 @@ public final class RowSet {
       for (long key : old) {
         if (key != 0) {
           int i = slot(key, mask);
+          while (keys[i] != 0) {
+            i = (i + 1) & mask;
+          }
+          keys[i] = key;
+        }
+      }
+    }
+  }
+
+  /**
+   * A set of ints (a pair's second values, which fit in 32 bits): {@link LongSet}'s open
+   * addressing in half the memory, so a closure's millions of pairs take 8 to 16 bytes each.
+   */
+  private static final class IntSet {
+    private int[] keys = new int[8];
+    private boolean hasZero;
+    private int size;
+
+    boolean add(int key) {
+      if (key == 0) {
+        if (hasZero) {
+          return false;
+        }
+        hasZero = true;
+        size++;
+        return true;
+      }
+      if (2 * (size + 1) > keys.length) {
+        grow();
+      }
+      final int mask = keys.length - 1;
+      for (int i = LongSet.slot(key, mask); ; i = (i + 1) & mask) {
+        if (keys[i] == 0) {
+          keys[i] = key;
+          size++;
+          return true;
+        }
+        if (keys[i] == key) {
+          return false;
+        }
+      }
+    }
+
+    private void grow() {
+      final int[] old = keys;
+      keys = new int[old.length * 2];
+      final int mask = keys.length - 1;
+      for (int key : old) {
+        if (key != 0) {
+          int i = LongSet.slot(key, mask);
           while (keys[i] != 0) {
             i = (i + 1) & mask;
           }

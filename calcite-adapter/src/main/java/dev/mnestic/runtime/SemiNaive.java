@@ -84,8 +84,9 @@ public final class SemiNaive {
   /**
    * Evaluates to the fixpoint; returns relation 0's rows.
    *
-   * @param chains per relation, null or the {@link ProbeChain}s whose union is its iterative
-   *     part: run instead of it in a round where they can run (set semantics, packed tables)
+   * @param chains per relation's seed, then per relation's iterative part, null or the
+   *     {@link ProbeChain}s whose union is that part: run instead of it where they can run (set
+   *     semantics, packed tables)
    * @throws FixpointException when a round past {@code maxIterations} would run, or when
    *     the context's cancel flag is set
    */
@@ -98,6 +99,10 @@ public final class SemiNaive {
     final int splitAt = root.get(SPLIT_AT) instanceof Integer at ? at : SPLIT_ROWS;
     final List<State> states = new ArrayList<>();
     final Set<RowTable> growing = new HashSet<>();
+    final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
+    final Progress progress = (Progress) root.get(PROGRESS);
+    final boolean fuse = !Boolean.FALSE.equals(root.get(FUSE));
+    final ProbeChain.Indexes indexes = new ProbeChain.Indexes(growing);
     for (int i = 0; i < n; i++) {
       final State state = aggregations[i] == null ? new SetState(threads, splitAt)
           : aggregations[i].boundedMeetKind() ? new FrontierState(aggregations[i])
@@ -110,16 +115,16 @@ public final class SemiNaive {
       full[i].rows().clear();
       delta[i].rows().clear();
       // full_i = delta_i = seed_i (distinct, or each group's best)
-      for (Object[] row : seeds[i]) {
-        state.offer(row);
+      if (fuse && state instanceof SetState set && runnable(chains[i])) {
+        set.run(chains[i], indexes, cancelled, 0);
+      } else {
+        for (Object[] row : seeds[i]) {
+          state.offer(row);
+        }
       }
       state.settle();
       state.publish(full[i].rows(), delta[i].rows());
     }
-    final AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
-    final Progress progress = (Progress) root.get(PROGRESS);
-    final boolean fuse = !Boolean.FALSE.equals(root.get(FUSE));
-    final ProbeChain.Indexes indexes = new ProbeChain.Indexes(growing);
     final int[] deltas = new int[n];
     for (int round = 1; ; round++) {
       if (round > maxIterations) {
@@ -129,9 +134,8 @@ public final class SemiNaive {
       indexes.nextRound();
       for (int i = 0; i < n; i++) {
         final State state = states.get(i);
-        if (fuse && state instanceof SetState set && chains[i] != null
-            && Arrays.stream(chains[i]).allMatch(ProbeChain::runnable)) {
-          set.run(chains[i], indexes, cancelled, round);
+        if (fuse && state instanceof SetState set && runnable(chains[n + i])) {
+          set.run(chains[n + i], indexes, cancelled, round);
         } else if (!(state instanceof OnceState)) {
           for (Object[] row : iteratives[i]) {
             state.offer(row);
@@ -155,6 +159,11 @@ public final class SemiNaive {
         return full[0].scan(root);
       }
     }
+  }
+
+  /** Whether {@code chains} are a part's probe chains, each able to run now. */
+  private static boolean runnable(ProbeChain[] chains) {
+    return chains != null && Arrays.stream(chains).allMatch(ProbeChain::runnable);
   }
 
   /**
@@ -220,13 +229,13 @@ public final class SemiNaive {
       long rows = 0;
       for (int c = 0; c < chains.length; c++) {
         index[c] = chains[c].indexes(indexes);
-        rows += chains[c].rows();
+        rows += chains[c].rows(index[c]);
       }
       if (threads > 1 && rows >= splitAt) {
         tuples.runSplit(chains, index, cancelled, round);
       } else {
         for (int c = 0; c < chains.length; c++) {
-          chains[c].run(index[c], 0, chains[c].rows(), cancelled, round, tuples);
+          chains[c].run(index[c], 0, chains[c].rows(index[c]), cancelled, round, tuples);
         }
       }
     }

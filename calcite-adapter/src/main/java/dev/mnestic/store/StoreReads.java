@@ -196,35 +196,8 @@ public final class StoreReads {
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
     final StoreSnapshot fed = root.get(ROWS) instanceof StoreSnapshot s
         && s.tableName().equals(table) ? s : null;
-    final StoreSnapshot.Reading<Enumerator<Object>> reading = new StoreSnapshot.Reading<>() {
-      @Override public Enumerator<Object> fromShared(Object shared, StoreSnapshot appended) {
-        final Columns columns = (Columns) shared;
-        if (!columns.holds(read, how)) {
-          return null;
-        }
-        if (appended.count == 0) {
-          return columns.rows(table, read, how, array, cancel);
-        }
-        final Columns more = columns.append(appended, table, cancel);
-        appended.share(more);
-        return more.rows(table, read, how, array, cancel);
-      }
-
-      @Override public Enumerator<Object> fromRows(StoreSnapshot snapshot) {
-        if (!snapshot.shareable()) {
-          return new Streamed(snapshot, table, read, how, array, cancel);
-        }
-        final Columns columns = snapshot.shared() instanceof Columns c ? c
-            : new Columns(snapshot.count);
-        for (int k = 0; k < how.length; k++) {
-          if (columns.get(read[k], how[k]) == null) {
-            columns.put(read[k], how[k], column(snapshot, table, read[k], how[k], cancel));
-          }
-        }
-        snapshot.share(columns);
-        return columns.rows(table, read, how, array, cancel);
-      }
-    };
+    final StoreSnapshot.Reading<Enumerator<Object>> reading =
+        reading(table, read, how, array, cancel);
     return new AbstractEnumerable<Object>() {
       @Override public Enumerator<Object> enumerator() {
         return new Enumerator<Object>() {
@@ -253,6 +226,88 @@ public final class StoreReads {
         };
       }
     };
+  }
+
+  /**
+   * How {@link #scan} reads columns {@code read} of store table {@code table}: from what an
+   * earlier read of the same committed rows left (adding the rows appended since), else from
+   * the rows, left for later reads when they can be ({@link StoreSnapshot#shareable}), else
+   * streamed ({@link Streamed}).
+   */
+  private static StoreSnapshot.Reading<Enumerator<Object>> reading(String table, int[] read,
+      Read[] how, boolean array, AtomicBoolean cancel) {
+    return new StoreSnapshot.Reading<>() {
+      @Override public Enumerator<Object> fromShared(Object shared, StoreSnapshot appended) {
+        final Columns columns = (Columns) shared;
+        if (!columns.holds(read, how)) {
+          return null;
+        }
+        if (appended.count == 0) {
+          return columns.rows(table, read, how, array, cancel);
+        }
+        final Columns more = columns.append(appended, table, cancel);
+        appended.share(more);
+        return more.rows(table, read, how, array, cancel);
+      }
+
+      @Override public Enumerator<Object> fromRows(StoreSnapshot snapshot) {
+        if (!snapshot.shareable()) {
+          return new Streamed(snapshot, table, read, how, array, cancel);
+        }
+        final Columns columns = snapshot.shared() instanceof Columns c ? c
+            : new Columns(snapshot.count);
+        for (int k = 0; k < how.length; k++) {
+          if (columns.get(read[k], how[k]) == null) {
+            columns.put(read[k], how[k], column(snapshot, table, read[k], how[k], cancel));
+          }
+        }
+        snapshot.share(columns);
+        return columns.rows(table, read, how, array, cancel);
+      }
+    };
+  }
+
+  /**
+   * The values of the integer columns {@code read} (each read as {@code how} says: {@code BYTE},
+   * {@code SHORT}, {@code INT} or {@code LONG}) of the rows of store table {@code table} that a
+   * statement starting now sees, as longs, row after row in one array ({@code read.length} a
+   * row): the values {@link #scan} gives, read as it reads them, for a reader that keeps rows of
+   * Ints packed (a recursion's copy of a stored relation). Null when a value is NULL: the caller
+   * reads the rows as {@link #scan} gives them.
+   */
+  public static long[] longs(Session store, String table, int[] read, Read[] how,
+      AtomicBoolean cancel) {
+    if (read.length == 0) {
+      throw new IllegalArgumentException("no column to read");
+    }
+    for (Read r : how) {
+      if (r != Read.BYTE && r != Read.SHORT && r != Read.INT && r != Read.LONG) {
+        throw new IllegalArgumentException("not an integer read: " + r);
+      }
+    }
+    TablePolicy.requireReadable(store, table);
+    final int width = read.length;
+    final Enumerator<Object> rows = StoreSnapshot.read(store, table, cancel,
+        reading(table, read, how, true, cancel));
+    try {
+      long[] packed = new long[1024 * width];
+      int n = 0;
+      while (rows.moveNext()) {
+        final Object[] row = (Object[]) rows.current();
+        if (n + width > packed.length) {
+          packed = Arrays.copyOf(packed, packed.length * 2);
+        }
+        for (int k = 0; k < width; k++) {
+          if (!(row[k] instanceof Number v)) {
+            return null;
+          }
+          packed[n++] = v.longValue();
+        }
+      }
+      return Arrays.copyOf(packed, n);
+    } finally {
+      rows.close();
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.mnestic.rel;
 
+import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.SemiNaive;
 
@@ -11,7 +12,13 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.RelBuilder;
@@ -19,6 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -284,6 +292,57 @@ class ProbeChainTest {
                       b.isNotDistinctFrom(b.field(2, 0, 2), b.field(2, 1, 1))))
                   .project(b.field(2)).build()),
           List.of(full), List.of(delta), 10_000).build());
+    }
+  }
+
+  /**
+   * CozoScript's {@code SAME(a, b)} and {@code VALUE(x)} as the front end makes them (dynamic:
+   * never folded while planning).
+   */
+  @SuppressWarnings("deprecation")
+  private static SqlUserDefinedFunction cozo(String name, String method, SqlTypeName returns) {
+    return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO),
+        ReturnTypes.explicit(returns), null, OperandTypes.VARIADIC, null,
+        ScalarFunctionImpl.create(CozoCalls.class, method)) {
+      @Override public boolean isDynamicFunction() {
+        return true;
+      }
+    };
+  }
+
+  /**
+   * {@code r[y] := *edge[c, y]; r[y] := r[x], *edge[x, y]}: reachability from a constant, whose
+   * seed looks its rows up in the edges' index (a chain too), against a search; a constant no
+   * edge starts from derives nothing.
+   */
+  @Test void aSeedLooksItsConstantUp() throws SQLException {
+    final SqlUserDefinedFunction same = cozo("COZO_SAME", "same", SqlTypeName.BOOLEAN);
+    final SqlUserDefinedFunction value = cozo("COZO_VALUE", "value", SqlTypeName.ANY);
+    final Random random = new Random(41);
+    for (int trial = 0; trial < 12; trial++) {
+      final int nodes = 2 + random.nextInt(50);
+      final List<Object[]> edges = pairs(random, nodes, random.nextInt(3 * nodes));
+      edges.sort((x, y) -> Long.compare((Long) x[0], (Long) y[0]));
+      final RelOptTable edge = fixed("edge", edges);
+      final RelOptTable full = table("r_full", single);
+      final RelOptTable delta = table("r_delta", single);
+      final long from = random.nextInt(nodes + 2);
+      final Supplier<RelNode> plan = () -> MnesticRelBuilder.recursiveUnion(
+          scan(edge).filter(b.call(same, b.field(0),
+                  b.call(value, b.getRexBuilder().makeBigintLiteral(BigDecimal.valueOf(from)))))
+              .project(b.field(1))
+              .push(scan(delta).push(scan(edge).build())
+                  .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 0)))
+                  .project(b.field(2)).build()),
+          List.of(full), List.of(delta), 10_000).build();
+      final EnumerableRecursiveUnion union =
+          (EnumerableRecursiveUnion) Plans.optimize(plan.get());
+      assertNotNull(EnumerableRecursiveUnion.chains(union.seeds().get(0)),
+          () -> Plans.explain(union));
+      final Set<List<Object>> expected = new HashSet<>();
+      closure(edges).stream().filter(p -> p.get(0).equals(from))
+          .forEach(p -> expected.add(List.of(p.get(1))));
+      assertEquals(expected, both(plan), "trial " + trial);
     }
   }
 

@@ -54,9 +54,24 @@ class GenericJoinRunTest {
             }
           }
         }
-        mine.forEach(v -> bound[v] = true);
-        bindings.add(mine.stream().mapToInt(Integer::intValue).toArray());
+        // now and again an earlier input's rows again (a relation applied twice), bound to the
+        // same variables (not the last input's, which must bind the rest) or to others: its
+        // trie may then be the earlier one's
+        final int again = i == 0 ? -1 : random.nextInt(i);
+        final boolean twice = again >= 0 && random.nextInt(3) == 0
+            && bindings.get(again).length == mine.size();
+        final int[] binding = twice && i < n - 1 && random.nextBoolean()
+            ? bindings.get(again).clone() : mine.stream().mapToInt(Integer::intValue).toArray();
+        for (int v : binding) {
+          bound[v] = true;
+        }
+        bindings.add(binding);
         final List<Object[]> rows = new ArrayList<>();
+        if (twice) {
+          rows.addAll(inputs.get(again));
+          inputs.add(rows);
+          continue;
+        }
         final int size = random.nextInt(25);
         for (int r = 0; r < size; r++) {
           final Object[] row = new Object[mine.size()];

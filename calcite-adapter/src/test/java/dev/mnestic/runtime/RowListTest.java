@@ -71,6 +71,37 @@ class RowListTest {
     }
   }
 
+  /** A list made of packed values holds their rows, grows and unpacks as one built row by row. */
+  @Test void madeOfPackedValues() {
+    final Random random = new Random(13);
+    for (int arity = 1; arity <= 3; arity++) {
+      final List<Object[]> reference = new ArrayList<>();
+      final long[] values = new long[arity * random.nextInt(50)];
+      for (int k = 0; k < values.length; k++) {
+        values[k] = random.nextLong() >> random.nextInt(64);
+      }
+      for (int r = 0; r < values.length / arity; r++) {
+        final Object[] row = new Object[arity];
+        for (int c = 0; c < arity; c++) {
+          row[c] = values[r * arity + c];
+        }
+        reference.add(row);
+      }
+      final RowList rows = RowList.packed(values, arity);
+      assertRows(reference, rows);
+      final Object[] more = new Object[arity];
+      Arrays.fill(more, 7L);
+      assertEquals(reference.add(more), rows.add(more.clone()));
+      assertRows(reference, rows);
+      final Object[] other = new Object[arity];
+      Arrays.fill(other, "x");
+      assertEquals(reference.add(other), rows.add(other.clone()));
+      assertRows(reference, rows);
+    }
+    assertThrows(IllegalArgumentException.class, () -> RowList.packed(new long[3], 2));
+    assertThrows(IllegalArgumentException.class, () -> RowList.packed(new long[0], 0));
+  }
+
   private static void assertRows(List<Object[]> expected, List<Object[]> actual) {
     assertEquals(expected.size(), actual.size());
     for (int i = 0; i < expected.size(); i++) {

@@ -8,11 +8,13 @@ import dev.mnestic.datalog.lower.StratumLowering;
 import dev.mnestic.datalog.lower.StratumPlan;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.runtime.FixpointException;
+import dev.mnestic.runtime.RowList;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
+import dev.mnestic.store.StoreReads;
 import dev.mnestic.store.TablePolicy;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.SearchIndex;
@@ -137,9 +139,14 @@ final class StrataRunner implements AutoCloseable {
   private record Fill(StratumPlan.Step step, RowTable into, List<Object[]> rows) implements Act {
   }
 
-  /** A plan's rows kept in a table: a relation evaluated once, a fixed rule's, a copy. */
+  /** A plan's rows kept in a table: a relation evaluated once, a fixed rule's. */
   private record Keep(StratumPlan.Step step, Plans.Compiled plan, RowTable into)
       implements Act {
+  }
+
+  /** A stored relation's copy that fixpoints read ({@link #copied}), kept in its table. */
+  private record Copy(StratumPlan.Step step, StratumLowering.Read read, Plans.Compiled plan,
+      RowTable into) implements Act {
   }
 
   /** A fixpoint run, its full tables then its members' rows. */
@@ -224,6 +231,8 @@ final class StrataRunner implements AutoCloseable {
         fill(f.into(), f.rows());
       } else if (a instanceof Keep k) {
         fill(k.into(), run(k.plan(), Enumerable::toList));
+      } else if (a instanceof Copy c) {
+        fill(c.into(), copied(c.read(), c.plan()));
       } else {
         final Fix f = (Fix) a;
         try {
@@ -295,12 +304,38 @@ final class StrataRunner implements AutoCloseable {
       } else if (s instanceof StratumPlan.CopyStored c) {
         final StratumLowering.Read read = lowering.read(c);
         final Plans.Compiled compiled = compile(read.plan());
-        acts.add(new Keep(c, compiled,
-            lowering.copy(c, read, run(compiled, Enumerable::toList))));
+        acts.add(new Copy(c, read, compiled,
+            lowering.copy(c, read, copied(read, compiled))));
       } else {
         fixpoint((StratumPlan.Fixpoint) s);
       }
     }
+  }
+
+  /**
+   * The rows of a stored relation a fixpoint reads: for a relation of Int columns, read from the
+   * store straight into packed rows ({@link StoreReads#longs}: no row, boxed value or plan
+   * between the store's columns and the copy the probe chains index); else, or when a value is
+   * null, its read's plan run.
+   */
+  private List<Object[]> copied(StratumLowering.Read read, Plans.Compiled compiled) {
+    if (explanation == null && read.ints() != null) {
+      if (stop.get()) {
+        throw killed();
+      }
+      final long[] values;
+      try {
+        values = StoreReads.longs(Session.of(root), read.table(), read.ints().columns(),
+            read.ints().how(), stop);
+      } catch (IllegalStateException e) {
+        // the store's read stops so when cancelled
+        throw stop.get() ? killed() : e;
+      }
+      if (values != null) {
+        return RowList.packed(values, read.ints().columns().length);
+      }
+    }
+    return run(compiled, Enumerable::toList);
   }
 
   private void constant(StratumPlan.Constant c) {

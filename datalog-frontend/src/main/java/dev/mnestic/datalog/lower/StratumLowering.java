@@ -15,7 +15,9 @@ import dev.mnestic.runtime.CozoCalls;
 import dev.mnestic.runtime.FixedRuleRun;
 import dev.mnestic.runtime.IndexJoinRun;
 import dev.mnestic.runtime.RowTable;
+import dev.mnestic.store.EnumerableStoreScan;
 import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreReads;
 import dev.mnestic.value.ColType;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.HeadAggregation;
@@ -24,6 +26,7 @@ import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.Validity;
 import dev.mnestic.value.ValueException;
 
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.adapter.jdbc.JdbcSchema;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.ViewExpanders;
@@ -44,6 +47,7 @@ import com.google.common.collect.ImmutableList;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -125,8 +129,21 @@ public final class StratumLowering implements RuleLowering.Tables {
    */
   static final int LOOKUP_SHARE = 8;
 
-  /** A stored relation's plan, reading store table {@code table}. */
-  public record Read(String table, RelNode plan) {
+  /**
+   * A stored relation's plan, reading store table {@code table}.
+   *
+   * @param ints the same rows as packed Ints, when the plan reads every row of the table and
+   *     each of the relation's columns is an integer column the plan only turns into a CozoDB
+   *     Int (no codec): what to read ({@link StoreReads#longs}); else null
+   */
+  public record Read(String table, RelNode plan, IntColumns ints) {
+  }
+
+  /**
+   * The table columns {@code columns} (in the relation's order), each read from the store as
+   * {@code how} says: an integer read ({@link StoreReads#longs}).
+   */
+  public record IntColumns(int[] columns, StoreReads.Read[] how) {
   }
 
   /**
@@ -438,8 +455,31 @@ public final class StratumLowering implements RuleLowering.Tables {
       b.project(table.columns().stream().map(i -> (RexNode) b.field(i)).toList(),
           table.columns().stream().map(names::get).toList(), true);
     }
-    return new Read(table.table(), b.build());
+    return new Read(table.table(), b.build(),
+        moment == null && lookups.isEmpty() ? ints(table, scan) : null);
   }
+
+  /**
+   * How {@code table}'s relation columns are read as packed Ints from {@code scan}'s columns,
+   * when each is an integer column without a codec (its value the Int itself); else null.
+   */
+  private IntColumns ints(StoredTable table, RelNode scan) {
+    final StoreReads.Read[] reads =
+        EnumerableStoreScan.reads((JavaTypeFactory) b.getTypeFactory(), scan.getRowType());
+    final int[] columns = table.columns().stream().mapToInt(Integer::intValue).toArray();
+    final StoreReads.Read[] how = new StoreReads.Read[columns.length];
+    for (int k = 0; k < columns.length; k++) {
+      how[k] = reads[columns[k]];
+      if (table.codecs().get(columns[k]) != null || !INT_READS.contains(how[k])) {
+        return null;
+      }
+    }
+    return new IntColumns(columns, how);
+  }
+
+  /** The reads of integer columns, whose values are CozoDB Ints as they are. */
+  private static final Set<StoreReads.Read> INT_READS = EnumSet.of(StoreReads.Read.BYTE,
+      StoreReads.Read.SHORT, StoreReads.Read.INT, StoreReads.Read.LONG);
 
   /**
    * The moment of a time-travel read {@code @ e} in µs since the Unix epoch, as CozoDB takes it:
