@@ -10,6 +10,7 @@ import dev.mnestic.datalog.ast.Script;
 import dev.mnestic.datalog.error.DatalogException;
 import dev.mnestic.datalog.eval.ConstantEvaluator;
 import dev.mnestic.datalog.eval.ConstantRules;
+import dev.mnestic.datalog.fixed.FixedRules;
 import dev.mnestic.datalog.fixed.ReadPolicy;
 import dev.mnestic.datalog.lower.MagicSets;
 import dev.mnestic.datalog.lower.StrataOptions;
@@ -20,6 +21,7 @@ import dev.mnestic.runtime.DeepStack;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
+import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.Aggregators;
@@ -624,8 +626,11 @@ public final class Engine {
   private Result explain(Script.Query query, Map<String, ?> params) throws SQLException {
     final boolean magic = magicRewrite(query.options(), params);
     Definitions.check(query.rules(), params);
-    final List<Rule> rules = query.rules().stream()
-        .map(r -> headed(r, params)).toList();
+    final Session session = session();
+    final SearchRelations.Rewritten read = SearchRelations.rewrite(query.rules(),
+        options.fixedRules(), session, relation -> StoreCatalog.findTable(session, relation));
+    final List<Rule> rules = read.rules().stream()
+        .map(r -> headed(r, read.fixedRules(), params)).toList();
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
       throw noEntry();
     }
@@ -633,7 +638,7 @@ public final class Engine {
     final List<List<String>> strata = Stratifier.stratify(rewritten, options.host()::isMeet);
     final int maxEpochs = maxEpochs(query.options(), params);
     final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs)
-        .withFixedRules(options.fixedRules()).withGenericJoins(options.genericJoins());
+        .withFixedRules(read.fixedRules()).withGenericJoins(options.genericJoins());
     final StratumPlan plan = StratumPlanner.plan(rewritten, strata, params, explaining);
     try (StrataRunner explained = new StrataRunner(connection, params, explaining)) {
       return new Result(EXPLAIN_HEADERS, explained.explain(plan));
@@ -687,7 +692,12 @@ public final class Engine {
    * without a head gets its columns, a fixed rule is checked ({@code FixedRules.checked}).
    */
   private Rule headed(Rule rule, Map<String, ?> params) {
-    return options.fixedRules().checked(ConstantRules.headed(rule, params), params);
+    return headed(rule, options.fixedRules(), params);
+  }
+
+  /** {@code rule} as {@link #headed(Rule, Map)} makes it, with the fixed rules {@code fixedRules}. */
+  private Rule headed(Rule rule, FixedRules fixedRules, Map<String, ?> params) {
+    return fixedRules.checked(ConstantRules.headed(rule, params), params);
   }
 
   /** The columns of {@code ::explain}. */
@@ -792,8 +802,10 @@ public final class Engine {
     } else {
       final boolean magic = magicRewrite(options, params);
       Definitions.check(query.rules(), params);
-      final List<Rule> rules = query.rules().stream()
-          .map(r -> headed(r, params)).toList();
+      final SearchRelations.Rewritten read = SearchRelations.rewrite(query.rules(),
+          this.options.fixedRules(), stored.session(), stored::table);
+      final List<Rule> rules = read.rules().stream()
+          .map(r -> headed(r, read.fixedRules(), params)).toList();
       entry = rules.stream().filter(r -> r.name().equals(Rule.ENTRY)).toList();
       if (entry.isEmpty()) {
         throw noEntry();
@@ -804,12 +816,16 @@ public final class Engine {
       if (entry.get(0).kind() == Rule.Kind.CONSTANT) {
         rows = ConstantRules.rows(entry.get(0), params);
       } else {
-        final StrataOptions planned = run.withMaxEpochs(maxEpochs(options, params));
+        final StrataOptions planned = run.withFixedRules(read.fixedRules())
+            .withMaxEpochs(maxEpochs(options, params));
         final StratumPlan plan = StratumPlanner.plan(rewritten, strata, params, planned);
         try (StrataRunner runner = new StrataRunner(connection, params, planned)) {
           rows = runner.evaluate(plan);
           final StrataRunner.Evaluation evaluation = runner.evaluation();
-          if (key != null && evaluation != null && KeptEvaluations.keeps(query)) {
+          // a read of a search index's own relation applies a fixed rule made for this run
+          // (SearchRelations): not kept
+          if (key != null && evaluation != null && read.rules() == query.rules()
+              && KeptEvaluations.keeps(query)) {
             kept.keep(key, evaluation);
           }
         }

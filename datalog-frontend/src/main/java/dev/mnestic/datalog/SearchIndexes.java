@@ -89,10 +89,15 @@ public final class SearchIndexes {
       // one instance per table and index name: a new definition replaces the old one
       ofStore.keySet().removeIf(k -> k.startsWith(table + "\u0000" + definition.name()
           + "\u0000") && !k.equals(key));
-      return ofStore.computeIfAbsent(key, k -> kind(definition.kind()).create(definition,
-          columns, filter((String) definition.option("index_filter"), columns.names()),
-          source -> function(source, columns.names())));
+      return ofStore.computeIfAbsent(key, k -> create(definition, columns));
     }
+  }
+
+  /** A new, empty instance of {@code definition} over a relation of {@code columns}. */
+  static SearchIndex create(SearchIndex.Definition definition, SearchIndex.Columns columns) {
+    return kind(definition.kind()).create(definition, columns,
+        filter((String) definition.option("index_filter"), columns.names()),
+        source -> function(source, columns.names()));
   }
 
   /**

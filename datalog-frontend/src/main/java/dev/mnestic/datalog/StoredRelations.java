@@ -200,6 +200,11 @@ final class StoredRelations {
     return now;
   }
 
+  /** The store's session the relations are in. */
+  Session session() {
+    return session;
+  }
+
   /**
    * The table holding {@code relation} as the running script sees it, if there is one; a
    * hidden relation's rows are not read ({@code tx::insufficient_access_level}).
@@ -1145,46 +1150,27 @@ final class StoredRelations {
 
   /**
    * The columns of the relation CozoDB keeps a search index of {@code table} in, {@code idx}
-   * the index's name, as {@code ::columns} shows them ({@code cozo-core/src/runtime/relation.rs}); null when there is no such index. mnestic
-   * keeps the index in memory ({@code search}), not in such a relation, so it has only their
-   * columns, not their rows.
+   * the index's name and for MinHash-LSH's inverse relation {@code idx:inv}, as {@code
+   * ::columns} shows them ({@code SearchIndex.Kind#relationColumns}); null when there is no
+   * such index.
    */
   private List<List<Object>> searchIndexColumns(String table, StoredSchema schema,
       String idx) {
-    final SearchIndex.Definition d = TablePolicy.of(session, table).searchIndices().get(idx);
+    final int colon = idx.indexOf(':');
+    final SearchIndex.Definition d = TablePolicy.of(session, table).searchIndices()
+        .get(colon < 0 ? idx : idx.substring(0, colon));
     if (d == null) {
       return null;
     }
-    final List<StoredSchema.Column> keys =
-        schema.keysFirst().stream().filter(StoredSchema.Column::key).toList();
-    final List<Object[]> columns = new ArrayList<>();
-    if (d.kind().equals("lsh")) {
-      columns.add(new Object[] {"hash", true, "Bytes"});
-      keys.forEach(k -> columns.add(new Object[] {"src_" + k.name(), true,
-          k.type().toString()}));
-    } else if (d.kind().equals("fts")) {
-      columns.add(new Object[] {"word", true, "String"});
-      keys.forEach(k -> columns.add(new Object[] {"src_" + k.name(), true,
-          k.type().toString()}));
-      for (String list : List.of("offset_from", "offset_to", "position")) {
-        columns.add(new Object[] {list, false, "[Int]"});
-      }
-      columns.add(new Object[] {"total_length", false, "Int"});
-    } else {
-      columns.add(new Object[] {"layer", true, "Int"});
-      for (String prefix : List.of("fr", "to")) {
-        keys.forEach(k -> columns.add(new Object[] {prefix + "_" + k.name(), true,
-            k.type().toString()}));
-        columns.add(new Object[] {prefix + "__field", true, "Int"});
-        columns.add(new Object[] {prefix + "__sub_idx", true, "Int"});
-      }
-      columns.add(new Object[] {"dist", false, "Float"});
-      columns.add(new Object[] {"hash", false, "Bytes?"});
-      columns.add(new Object[] {"ignore_link", false, "Bool"});
+    final List<SearchIndex.RelationColumn> columns = SearchIndexes.kind(d.kind())
+        .relationColumns(d, SearchIndexes.columns(schema),
+            colon < 0 ? "" : idx.substring(colon + 1));
+    if (columns == null) {
+      return null;
     }
     final List<List<Object>> rows = new ArrayList<>();
-    for (Object[] c : columns) {
-      rows.add(Values.list(c[0], c[1], (long) rows.size(), c[2], false));
+    for (SearchIndex.RelationColumn c : columns) {
+      rows.add(Values.list(c.name(), c.key(), (long) rows.size(), c.type(), false));
     }
     return rows;
   }

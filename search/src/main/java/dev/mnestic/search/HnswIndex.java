@@ -1,5 +1,6 @@
 package dev.mnestic.search;
 
+import dev.mnestic.value.Bytes;
 import dev.mnestic.value.Functions;
 import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.StopCheck;
@@ -9,11 +10,15 @@ import dev.mnestic.value.Vector;
 
 import org.apache.lucene.codecs.hnsw.DefaultFlatVectorScorer;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopKnnCollector;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.hnsw.HnswGraph;
 import org.apache.lucene.util.hnsw.HnswGraphBuilder;
 import org.apache.lucene.util.hnsw.HnswGraphSearcher;
+import org.apache.lucene.util.hnsw.NeighborArray;
+import org.apache.lucene.util.hnsw.OnHeapHnswGraph;
 import org.apache.lucene.util.hnsw.RandomAccessVectorValues;
 import org.apache.lucene.util.hnsw.RandomVectorScorer;
 
@@ -40,7 +45,17 @@ import java.util.Map;
  * keeps it as a way through, as Lucene does with deleted documents); the same entry back with
  * the same vector (a transaction's own write taken back after its search and made again at
  * the next, a row deleted and put back) is marked live again rather than added twice; the
- * graph is built again once deleted entries outnumber live ones (and 16).
+ * graph is built again once deleted entries outnumber live ones.
+ *
+ * <p>Every live entry is reachable by a search, whatever the changes: Lucene 9.12 builds a
+ * graph one node at a time, and a node's new link can push out an older node's last link in
+ * (its {@code HnswGraphBuilder.finish} no longer joins the parts, as its {@code
+ * connectComponents} did), so a graph can split and a search miss what it cannot reach. So
+ * searches walk the graph through {@link Connected}: at level 0 every node also links to the
+ * entry node, and the entry node also to one node of each part its own links do not reach
+ * (found by a walk of level 0 from the entry after nodes were added: O(links), not per search).
+ * Every live entry is then reachable from wherever the search enters level 0, so a search whose
+ * {@code ef} exceeds the live entries finds them all, in exact order ({@code HnswIndexTest}).
  *
  * <p>Distances: the graph ranks by Lucene's similarity of the same order (Euclidean for {@code
  * L2}, cosine for {@code Cosine}, maximum inner product for {@code IP}, on the vectors as
@@ -74,6 +89,11 @@ final class HnswIndex implements SearchIndex {
   private final Map<Entry, Integer> gone = new HashMap<>();
   private final Map<List<Object>, List<Integer>> byKey = new HashMap<>();
   private HnswGraphBuilder builder;
+  /**
+   * One live entry of each part of level 0 the entry node's links do not reach (walked after
+   * nodes were added: null until then).
+   */
+  private int[] parts;
 
   /** An indexed vector: its row's key, the field's column, the element's place or -1. */
   private record Entry(List<Object> key, int column, int element) {
@@ -113,13 +133,11 @@ final class HnswIndex implements SearchIndex {
 
   /**
    * Builds the graph again from the live entries, in the order they were added, once deleted
-   * ones outnumber them (and 16): a graph changed one node at a time with many deleted can
-   * split, its entry node's part no longer reaching the rest (Lucene joins the parts only as
-   * it freezes a graph), and a search would miss what it cannot reach.
+   * ones outnumber them (each costs memory and a search's walk through it).
    */
   private void compactIfWorthIt(StopCheck stop) {
     final int dead = deleted.cardinality();
-    if (dead <= Math.max(16, entries.size() - dead)) {
+    if (dead <= entries.size() - dead) {
       return;
     }
     final List<Entry> liveEntries = new ArrayList<>();
@@ -140,6 +158,7 @@ final class HnswIndex implements SearchIndex {
     gone.clear();
     byKey.clear();
     builder = newBuilder();
+    parts = null;
     for (int i = 0; i < liveEntries.size(); i++) {
       if (i % 4096 == 4095) {
         stop.check();
@@ -257,6 +276,7 @@ final class HnswIndex implements SearchIndex {
     rowOf.add(row);
     ords.put(entry, ord);
     byKey.computeIfAbsent(entry.key(), k -> new ArrayList<>()).add(ord);
+    parts = null;
     try {
       builder.addGraphNode(ord);
     } catch (IOException e) {
@@ -275,6 +295,97 @@ final class HnswIndex implements SearchIndex {
     ofKey.remove((Integer) ord);
     if (ofKey.isEmpty()) {
       byKey.remove(entry.key());
+    }
+  }
+
+  /**
+   * The graph as CozoDB's {@code rel:idx} shows its own (mnestic's own graph: Lucene's, its
+   * levels drawn from seed 42 in the order vectors were added, where CozoDB draws them at
+   * random). Level {@code l} is layer {@code -l}; per live vector and layer a self row (its
+   * degree as {@code dist}, the SHA-256 of its little-endian elements as {@code hash}) and per
+   * pair of live vectors linked there in either direction a row each way with their distance,
+   * {@code ignore_link} true for a direction Lucene's graph does not link (CozoDB keeps a link
+   * it prunes so, for symmetry); and a row at layer 1, keys null, its {@code dist} the entry
+   * vector's lowest layer. By the key columns, in CozoDB's value order.
+   */
+  @Override public List<Object[]> relationRows(String part) {
+    final List<Object[]> rows = new ArrayList<>();
+    if (entries.size() == deleted.cardinality()) {
+      return rows;
+    }
+    final int keys = columns.keyCount();
+    final int width = 2 * keys + 8;
+    try {
+      final HnswGraph graph = builder.getGraph();
+      for (int level = 0; level < graph.numLevels(); level++) {
+        final Map<Long, Boolean> links = new HashMap<>();
+        for (var nodes = graph.getNodesOnLevel(level); nodes.hasNext(); ) {
+          final int node = nodes.nextInt();
+          if (deleted.get(node)) {
+            continue;
+          }
+          int degree = 0;
+          graph.seek(level, node);
+          for (int to = graph.nextNeighbor(); to != DocIdSetIterator.NO_MORE_DOCS;
+              to = graph.nextNeighbor()) {
+            if (!deleted.get(to) && to != node) {
+              degree++;
+              links.put((long) node << 32 | to, true);
+            }
+          }
+          rows.add(graphRow(width, -level, node, node, (double) degree,
+              Bytes.of(sha256(vectors.get(node))), false));
+        }
+        for (long link : links.keySet()) {
+          final int from = (int) (link >>> 32);
+          final int to = (int) link;
+          rows.add(graphRow(width, -level, from, to,
+              distance(vectors.get(from), vectors.get(to)), null, false));
+          if (!links.containsKey((long) to << 32 | from)) {
+            rows.add(graphRow(width, -level, to, from,
+                distance(vectors.get(to), vectors.get(from)), null, true));
+          }
+        }
+      }
+      final Object[] top = new Object[width];
+      top[0] = 1L;
+      top[width - 3] = (long) -(graph.numLevels() - 1);
+      top[width - 1] = false;
+      rows.add(top);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    rows.sort((a, b) -> KeyedRows.compareKeys(Arrays.asList(a).subList(0, width - 3),
+        Arrays.asList(b).subList(0, width - 3)));
+    return rows;
+  }
+
+  /** A row of the graph's relation: a link at {@code layer} from entry {@code from} to {@code to}. */
+  private Object[] graphRow(int width, int layer, int from, int to, Object dist, Object hash,
+      boolean ignore) {
+    final Object[] row = new Object[width];
+    row[0] = (long) layer;
+    int at = 1;
+    for (int ord : new int[] {from, to}) {
+      final Entry e = entries.get(ord);
+      for (Object k : e.key()) {
+        row[at++] = k;
+      }
+      row[at++] = (long) e.column();
+      row[at++] = (long) e.element();
+    }
+    row[at] = dist;
+    row[at + 1] = hash;
+    row[at + 2] = ignore;
+    return row;
+  }
+
+  /** CozoDB's hash of a vector: SHA-256 of its elements' little-endian bytes. */
+  private static byte[] sha256(Vector v) {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256").digest(v.littleEndianBytes());
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 
@@ -300,7 +411,7 @@ final class HnswIndex implements SearchIndex {
       final RandomVectorScorer scorer = DefaultFlatVectorScorer.INSTANCE.getRandomVectorScorer(
           similarity, RandomAccessVectorValues.fromFloats(graphVectors, dim), q.toFloats());
       final TopKnnCollector collector = new TopKnnCollector(r.ef(), Integer.MAX_VALUE);
-      HnswGraphSearcher.search(scorer, collector, builder.getGraph(), live());
+      HnswGraphSearcher.search(scorer, collector, connected(), live());
       found = collector.topDocs();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -338,6 +449,111 @@ final class HnswIndex implements SearchIndex {
       hits.add(new Hit(row, binds));
     }
     return hits;
+  }
+
+  /** The graph as searches walk it, its parts found first if nodes were added since. */
+  private HnswGraph connected() throws IOException {
+    final OnHeapHnswGraph graph = builder.getGraph();
+    if (parts == null) {
+      final int entry = graph.entryNode();
+      final BitSet reached = new BitSet(entries.size());
+      final int[] todo = new int[entries.size()];
+      final List<Integer> found = new ArrayList<>();
+      reach(graph, entry, reached, todo);
+      for (int ord = reached.nextClearBit(0); ord < entries.size();
+          ord = reached.nextClearBit(ord + 1)) {
+        if (!deleted.get(ord)) {
+          found.add(ord);
+          reach(graph, ord, reached, todo);
+        }
+      }
+      parts = found.stream().mapToInt(Integer::intValue).toArray();
+    }
+    return new Connected(graph, parts);
+  }
+
+  /**
+   * Marks what {@code from} reaches by level 0's links in {@code reached} ({@code todo}: room
+   * for every node, each marked once).
+   */
+  private static void reach(OnHeapHnswGraph graph, int from, BitSet reached, int[] todo) {
+    int size = 0;
+    reached.set(from);
+    todo[size++] = from;
+    while (size > 0) {
+      final NeighborArray links = graph.getNeighbors(0, todo[--size]);
+      final int[] nodes = links.nodes();
+      for (int i = 0; i < links.size(); i++) {
+        if (!reached.get(nodes[i])) {
+          reached.set(nodes[i]);
+          todo[size++] = nodes[i];
+        }
+      }
+    }
+  }
+
+  /**
+   * Lucene's graph with links added at level 0, none stored: from every node to the entry
+   * node, and from the entry node to one node of each part it does not reach ({@code parts}).
+   */
+  private static final class Connected extends HnswGraph {
+    private final OnHeapHnswGraph graph;
+    private final int[] parts;
+    private final int entry;
+    private int level;
+    private int node;
+    /** Past the graph's own links: how many added links were given (-1: not past yet). */
+    private int added;
+
+    Connected(OnHeapHnswGraph graph, int[] parts) throws IOException {
+      this.graph = graph;
+      this.parts = parts;
+      this.entry = graph.entryNode();
+    }
+
+    @Override public void seek(int level, int target) throws IOException {
+      graph.seek(level, target);
+      this.level = level;
+      this.node = target;
+      this.added = -1;
+    }
+
+    @Override public int nextNeighbor() throws IOException {
+      if (added < 0) {
+        final int next = graph.nextNeighbor();
+        if (next != DocIdSetIterator.NO_MORE_DOCS) {
+          return next;
+        }
+        added = 0;
+      }
+      if (level != 0) {
+        return DocIdSetIterator.NO_MORE_DOCS;
+      }
+      if (node != entry) {
+        return added++ == 0 ? entry : DocIdSetIterator.NO_MORE_DOCS;
+      }
+      return added < parts.length ? parts[added++] : DocIdSetIterator.NO_MORE_DOCS;
+    }
+
+    @Override public int size() {
+      return graph.size();
+    }
+
+    @Override public int maxNodeId() {
+      return graph.maxNodeId();
+    }
+
+    @Override public int numLevels() throws IOException {
+      return graph.numLevels();
+    }
+
+    @Override public int entryNode() throws IOException {
+      return entry;
+    }
+
+    @Override public NodesIterator getNodesOnLevel(int level) throws IOException {
+      return graph.getNodesOnLevel(level);
+    }
   }
 
   /** {@code values}, a row, followed by a hit's bound values, as a filter reads them. */

@@ -152,6 +152,29 @@ public final class HnswKind implements SearchIndex.Kind {
     return new HnswIndex(definition, relation, filter);
   }
 
+  /**
+   * CozoDB's {@code rel:idx}, the graph: a layer, the linked vectors (each its row's key, its
+   * field's column and its place in a list of vectors, or -1), their distance, a vector's hash
+   * (on its self row) and whether the link is ignored.
+   */
+  @Override public List<SearchIndex.RelationColumn> relationColumns(
+      SearchIndex.Definition definition, SearchIndex.Columns relation, String part) {
+    if (!part.isEmpty()) {
+      return null;
+    }
+    final List<SearchIndex.RelationColumn> columns = new ArrayList<>();
+    columns.add(new SearchIndex.RelationColumn("layer", true, "Int"));
+    for (String prefix : List.of("fr", "to")) {
+      columns.addAll(KeyedRows.keyColumns(prefix + "_", relation));
+      columns.add(new SearchIndex.RelationColumn(prefix + "__field", true, "Int"));
+      columns.add(new SearchIndex.RelationColumn(prefix + "__sub_idx", true, "Int"));
+    }
+    columns.add(new SearchIndex.RelationColumn("dist", false, "Float"));
+    columns.add(new SearchIndex.RelationColumn("hash", false, "Bytes?"));
+    columns.add(new SearchIndex.RelationColumn("ignore_link", false, "Bool"));
+    return columns;
+  }
+
   @Override public SearchIndex.Request request(SearchIndex.Definition definition,
       SearchIndex.Columns relation, Map<String, Object> parameters) {
     final Map<String, Object> left = new LinkedHashMap<>(parameters);

@@ -42,6 +42,20 @@ public abstract class KeyedRows<V> implements SearchIndex {
     return Integer.compare(a.size(), b.size());
   }
 
+  /**
+   * The key columns of {@code relation} as an index's relation names them: each key column's
+   * name after {@code prefix} ({@code src_k}, {@code fr_k}), its type as the relation's.
+   */
+  public static List<SearchIndex.RelationColumn> keyColumns(String prefix,
+      SearchIndex.Columns relation) {
+    final List<SearchIndex.RelationColumn> out = new ArrayList<>();
+    for (int i = 0; i < relation.keyCount(); i++) {
+      out.add(new SearchIndex.RelationColumn(prefix + relation.names().get(i), true,
+          relation.types().get(i).toString()));
+    }
+    return out;
+  }
+
   /** The value that {@code row} has indexed (null allowed). */
   protected abstract V value(Object[] row);
 

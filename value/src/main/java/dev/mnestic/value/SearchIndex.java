@@ -80,6 +80,16 @@ public interface SearchIndex {
    */
   List<Hit> search(Request request, Object query, RowFilter filter, StopCheck stop);
 
+  /**
+   * The rows of the relation CozoDB keeps this index in ({@code *rel:idx{...}}, and for {@code
+   * part} {@code "inv"} MinHash-LSH's {@code *rel:idx:inv{...}}), as the index holds them now:
+   * each with the columns {@link Kind#relationColumns} gives for {@code part}, in the
+   * relation's key order.
+   *
+   * @throws ValueException when this kind's relation cannot be read (the message says why)
+   */
+  List<Object[]> relationRows(String part);
+
   /** One match: the relation's row, and its bound values. */
   record Hit(Object[] row, List<Object> binds) {
   }
@@ -149,6 +159,10 @@ public interface SearchIndex {
     List<String> binds();
   }
 
+  /** A column of an index's own relation, as {@code ::columns rel:idx} shows it. */
+  record RelationColumn(String name, boolean key, String type) {
+  }
+
   /** A kind of search index: HNSW, full text, MinHash-LSH. */
   interface Kind {
     /** The system op's name: {@code hnsw}, {@code fts}, {@code lsh}. */
@@ -176,6 +190,14 @@ public interface SearchIndex {
      */
     SearchIndex create(Definition definition, Columns relation, RowFilter filter,
         java.util.function.Function<String, RowFunction> compile);
+
+    /**
+     * The columns of the relation CozoDB keeps an index of {@code definition} over {@code
+     * relation} in, keys first ({@code cozo-core/src/runtime/relation.rs}): {@code part}
+     * {@code ""} for {@code rel:idx}, {@code "inv"} for MinHash-LSH's {@code rel:idx:inv};
+     * null when the kind has no such part.
+     */
+    List<RelationColumn> relationColumns(Definition definition, Columns relation, String part);
 
     /**
      * The names of the atom parameters that bind a variable ({@code bind_distance} ...), in

@@ -477,15 +477,22 @@ public final class Parser {
         kind, null, options, texts);
   }
 
-  /** A relation's name, or an index's ({@code rel:idx}, without spaces). */
+  /**
+   * A relation's name, or an index's ({@code rel:idx}, or a part of one such as MinHash-LSH's
+   * {@code rel:idx:inv}; without spaces).
+   */
   private String relationOrIndex() {
-    final Token relation = expectIdent("a relation name");
-    if (peek().is(":") && peek().start() == relation.end() && peek(1).start() == peek().end()
-        && peek(1).kind() == Token.Kind.IDENT) {
-      next();
-      return relation.text() + ":" + next().text();
+    Token name = expectIdent("a relation name");
+    while (joinsName(name)) {
+      name = indexName(name);
     }
-    return relation.text();
+    return name.text();
+  }
+
+  /** Whether {@code :name} follows {@code name} without spaces, naming an index of it. */
+  private boolean joinsName(Token name) {
+    return peek().is(":") && peek().start() == name.end()
+        && peek(1).kind() == Token.Kind.IDENT && peek(1).start() == peek().end();
   }
 
   /** The name of a stored relation (never an ephemeral {@code _name}: CozoDB's grammar refuses it). */
@@ -879,9 +886,10 @@ public final class Parser {
   private Atom storedApply() {
     final Token star = next();
     final Token relation = next();
-    final Token name = peek().is(":") && peek().start() == relation.end()
-        && peek(1).kind() == Token.Kind.IDENT && peek(1).start() == peek().end()
-        ? indexName(relation) : relation;
+    Token name = relation;
+    while (joinsName(name)) {
+      name = indexName(name);
+    }
     if (accept("{")) {
       final List<Atom.Binding> bindings = new ArrayList<>();
       while (!peek().is("}") && !peek().is("@")) {
@@ -949,7 +957,7 @@ public final class Parser {
         tilde.pos());
   }
 
-  /** {@code rel:idx} after {@code *}, as one name token. */
+  /** {@code rel:idx} (and {@code rel:idx:part}) as one name token. */
   private Token indexName(Token relation) {
     next();
     final Token index = next();

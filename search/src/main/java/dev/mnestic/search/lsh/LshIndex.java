@@ -111,6 +111,35 @@ public final class LshIndex<K> {
     }
   }
 
+  /** A bucket's bytes (a band's values and its number) and a key it holds. */
+  public record Bucket<K>(byte[] band, K key) {}
+
+  /**
+   * CozoDB's {@code rel:idx} rows: every bucket and key in it, by the bucket's bytes (unsigned,
+   * as CozoDB's store orders them) then the key.
+   */
+  public List<Bucket<K>> buckets() {
+    List<Bucket<K>> out = new ArrayList<>();
+    buckets.forEach((b, keys) -> keys.forEach(k -> out.add(new Bucket<>(bytes(b), k))));
+    out.sort(
+        Comparator.<Bucket<K>, byte[]>comparing(Bucket::band, java.util.Arrays::compareUnsigned)
+            .thenComparing(Bucket::key, keyOrder));
+    return out;
+  }
+
+  /** CozoDB's {@code rel:idx:inv} rows: per key, in key order, its buckets' bytes by band. */
+  public Map<K, List<byte[]>> inverse() {
+    Map<K, List<byte[]>> out = new java.util.LinkedHashMap<>();
+    inverse.forEach((k, bands) -> out.put(k, bands.stream().map(LshIndex::bytes).toList()));
+    return out;
+  }
+
+  private static byte[] bytes(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+
   /**
    * The candidates for {@code query}: the keys sharing a band with it, band by band, in key
    * order within a band. Without a filter CozoDB stops a band's scan once it holds {@code k}

@@ -1,5 +1,6 @@
 package dev.mnestic.search.lsh;
 
+import dev.mnestic.search.KeyedRows;
 import dev.mnestic.search.text.FtsKind;
 import dev.mnestic.search.text.TextAnalyzer;
 import dev.mnestic.value.ErrorCode;
@@ -121,6 +122,26 @@ public final class LshKind implements SearchIndex.Kind {
             dev.mnestic.search.KeyedRows::compareKeys);
     return new LshSearchIndex(
         index, relation, FtsKind.extractor(definition, compile));
+  }
+
+  /**
+   * CozoDB's {@code rel:idx} (a bucket's bytes, the row's key) and {@code rel:idx:inv} (the
+   * row's key, its buckets).
+   */
+  @Override
+  public List<SearchIndex.RelationColumn> relationColumns(
+      SearchIndex.Definition definition, SearchIndex.Columns relation, String part) {
+    List<SearchIndex.RelationColumn> columns = new ArrayList<>();
+    if (part.isEmpty()) {
+      columns.add(new SearchIndex.RelationColumn("hash", true, "Bytes"));
+      columns.addAll(KeyedRows.keyColumns("src_", relation));
+    } else if (part.equals("inv")) {
+      columns.addAll(KeyedRows.keyColumns("", relation));
+      columns.add(new SearchIndex.RelationColumn("minhash", false, "Bytes"));
+    } else {
+      return null;
+    }
+    return columns;
   }
 
   @Override

@@ -1,11 +1,13 @@
 package dev.mnestic.search.lsh;
 
 import dev.mnestic.search.KeyedRows;
+import dev.mnestic.value.Bytes;
 import dev.mnestic.value.SearchIndex;
 import dev.mnestic.value.StopCheck;
 import dev.mnestic.value.ValueException;
 import dev.mnestic.value.Values;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -42,6 +44,34 @@ final class LshSearchIndex extends KeyedRows<Object> {
 
   @Override protected void remove(List<Object> key, Object value) {
     index.remove(key);
+  }
+
+  /**
+   * CozoDB's {@code rel:idx} rows (a bucket's bytes, a key in it) or, for {@code part} {@code
+   * "inv"}, {@code rel:idx:inv}'s (a key, the list of its buckets' bytes by band). They are
+   * mnestic's own: the buckets hash the signature under permutations drawn from a seed of the
+   * index's definition, where CozoDB draws them at random when it creates the index.
+   */
+  @Override
+  public List<Object[]> relationRows(String part) {
+    List<Object[]> out = new ArrayList<>();
+    if (part.equals("inv")) {
+      index.inverse().forEach((key, bands) -> {
+        Object[] row = Arrays.copyOf(key.toArray(), key.size() + 1);
+        row[key.size()] = Values.listOf(bands.stream().map(Bytes::of).toList());
+        out.add(row);
+      });
+      return out;
+    }
+    for (LshIndex.Bucket<List<Object>> b : index.buckets()) {
+      Object[] row = new Object[1 + b.key().size()];
+      row[0] = Bytes.of(b.band());
+      for (int i = 0; i < b.key().size(); i++) {
+        row[1 + i] = b.key().get(i);
+      }
+      out.add(row);
+    }
+    return out;
   }
 
   @Override

@@ -137,7 +137,7 @@ public final class FtsIndex<K> {
    * the relation's number of rows ({@code N} of the idf). Rows of equal score come in key
    * order (CozoDB leaves them in its hash map's order).
    *
-   * @throws IllegalArgumentException when the query does not parse
+   * @throws IllegalArgumentException when the query does not parse ({@link FtsQuery#parse})
    */
   public List<Hit<K>> search(String query, ScoreKind kind, long rowCount) {
     FtsExpr ast = FtsQuery.parse(query).tokenize(analyzer);

@@ -1,5 +1,6 @@
 package dev.mnestic.search.text;
 
+import dev.mnestic.search.KeyedRows;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.SearchIndex;
@@ -67,6 +68,23 @@ public final class FtsKind implements SearchIndex.Kind {
       Function<String, SearchIndex.RowFunction> compile) {
     return new FtsSearchIndex(
         analyzerOf(definition), relation, FtsKind.extractor(definition, compile));
+  }
+
+  /** CozoDB's {@code rel:idx}: the term, the row's key, where the term is in its text. */
+  @Override
+  public List<SearchIndex.RelationColumn> relationColumns(
+      SearchIndex.Definition definition, SearchIndex.Columns relation, String part) {
+    if (!part.isEmpty()) {
+      return null;
+    }
+    List<SearchIndex.RelationColumn> columns = new ArrayList<>();
+    columns.add(new SearchIndex.RelationColumn("word", true, "String"));
+    columns.addAll(KeyedRows.keyColumns("src_", relation));
+    for (String list : List.of("offset_from", "offset_to", "position")) {
+      columns.add(new SearchIndex.RelationColumn(list, false, "[Int]"));
+    }
+    columns.add(new SearchIndex.RelationColumn("total_length", false, "Int"));
+    return columns;
   }
 
   @Override

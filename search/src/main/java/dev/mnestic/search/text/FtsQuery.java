@@ -25,20 +25,36 @@ import java.util.List;
 public final class FtsQuery {
   private final String src;
   private int pos;
-  private int furthest;
-  private String expected = "";
 
   private FtsQuery(String src) {
     this.src = src;
   }
 
   /**
+   * A query that CozoDB's grammar does not take; its message is CozoDB's (pest's rendering of
+   * where the query stops being one and the grammar's rules expected there, {@link
+   * FtsSyntax}).
+   */
+  public static final class SyntaxError extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    SyntaxError(String message) {
+      super(message);
+    }
+  }
+
+  /**
    * The query {@code q}.
    *
-   * @throws IllegalArgumentException naming the line and column where the query stops being
-   *     one, and what was expected there
+   * @throws SyntaxError when CozoDB's grammar does not take it
+   * @throws IllegalArgumentException for an integer boost (CozoDB crashes on it) or a bad
+   *     escape in a string, naming the line and column
    */
   public static FtsExpr parse(String q) {
+    String error = FtsSyntax.error(q);
+    if (error != null) {
+      throw new SyntaxError(error);
+    }
     return new FtsQuery(q).doc();
   }
 
@@ -47,7 +63,7 @@ public final class FtsQuery {
     skip();
     FtsExpr e = expr();
     if (e == null) {
-      throw error();
+      throw disagreement();
     }
     exprs.add(e);
     while (true) {
@@ -62,8 +78,7 @@ public final class FtsQuery {
     }
     skip();
     if (pos < src.length()) {
-      expect("end of query");
-      throw error();
+      throw disagreement();
     }
     return exprs.size() == 1 ? exprs.get(0) : new FtsExpr.And(exprs);
   }
@@ -124,7 +139,6 @@ public final class FtsQuery {
     if (lit("NOT")) {
       return 1;
     }
-    expect("AND, OR, NOT");
     return 0;
   }
 
@@ -285,7 +299,6 @@ public final class FtsQuery {
   private boolean word() {
     for (String k : new String[] {"AND", "OR", "NOT", "NEAR", ",", ";"}) {
       if (src.startsWith(k, pos)) {
-        expect("a word");
         return false;
       }
     }
@@ -298,7 +311,6 @@ public final class FtsQuery {
       pos += Character.charCount(cp);
     }
     if (pos == start) {
-      expect("a word, a quoted string, NEAR or (");
       return false;
     }
     return true;
@@ -306,7 +318,6 @@ public final class FtsQuery {
 
   private String string() {
     if (pos >= src.length()) {
-      expect("a word, a quoted string, NEAR or (");
       return null;
     }
     char c = src.charAt(pos);
@@ -316,7 +327,6 @@ public final class FtsQuery {
     if (c == '_') {
       return raw();
     }
-    expect("a word, a quoted string, NEAR or (");
     return null;
   }
 
@@ -367,7 +377,6 @@ public final class FtsQuery {
       }
     }
     pos = start;
-    expect("a closing " + quote);
     return null;
   }
 
@@ -386,7 +395,6 @@ public final class FtsQuery {
     int end = src.indexOf(close, pos);
     if (end < 0) {
       pos = start;
-      expect("a closing " + close);
       return null;
     }
     String s = src.substring(pos, end);
@@ -397,7 +405,6 @@ public final class FtsQuery {
   private String posInt() {
     int start = pos;
     if (pos >= src.length() || !isDigit(src.charAt(pos))) {
-      expect("a number");
       return null;
     }
     pos++;
@@ -439,7 +446,6 @@ public final class FtsQuery {
       pos += s.length();
       return true;
     }
-    expect(s);
     return false;
   }
 
@@ -484,18 +490,13 @@ public final class FtsQuery {
     return -1;
   }
 
-  private void expect(String what) {
-    if (pos > furthest) {
-      furthest = pos;
-      expected = what;
-    } else if (pos == furthest && !expected.contains(what)) {
-      expected = expected.isEmpty() ? what : expected + " or " + what;
-    }
-  }
-
-  private IllegalArgumentException error() {
-    return new IllegalArgumentException(
-        at(furthest) + ": invalid full-text query, expected " + expected);
+  /**
+   * A query the grammar takes but this parser does not: a fault of this parser, named as
+   * such.
+   */
+  private IllegalStateException disagreement() {
+    return new IllegalStateException(at(pos) + ": CozoDB's grammar takes the query " + src
+        + ", mnestic's parser of it does not");
   }
 
   private String at(int offset) {

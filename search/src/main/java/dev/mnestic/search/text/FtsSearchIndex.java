@@ -49,6 +49,37 @@ final class FtsSearchIndex extends KeyedRows<String> {
     return (String) v;
   }
 
+  /**
+   * CozoDB's {@code rel:idx} rows: per term (in code point order) and row key (in key order),
+   * the term's UTF-8 byte offsets and positions in the row's text and the text's token count.
+   */
+  @Override
+  public List<Object[]> relationRows(String part) {
+    List<Object[]> out = new ArrayList<>();
+    for (FtsIndex.Entry<List<Object>> e : index.entries()) {
+      Object[] row = new Object[e.key().size() + 5];
+      row[0] = e.word();
+      for (int i = 0; i < e.key().size(); i++) {
+        row[1 + i] = e.key().get(i);
+      }
+      int at = 1 + e.key().size();
+      row[at] = ints(e.posting().offsetFrom());
+      row[at + 1] = ints(e.posting().offsetTo());
+      row[at + 2] = ints(e.posting().positions());
+      row[at + 3] = (long) e.posting().totalLength();
+      out.add(row);
+    }
+    return out;
+  }
+
+  private static List<Object> ints(int[] values) {
+    List<Object> out = new ArrayList<>(values.length);
+    for (int v : values) {
+      out.add((long) v);
+    }
+    return Values.listOf(out);
+  }
+
   @Override
   public List<Hit> search(
       SearchIndex.Request request, Object query, RowFilter filter, StopCheck stop) {
@@ -59,6 +90,9 @@ final class FtsSearchIndex extends KeyedRows<String> {
     List<FtsIndex.Hit<List<Object>>> hits;
     try {
       hits = index.search(q, r.scoreKind(), rowCount());
+    } catch (FtsQuery.SyntaxError e) {
+      // CozoDB's message (pest's), without a code
+      throw new ValueException(null, e.getMessage(), null);
     } catch (IllegalArgumentException e) {
       throw new ValueException(dev.mnestic.value.ErrorCode.PARSER_PEST, e.getMessage(), null);
     }

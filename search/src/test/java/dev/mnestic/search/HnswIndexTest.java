@@ -1,0 +1,240 @@
+package dev.mnestic.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mnestic.value.Bytes;
+import dev.mnestic.value.ColType;
+import dev.mnestic.value.Functions;
+import dev.mnestic.value.SearchIndex;
+import dev.mnestic.value.Vector;
+
+import org.junit.jupiter.api.Test;
+
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * {@link HnswIndex} changed row by row, as the engine's write path changes it ({@link
+ * SearchIndex#update}): after every step a search whose {@code ef} exceeds the live vectors
+ * must find every live vector, in exact distance order, which holds only if every live vector
+ * is reachable in the graph from its entry (Lucene 9.12 does not join a graph's parts: its
+ * {@code HnswGraphBuilder.finish} no longer calls {@code connectComponents}, so a graph
+ * changed one node at a time can split; searched as Lucene built it, the first trial already
+ * misses 15 of 21 vectors; {@code HnswIndex} searches it joined). And the graph as its
+ * relation {@code rel:idx} shows it ({@link SearchIndex#relationRows}), against the vectors.
+ */
+class HnswIndexTest {
+  private static final String[] DISTANCES = {"L2", "Cosine", "IP"};
+
+  private static SearchIndex.Columns columns(int dim) {
+    return new SearchIndex.Columns(List.of("k", "v"),
+        List.of(ColType.scalar(ColType.Kind.INT, false), ColType.vector(true, dim, false)), 1);
+  }
+
+  private static SearchIndex.Definition definition(int dim, int m, String distance) {
+    final Map<String, Object> options = new LinkedHashMap<>();
+    options.put("dim", (long) dim);
+    options.put("m", (long) m);
+    options.put("ef_construction", 8L);
+    options.put("fields", List.of("v"));
+    options.put("distance", distance);
+    return new HnswKind().define("idx", columns(dim), options);
+  }
+
+  private static SearchIndex index(SearchIndex.Definition d, int dim) {
+    return new HnswKind().create(d, columns(dim), null, null);
+  }
+
+  /** A random vector: on a coarse grid (many equal vectors and ties) or spread out. */
+  private static Vector vector(Random random, int dim, boolean grid) {
+    final float[] v = new float[dim];
+    for (int i = 0; i < dim; i++) {
+      v[i] = grid ? random.nextInt(3) + 1 : (float) random.nextGaussian();
+    }
+    return Vector.f32(v);
+  }
+
+  private static double distance(String kind, Vector a, Vector b) {
+    return switch (kind) {
+      case "Cosine" -> Functions.cos_dist(a, b);
+      case "IP" -> Functions.ip_dist(a, b);
+      default -> Functions.l2_dist(a, b);
+    };
+  }
+
+  /**
+   * 120 random small indices (1 to 6 dimensions, m 2 to 9, ef_construction 8: narrow graphs
+   * that prune many links; vectors on a coarse grid or Gaussian) each put through 40 steps of
+   * random insertions, deletions, changed vectors and rows put back (enough deletions to
+   * rebuild the graph several times); after each step a search with {@code ef} above the live
+   * count returns every live vector, nearest first, with its exact distance.
+   */
+  @Test void searchesAfterManyRandomChangesAreExact() {
+    int searches = 0;
+    for (int trial = 0; trial < 120; trial++) {
+      final Random random = new Random(1800 + trial);
+      final int dim = 1 + random.nextInt(6);
+      final int m = 2 + random.nextInt(8);
+      final boolean grid = random.nextBoolean();
+      final String kind = DISTANCES[random.nextInt(3)];
+      final SearchIndex.Definition d = definition(dim, m, kind);
+      final SearchIndex index = index(d, dim);
+      final Map<Long, Vector> live = new TreeMap<>();
+      long next = 0;
+      for (int step = 0; step < 40; step++) {
+        final List<Object[]> removed = new ArrayList<>();
+        final List<Object[]> added = new ArrayList<>();
+        final Map<Long, Boolean> touched = new HashMap<>();
+        final int ops = 1 + random.nextInt(step < 10 ? 30 : 12);
+        for (int op = 0; op < ops; op++) {
+          final int what = random.nextInt(10);
+          if (what < 5 || live.isEmpty()) {
+            final long key = next++;
+            final Vector v = vector(random, dim, grid);
+            live.put(key, v);
+            added.add(new Object[] {key, v});
+            touched.put(key, true);
+          } else {
+            final List<Long> keys = new ArrayList<>(live.keySet());
+            final long key = keys.get(random.nextInt(keys.size()));
+            if (touched.containsKey(key)) {
+              continue;
+            }
+            touched.put(key, true);
+            if (what < 8) {
+              removed.add(new Object[] {key, live.remove(key)});
+            } else {
+              final Vector v = vector(random, dim, grid);
+              live.put(key, v);
+              added.add(new Object[] {key, v});
+            }
+          }
+        }
+        index.update(removed, added, () -> { });
+        if (live.isEmpty()) {
+          continue;
+        }
+        final Vector q = vector(random, dim, false);
+        final SearchIndex.Request request = new HnswKind().request(d, columns(dim),
+            Map.of("k", (long) live.size(), "ef", (long) live.size() + 1, "bind_distance", "d"));
+        final List<SearchIndex.Hit> hits = index.search(request, q, null, () -> { });
+        final String where = "trial " + trial + " step " + step + " (dim " + dim + ", m " + m
+            + ", " + kind + (grid ? ", grid" : "") + ")";
+        assertEquals(live.size(), hits.size(), where + ": every live vector is found");
+        double last = Double.NEGATIVE_INFINITY;
+        final Map<Long, Boolean> seen = new HashMap<>();
+        for (SearchIndex.Hit h : hits) {
+          final long key = (Long) h.row()[0];
+          assertTrue(live.containsKey(key), where + ": a live row");
+          assertEquals(live.get(key), h.row()[1], where + ": its current vector");
+          assertFalse(seen.containsKey(key), where + ": once");
+          seen.put(key, true);
+          final double dist = (Double) h.binds().get(0);
+          assertEquals(distance(kind, q, live.get(key)), dist, where + ": its distance");
+          assertTrue(dist >= last, where + ": nearest first");
+          last = dist;
+        }
+        searches++;
+      }
+    }
+    assertTrue(searches > 4500, "searches made: " + searches);
+  }
+
+  /**
+   * The graph's relation for random indices built row by row with deletions: a self row per
+   * live vector and layer (layer 0 has them all) with its degree and CozoDB's hash, links
+   * between live vectors only, each pair shown both ways with the vectors' distance and at
+   * most one direction ignored, the degrees counting the links not ignored, and the entry row
+   * at layer 1 naming a layer no higher than any; rows in key order.
+   */
+  @Test void theGraphsRelationShowsItsLinks() throws Exception {
+    for (int trial = 0; trial < 40; trial++) {
+      final Random random = new Random(2800 + trial);
+      final int dim = 2 + random.nextInt(4);
+      final String kind = DISTANCES[random.nextInt(3)];
+      final SearchIndex.Definition d = definition(dim, 2 + random.nextInt(6), kind);
+      final SearchIndex index = index(d, dim);
+      final Map<Long, Vector> live = new TreeMap<>();
+      for (long key = 0; key < 60 + random.nextInt(100); key++) {
+        final Vector v = vector(random, dim, random.nextBoolean());
+        live.put(key, v);
+        index.update(List.of(), List.<Object[]>of(new Object[] {key, v}), () -> { });
+        if (random.nextInt(4) == 0) {
+          final long gone = random.nextInt((int) key + 1);
+          if (live.containsKey(gone)) {
+            index.update(List.<Object[]>of(new Object[] {gone, live.remove(gone)}), List.of(),
+                () -> { });
+          }
+        }
+      }
+      final List<Object[]> rows = index.relationRows("");
+      final List<SearchIndex.RelationColumn> columns =
+          new HnswKind().relationColumns(d, columns(dim), "");
+      final Map<List<Object>, Object[]> byKey = new HashMap<>();
+      final Map<List<Object>, Integer> degree = new HashMap<>();
+      List<Object> before = null;
+      Object[] top = null;
+      for (Object[] row : rows) {
+        assertEquals(columns.size(), row.length);
+        final List<Object> key = Arrays.asList(row).subList(0, 7);
+        if (before != null) {
+          assertTrue(KeyedRows.compareKeys(before, key) < 0, "rows in key order");
+        }
+        before = key;
+        if ((Long) row[0] == 1L) {
+          top = row;
+          continue;
+        }
+        byKey.put(key, row);
+        final long from = (Long) row[1];
+        final long to = (Long) row[4];
+        assertTrue(live.containsKey(from) && live.containsKey(to), "live vectors only");
+        assertEquals(1L, row[2]);
+        assertEquals(-1L, row[3]);
+        if (from == to) {
+          final byte[] hash = MessageDigest.getInstance("SHA-256")
+              .digest(live.get(from).littleEndianBytes());
+          assertEquals(Bytes.of(hash), row[8], "CozoDB's hash of the vector");
+        } else {
+          assertEquals(distance(kind, live.get(from), live.get(to)), (Double) row[7]);
+          assertEquals(null, row[8]);
+          if (!(Boolean) row[9]) {
+            degree.merge(List.of(row[0], from), 1, Integer::sum);
+          }
+        }
+      }
+      assertNotNull(top, "the entry row");
+      long lowest = 0;
+      for (Long key : live.keySet()) {
+        assertNotNull(byKey.get(List.of(0L, key, 1L, -1L, key, 1L, -1L)),
+            "layer 0 holds vector " + key);
+      }
+      for (Map.Entry<List<Object>, Object[]> e : byKey.entrySet()) {
+        final Object[] row = e.getValue();
+        lowest = Math.min(lowest, (Long) row[0]);
+        if (row[1].equals(row[4])) {
+          assertEquals((double) degree.getOrDefault(List.of(row[0], row[1]), 0),
+              (Double) row[7], "a self row's degree");
+          continue;
+        }
+        final Object[] back = byKey.get(List.of(row[0], row[4], row[5], row[6], row[1],
+            row[2], row[3]));
+        assertNotNull(back, "each link shown both ways");
+        assertFalse((Boolean) row[9] && (Boolean) back[9], "not ignored both ways");
+        assertNotNull(byKey.get(List.of(row[0], row[1], 1L, -1L, row[1], 1L, -1L)),
+            "a linked vector has its self row at the layer");
+      }
+      assertTrue((Long) top[7] <= lowest, "the entry row names the lowest layer");
+    }
+  }
+}
