@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /** Rows read from the store, as Calcite's code holds their values. */
 public final class StoreReads {
@@ -196,8 +197,9 @@ public final class StoreReads {
     final AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
     final StoreSnapshot fed = root.get(ROWS) instanceof StoreSnapshot s
         && s.tableName().equals(table) ? s : null;
-    final StoreSnapshot.Reading<Enumerator<Object>> reading =
-        reading(table, read, how, array, cancel);
+    final StoreSnapshot.Reading<Enumerator<Object>> reading = reading(table, read, how, cancel,
+        columns -> columns.rows(table, read, how, array, cancel),
+        snapshot -> new Streamed(snapshot, table, read, how, array, cancel));
     return new AbstractEnumerable<Object>() {
       @Override public Enumerator<Object> enumerator() {
         return new Enumerator<Object>() {
@@ -229,30 +231,31 @@ public final class StoreReads {
   }
 
   /**
-   * How {@link #scan} reads columns {@code read} of store table {@code table}: from what an
-   * earlier read of the same committed rows left (adding the rows appended since), else from
-   * the rows, left for later reads when they can be ({@link StoreSnapshot#shareable}), else
-   * streamed ({@link Streamed}).
+   * How a read of columns {@code read} of store table {@code table} goes: from what an earlier
+   * read of the same committed rows left (adding the rows appended since), else from the rows,
+   * left for later reads when they can be ({@link StoreSnapshot#shareable}), each given to
+   * {@code fromColumns}; else streamed ({@link Streamed}), given to {@code fromStream}.
    */
-  private static StoreSnapshot.Reading<Enumerator<Object>> reading(String table, int[] read,
-      Read[] how, boolean array, AtomicBoolean cancel) {
+  private static <T> StoreSnapshot.Reading<T> reading(String table, int[] read, Read[] how,
+      AtomicBoolean cancel, Function<Columns, T> fromColumns,
+      Function<StoreSnapshot, T> fromStream) {
     return new StoreSnapshot.Reading<>() {
-      @Override public Enumerator<Object> fromShared(Object shared, StoreSnapshot appended) {
+      @Override public T fromShared(Object shared, StoreSnapshot appended) {
         final Columns columns = (Columns) shared;
         if (!columns.holds(read, how)) {
           return null;
         }
         if (appended.count == 0) {
-          return columns.rows(table, read, how, array, cancel);
+          return fromColumns.apply(columns);
         }
         final Columns more = columns.append(appended, table, cancel);
         appended.share(more);
-        return more.rows(table, read, how, array, cancel);
+        return fromColumns.apply(more);
       }
 
-      @Override public Enumerator<Object> fromRows(StoreSnapshot snapshot) {
+      @Override public T fromRows(StoreSnapshot snapshot) {
         if (!snapshot.shareable()) {
-          return new Streamed(snapshot, table, read, how, array, cancel);
+          return fromStream.apply(snapshot);
         }
         final Columns columns = snapshot.shared() instanceof Columns c ? c
             : new Columns(snapshot.count);
@@ -262,7 +265,7 @@ public final class StoreReads {
           }
         }
         snapshot.share(columns);
-        return columns.rows(table, read, how, array, cancel);
+        return fromColumns.apply(columns);
       }
     };
   }
@@ -271,9 +274,10 @@ public final class StoreReads {
    * The values of the integer columns {@code read} (each read as {@code how} says: {@code BYTE},
    * {@code SHORT}, {@code INT} or {@code LONG}) of the rows of store table {@code table} that a
    * statement starting now sees, as longs, row after row in one array ({@code read.length} a
-   * row): the values {@link #scan} gives, read as it reads them, for a reader that keeps rows of
-   * Ints packed (a recursion's copy of a stored relation). Null when a value is NULL: the caller
-   * reads the rows as {@link #scan} gives them.
+   * row): the values {@link #scan} gives, read as it reads them (from the columns an earlier
+   * read left, with no row or boxed value made, where the rows allow), for a reader that keeps
+   * rows of Ints packed (a recursion's copy of a stored relation). Null when a value is NULL:
+   * the caller reads the rows as {@link #scan} gives them.
    */
   public static long[] longs(Session store, String table, int[] read, Read[] how,
       AtomicBoolean cancel) {
@@ -286,28 +290,46 @@ public final class StoreReads {
       }
     }
     TablePolicy.requireReadable(store, table);
+    return StoreSnapshot.read(store, table, cancel, reading(table, read, how, cancel,
+        columns -> packed(columns, table, read, how, cancel),
+        snapshot -> packed(new Streamed(snapshot, table, read, how, true, cancel), read.length)));
+  }
+
+  /** {@code columns}' values of columns {@code read} as {@link #longs} packs them. */
+  private static long[] packed(Columns columns, String table, int[] read, Read[] how,
+      AtomicBoolean cancel) {
     final int width = read.length;
-    final Enumerator<Object> rows = StoreSnapshot.read(store, table, cancel,
-        reading(table, read, how, true, cancel));
-    try {
-      long[] packed = new long[1024 * width];
-      int n = 0;
-      while (rows.moveNext()) {
-        final Object[] row = (Object[]) rows.current();
-        if (n + width > packed.length) {
-          packed = Arrays.copyOf(packed, packed.length * 2);
+    final long[] packed = new long[columns.count * width];
+    for (int k = 0; k < width; k++) {
+      final Object[] column = columns.get(read[k], how[k]);
+      for (int i = 0; i < columns.count; i++) {
+        StoreSnapshot.checkCancel(cancel, table, i);
+        if (!(column[i] instanceof Number n)) {
+          return null;
         }
-        for (int k = 0; k < width; k++) {
-          if (!(row[k] instanceof Number v)) {
-            return null;
-          }
-          packed[n++] = v.longValue();
-        }
+        packed[i * width + k] = n.longValue();
       }
-      return Arrays.copyOf(packed, n);
-    } finally {
-      rows.close();
     }
+    return packed;
+  }
+
+  /** The rows {@code rows} gives ({@code width} values each) as {@link #longs} packs them. */
+  private static long[] packed(Enumerator<Object> rows, int width) {
+    long[] packed = new long[1024 * width];
+    int n = 0;
+    while (rows.moveNext()) {
+      final Object[] row = (Object[]) rows.current();
+      if (n + width > packed.length) {
+        packed = Arrays.copyOf(packed, packed.length * 2);
+      }
+      for (int k = 0; k < width; k++) {
+        if (!(row[k] instanceof Number v)) {
+          return null;
+        }
+        packed[n++] = v.longValue();
+      }
+    }
+    return Arrays.copyOf(packed, n);
   }
 
   /**
