@@ -21,7 +21,6 @@ import dev.mnestic.runtime.DeepStack;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
 import dev.mnestic.store.Session;
-import dev.mnestic.store.StoreCatalog;
 import dev.mnestic.value.ErrorCode;
 import dev.mnestic.value.Json;
 import dev.mnestic.value.Aggregators;
@@ -519,7 +518,7 @@ public final class Engine {
     case RENAME:
       return stored.rename(op.relations(), op.pos());
     case EXPLAIN:
-      return explain(op.explained(), params);
+      return explain(op.explained(), params, stored);
     case SHOW_TRIGGERS:
       return stored.showTriggers(op.relations().get(0), op.pos());
     case SET_TRIGGERS:
@@ -621,14 +620,15 @@ public final class Engine {
   /**
    * {@code ::explain { query }}: the strata in order of evaluation, each
    * with its relations and the plan Calcite chooses for it, one line of the
-   * plan a row. Nothing runs and nothing is written.
+   * plan a row, over the relations as the script sees them ({@code stored}: those an earlier
+   * block of it made too). Nothing runs and nothing is written.
    */
-  private Result explain(Script.Query query, Map<String, ?> params) throws SQLException {
+  private Result explain(Script.Query query, Map<String, ?> params, StoredRelations stored)
+      throws SQLException {
     final boolean magic = magicRewrite(query.options(), params);
     Definitions.check(query.rules(), params);
-    final Session session = session();
     final SearchRelations.Rewritten read = SearchRelations.rewrite(query.rules(),
-        options.fixedRules(), session, relation -> StoreCatalog.findTable(session, relation));
+        options.fixedRules(), stored.session(), stored::table);
     final List<Rule> rules = read.rules().stream()
         .map(r -> headed(r, read.fixedRules(), params)).toList();
     if (rules.stream().noneMatch(r -> r.name().equals(Rule.ENTRY))) {
@@ -638,7 +638,8 @@ public final class Engine {
     final List<List<String>> strata = Stratifier.stratify(rewritten, options.host()::isMeet);
     final int maxEpochs = maxEpochs(query.options(), params);
     final StrataOptions explaining = StrataOptions.of(options.host()).withMaxEpochs(maxEpochs)
-        .withFixedRules(read.fixedRules()).withGenericJoins(options.genericJoins());
+        .withFixedRules(read.fixedRules()).withGenericJoins(options.genericJoins())
+        .readingStoredFrom(stored::table);
     final StratumPlan plan = StratumPlanner.plan(rewritten, strata, params, explaining);
     try (StrataRunner explained = new StrataRunner(connection, params, explaining)) {
       return new Result(EXPLAIN_HEADERS, explained.explain(plan));

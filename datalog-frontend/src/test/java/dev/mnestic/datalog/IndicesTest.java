@@ -58,6 +58,22 @@ class IndicesTest extends OneStoreTest {
   }
 
   /**
+   * {@code ::explain} in a script whose earlier blocks made the relation and its index plans
+   * against them, as a query in that place would read them (it failed with
+   * {@code query::relation_not_found}, where CozoDB explains it).
+   */
+  @Test void anExplainAfterACreateInTheSameScriptSeesTheRelation() throws Exception {
+    try {
+      final String explained = run("{:create s {p: Int => q: Int}} {::index create s:byq {q}}"
+          + " {::explain { ?[p] := *s{p, q: 3} }}").rows().stream()
+          .map(row -> (String) row.get(2)).collect(Collectors.joining("\n"));
+      assertTrue(explained.contains("JdbcFilter(condition=[=($1, 3)])"), explained);
+    } finally {
+      run("::remove s");
+    }
+  }
+
+  /**
    * A variable that an earlier atom binds from a few rows evaluated before (a constant rule, a
    * rule of an earlier step) is looked up in the index its column leads, a lookup per value;
    * with many values against the table's rows, the hash join reads the whole table.
