@@ -27,7 +27,8 @@ final class RunCommand {
 
       Runs a CozoScript script (FILE, or '-' for standard input) and prints
       the rows of its entry rule ?[...], values as CozoDB's JSON writes them
-      (bytes in Base64, "INFINITY", NaN as null). Stored relations are the
+      (bytes in Base64, "INFINITY", NaN as null); a script ending in
+      %return a, b prints each result in turn. Stored relations are the
       store's tables.
 
       Options:
@@ -79,8 +80,15 @@ final class RunCommand {
         statement.setObject(i + 1, params.get(names.get(i)));
       }
       try (ResultSet rs = statement.executeQuery()) {
-        // the script's values as the engine gave them: JDBC's have a Json value as its text
-        resultFormat.write(Rows.of(rs.unwrap(Engine.Result.class)), out);
+        // the script's values as the engine gave them: JDBC's have a Json value as its text;
+        // %return a, b: each result after the one before, as SQL scripts' result sets are
+        final Engine.Result first = rs.unwrap(Engine.Result.class);
+        for (Engine.Result result = first; result != null; result = result.next()) {
+          if (result != first) {
+            out.print(resultFormat.separator);
+          }
+          resultFormat.write(Rows.of(result), out);
+        }
       }
       return 0;
     } catch (SQLException | RuntimeException e) {

@@ -210,6 +210,20 @@ class MainTest {
   }
 
   /**
+   * A script ending in {@code %return a, b} prints both results, each as SQL scripts' result
+   * sets are printed (a blank line between tables, a JSON object a line), in CozoDB's order
+   * ({@code next} after the first).
+   */
+  @Test void runPrintsEveryResultOfAReturn() {
+    final String script = "{?[x] <- [[1], [2]]} as _a\n{?[y, z] <- [['p', 3]]} as _b\n"
+        + "%return _a, _b\n";
+    assertOk("x\n1\n2\n\ny    z\np    3\n", runWithInput(script, "run", "-"));
+    assertOk("{\"headers\":[\"x\"],\"rows\":[[1],[2]]}\n"
+        + "{\"headers\":[\"y\",\"z\"],\"rows\":[[\"p\",3]]}\n",
+        runWithInput(script, "run", "--format", "json", "-"));
+  }
+
+  /**
    * {@code run} prints values as CozoDB 0.7.6 does: the scripts and rows are the recorded
    * conformance corpus's ({@code datalog-frontend/src/test/resources/conformance/}) cases named
    * below, whose JSON is CozoDB's without its {@code "next"} and {@code "ok"}.
