@@ -19,9 +19,10 @@ import java.util.UUID;
  * a whole table's scan; with {@code person:by_city {city}} and {@code visit:by_day {day}} each is
  * a lookup in the store's index. And two joins whose side evaluated first holds a few values of
  * a column {@code visit:by_place {place}} leads: without it a hash join reads all visits, with it
- * each value is looked up; the same where a stored relation binds the column, and in a
- * recursion (each round's new values looked up). Prints a markdown table of medians (the
- * answers must agree).
+ * each value is looked up; the same where a stored relation binds the column. And a
+ * recursion through that column, whose plan is the same either way (inside a fixpoint the
+ * relation's copy is joined by the probe chain, index or not). Prints a markdown table of
+ * medians (the answers must agree).
  *
  * <p>Reproduce: {@code bench/run IndexBench [ROWS]} (default 200000 people and as many visits).
  */
@@ -51,8 +52,9 @@ public final class IndexBench {
 
   /**
    * A recursion whose rounds bind the leading column of {@code visit:by_place}: four hops from
-   * the three places, a visitor's id taken as the next place. Without the index the fixpoint
-   * joins a copy of all visits each round; with it each round looks its new places up.
+   * the three places, a visitor's id taken as the next place. With the index or without, the
+   * fixpoint joins a copy of all visits, indexed once by the probe chain (per-round lookups in
+   * the store's index ran 1.5-3.6x slower on RecursionBench, docs/cozoscript.md).
    */
   private static final String JOIN_RECURSIVE = "hop[p, n] := *spot{p}, n = 0\n"
       + "hop[q, m] := hop[p, n], n < 4, *visit{pid: q, place: p}, m = n + 1\n"
