@@ -40,6 +40,18 @@ class MergeChargeTest {
   private static final int K = 2000;
   private static final double ALPHA = 0.01;
 
+  /**
+   * A KLL and a DDSketch of windows {@code width} wide every {@code step}, each merged from
+   * sub-windows {@code sub} long built by a summary of its own.
+   */
+  private static List<Sketches.Summary> summaries(long sub, long step, long width) {
+    return List.of(
+        new Sketches.Summary(Sketches.Family.KLL, K, sub, sub, 0, List.of(), -1, 0),
+        new Sketches.Summary(Sketches.Family.KLL, K, width, step, sub, PHIS, 0, 0),
+        new Sketches.Summary(Sketches.Family.DDSKETCH, ALPHA, sub, sub, 0, List.of(), -1, 0),
+        new Sketches.Summary(Sketches.Family.DDSKETCH, ALPHA, width, step, sub, PHIS, 2, 0));
+  }
+
   @Test void aReadEveryStepMergesWhatTheCostModelCharges() {
     final Random r = new Random(16);
     for (int trial = 0; trial < 30; trial++) {
@@ -48,11 +60,7 @@ class MergeChargeTest {
       final long width = step * (1 + r.nextInt(6));
       final String what = "trial " + trial + ": width " + width / MINUTE + "m every "
           + step / MINUTE + "m from " + sub / MINUTE + "m";
-      final List<Sketches.Summary> summaries = List.of(
-          new Sketches.Summary(Sketches.Family.KLL, K, sub, sub, 0, List.of(), -1, 0),
-          new Sketches.Summary(Sketches.Family.KLL, K, width, step, sub, PHIS, 0, 0),
-          new Sketches.Summary(Sketches.Family.DDSKETCH, ALPHA, sub, sub, 0, List.of(), -1, 0),
-          new Sketches.Summary(Sketches.Family.DDSKETCH, ALPHA, width, step, sub, PHIS, 2, 0));
+      final List<Sketches.Summary> summaries = summaries(sub, step, width);
       final Sketches.State state = new Sketches.State(summaries);
       final long p = width / sub;
       final long charged = Math.round(CostModel.mergesPerStep(
@@ -104,11 +112,7 @@ class MergeChargeTest {
       final long width = step * (1 + r.nextInt(6));
       final String what = "trial " + trial + ": width " + width / MINUTE + "m every "
           + step / MINUTE + "m from " + sub / MINUTE + "m";
-      final List<Sketches.Summary> summaries = List.of(
-          new Sketches.Summary(Sketches.Family.KLL, K, sub, sub, 0, List.of(), -1, 0),
-          new Sketches.Summary(Sketches.Family.KLL, K, width, step, sub, PHIS, 0, 0),
-          new Sketches.Summary(Sketches.Family.DDSKETCH, ALPHA, sub, sub, 0, List.of(), -1, 0),
-          new Sketches.Summary(Sketches.Family.DDSKETCH, ALPHA, width, step, sub, PHIS, 2, 0));
+      final List<Sketches.Summary> summaries = summaries(sub, step, width);
       final Sketches.State state = new Sketches.State(summaries);
       final List<double[]> table = new ArrayList<>();
       final TreeSet<Long> parts = new TreeSet<>();
