@@ -245,8 +245,9 @@ class HnswIndexTest {
   }
 
   /**
-   * A sync of more vectors than {@link HnswIndex#CONCURRENT_FROM} builds the graph with every
-   * core (Lucene's concurrent builder): against exact search its recall@10 at a small {@code ef}
+   * A sync of more new vectors than {@link HnswIndex#CONCURRENT_FROM} adds them to the graph
+   * with every core (Lucene's concurrent builder; here to a graph of 1,000 built one at a time,
+   * and, after a stop, to an empty one): against exact search its recall@10 at a small {@code ef}
    * is that of the graph built one vector at a time from the same vectors (given in batches
    * below the threshold), a search with {@code ef} above the live count is exact, and so it is
    * after changes added one at a time to that graph, and after a build stopped midway and
@@ -269,7 +270,11 @@ class HnswIndexTest {
       queries.add(vector(random, dim, false));
     }
     final SearchIndex together = index(d, dim);
+    together.update(List.of(), rows.subList(0, 1000), () -> { });
     together.sync(rows, () -> { });
+    assertTrue(Runtime.getRuntime().availableProcessors() < 2 || Thread.getAllStackTraces()
+        .keySet().stream().anyMatch(t -> t.getName().equals("mnestic-hnsw-build")),
+        "a second core's worker built part of it");
     final SearchIndex oneByOne = index(d, dim);
     for (int from = 0; from < n; from += 1000) {
       oneByOne.update(List.of(), rows.subList(from, Math.min(n, from + 1000)), () -> { });
