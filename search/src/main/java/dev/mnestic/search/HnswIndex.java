@@ -11,9 +11,12 @@ import dev.mnestic.value.Vector;
 import org.apache.lucene.codecs.hnsw.DefaultFlatVectorScorer;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.TaskExecutor;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopKnnCollector;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.FixedBitSet;
+import org.apache.lucene.util.hnsw.HnswConcurrentMergeBuilder;
 import org.apache.lucene.util.hnsw.HnswGraph;
 import org.apache.lucene.util.hnsw.HnswGraphBuilder;
 import org.apache.lucene.util.hnsw.HnswGraphSearcher;
@@ -21,6 +24,7 @@ import org.apache.lucene.util.hnsw.NeighborArray;
 import org.apache.lucene.util.hnsw.OnHeapHnswGraph;
 import org.apache.lucene.util.hnsw.RandomAccessVectorValues;
 import org.apache.lucene.util.hnsw.RandomVectorScorer;
+import org.apache.lucene.util.hnsw.RandomVectorScorerSupplier;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,6 +34,8 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * An HNSW index ({@link HnswKind}) on Lucene's HNSW graph ({@link HnswGraphBuilder}, {@link
@@ -45,7 +51,11 @@ import java.util.Map;
  * keeps it as a way through, as Lucene does with deleted documents); the same entry back with
  * the same vector (a transaction's own write taken back after its search and made again at
  * the next, a row deleted and put back) is marked live again rather than added twice; the
- * graph is built again once deleted entries outnumber live ones.
+ * graph is built again once deleted entries outnumber live ones. A sync or update adds its new
+ * vectors at its end ({@link #link}): from {@link #CONCURRENT_FROM} of them on (the first
+ * search over a relation, a large {@code :put}, a rebuild) with every core through Lucene's
+ * {@link HnswConcurrentMergeBuilder}, fewer one after the other; the graph built by every core
+ * differs from run to run, one built one vector at a time does not.
  *
  * <p>Every live entry is reachable by a search, whatever the changes: Lucene 9.12 builds a
  * graph one node at a time, and a node's new link can push out an older node's last link in
@@ -68,6 +78,15 @@ import java.util.Map;
  * (random levels) differs from CozoDB's, so which one may differ.
  */
 final class HnswIndex implements SearchIndex {
+  /** From this many vectors on, a sync or update adds its new vectors with every core. */
+  static final int CONCURRENT_FROM = 4096;
+  private static final int WORKERS = Runtime.getRuntime().availableProcessors();
+  /** Threads that build a graph beside the caller's (daemons; an idle one ends). */
+  private static final ExecutorService BUILDERS = Executors.newCachedThreadPool(r -> {
+    final Thread t = new Thread(r, "mnestic-hnsw-build");
+    t.setDaemon(true);
+    return t;
+  });
   private final SearchIndex.Columns columns;
   private final SearchIndex.RowFilter filter;
   private final int dim;
@@ -89,6 +108,8 @@ final class HnswIndex implements SearchIndex {
   private final Map<Entry, Integer> gone = new HashMap<>();
   private final Map<List<Object>, List<Integer>> byKey = new HashMap<>();
   private HnswGraphBuilder builder;
+  /** The entries below this ord are nodes of the graph; the others wait for {@link #link}. */
+  private int linked;
   /**
    * One live entry of each part of level 0 the entry node's links do not reach (walked after
    * nodes were added: null until then).
@@ -123,11 +144,107 @@ final class HnswIndex implements SearchIndex {
 
   private HnswGraphBuilder newBuilder() {
     try {
-      return HnswGraphBuilder.create(DefaultFlatVectorScorer.INSTANCE
-          .getRandomVectorScorerSupplier(similarity,
-              RandomAccessVectorValues.fromFloats(graphVectors, dim)), m, efConstruction, 42);
+      return HnswGraphBuilder.create(scorers(), m, efConstruction, 42);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  private RandomVectorScorerSupplier scorers() throws IOException {
+    return DefaultFlatVectorScorer.INSTANCE.getRandomVectorScorerSupplier(similarity,
+        RandomAccessVectorValues.fromFloats(graphVectors, dim));
+  }
+
+  /** Forgets every entry: an empty index with an empty graph. */
+  private void clear() {
+    graphVectors.clear();
+    vectors.clear();
+    entries.clear();
+    rowOf.clear();
+    deleted.clear();
+    ords.clear();
+    gone.clear();
+    byKey.clear();
+    builder = newBuilder();
+    parts = null;
+    linked = 0;
+  }
+
+  /**
+   * Adds the entries not yet in the graph to it, from {@link #CONCURRENT_FROM} of them on with
+   * every core ({@link #linkConcurrently}), else one after the other (then a stop leaves the
+   * graph with the ones added, and the next sync or update adds the rest).
+   */
+  private void link(StopCheck stop) {
+    final int to = entries.size();
+    if (linked == to) {
+      return;
+    }
+    parts = null;
+    try {
+      if (WORKERS > 1 && to - linked >= CONCURRENT_FROM) {
+        linkConcurrently(to, stop);
+        return;
+      }
+      for (; linked < to; linked++) {
+        if (linked % 64 == 63) {
+          stop.check();
+        }
+        builder.addGraphNode(linked);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Adds entries {@code linked} to {@code to} with Lucene's concurrent builder ({@link
+   * HnswConcurrentMergeBuilder}: a worker per core, each a {@link HnswGraphBuilder} on the one
+   * graph, taking the nodes in batches of 2,048, with Lucene's locks on the nodes' links), the
+   * last one first and alone: a graph made without a size grows its node array when a node
+   * beyond it comes, which workers must not race on. The graph differs from run to run (which
+   * worker draws which node's level, and in which order nodes meet), as it does in Lucene. A
+   * stop or a failure midway leaves an unknown part of them in the graph, so the index is then
+   * emptied: the engine's next sync brings it up from every row.
+   */
+  private void linkConcurrently(int to, StopCheck stop) throws IOException {
+    boolean built = false;
+    try {
+      builder.addGraphNode(to - 1);
+      final FixedBitSet done = new FixedBitSet(to);
+      done.set(0, linked);
+      done.set(to - 1);
+      new HnswConcurrentMergeBuilder(new TaskExecutor(BUILDERS), WORKERS,
+          new Stopping(scorers(), stop), m, efConstruction, builder.getGraph(), done).build(to);
+      built = true;
+    } finally {
+      if (!built) {
+        clear();
+      }
+    }
+    linked = to;
+  }
+
+  /** A worker's scorers, with a look at the statement's stop every few nodes. */
+  private static final class Stopping implements RandomVectorScorerSupplier {
+    private final RandomVectorScorerSupplier scorers;
+    private final StopCheck stop;
+    private int made;
+
+    Stopping(RandomVectorScorerSupplier scorers, StopCheck stop) {
+      this.scorers = scorers;
+      this.stop = stop;
+    }
+
+    @Override public RandomVectorScorer scorer(int ord) throws IOException {
+      if (++made % 16 == 0) {
+        stop.check();
+      }
+      return scorers.scorer(ord);
+    }
+
+    @Override public RandomVectorScorerSupplier copy() throws IOException {
+      return new Stopping(scorers.copy(), stop);
     }
   }
 
@@ -135,7 +252,7 @@ final class HnswIndex implements SearchIndex {
    * Builds the graph again from the live entries, in the order they were added, once deleted
    * ones outnumber them (each costs memory and a search's walk through it).
    */
-  private void compactIfWorthIt(StopCheck stop) {
+  private void compactIfWorthIt() {
     final int dead = deleted.cardinality();
     if (dead <= entries.size() - dead) {
       return;
@@ -149,26 +266,14 @@ final class HnswIndex implements SearchIndex {
       liveVectors.add(vectors.get(ord));
       liveRows.add(rowOf.get(ord));
     }
-    graphVectors.clear();
-    vectors.clear();
-    entries.clear();
-    rowOf.clear();
-    deleted.clear();
-    ords.clear();
-    gone.clear();
-    byKey.clear();
-    builder = newBuilder();
-    parts = null;
+    clear();
     for (int i = 0; i < liveEntries.size(); i++) {
-      if (i % 4096 == 4095) {
-        stop.check();
-      }
       add(liveEntries.get(i), liveVectors.get(i), liveRows.get(i));
     }
   }
 
   @Override public void sync(List<Object[]> rows, StopCheck stop) {
-    compactIfWorthIt(stop);
+    compactIfWorthIt();
     final BitSet seen = new BitSet();
     for (int r = 0; r < rows.size(); r++) {
       if (r % 4096 == 4095) {
@@ -183,10 +288,11 @@ final class HnswIndex implements SearchIndex {
         delete(ord);
       }
     }
+    link(stop);
   }
 
   @Override public void update(List<Object[]> removed, List<Object[]> added, StopCheck stop) {
-    compactIfWorthIt(stop);
+    compactIfWorthIt();
     for (Object[] row : removed) {
       final List<Integer> had = byKey.get(key(row));
       if (had != null) {
@@ -209,6 +315,7 @@ final class HnswIndex implements SearchIndex {
         }
       }
     }
+    link(stop);
   }
 
   private List<Object> key(Object[] row) {
@@ -267,7 +374,7 @@ final class HnswIndex implements SearchIndex {
     out.add(add(entry, v, row));
   }
 
-  /** Adds {@code entry} to the graph as a new node; its ord. */
+  /** Adds {@code entry} as a new entry, to become a node of the graph at {@link #link}; its ord. */
   private int add(Entry entry, Vector v, Object[] row) {
     final int ord = entries.size();
     entries.add(entry);
@@ -276,12 +383,6 @@ final class HnswIndex implements SearchIndex {
     rowOf.add(row);
     ords.put(entry, ord);
     byKey.computeIfAbsent(entry.key(), k -> new ArrayList<>()).add(ord);
-    parts = null;
-    try {
-      builder.addGraphNode(ord);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
     return ord;
   }
 

@@ -3,6 +3,7 @@ package dev.mnestic.search;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mnestic.value.Bytes;
@@ -42,10 +43,15 @@ class HnswIndexTest {
   }
 
   private static SearchIndex.Definition definition(int dim, int m, String distance) {
+    return definition(dim, m, 8, distance);
+  }
+
+  private static SearchIndex.Definition definition(int dim, int m, int efConstruction,
+      String distance) {
     final Map<String, Object> options = new LinkedHashMap<>();
     options.put("dim", (long) dim);
     options.put("m", (long) m);
-    options.put("ef_construction", 8L);
+    options.put("ef_construction", (long) efConstruction);
     options.put("fields", List.of("v"));
     options.put("distance", distance);
     return new HnswKind().define("idx", columns(dim), options);
@@ -235,6 +241,136 @@ class HnswIndexTest {
             "a linked vector has its self row at the layer");
       }
       assertTrue((Long) top[7] <= lowest, "the entry row names the lowest layer");
+    }
+  }
+
+  /**
+   * A sync of more new vectors than {@link HnswIndex#CONCURRENT_FROM} adds them to the graph
+   * with every core (Lucene's concurrent builder; here to a graph of 1,000 built one at a time,
+   * and, after a stop, to an empty one): against exact search its recall@10 at a small {@code ef}
+   * is that of the graph built one vector at a time from the same vectors (given in batches
+   * below the threshold), a search with {@code ef} above the live count is exact, and so it is
+   * after changes added one at a time to that graph, and after a build stopped midway and
+   * brought up again from every row.
+   */
+  @Test void aGraphBuiltByEveryCoreIsAsGoodAndStaysExact() {
+    final int dim = 16;
+    final int n = HnswIndex.CONCURRENT_FROM + 1500;
+    final Random random = new Random(1817);
+    final SearchIndex.Definition d = definition(dim, 8, 32, "L2");
+    final Map<Long, Vector> live = new TreeMap<>();
+    final List<Object[]> rows = new ArrayList<>();
+    for (long key = 0; key < n; key++) {
+      final Vector v = vector(random, dim, false);
+      live.put(key, v);
+      rows.add(new Object[] {key, v});
+    }
+    final List<Vector> queries = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      queries.add(vector(random, dim, false));
+    }
+    final SearchIndex together = index(d, dim);
+    together.update(List.of(), rows.subList(0, 1000), () -> { });
+    together.sync(rows, () -> { });
+    assertTrue(Runtime.getRuntime().availableProcessors() < 2 || Thread.getAllStackTraces()
+        .keySet().stream().anyMatch(t -> t.getName().equals("mnestic-hnsw-build")),
+        "a second core's worker built part of it");
+    final SearchIndex oneByOne = index(d, dim);
+    for (int from = 0; from < n; from += 1000) {
+      oneByOne.update(List.of(), rows.subList(from, Math.min(n, from + 1000)), () -> { });
+    }
+    final List<List<Long>> truth = new ArrayList<>();
+    for (Vector q : queries) {
+      truth.add(top10(q, rows));
+    }
+    final double concurrent = recall(together, d, dim, queries, truth);
+    final double sequential = recall(oneByOne, d, dim, queries, truth);
+    assertTrue(sequential > 0.5 && concurrent >= sequential - 0.03,
+        "recall@10 at ef 10: every core " + concurrent + ", one by one " + sequential);
+    assertExact(together, d, dim, live, queries.subList(0, 3), "built by every core");
+
+    final List<Object[]> removed = new ArrayList<>();
+    final List<Object[]> added = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      final long gone = random.nextInt(n);
+      if (live.containsKey(gone)) {
+        removed.add(new Object[] {gone, live.remove(gone)});
+      }
+      final long key = n + i;
+      final Vector v = vector(random, dim, false);
+      live.put(key, v);
+      added.add(new Object[] {key, v});
+    }
+    together.update(removed, added, () -> { });
+    assertExact(together, d, dim, live, queries.subList(3, 6), "then changed one by one");
+
+    // the row loop looks once (row 4,096); the workers' looks come after
+    final SearchIndex stopped = index(d, dim);
+    final int[] looks = {0};
+    final IllegalStateException thrown = assertThrows(IllegalStateException.class,
+        () -> stopped.sync(rows, () -> {
+          synchronized (looks) {
+            if (++looks[0] > 20) {
+              throw new IllegalStateException("stopped at look " + looks[0]);
+            }
+          }
+        }));
+    assertTrue(thrown.getMessage().startsWith("stopped at look "), "the statement's stop");
+    final Map<Long, Vector> first = new TreeMap<>();
+    for (Object[] row : rows) {
+      first.put((Long) row[0], (Vector) row[1]);
+    }
+    stopped.sync(rows, () -> { });
+    assertExact(stopped, d, dim, first, queries.subList(6, 9), "stopped, then synced");
+  }
+
+  /** The keys of the 10 rows ({@code [key, vector]}) nearest to {@code q}, by exact search. */
+  private static List<Long> top10(Vector q, List<Object[]> rows) {
+    final double[] dist = new double[rows.size()];
+    final Integer[] order = new Integer[rows.size()];
+    for (int i = 0; i < dist.length; i++) {
+      dist[i] = Functions.l2_dist(q, (Vector) rows.get(i)[1]);
+      order[i] = i;
+    }
+    Arrays.sort(order, (x, y) -> Double.compare(dist[x], dist[y]));
+    final List<Long> top = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      top.add((Long) rows.get(order[i])[0]);
+    }
+    return top;
+  }
+
+  /** recall@10 of {@code index} at {@code ef} 10 against each query's exact top 10. */
+  private static double recall(SearchIndex index, SearchIndex.Definition d, int dim,
+      List<Vector> queries, List<List<Long>> truth) {
+    final SearchIndex.Request request = new HnswKind().request(d, columns(dim),
+        Map.of("k", 10L, "ef", 10L));
+    int right = 0;
+    for (int i = 0; i < queries.size(); i++) {
+      for (SearchIndex.Hit h : index.search(request, queries.get(i), null, () -> { })) {
+        right += truth.get(i).contains((Long) h.row()[0]) ? 1 : 0;
+      }
+    }
+    return right / (10.0 * queries.size());
+  }
+
+  /** A search of {@code index} with {@code ef} above the live count returns them all, in order. */
+  private static void assertExact(SearchIndex index, SearchIndex.Definition d, int dim,
+      Map<Long, Vector> live, List<Vector> queries, String where) {
+    final SearchIndex.Request request = new HnswKind().request(d, columns(dim),
+        Map.of("k", (long) live.size(), "ef", (long) live.size() + 1, "bind_distance", "d"));
+    for (Vector q : queries) {
+      final List<SearchIndex.Hit> hits = index.search(request, q, null, () -> { });
+      assertEquals(live.size(), hits.size(), where + ": every live vector is found");
+      double last = Double.NEGATIVE_INFINITY;
+      for (SearchIndex.Hit h : hits) {
+        final long key = (Long) h.row()[0];
+        assertEquals(live.get(key), h.row()[1], where + ": a live row, its current vector");
+        final double dist = (Double) h.binds().get(0);
+        assertEquals(Functions.l2_dist(q, live.get(key)), dist, where + ": its distance");
+        assertTrue(dist >= last, where + ": nearest first");
+        last = dist;
+      }
     }
   }
 }

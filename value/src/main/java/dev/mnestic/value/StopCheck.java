@@ -5,7 +5,9 @@ package dev.mnestic.value;
  * function calls {@link #check} every 4,096 elements it makes ({@code int_range}), and
  * {@code check} throws (an unchecked exception of the caller's choosing) once that statement
  * was cancelled, timed out or ran out of memory. The caller passes it in with each
- * {@link Functions#apply}, so the value module knows no statement of its own.
+ * {@link Functions#apply}, so the value module knows no statement of its own. It must answer
+ * from any thread, not only the statement's: a search index building on every core looks from
+ * its workers' threads ({@code search.HnswIndex}).
  */
 @FunctionalInterface
 public interface StopCheck {
