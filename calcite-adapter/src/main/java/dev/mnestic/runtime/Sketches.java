@@ -2,6 +2,7 @@ package dev.mnestic.runtime;
 
 import com.datadoghq.sketch.ddsketch.DDSketch;
 import com.datadoghq.sketch.ddsketch.DDSketches;
+import com.datadoghq.sketch.ddsketch.store.Store;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
@@ -48,8 +49,9 @@ public final class Sketches {
 
   /**
    * The context variable holding an {@code AtomicLong} that receives the most summary bytes a
-   * pass held at once, at most (each summary's own measure: KLL's and DDSketch's serialized
-   * sizes, 8 per value an exact accumulator has room for; 8 per end and per φ's value of each
+   * pass held at once, at most (each summary's own measure: KLL's serialized size, a
+   * DDSketch's dense arrays of counts over its index range, 8 per value an exact accumulator
+   * has room for; 8 per end and per φ's value of each
    * window made from others' and kept; the largest summary or exact index, of sorted values and
    * counts, a merge made meanwhile), if more than it holds; absent for none.
    */
@@ -1349,7 +1351,34 @@ public final class Sketches {
     }
   }
 
-  private record Dd(DDSketch sketch) implements Sketch {
+  /**
+   * A DDSketch of {@code DDSketches.unboundedDense}: a logarithmic index mapping and, for the
+   * positive and the negative values, a dense store, an array of one count per index from the
+   * lowest to the highest index it has held.
+   */
+  record Dd(DDSketch sketch) implements Sketch {
+    /**
+     * The objects around the arrays: the sketch, its mapping and its two stores (their headers
+     * and fields, compressed references).
+     */
+    static final long FIXED_BYTES = 192;
+    /** An array's header. */
+    static final long ARRAY_BYTES = 16;
+    /** A dense store's array grows by whole increments of this many counts. */
+    static final int GROWTH = 64;
+    /** Counts a dense store adds past its range before rounding up to an increment. */
+    static final int OVERHEAD = 6;
+
+    /**
+     * The length of a dense store's array holding indices {@code range} wide: as sketches-java's
+     * {@code DenseStore.getNewLength} sizes it, range + 6 rounded up to a whole 64 past it. The
+     * store allocates it so when it grows to the range at once; grown in steps its array is
+     * at least the range and at most this.
+     */
+    static long denseLength(long range) {
+      return ((range + OVERHEAD - 1) / GROWTH + 1) * GROWTH;
+    }
+
     @Override public void update(double value) {
       sketch.accept(value);
     }
@@ -1371,8 +1400,15 @@ public final class Sketches {
           n == 1 ? 0 : Math.min(1, (nearestRank(phi, n) - 0.5) / (n - 1)));
     }
 
+    /** Each non-empty store's array of counts, as {@link #denseLength} sizes it, and the objects. */
     @Override public long bytes() {
-      return sketch.serializedSize();
+      return FIXED_BYTES + storeBytes(sketch.getPositiveValueStore())
+          + storeBytes(sketch.getNegativeValueStore());
+    }
+
+    private static long storeBytes(Store store) {
+      return store.isEmpty() ? 0
+          : ARRAY_BYTES + 8 * denseLength((long) store.getMaxIndex() - store.getMinIndex() + 1);
     }
   }
 

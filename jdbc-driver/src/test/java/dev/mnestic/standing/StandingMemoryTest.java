@@ -31,10 +31,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * summaries have dropped what the retentions no longer reach. Then each summary built from rows
  * holds between 1 / {@value #FACTOR} and {@value #FACTOR} times what the plan charges its
  * candidate: the plan charges a sketch's largest size (KLL's {@code getMaxSerializedSizeBytes},
- * a DDSketch's bins over the table's whole value range) and 8 bytes per exact value, the
- * executor holds a sketch's serialized size and an exact array's capacity (up to twice its
- * values). Measured: the plan charges 1.14 times the KLL's bytes and 1.23 times the DDSketch's,
- * and 0.77 times the exact values' capacity. The merge (the five-minute KLL of the minute's)
+ * a DDSketch's dense array of counts over the table's whole value range) and 8 bytes per exact
+ * value, the executor holds a KLL's serialized size, a DDSketch's dense array over the range of
+ * its values and an exact array's capacity (up to twice its values). Measured: the plan charges
+ * 1.14 times the KLL's bytes and 1.08 times the DDSketch's, and 0.77 times the exact values'
+ * capacity. The merge (the five-minute KLL of the minute's)
  * is charged the window it makes while read; between reads it keeps only its windows' φ values.
  */
 class StandingMemoryTest {

@@ -211,7 +211,7 @@ public final class Planner {
       for (PhysicalCandidate v : candidates.subList(firstId, candidates.size())) {
         byGroup.get(v.group()).add(v.id());
       }
-      edges.addAll(Edges.build(memo, candidates, byGroup, fromGroup, fromCandidate, firstId));
+      edges.addAll(Edges.build(memo, candidates, byGroup, fromGroup, fromCandidate, firstId, execution));
       if (!whole) {
         chunk.forEach(q -> narrowed.add(q.name()));
       }
@@ -222,7 +222,7 @@ public final class Planner {
       answers.put(q.name(), byGroup.get(memo.find(new GroupKey.Answer(q.name()))).get(0));
     }
     return new PlanSpace(workload, memo, candidates, byGroup, Collections.unmodifiableList(edges), costs, history,
-        answers, pruned, narrowed);
+        answers, pruned, narrowed, execution);
   }
 
   /**

@@ -68,6 +68,34 @@ public final class Workloads {
     return b.toString();
   }
 
+  /**
+   * A small random workload whose windows nest three deep, so that a merge may merge merged
+   * windows: one metric (100/s or 5,000/s), a query over 1-minute windows, one over tumbling
+   * windows of 2 or 3 minutes, and one over 6 or 12 minutes every 2, 3 or 6 (a multiple of the
+   * second's width where one fits), rank or relative targets, retentions of 5 minutes to an hour.
+   */
+  public static String randomNested(Random r) {
+    final StringBuilder b = new StringBuilder();
+    b.append("metric m from t_m(ts, v) rate ").append(r.nextBoolean() ? 100 : 5000)
+        .append("/s raw 1d range 1..1000\n");
+    final int middle = 2 + r.nextInt(2);
+    final int wide = pick(r, 6, 12);
+    final int every = pick(r, middle, wide);
+    final String[] ranges = {"1m", middle + "m", wide + "m"};
+    final String[] steps = {"1m", middle + "m", every + "m"};
+    for (int q = 0; q < 3; q++) {
+      b.append("Q").append(q).append(": quantile_over_time(").append(pick(r, "0.5", "0.9", "0.99"))
+          .append(", m[").append(ranges[q]).append("]) ")
+          .append(pick(r, "rank error 0.01", "rank error 0.03", "relative error 0.02", "relative error 0.05"))
+          .append(" every ").append(steps[q]).append(" retain ").append(pick(r, "5m", "20m", "1h")).append('\n');
+    }
+    return b.toString();
+  }
+
+  private static int pick(Random r, int a, int b) {
+    return r.nextBoolean() ? a : b;
+  }
+
   private static String pick(Random r, String... options) {
     return options[r.nextInt(options.length)];
   }

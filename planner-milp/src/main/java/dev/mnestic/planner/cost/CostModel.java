@@ -30,8 +30,10 @@ import java.util.Arrays;
  * costs about
  * 41 + 0.012·k ns, a merge about 48·k ns and a quantile read about 100 + 0.2·k ns; a DDSketch
  * update about 6 ns, and a merge and a read about 0.7 and 2.3 ns per bin. KLL's size is
- * DataSketches' own {@link KllSketch#getMaxSerializedSizeBytes}; a DDSketch holds
- * ln(max/min) / ln((1 + α) / (1 - α)) bins of about 9 bytes. Rows read back from the store at
+ * DataSketches' own {@link KllSketch#getMaxSerializedSizeBytes}; a DDSketch (sketches-java's
+ * unbounded dense store) holds an array of 8-byte counts over its index range, charged as the
+ * metric's whole range, ln(max/min) / ln((1 + α) / (1 - α)) indices, whatever the number of
+ * values, and its merge adds a count per index of that range. Rows read back from the store at
  * evaluation cost {@link #SCAN_NANOS_PER_ROW} each.
  *
  * <p>Per second: an ingest-time build pays each row's update once per open window
@@ -70,6 +72,13 @@ public final class CostModel {
   public static final double ANSWER_BYTES = 16;
   /** Computing one ratio. */
   public static final double DIVIDE_NANOS = 20;
+  /**
+   * A DDSketch's objects around its counts: the sketch, its index mapping and its two dense
+   * stores (headers and fields).
+   */
+  public static final double DD_FIXED_BYTES = 192;
+  /** The header of a DDSketch store's array of counts. */
+  public static final double DD_ARRAY_BYTES = 16;
 
   private final Workload workload;
   private final Memo memo;
@@ -228,12 +237,15 @@ public final class CostModel {
     return theta instanceof Parameters.DdSketch ? 6 : APPEND_NANOS;
   }
 
-  /** Merging one sub-window's sketch into a window's (an exact merge counts instead). */
+  /**
+   * Merging one sub-window's sketch into a window's (an exact merge counts instead): a
+   * DDSketch's dense store adds the other's counts index by index over its range.
+   */
   static double mergeNanos(Parameters.Fixed theta, double n, Metric m) {
     if (theta instanceof Parameters.Kll kll) {
       return 48.0 * kll.k();
     }
-    return 0.7 * ddBins(((Parameters.DdSketch) theta).alpha(), n, m);
+    return 0.7 * ddRange(((Parameters.DdSketch) theta).alpha(), n, m);
   }
 
   static double readNanos(Family family) {
@@ -270,13 +282,31 @@ public final class CostModel {
           KllSketch.SketchType.DOUBLES_SKETCH, false);
     }
     if (theta instanceof Parameters.DdSketch dd) {
-      return 32 + 9 * ddBins(dd.alpha(), n, m);
+      return DD_FIXED_BYTES + DD_ARRAY_BYTES
+          + 8 * denseLength(ddRange(dd.alpha(), n, m));
     }
     return 16 + 8 * n;
   }
 
-  private static double ddBins(double alpha, double n, Metric m) {
+  /**
+   * The indices a DDSketch of relative accuracy {@code alpha} spans over {@code n} values of
+   * {@code m}: one for a single value, else those of the metric's range [min, max], where a
+   * window's values are expected (the logarithmic mapping's indices over it: ln(max / min) /
+   * ln γ, γ = (1 + α) / (1 - α), and one more for the ends' rounding).
+   */
+  private static double ddRange(double alpha, double n, Metric m) {
+    if (n <= 1) {
+      return 1;
+    }
     final double gamma = (1 + alpha) / (1 - alpha);
-    return Math.min(Math.max(1, n), Math.ceil(Math.log(m.maxValue() / m.minValue()) / Math.log(gamma)));
+    return Math.ceil(Math.log(m.maxValue() / m.minValue()) / Math.log(gamma)) + 1;
+  }
+
+  /**
+   * The length of a DDSketch dense store's array over {@code range} indices: sketches-java's
+   * {@code DenseStore.getNewLength}, the range plus 6 rounded up to a whole 64 past it.
+   */
+  static double denseLength(double range) {
+    return (Math.floor((range + 5) / 64) + 1) * 64;
   }
 }

@@ -27,10 +27,13 @@ import java.util.function.Supplier;
  * @param pruned what each stage set aside, with why
  * @param narrowed the queries whose ways to compute were built without merges over other
  *     queries' windows, their chunk started past the plan space's deadline ({@code Planner.space})
+ * @param execution what its plans may ask of an executor: the alternatives Stage 2 kept, and
+ *     what a kept merge asks of its input ({@code select.Constraints.asksOfInputs})
  */
 public record PlanSpace(Workload workload, Memo memo, List<PhysicalCandidate> candidates,
     List<List<Integer>> byGroup, List<PhysicalEdge> edges, List<Cost> costs,
-    List<SortedSet<Duration>> history, Map<String, Integer> answers, List<Pruned> pruned, Set<String> narrowed) {
+    List<SortedSet<Duration>> history, Map<String, Integer> answers, List<Pruned> pruned, Set<String> narrowed,
+    Execution execution) {
 
   /**
    * Something a stage set aside, and why. Stage 2 sets aside about two alternatives for each it

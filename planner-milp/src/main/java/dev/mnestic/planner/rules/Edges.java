@@ -3,7 +3,10 @@ package dev.mnestic.planner.rules;
 import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.LogicalRequirements;
 import dev.mnestic.planner.memo.Memo;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.physical.Execution;
 import dev.mnestic.planner.physical.Feasibility;
+import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PhysicalEdge;
 import dev.mnestic.planner.physical.PlanSpace;
@@ -35,23 +38,15 @@ public final class Edges {
   }
 
   /**
-   * The feasible edges, by consumer, input and producer id. Built on every core (a parallel
-   * stream), as it is the largest step of the plan space (1.93M edges at 1,664 queries): first
-   * each (logical consumer, timing)'s producers, then each consumer's edges into its own run of
-   * one array.
-   */
-  public static List<PhysicalEdge> build(Memo memo, List<PhysicalCandidate> candidates,
-      List<List<Integer>> byGroup) {
-    return build(memo, candidates, byGroup, 0, 0, 0);
-  }
-
-  /**
    * The feasible edges into the consumers from {@code firstId} on, those of a chunk of queries
    * whose groups and logical candidates are those from {@code fromGroup} and
-   * {@code fromCandidate} on (they read no earlier group), by consumer, input and producer id.
+   * {@code fromCandidate} on (they read no earlier group), by consumer, input and producer id,
+   * for a plan space of {@code execution}. Built on every core (a parallel stream), as it is the
+   * largest step of the plan space (1.93M edges at 1,664 queries): first each (logical
+   * consumer, timing)'s producers, then each consumer's edges into its own run of one array.
    */
   public static List<PhysicalEdge> build(Memo memo, List<PhysicalCandidate> candidates,
-      List<List<Integer>> byGroup, int fromGroup, int fromCandidate, int firstId) {
+      List<List<Integer>> byGroup, int fromGroup, int fromCandidate, int firstId, Execution execution) {
     final int[][] groups = new int[byGroup.size() - fromGroup][];
     for (int g = 0; g < groups.length; g++) {
       groups[g] = byGroup.get(fromGroup + g).stream().mapToInt(Integer::intValue).toArray();
@@ -96,7 +91,7 @@ public final class Edges {
         final int v = first[l * timings + t];
         if (v >= 0) {
           producers[l * timings + t] = feasibleProducers(memo, candidates, groups, fromGroup, candidates.get(v),
-              logical[l], place, fromCandidate);
+              logical[l], place, fromCandidate, execution);
         }
       }
     });
@@ -139,7 +134,8 @@ public final class Edges {
 
   /** The producers {@code c} can read on each input, in id order, α^log and α^phys holding. */
   private static int[][] feasibleProducers(Memo memo, List<PhysicalCandidate> candidates,
-      int[][] groups, int fromGroup, PhysicalCandidate c, boolean[][] alphaLog, int[] place, int fromCandidate) {
+      int[][] groups, int fromGroup, PhysicalCandidate c, boolean[][] alphaLog, int[] place, int fromCandidate,
+      Execution execution) {
     final LogicalCandidate consumer = memo.candidate(c.logical());
     final Duration lookback = History.lookback(memo, c.logical(), c.properties().timing());
     final int[][] in = new int[consumer.children().size()][];
@@ -150,13 +146,32 @@ public final class Edges {
       for (int u : group) {
         final PhysicalCandidate producer = candidates.get(u);
         if (alphaLog[i][place[producer.logical() - fromCandidate]]
-            && c.properties().reads(producer.properties(), lookback)) {
+            && c.properties().reads(producer.properties(), lookback)
+            && rejectsMergedInput(memo, execution, c.logical(), producer) == null) {
           kept[n++] = u;
         }
       }
       in[i] = Arrays.copyOf(kept, n);
     }
     return in;
+  }
+
+  /**
+   * α^phys for a merge reading merged windows, under {@link Execution#STANDING}: the standing
+   * executor keeps the windows of a merge that another merges, each window's summary, for as
+   * long as its reader's windows reach back ({@code Sketches.State}), so such a merge reads only
+   * a producer kept across evaluations, whose cost charges the windows kept. Why consumer
+   * {@code consumer} (a logical candidate) cannot read {@code producer}, or null when it can.
+   */
+  static String rejectsMergedInput(Memo memo, Execution execution, int consumer, PhysicalCandidate producer) {
+    if (execution == Execution.STANDING
+        && memo.candidate(consumer).operator() instanceof Operator.Merge
+        && memo.candidate(producer.logical()).operator() instanceof Operator.Merge
+        && !(producer.properties().lifetime() instanceof Lifetime.AcrossEvaluations)) {
+      return "the standing executor keeps the windows of a merge that another merges: it reads"
+          + " merged windows kept across evaluations";
+    }
+    return null;
   }
 
   /** The edges of {@code space} that α^log or α^phys rejects, each with its reason. */
@@ -169,9 +184,11 @@ public final class Edges {
       for (int i = 0; i < consumer.children().size(); i++) {
         for (int u : space.byGroup().get(consumer.children().get(i))) {
           final PhysicalCandidate producer = space.candidates().get(u);
+          final String phys = c.properties().rejectsProducer(producer.properties(), lookback);
           final PhysicalEdge e = new PhysicalEdge(u, c.id(), i,
               Feasibility.of(consumer.requirement(i).rejects(memo.candidate(producer.logical()).properties())),
-              Feasibility.of(c.properties().rejectsProducer(producer.properties(), lookback)));
+              Feasibility.of(phys != null ? phys
+                  : rejectsMergedInput(memo, space.execution(), c.logical(), producer)));
           if (!e.feasible()) {
             edges.add(e);
           }

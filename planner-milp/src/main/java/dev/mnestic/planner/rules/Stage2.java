@@ -38,7 +38,7 @@ import java.util.stream.IntStream;
  * along the edges (a readout passes its state's error on; a ratio's exceeds each operand's).
  * With {@link Execution#STANDING} only what the standing-query executor runs is kept: builds at
  * ingest kept across evaluations in the heap, merges, readouts and ratios at evaluation kept for
- * none, no exact sort.
+ * none, or, for a merge that another merges, kept across evaluations in the heap; no exact sort.
  */
 public final class Stage2 {
   private Stage2() {
@@ -279,8 +279,14 @@ public final class Stage2 {
             : () -> "the standing executor feeds a build each row once and keeps its windows"
                 + " across evaluations in the heap";
       }
+      if (op instanceof Operator.Merge && p.timing() == Timing.EVALUATION
+          && p.lifetime() instanceof Lifetime.AcrossEvaluations a && a.medium() == StorageMedium.HEAP) {
+        // what another merge reads (Edges.rejectsMergedInput)
+        return null;
+      }
       return p.recomputedOnDemand() ? null
-          : () -> "the standing executor makes " + op + " when read, kept for no later evaluation";
+          : () -> "the standing executor makes " + op + " when read, kept for no later evaluation"
+              + " (a merge that another merges: in the heap)";
     }
     return null;
   }

@@ -4,6 +4,7 @@ import dev.mnestic.planner.memo.Guarantee;
 import dev.mnestic.planner.memo.LogicalCandidate;
 import dev.mnestic.planner.memo.Operator;
 import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.physical.Execution;
 import dev.mnestic.planner.physical.Lifetime;
 import dev.mnestic.planner.physical.PhysicalCandidate;
 import dev.mnestic.planner.physical.PlanSpace;
@@ -27,7 +28,8 @@ import java.time.Duration;
  *   ({@link #meets}).
  *   <li>(R) Each answer asks its query's retention ρ_q of its root. A candidate asked h asks
  *   {@link #asksOfInputs} of each producer it reads (h + lookback when recomputed on demand, only
- *   the lookback when it answers from what it kept), and must keep h itself ({@link #keeps}).
+ *   the lookback when it answers from what it kept, its keep + lookback for a standing
+ *   {@link #keptMerge}), and must keep h itself ({@link #keeps}).
  *   <li>Sharing: a producer read by several consumers is one candidate, paid once, except a
  *   streamed result ({@link #streamed}), which feeds one consumer (P); a kept result is
  *   {@link #reusable}: reading it once more asks nothing more of its inputs.
@@ -88,7 +90,23 @@ final class Constraints {
    */
   static Duration asksOfInputs(PlanSpace space, PhysicalCandidate c, Duration asked) {
     final Duration lookback = History.lookback(space.memo(), c.logical(), c.properties().timing());
-    return c.properties().recomputedOnDemand() ? asked.plus(lookback) : lookback;
+    if (c.properties().recomputedOnDemand()) {
+      return asked.plus(lookback);
+    }
+    return keptMerge(space, c)
+        ? ((Lifetime.AcrossEvaluations) c.properties().lifetime()).keep().plus(lookback) : lookback;
+  }
+
+  /**
+   * A merge kept across evaluations under {@link Execution#STANDING}: the executor keeps its
+   * input's windows back to its own oldest window (an old row late or changed remakes the old
+   * windows holding it), so it asks its keep plus its lookback of its input, whoever reads it,
+   * and its asks differ by keep.
+   */
+  static boolean keptMerge(PlanSpace space, PhysicalCandidate c) {
+    return space.execution() == Execution.STANDING
+        && c.properties().lifetime() instanceof Lifetime.AcrossEvaluations
+        && space.memo().candidate(c.logical()).operator() instanceof Operator.Merge;
   }
 
   /** Sharing: c's result is not kept, so it streams into one consumer (P). */

@@ -736,9 +736,13 @@ public final class MilpSelector implements Selector {
         e.input());
   }
 
-  /** Which block v is in: its logical candidate, timing and medium when kept across evaluations. */
-  private static List<Object> blockKey(PhysicalCandidate v) {
-    return v.properties().lifetime() instanceof Lifetime.AcrossEvaluations a
+  /**
+   * Which block v is in: its logical candidate, timing and medium when kept across evaluations
+   * and asking its inputs the same whatever its keep; a block of its own otherwise (a standing
+   * {@link Constraints#keptMerge} asks its keep plus its lookback).
+   */
+  private List<Object> blockKey(PhysicalCandidate v) {
+    return v.properties().lifetime() instanceof Lifetime.AcrossEvaluations a && !Constraints.keptMerge(space, v)
         ? List.of(v.logical(), v.properties().timing(), a.medium()) : List.of(-1 - v.id());
   }
 

@@ -311,7 +311,9 @@ class SelectionTest {
   /**
    * The MILP's optimum equals the enumerator's on random small workloads, over every
    * alternative and over what the standing executor runs ({@link Execution#STANDING}: builds fed
-   * at ingest and kept in the heap, the rest made at evaluation and not kept, no exact sort).
+   * at ingest and kept in the heap, the rest made at evaluation and not kept (a merge that another
+   * merges may be kept: {@link #aMergeOfMergesIsKeptAndTheMilpMatchesTheEnumerator}), no exact
+   * sort).
    */
   @Test void milpMatchesEnumeratorOnRandomWorkloads() {
     for (Execution execution : Execution.values()) {
@@ -356,6 +358,54 @@ class SelectionTest {
       assertTrue(withMerges > 5 && withRatios > 20,
           execution + ": " + withMerges + " merges, " + withRatios + " ratios");
     }
+  }
+
+  /**
+   * #16, point 3: under {@link Execution#STANDING} a merge reads merged windows only from a merge
+   * kept across evaluations in the heap, its windows charged for as far back as its reader reads
+   * them, which asks its input its keep plus its lookback, as the standing executor keeps them
+   * ({@code Sketches.State}; {@code MergeChargeTest} counts them). On random workloads of windows
+   * nested three deep, the space offers such merges (and no other merge of merged windows), and
+   * the MILP's optimum equals the enumerator's. With the kept windows charged, a merge of merged
+   * windows costs more heap than its fewer merges save, and is not chosen on these; where it may
+   * be kept in the store ({@link Execution#ANY}, a sixteenth of the heap's weight a byte) it is
+   * chosen on some.
+   */
+  @Test void aMergeOfMergesIsKeptAndTheMilpMatchesTheEnumerator() {
+    final Random random = new Random(20261203);
+    final ParameterLists lists = new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
+    int nested = 0;
+    int nestedAny = 0;
+    for (int n = 0; n < 25; n++) {
+      final String text = Workloads.randomNested(random);
+      final PlanSpace space = Planner.space(WorkloadParser.parse(text), lists, Execution.STANDING);
+      int offered = 0;
+      for (PhysicalEdge e : space.edges()) {
+        if (op(space, e.producer()) instanceof Operator.Merge && op(space, e.consumer()) instanceof Operator.Merge) {
+          final PhysicalProperties p = space.candidates().get(e.producer()).properties();
+          assertTrue(p.lifetime() instanceof Lifetime.AcrossEvaluations a && a.medium() == StorageMedium.HEAP
+              && p.timing() == Timing.EVALUATION, p + " " + text);
+          offered++;
+        }
+      }
+      assertTrue(offered > 0, text);
+      final Plan reference = new ReferenceEnumerator(space).solve();
+      final Plan milp = new MilpSelector(space, SOLVER, LIMIT).solve();
+      assertEquals(Plan.Status.OPTIMAL, milp.status(), text);
+      assertEquals(reference.cost(), milp.cost(), LagrangianBound.TOLERANCE * reference.cost(), text);
+      assertEquals(null, ReferenceEnumerator.violation(space, milp), text);
+      nested += mergesOfMerges(space, milp);
+      // kept in the store, such a merge is chosen where it pays
+      final PlanSpace any = Planner.space(WorkloadParser.parse(text), lists, Execution.ANY);
+      nestedAny += mergesOfMerges(any, new MilpSelector(any, SOLVER, LIMIT).solve());
+    }
+    assertEquals(0, nested, "merges of merged windows chosen");
+    assertTrue(nestedAny >= 3, nestedAny + " merges of merged windows chosen in ANY");
+  }
+
+  private static int mergesOfMerges(PlanSpace space, Plan plan) {
+    return (int) plan.edges().stream().filter(e -> op(space, e.producer()) instanceof Operator.Merge
+        && op(space, e.consumer()) instanceof Operator.Merge).count();
   }
 
   /**

@@ -1,7 +1,20 @@
 package dev.mnestic.planner.exec;
 
+import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.cost.CostModel;
+import dev.mnestic.planner.memo.GroupKey;
+import dev.mnestic.planner.memo.LogicalCandidate;
+import dev.mnestic.planner.memo.Operator;
+import dev.mnestic.planner.memo.ParameterLists;
+import dev.mnestic.planner.memo.Parameters;
+import dev.mnestic.planner.memo.WindowLayout;
+import dev.mnestic.planner.physical.Execution;
+import dev.mnestic.planner.physical.Lifetime;
+import dev.mnestic.planner.physical.PhysicalCandidate;
+import dev.mnestic.planner.physical.PlanSpace;
+import dev.mnestic.planner.workload.Metric;
 import dev.mnestic.planner.workload.Window;
+import dev.mnestic.planner.workload.WorkloadParser;
 import dev.mnestic.runtime.Sketches;
 import dev.mnestic.runtime.TrueQuantile;
 
@@ -10,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +53,11 @@ class MergeChargeTest {
   /** More than a window's values: the KLL holds them all, so it answers exactly. */
   private static final int K = 2000;
   private static final double ALPHA = 0.01;
+  private static final ParameterLists LISTS =
+      new ParameterLists(List.of(100, 400), List.of(0.01, 0.05), true);
+  private static final Parameters.Kll KLL_400 = new Parameters.Kll(400);
+  /** The charge of a kept KLL (its largest size) over what it holds (its serialized size), at most. */
+  private static final double KLL_FACTOR = 1.6;
 
   /**
    * A KLL and a DDSketch of windows {@code width} wide every {@code step}, each merged from
@@ -143,6 +162,135 @@ class MergeChargeTest {
       assertEquals(expected, merged[3], what + ": DDSketch sub-windows merged");
       check(reads, summaries, table, what);
     }
+  }
+
+  /**
+   * #16, point 3: a merge that another merge reads (M, tumbling windows of 2, 3 or 5 minutes
+   * merged from a KLL's minutes, B) is kept as the standing plan space charges it: the reader R
+   * (windows 1 to 4 times M's step wide, every 1 or 2 of M's windows, retained 2 to 10 of its
+   * steps) asks ρ + lookback of M, so M's kept alternative keeps K = ρ + W - w_M and asks
+   * K + w_M - 1m of B. Fed a minute's rows at a time and read every step of R, the executor holds
+   * exactly the windows those candidates are charged (M's (K + w_M) / w_M, B's as many minutes)
+   * and bytes within {@value #KLL_FACTOR} times their charge (the charge is KLL's largest size:
+   * measured 1.15-1.48 times M's bytes held, 1.53 times B's),
+   * and each read merges what the model charges a step (M: S / 1m minutes, R: W / w_M of M's
+   * windows), every window read the true quantile of its rows.
+   */
+  @Test void aMergeOfMergesKeepsAndMergesWhatTheCostModelCharges() {
+    final Random r = new Random(1617);
+    for (int trial = 0; trial < 12; trial++) {
+      final long mid = MINUTE * new long[] {2, 3, 5}[r.nextInt(3)];
+      final long step = mid * (1 + r.nextInt(2));
+      final long width = step * (1 + r.nextInt(4));
+      final long retain = step * (2 + r.nextInt(9));
+      final String text = "metric m from t_m(ts, v) rate 20/s raw 1d range 1..1000\n"
+          + "A: quantile_over_time(0.5, m[1m]) rank error 0.01 every 1m retain 5m\n"
+          + "B: quantile_over_time(0.5, m[" + mid / MINUTE + "m]) rank error 0.01 every "
+          + mid / MINUTE + "m retain 5m\n"
+          + "C: quantile_over_time(0.9, m[" + width / MINUTE + "m]) rank error 0.01 every "
+          + step / MINUTE + "m retain " + retain / MINUTE + "m\n";
+      final PlanSpace space = Planner.space(WorkloadParser.parse(text), LISTS, Execution.STANDING);
+      final Duration keepM = Duration.ofMillis(retain + width - mid);
+      final int m = kept(space, Operator.Merge.class, mid, keepM);
+      final int b = kept(space, Operator.Build.class, MINUTE, keepM.plusMillis(mid - MINUTE));
+      final Metric metric = space.workload().metric("m");
+      final double bytesM = CostModel.bytes(KLL_400, metric.rowsPerSecond() * mid / 1000, metric);
+      final double bytesB = CostModel.bytes(KLL_400, metric.rowsPerSecond() * 60, metric);
+      final double heapM = space.costs().get(m).heapBytes();
+      final double heapB = space.costs().get(b).heapBytes();
+      final List<Sketches.Summary> summaries = List.of(
+          new Sketches.Summary(Sketches.Family.KLL, 400, MINUTE, MINUTE, 0, List.of(), -1, 0),
+          new Sketches.Summary(Sketches.Family.KLL, 400, mid, mid, MINUTE, List.of(), 0, 0),
+          new Sketches.Summary(Sketches.Family.KLL, 400, width, step, mid, PHIS, 1, retain));
+      final String what = "trial " + trial + ": " + text.replace('\n', ';');
+      final Sketches.State state = new Sketches.State(summaries);
+      final List<double[]> table = new ArrayList<>();
+      final int steps = (int) ((retain + width) / step) + 2 + r.nextInt(3);
+      for (int k = 0; k < steps; k++) {
+        for (long minute = k * step; minute < (k + 1) * step; minute += MINUTE) {
+          for (int i = 0; i < 20 * 60; i++) {
+            final double[] row = {minute + r.nextInt((int) MINUTE),
+                Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
+            table.add(row);
+            state.add((long) row[0], row[1]);
+          }
+        }
+        final long[] merged = new long[3];
+        read(state, merged, new long[3]);
+        if ((k + 1) * step < retain + width) {
+          continue;
+        }
+        final String at = what + " read " + k;
+        // held for as far back as R reads: what the kept candidates are charged
+        final long[] windows = state.windowsHeld();
+        final long[] bytes = state.bytesHeld();
+        assertEquals(heapM / bytesM, windows[1], 1e-9, at + ": M's windows");
+        assertEquals(heapB / bytesB, windows[0], 1e-9, at + ": B's minutes");
+        assertTrue(bytes[1] <= heapM && heapM <= KLL_FACTOR * bytes[1], at + ": M holds " + bytes[1]
+            + " bytes, charged " + heapM);
+        assertTrue(bytes[0] <= heapB && heapB <= KLL_FACTOR * bytes[0], at + ": B holds " + bytes[0]
+            + " bytes, charged " + heapB);
+        // merged as charged a step
+        final Window mWindow = new Window(Duration.ofMillis(mid), Duration.ofMillis(mid));
+        assertEquals(Math.round(CostModel.mergesPerStep(mWindow, Duration.ofMinutes(1)) * step / mid),
+            merged[1], at + ": minutes merged into M");
+        assertEquals(Math.round(CostModel.mergesPerStep(
+            new Window(Duration.ofMillis(width), Duration.ofMillis(step)), Duration.ofMillis(mid))),
+            merged[2], at + ": M's windows merged into R");
+      }
+      final List<Object[]> reads = read(state, new long[3], new long[3]);
+      checkKll(reads, summaries.get(2), 2, table, retain, what);
+    }
+  }
+
+  /** The id of the kept {@code op} over tumbling windows of {@code width}, KLL k = 400, keeping {@code keep}. */
+  private static int kept(PlanSpace space, Class<? extends Operator> op, long width, Duration keep) {
+    for (PhysicalCandidate v : space.candidates()) {
+      final LogicalCandidate c = space.memo().candidate(v.logical());
+      if (op.isInstance(c.operator()) && space.memo().key(v.group()) instanceof GroupKey.State g
+          && g.window().equals(Window.tumbling(Duration.ofMillis(width)))
+          && c.properties().parameters() instanceof Parameters.Kll kll && kll.k() == KLL_400.k()
+          && (!(c.operator() instanceof Operator.Merge)
+              || ((WindowLayout.Merged) c.properties().windowLayout()).sub().equals(Duration.ofMinutes(1)))
+          && v.properties().lifetime() instanceof Lifetime.AcrossEvaluations a && a.keep().equals(keep)) {
+        return v.id();
+      }
+    }
+    throw new AssertionError("no kept " + op.getSimpleName() + " of " + width / MINUTE + "m keeping " + keep);
+  }
+
+  /**
+   * Every window of KLL summary {@code s} read (those ending in the last {@code retain} of the
+   * rows), each φ the true quantile of its rows.
+   */
+  private static void checkKll(List<Object[]> reads, Sketches.Summary summary, int s, List<double[]> table,
+      long retain, String what) {
+    final long latest = table.stream().mapToLong(row -> (long) row[0]).max().orElseThrow();
+    final TreeSet<Long> ends = new TreeSet<>();
+    for (long end = Math.floorDiv(latest - retain, summary.step()) * summary.step() + summary.step();
+        end - summary.width() <= latest; end += summary.step()) {
+      ends.add(end);
+    }
+    final TreeSet<Long> answered = new TreeSet<>();
+    for (Object[] read : reads) {
+      if ((int) read[0] != s) {
+        continue;
+      }
+      final long end = (long) read[1];
+      answered.add(end);
+      final double[] window = table.stream()
+          .filter(row -> row[0] >= end - summary.width() && row[0] < end)
+          .mapToDouble(row -> row[1]).sorted().toArray();
+      final double rank = (double) read[2] * window.length;
+      final double answer = (double) read[3];
+      // KLL k = 400: within its rank error of the true quantile
+      final long below = Arrays.stream(window).filter(v -> v < answer).count();
+      final long upTo = Arrays.stream(window).filter(v -> v <= answer).count();
+      assertTrue(below <= rank + 0.02 * window.length && upTo >= rank - 0.02 * window.length,
+          what + ": window ending " + end + " φ " + read[2] + ": " + answer + " ranks " + below + ".." + upTo
+              + " of " + window.length);
+    }
+    assertEquals(ends, answered, what + ": windows read");
   }
 
   /**
