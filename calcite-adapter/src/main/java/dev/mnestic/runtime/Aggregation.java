@@ -58,7 +58,7 @@ public final class Aggregation {
    * As {@link #group} over the rows of {@code table} projected to {@code columns} (per column,
    * one of the table's, or -1 for a null), for a head whose columns are all aggregated, of
    * normal kind and blind to order (one group): packed rows are read as they lie, each
-   * aggregated value boxed alone, no row made.
+   * aggregated value handed over unboxed ({@code count} boxes none), no row made.
    */
   public static Enumerable<Object[]> groupColumns(RowTable table, int[] columns,
       HeadAggregation aggregations) {
@@ -82,7 +82,11 @@ public final class Aggregation {
       final int column = columns[i];
       final Aggregators.Aggregator agg = aggs[i];
       for (int r = 0; r < size; r++) {
-        agg.add(column < 0 ? null : (Object) values[r * arity + column]);
+        if (column < 0) {
+          agg.add(null);
+        } else {
+          agg.add(values[r * arity + column]);
+        }
       }
     }
     return Linq4j.asEnumerable(List.<Object[]>of(results(aggs, new Object[aggs.length])));
