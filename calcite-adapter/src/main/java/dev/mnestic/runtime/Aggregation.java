@@ -54,6 +54,54 @@ public final class Aggregation {
         ? meet(input, aggregations) : normal(input, aggregations));
   }
 
+  /**
+   * As {@link #group} over the rows of {@code table} projected to {@code columns} (per column,
+   * one of the table's, or -1 for a null), for a head whose columns are all aggregated, of
+   * normal kind and blind to order (one group): packed rows are read as they lie, each
+   * aggregated value handed over unboxed ({@code count} boxes none), no row made.
+   */
+  public static Enumerable<Object[]> groupColumns(RowTable table, int[] columns,
+      HeadAggregation aggregations) {
+    final RowList list = table.list();
+    final int size = list.size();
+    if (!list.isPacked()) {
+      final List<Object[]> input = new ArrayList<>(size);
+      for (Object[] row : list) {
+        final Object[] projected = new Object[columns.length];
+        for (int k = 0; k < columns.length; k++) {
+          projected[k] = columns[k] < 0 ? null : row[columns[k]];
+        }
+        input.add(projected);
+      }
+      return Linq4j.asEnumerable(normal(input, aggregations));
+    }
+    final Aggregators.Aggregator[] aggs = create(aggregations);
+    final long[] values = list.packedValues();
+    final int arity = list.arity();
+    for (int i = 0; i < aggs.length; i++) {
+      final int column = columns[i];
+      final Aggregators.Aggregator agg = aggs[i];
+      for (int r = 0; r < size; r++) {
+        if (column < 0) {
+          agg.add(null);
+        } else {
+          agg.add(values[r * arity + column]);
+        }
+      }
+    }
+    return Linq4j.asEnumerable(List.<Object[]>of(results(aggs, new Object[aggs.length])));
+  }
+
+  /** {@code row} with each aggregated column's result in place. */
+  private static Object[] results(Aggregators.Aggregator[] aggs, Object[] row) {
+    for (int i = 0; i < aggs.length; i++) {
+      if (aggs[i] != null) {
+        row[i] = aggs[i].result();
+      }
+    }
+    return row;
+  }
+
   private static Enumerable<Object[]> distinct(Enumerable<Object[]> rows) {
     final RowSet seen = new RowSet();
     final List<Object[]> out = new ArrayList<>();
@@ -104,22 +152,10 @@ public final class Aggregation {
     }
     final List<Object[]> out = new ArrayList<>();
     if (groups.isEmpty() && aggregations.noKeys()) {
-      final Aggregators.Aggregator[] empty = create(aggregations);
-      final Object[] row = new Object[aggregations.width()];
-      for (int i = 0; i < row.length; i++) {
-        row[i] = empty[i].result();
-      }
-      out.add(row);
+      out.add(results(create(aggregations), new Object[aggregations.width()]));
     }
-    groups.forEach((key, group) -> {
-      final Object[] row = Arrays.copyOf(keys.get(key), aggregations.width());
-      for (int i = 0; i < group.length; i++) {
-        if (group[i] != null) {
-          row[i] = group[i].result();
-        }
-      }
-      out.add(row);
-    });
+    groups.forEach((key, group) ->
+        out.add(results(group, Arrays.copyOf(keys.get(key), aggregations.width()))));
     return out;
   }
 

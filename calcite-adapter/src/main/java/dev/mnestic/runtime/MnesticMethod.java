@@ -19,6 +19,8 @@ public enum MnesticMethod {
       Enumerable[].class, ProbeChain[][].class, RowTable[].class, RowTable[].class, int.class, HeadAggregation[].class),
   DATALOG_AGGREGATE(Aggregation.class, "group", Enumerable.class,
       HeadAggregation.class),
+  DATALOG_AGGREGATE_COLUMNS(Aggregation.class, "groupColumns", RowTable.class, int[].class,
+      HeadAggregation.class),
   SKETCH_WINDOWS(Sketches.class, "windows", DataContext.class, Enumerable.class, int.class,
       int.class, List.class),
   SKYLINE(Skylines.class, "skyline", Enumerable.class, int[].class,

@@ -22,6 +22,12 @@ abstract sealed class RowIndex permits RowIndex.Grouped, RowIndex.Growing {
   private int[] slots;
   /** How many groups there are: the values seen. */
   int groups;
+  /**
+   * Once the groups are all made ({@link #lookUpDirectly}) and their values dense: value minus
+   * {@link #low} to its group, -1 for none; else null.
+   */
+  private int[] direct;
+  private long low;
 
   /**
    * An empty index; the table grows with the groups (sized by the rows, a million rows of a
@@ -34,6 +40,10 @@ abstract sealed class RowIndex permits RowIndex.Grouped, RowIndex.Growing {
 
   /** The group of the rows whose column holds {@code key}; -1 for none. */
   final int group(long key) {
+    if (direct != null) {
+      final long at = key - low;
+      return at >= 0 && at < direct.length ? direct[(int) at] : -1;
+    }
     final int mask = keys.length - 1;
     for (int i = slot(key, mask); ; i = (i + 1) & mask) {
       if (slots[i] == 0) {
@@ -60,6 +70,34 @@ abstract sealed class RowIndex permits RowIndex.Grouped, RowIndex.Growing {
       slots[i] = ++groups;
     }
     return slots[i] - 1;
+  }
+
+  /**
+   * Looks values up in an array over their range from now on, no hash and no probe, if they
+   * lie within four slots a group (node ids 0..n); called once no group is added any more.
+   */
+  final void lookUpDirectly() {
+    long lo = Long.MAX_VALUE;
+    long hi = Long.MIN_VALUE;
+    for (int i = 0; i < keys.length; i++) {
+      if (slots[i] != 0) {
+        lo = Math.min(lo, keys[i]);
+        hi = Math.max(hi, keys[i]);
+      }
+    }
+    // hi - lo overflows to a negative for values far apart
+    if (groups == 0 || hi - lo < 0 || hi - lo >= 4L * groups + 64) {
+      return;
+    }
+    final int[] byValue = new int[(int) (hi - lo + 1)];
+    Arrays.fill(byValue, -1);
+    for (int i = 0; i < keys.length; i++) {
+      if (slots[i] != 0) {
+        byValue[(int) (keys[i] - lo)] = slots[i] - 1;
+      }
+    }
+    low = lo;
+    direct = byValue;
   }
 
   private void grow() {
@@ -123,6 +161,7 @@ abstract sealed class RowIndex permits RowIndex.Grouped, RowIndex.Growing {
       for (int k = 0; k < groups; k++) {
         starts[k + 1] = starts[k] + counts[k];
       }
+      lookUpDirectly();
       if (grouped) {
         values = Arrays.copyOf(packed, size * arity);
         return;

@@ -1,6 +1,7 @@
 package dev.mnestic.runtime;
 
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 
 /**
  * A set of rows ({@code Object[]}, equal when their values are
@@ -17,7 +18,9 @@ import java.util.Arrays;
  * of row). A recursion derives its rows grouped by the first value (a
  * round joins each delta row on to its successors), so the adds of a
  * group probe one small set that stays in cache, where one set of millions
- * of packed pairs missed the cache on almost every add.
+ * of packed pairs missed the cache on almost every add. A group whose
+ * values lie close together (node ids 0..n) turns into a bitmap over their
+ * range: no hash, no probe, a bit a possible value.
  */
 public final class RowSet {
   private Object[][] rows = new Object[16][];
@@ -197,15 +200,46 @@ public final class RowSet {
   }
 
   /**
-   * A set of ints (a pair's second values, which fit in 32 bits): {@link LongSet}'s open
-   * addressing in half the memory, so a closure's millions of pairs take 8 to 16 bytes each.
+   * A set of ints (a pair's second values, which fit in 32 bits), in one of two forms chosen by
+   * its keys: while they are spread, {@link LongSet}'s open addressing in half the memory (8 to
+   * 16 bytes a key); once they lie in a range of at most 64 values a key ({@link #dense}), a
+   * bitmap over that range: an add is a bit set, no hash and no probe, and a closure over node
+   * ids 0..n takes n bits a group however full it gets. Keys past the bitmap's range widen it
+   * while they stay dense, else the set goes back to hashing them.
    */
   private static final class IntSet {
+    /** The fewest keys a bitmap is sized for: small groups of a wide range stay hashed. */
+    private static final int DENSE_FLOOR = 16;
+
+    /** The hashed keys; null while the set is a bitmap. */
     private int[] keys = new int[8];
     private boolean hasZero;
     private int size;
+    /** The least and greatest keys added while they are hashed. */
+    private int min = Integer.MAX_VALUE;
+    private int max = Integer.MIN_VALUE;
+    /** Key {@code base + i} is in the set when bit i is set; null while the keys are hashed. */
+    private long[] words;
+    private long base;
 
     boolean add(int key) {
+      if (words != null) {
+        final long at = key - base;
+        if (at >= 0 && at < 64L * words.length) {
+          final long bit = 1L << at;
+          final int w = (int) (at >>> 6);
+          if ((words[w] & bit) != 0) {
+            return false;
+          }
+          words[w] |= bit;
+          size++;
+          return true;
+        }
+        widen(key);
+        return add(key);
+      }
+      min = Math.min(min, key);
+      max = Math.max(max, key);
       if (key == 0) {
         if (hasZero) {
           return false;
@@ -215,6 +249,10 @@ public final class RowSet {
         return true;
       }
       if (2 * (size + 1) > keys.length) {
+        if (dense(min, max, size + 1)) {
+          toBitmap(min, max);
+          return add(key);
+        }
         grow();
       }
       final int mask = keys.length - 1;
@@ -226,6 +264,58 @@ public final class RowSet {
         }
         if (keys[i] == key) {
           return false;
+        }
+      }
+    }
+
+    /** Whether {@code count} keys over {@code lo..hi} take a bitmap: at most 64 values a key. */
+    private static boolean dense(long lo, long hi, int count) {
+      return hi - lo < 64L * Math.max(count, DENSE_FLOOR);
+    }
+
+    /** Widens the bitmap to take {@code key}, or hashes every key again if it would be sparse. */
+    private void widen(int key) {
+      final long[] old = words;
+      final long oldBase = base;
+      final long lo = Math.min(oldBase, key);
+      final long hi = Math.max(oldBase + 64L * old.length - 1, key);
+      if (!dense(lo, hi, size + 1)) {
+        words = null;
+        keys = new int[2 * Integer.highestOneBit(2 * size + 4)];
+        size = 0;
+        hasZero = false;
+        // the range with key in it: were the old keys dense alone, they would not be hashed
+        min = key;
+        max = key;
+        forEachBit(old, oldBase, this::add);
+        return;
+      }
+      // Room for the range and as much again on the side that grew, so a group that grows one
+      // way (a chain's) widens a logarithmic number of times.
+      base = key < oldBase ? Math.floorDiv(2 * lo - hi, 64) * 64 : oldBase;
+      words = new long[(int) (((key < oldBase ? hi : 2 * hi - lo) - base) / 64 + 1)];
+      System.arraycopy(old, 0, words, (int) ((oldBase - base) / 64), old.length);
+    }
+
+    /** Turns the hashed keys into a bitmap over {@code lo} to {@code hi}. */
+    private void toBitmap(long lo, long hi) {
+      base = Math.floorDiv(lo, 64) * 64;
+      words = new long[(int) ((hi - base) / 64 + 1)];
+      for (int key : keys) {
+        if (key != 0) {
+          words[(int) ((key - base) >>> 6)] |= 1L << (key - base);
+        }
+      }
+      if (hasZero) {
+        words[(int) ((-base) >>> 6)] |= 1L << -base;
+      }
+      keys = null;
+    }
+
+    private static void forEachBit(long[] words, long base, IntConsumer to) {
+      for (int w = 0; w < words.length; w++) {
+        for (long bits = words[w]; bits != 0; bits &= bits - 1) {
+          to.accept((int) (base + 64L * w + Long.numberOfTrailingZeros(bits)));
         }
       }
     }

@@ -63,6 +63,29 @@ class RowIndexTest {
     return rows;
   }
 
+  /**
+   * Values close together (looked up in an array over their range) from a random, sometimes
+   * negative start, with gaps: every value in and just past the range against the map.
+   */
+  @Test void denseValuesAgreeWithAMap() {
+    final Random random = new Random(43);
+    for (int trial = 0; trial < 200; trial++) {
+      final long start = random.nextInt(3) == 0 ? Long.MIN_VALUE + 3 + random.nextInt(5)
+          : random.nextInt(2000) - 1000;
+      final int span = 1 + random.nextInt(trial % 2 == 0 ? 50 : 5000);
+      final List<long[]> rows = new ArrayList<>();
+      for (int k = random.nextInt(400); k > 0; k--) {
+        rows.add(new long[] {start + random.nextInt(span), random.nextInt(span)});
+      }
+      final RowIndex.Grouped index = new RowIndex.Grouped(list(rows, 2), 0);
+      final Map<Long, List<List<Long>>> expected = groups(rows, 0);
+      for (long v = start - 3; v < start + span + 3; v++) {
+        assertEquals(expected.getOrDefault(v, List.of()), group(index, v, 2), "trial " + trial);
+      }
+      assertEquals(List.of(), group(index, start ^ Long.MIN_VALUE, 2));
+    }
+  }
+
   @Test void groupedAgreesWithAMap() {
     final Random random = new Random(31);
     for (int trial = 0; trial < 300; trial++) {

@@ -9,6 +9,8 @@ import java.util.Random;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link RowSet} against {@code HashSet} of lists, on rows with many repeats and nulls. */
 class RowSetTest {
@@ -41,5 +43,44 @@ class RowSetTest {
     }
     assertEquals(reference.size(), pairs.size());
     assertEquals(singleReference.size(), singles.size());
+  }
+
+  /**
+   * A group's second values that turn dense, widen up and down, then turn sparse again (and
+   * dense again), against a {@code HashSet}: runs of neighbours from a moving, sometimes
+   * negative start, with far values (the ends of the int range) mixed in at times.
+   */
+  @Test void denseGroupsWidenAndGoBackToHashing() {
+    final Random random = new Random(19);
+    for (int trial = 0; trial < 200; trial++) {
+      final RowSet pairs = new RowSet();
+      final Set<List<Long>> reference = new HashSet<>();
+      final long start = random.nextInt(3) == 0 ? -random.nextInt(5000) : random.nextInt(100_000);
+      final int groups = 1 + random.nextInt(4);
+      final int adds = random.nextInt(6000);
+      final int farEvery = random.nextBoolean() ? 0 : 1 + random.nextInt(3000);
+      for (int k = 0; k < adds; k++) {
+        final long a = start + random.nextInt(groups);
+        final long b = farEvery > 0 && random.nextInt(farEvery) == 0
+            ? (random.nextBoolean() ? Integer.MIN_VALUE + random.nextInt(3)
+                : Integer.MAX_VALUE - random.nextInt(3))
+            : random.nextInt(4) == 0 ? start - k / 2 : start + random.nextInt(1 + 2 * k);
+        assertEquals(reference.add(List.of(a, b)), pairs.add(a, b), a + ", " + b);
+      }
+      assertEquals(reference.size(), pairs.size());
+    }
+  }
+
+  /** A chain's groups: each round adds the next node to every group, one bit each. */
+  @Test void chainGroupsGrowOneWay() {
+    final int n = 700;
+    final RowSet pairs = new RowSet();
+    for (int round = 1; round < n; round++) {
+      for (int a = 0; a + round < n; a++) {
+        assertTrue(pairs.add(a, a + round));
+        assertFalse(pairs.add(new Object[] {(long) a, (long) a + round}));
+      }
+    }
+    assertEquals((long) n * (n - 1) / 2, pairs.size());
   }
 }

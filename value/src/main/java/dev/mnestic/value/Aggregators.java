@@ -240,6 +240,11 @@ public final class Aggregators {
   public interface Aggregator {
     void add(Object value);
 
+    /** Adds the Int {@code value}: boxed for {@link #add(Object)} where the value is read. */
+    default void add(long value) {
+      add((Object) value);
+    }
+
     Object result();
   }
 
@@ -308,6 +313,10 @@ public final class Aggregators {
     private long count;
 
     @Override public void add(Object value) {
+      count++;
+    }
+
+    @Override public void add(long value) {
       count++;
     }
 
