@@ -66,8 +66,8 @@ public final class PlannerBench {
     Planner.plan(WorkloadParser.parse(Dashboards.generate(16, 2)), Planner.Options.defaults().withSelectionLimit(LIMIT));
     System.out.println("| queries | parts (services) | plan cost | without sharing | × cheaper | variables | constraints "
         + "| space (s) | uncut (s) | selection (s) | planning (s) | optimal? | cut short | parts: bound / CP-SAT / "
-        + "stopped / no CP-SAT / no bound | queries narrowed | load |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        + "stopped / no CP-SAT / no bound | queries narrowed | phases (ms, last run; * cut) | load |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (String arg : sizes) {
       final int n = Integer.parseInt(arg);
       final Workload workload = WorkloadParser.parse(Dashboards.generate(n, 1));
@@ -108,11 +108,12 @@ public final class PlannerBench {
         outcomes.put(o, plan.search().parts().stream().filter(p -> p.outcome() == o).count());
       }
       System.out.printf(Locale.ROOT,
-          "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %d | %s |%n",
+          "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %d | %s | %s |%n",
           n, parts, plan.cost(), alone, alone / plan.cost(), plan.variables(), plan.constraints(),
           median(space), median(uncut), median(select), median(total), optimal, cut.isEmpty() ? "none" : cut,
           outcomes.values().stream().map(String::valueOf).collect(Collectors.joining(" / ")),
-          planSpace.narrowed().size(), load());
+          planSpace.narrowed().size(), plan.search().phases().stream()
+              .map(p -> p.name() + " " + p.millis() + (p.cut() ? "*" : "")).collect(Collectors.joining(", ")), load());
     }
   }
 

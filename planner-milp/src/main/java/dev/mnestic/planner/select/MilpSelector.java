@@ -174,20 +174,21 @@ public final class MilpSelector implements Selector {
     }
     long mark = phase(phases, "split into parts", start, false);
     // 1. A plan of each part grown query by query: a plan of every query is the least the
-    // search returns, so a part started past the growth's deadline is grown on tables not
-    // updated after each query (at most the plan without sharing; where that finds no plan,
-    // the part is grown as before the deadline).
+    // search returns, so the queries of a part met past the growth's deadline (the whole part
+    // when it starts past it) are grown on tables not updated after each query (at most the
+    // plan without sharing; where that finds no plan, the part is grown as before the deadline).
     final long growUntil = schedule.growthDeadline();
     final boolean[] alone = new boolean[parts.size()];
     final List<TreePlans> grown = inParallel(parts.size(), k -> {
       checkStopped();
-      if (!schedule.goesOn(growUntil)) {
-        final TreePlans quick = TreePlans.grownAlone(space, feasible, queries.get(k), ids[k], slot);
-        if (quick != null) {
-          alone[k] = true;
-          return quick;
-        }
+      final TreePlans trees = TreePlans.grown(space, feasible, queries.get(k), ids[k], slot, () -> {
+        alone[k] = !schedule.goesOn(growUntil);
+        return !alone[k];
+      });
+      if (trees != null || !alone[k]) {
+        return trees;
       }
+      alone[k] = false;
       return TreePlans.grown(space, feasible, queries.get(k), ids[k], slot);
     });
     checkStopped();

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * to go on, so none runs past its end by more than a step: growing each part's plan query by
  * query (a plan of every query is the least a search returns) grows the parts not started by its
  * deadline on tables not updated after each query, at most the plan without sharing
- * ({@link #growthDeadline}, {@link TreePlans#grownAlone}). A Lagrangian bound's build is started only when the
+ * ({@link #growthDeadline}, {@link TreePlans#grown}). A Lagrangian bound's build is started only when the
  * average build time so far says it ends in time, and stopped unfinished when it does not
  * ({@link #buildDeadline}).
  *
@@ -129,7 +129,7 @@ final class Schedule {
   /**
    * Until when a part's plan may start to be grown over every candidate: the deadline less a
    * {@link #GROWTH_RESERVE}th of the time left when the growth starts, kept for growing the parts
-   * not started by then on tables not updated after each query ({@link TreePlans#grownAlone},
+   * not started by then on tables not updated after each query ({@link TreePlans#grown},
    * about four fifths of the work) and for joining the plans.
    */
   long growthDeadline() {

@@ -82,7 +82,7 @@ class BudgetTest {
 
   /**
    * A plan grown on tables not updated after each query (what a part started past the growth's
-   * deadline gets, {@link TreePlans#grownAlone}) is a plan of the space by the reference
+   * deadline gets, {@link TreePlans#grown}) is a plan of the space by the reference
    * enumerator's own checks (every query answered, its target met by the summaries chosen, every
    * history kept, a streamed result read once) and costs at most the plan without sharing
    * ({@link TreePlans#costWithoutSharing}, computed apart): on generated dashboards (ratios,
@@ -99,7 +99,7 @@ class BudgetTest {
     int planned = 0;
     for (PlanSpace s : spaces) {
       final int[] ids = java.util.stream.IntStream.range(0, s.candidates().size()).toArray();
-      final TreePlans trees = TreePlans.grownAlone(s, s.feasibleInputs(), s.workload().queries(), ids, ids);
+      final TreePlans trees = TreePlans.grown(s, s.feasibleInputs(), s.workload().queries(), ids, ids, () -> false);
       final String where = s.workload().queries().size() > 8 ? s.workload().queries().size() + " queries"
           : s.workload().toString();
       if (s.workload().budgets().isEmpty()) {
