@@ -55,11 +55,6 @@ public final class Planner {
    * what was built takes about as long again as building it (docs/planner.md, Scale).
    */
   private static final int SPACE_SHARE = 3;
-  /**
-   * A narrowed chunk's build time against a whole one's, per query, until a narrowed chunk has
-   * been timed: about half (at 1,664 queries 0.46-0.74 s of process CPU against 0.95-1.3 s).
-   */
-  private static final int NARROWED_SHARE = 2;
 
   private Planner() {
   }
@@ -188,13 +183,16 @@ public final class Planner {
   /**
    * The plan space's share of a total limit ({@link #SPACE_SHARE}), on its clock: the first
    * chunk is built whole when started before {@code until}; a later one only when, at the
-   * build times per query measured so far (a narrowed chunk's a {@link #NARROWED_SHARE}th of a
-   * whole one's until one is timed), it and the chunks after it narrowed would end by then. So
-   * the space ends near its share unless even the narrowed rest takes longer, rather than
-   * building narrowed chunks for as long again once the share has passed (a check per chunk
-   * alone let the space take 4.8 s of a 5 s limit at load 10, `bench/RESULTS.md`).
+   * build times per query measured so far, it and the chunks after it narrowed would end by
+   * then. Until a narrowed chunk has been timed, a narrowed query is taken to cost a whole
+   * one's (it is about half: at 1,664 queries 0.46-0.74 s of process CPU against 0.95-1.3 s),
+   * so the rule errs towards narrowing a chunk early, never towards a space past its share; a
+   * chunk after the timed ones is built whole again when the rest is seen to fit. So the space
+   * ends within its share unless even the narrowed rest takes longer, rather than building
+   * narrowed chunks for as long again once the share has passed (a check as each chunk starts
+   * let the space take 4.8 s of a 5 s limit at load 10, `bench/RESULTS.md`).
    */
-  private static final class SpaceShare implements ChunkRule {
+  static final class SpaceShare implements ChunkRule {
     private final Ticker ticker;
     private final long until;
     /** The chunk under way: when it started, its queries (0: none yet) and whether it is whole. */
@@ -227,8 +225,7 @@ public final class Planner {
         whole = now < until;
       } else {
         final double perWhole = (double) wholeNanos / wholeQueries;
-        final double perNarrowed = narrowedQueries > 0 ? (double) narrowedNanos / narrowedQueries
-            : perWhole / NARROWED_SHARE;
+        final double perNarrowed = narrowedQueries > 0 ? (double) narrowedNanos / narrowedQueries : perWhole;
         whole = now + perWhole * next + perNarrowed * after <= until;
       }
       return whole;
