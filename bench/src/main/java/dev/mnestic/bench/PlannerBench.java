@@ -30,7 +30,8 @@ import java.util.stream.Collectors;
  * proven bound, the phases the limit cut short ({@code Plan.search}), and how the parts ended:
  * proven by the Lagrangian bound, proven by CP-SAT, CP-SAT stopped, no time left for CP-SAT, no
  * time left for the bound (the last run's), the queries whose chunk the space's deadline narrowed
- * (the last run's) and the load average when the row was printed. "Without sharing" is over
+ * (the last run's), each phase's time in the last run (* where the limit cut it) and the load
+ * average when the row was printed. "Without sharing" is over
  * the whole space, built apart.
  *
  * <p>Reproduce: {@code bench/run PlannerBench 50 400 800 1664} (selection limited to 30 s), and
