@@ -212,10 +212,10 @@ public final class Planner {
 
     @Override public boolean whole(int next, int after) {
       final long now = ticker.read();
-      if (whole) {
+      if (queries > 0 && whole) {
         wholeNanos += now - started;
         wholeQueries += queries;
-      } else {
+      } else if (queries > 0) {
         narrowedNanos += now - started;
         narrowedQueries += queries;
       }

@@ -28,9 +28,12 @@ class SpaceShareTest {
   private record Built(long end, boolean[] whole) {
   }
 
+  /** Where the clock starts: not at 0, as {@link System#nanoTime} does not. */
+  private static final long ORIGIN = 7_000_000_000L;
+
   private static Built build(long until, long perWhole, long perNarrowed) {
-    final long[] now = {0};
-    final Planner.SpaceShare rule = new Planner.SpaceShare(() -> now[0], until);
+    final long[] now = {ORIGIN};
+    final Planner.SpaceShare rule = new Planner.SpaceShare(() -> now[0], ORIGIN + until);
     final boolean[] whole = new boolean[CHUNKS.size()];
     int after = CHUNKS.stream().mapToInt(List::size).sum();
     for (int c = 0; c < CHUNKS.size(); c++) {
@@ -39,7 +42,7 @@ class SpaceShareTest {
       whole[c] = rule.whole(queries, after);
       now[0] += queries * (whole[c] ? perWhole : perNarrowed);
     }
-    return new Built(now[0], whole);
+    return new Built(now[0] - ORIGIN, whole);
   }
 
   @Test void theSpaceEndsWithinItsShareAndUsesIt() {
