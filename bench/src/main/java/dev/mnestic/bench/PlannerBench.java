@@ -30,7 +30,8 @@ import java.util.stream.Collectors;
  * proven bound, the phases the limit cut short ({@code Plan.search}), and how the parts ended:
  * proven by the Lagrangian bound, proven by CP-SAT, CP-SAT stopped, no time left for CP-SAT, no
  * time left for the bound (the last run's), the queries whose chunk the space's deadline narrowed
- * (the last run's) and the load average when the row was printed. "Without sharing" is over
+ * (the last run's), each phase's time in the last run (* where the limit cut it) and the load
+ * average when the row was printed. "Without sharing" is over
  * the whole space, built apart.
  *
  * <p>Reproduce: {@code bench/run PlannerBench 50 400 800 1664} (selection limited to 30 s), and
@@ -66,8 +67,8 @@ public final class PlannerBench {
     Planner.plan(WorkloadParser.parse(Dashboards.generate(16, 2)), Planner.Options.defaults().withSelectionLimit(LIMIT));
     System.out.println("| queries | parts (services) | plan cost | without sharing | × cheaper | variables | constraints "
         + "| space (s) | uncut (s) | selection (s) | planning (s) | optimal? | cut short | parts: bound / CP-SAT / "
-        + "stopped / no CP-SAT / no bound | queries narrowed | load |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        + "stopped / no CP-SAT / no bound | queries narrowed | phases (ms, last run; * cut) | load |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (String arg : sizes) {
       final int n = Integer.parseInt(arg);
       final Workload workload = WorkloadParser.parse(Dashboards.generate(n, 1));
@@ -108,11 +109,12 @@ public final class PlannerBench {
         outcomes.put(o, plan.search().parts().stream().filter(p -> p.outcome() == o).count());
       }
       System.out.printf(Locale.ROOT,
-          "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %d | %s |%n",
+          "| %d | %d | %.1f | %.1f | %.2f× | %d | %d | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %d | %s | %s |%n",
           n, parts, plan.cost(), alone, alone / plan.cost(), plan.variables(), plan.constraints(),
           median(space), median(uncut), median(select), median(total), optimal, cut.isEmpty() ? "none" : cut,
           outcomes.values().stream().map(String::valueOf).collect(Collectors.joining(" / ")),
-          planSpace.narrowed().size(), load());
+          planSpace.narrowed().size(), plan.search().phases().stream()
+              .map(p -> p.name() + " " + p.millis() + (p.cut() ? "*" : "")).collect(Collectors.joining(", ")), load());
     }
   }
 

@@ -36,7 +36,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.function.BooleanSupplier;
 
 /**
  * The planner's pass order, in one place, and its one entry point, {@link #plan}, which the CLI
@@ -49,10 +48,11 @@ public final class Planner {
    */
   private static final int MARGIN = 50;
   /**
-   * Under a total limit, the share of it the plan space may take whole: a chunk of queries
-   * started past a third of the limit is built with each query's own ways to compute only
-   * ({@link #space(Workload, ParameterLists, Execution, BooleanSupplier)}). Growing the plans of
-   * what was built whole takes about as long again as building it (docs/planner.md, Scale).
+   * Under a total limit, the share of it the plan space may take: a chunk of queries is built
+   * whole only while the rest, narrowed, is still expected to end within a third of the limit
+   * ({@link SpaceShare}); the others with each query's own ways to compute only
+   * ({@link #space(Workload, ParameterLists, Execution, ChunkRule)}). Growing the plans of
+   * what was built takes about as long again as building it (docs/planner.md, Scale).
    */
   private static final int SPACE_SHARE = 3;
 
@@ -137,7 +137,7 @@ public final class Planner {
     MilpSelector.startLoadingSolver();
     final long spaceUntil = start + options.timeLimit().toNanos() / SPACE_SHARE;
     final PlanSpace space = space(workload, options.lists(), options.execution(),
-        options.limitCoversSpace() ? () -> options.ticker().read() < spaceUntil : () -> true);
+        options.limitCoversSpace() ? new SpaceShare(options.ticker(), spaceUntil) : (queries, after) -> true);
     final long built = options.ticker().read() - start;
     final Duration limit = options.limitCoversSpace()
         ? options.timeLimit().minusNanos(built).minus(options.timeLimit().dividedBy(MARGIN)) : options.timeLimit();
@@ -167,20 +167,82 @@ public final class Planner {
    * dropped) → edges, built once. Stage 3 then selects from the result.
    */
   public static PlanSpace space(Workload workload, ParameterLists lists, Execution execution) {
-    return space(workload, lists, execution, () -> true);
+    return space(workload, lists, execution, (queries, after) -> true);
+  }
+
+  /** Decides, chunk by chunk, which chunks of the plan space are built whole. */
+  @FunctionalInterface
+  public interface ChunkRule {
+    /**
+     * Whether the chunk about to be built, of {@code queries} queries, with {@code after}
+     * queries in the chunks after it, is built whole (else narrowed).
+     */
+    boolean whole(int queries, int after);
+  }
+
+  /**
+   * The plan space's share of a total limit ({@link #SPACE_SHARE}), on its clock: the first
+   * chunk is built whole when started before {@code until}; a later one only when, at the
+   * build times per query measured so far, it and the chunks after it narrowed would end by
+   * then. Until a narrowed chunk has been timed, a narrowed query is taken to cost a whole
+   * one's (it is about half: at 1,664 queries 0.46-0.74 s of process CPU against 0.95-1.3 s),
+   * so the rule errs towards narrowing a chunk early, never towards a space past its share; a
+   * chunk after the timed ones is built whole again when the rest is seen to fit. So the space
+   * ends within its share unless even the narrowed rest takes longer, rather than building
+   * narrowed chunks for as long again once the share has passed (a check as each chunk starts
+   * let the space take 4.8 s of a 5 s limit at load 10, `bench/RESULTS.md`).
+   */
+  static final class SpaceShare implements ChunkRule {
+    private final Ticker ticker;
+    private final long until;
+    /** The chunk under way: when it started, its queries (0: none yet) and whether it is whole. */
+    private long started;
+    private int queries;
+    private boolean whole;
+    /** Nanoseconds and queries built so far, whole and narrowed. */
+    private long wholeNanos;
+    private long wholeQueries;
+    private long narrowedNanos;
+    private long narrowedQueries;
+
+    SpaceShare(Ticker ticker, long until) {
+      this.ticker = ticker;
+      this.until = until;
+    }
+
+    @Override public boolean whole(int next, int after) {
+      final long now = ticker.read();
+      if (queries > 0 && whole) {
+        wholeNanos += now - started;
+        wholeQueries += queries;
+      } else if (queries > 0) {
+        narrowedNanos += now - started;
+        narrowedQueries += queries;
+      }
+      started = now;
+      queries = next;
+      if (wholeQueries == 0) {
+        whole = now < until;
+      } else {
+        final double perWhole = (double) wholeNanos / wholeQueries;
+        final double perNarrowed = narrowedQueries > 0 ? (double) narrowedNanos / narrowedQueries : perWhole;
+        whole = now + perWhole * next + perNarrowed * after <= until;
+      }
+      return whole;
+    }
   }
 
   /**
    * {@link #space(Workload, ParameterLists, Execution)} built a chunk of queries at a time
    * ({@link #chunks}: queries over metrics no other chunk's query reads, so no group, candidate
    * or edge spans two chunks), each chunk's passes, Stage 2 and edges before the next's. A chunk
-   * started when {@code goesOn} says no more is built with each query's own ways to compute
+   * {@code rule} does not build whole is built with each query's own ways to compute
    * only: Pass 2 merges a sliding window from its own step, never from another query's tumbling
    * width ({@link Pass2#addMerges(Memo, ParameterLists, int, boolean)}), a space a fraction of
    * the size (its queries are in {@link PlanSpace#narrowed}).
    */
   public static PlanSpace space(Workload workload, ParameterLists lists, Execution execution,
-      BooleanSupplier goesOn) {
+      ChunkRule rule) {
     final Memo memo = new Memo();
     final List<SortedSet<Duration>> history = new ArrayList<>();
     final List<PlanSpace.Pruned> pruned = new ArrayList<>();
@@ -189,8 +251,10 @@ public final class Planner {
     final List<List<Integer>> byGroup = new ArrayList<>();
     final List<PhysicalEdge> edges = new ArrayList<>();
     final Set<String> narrowed = new LinkedHashSet<>();
+    int after = workload.queries().size();
     for (List<Query> chunk : chunks(workload)) {
-      final boolean whole = goesOn.getAsBoolean();
+      after -= chunk.size();
+      final boolean whole = rule.whole(chunk.size(), after);
       final int fromGroup = memo.groupCount();
       final int fromCandidate = memo.candidateCount();
       final int firstId = candidates.size();

@@ -37,6 +37,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -174,20 +175,21 @@ public final class MilpSelector implements Selector {
     }
     long mark = phase(phases, "split into parts", start, false);
     // 1. A plan of each part grown query by query: a plan of every query is the least the
-    // search returns, so a part started past the growth's deadline is grown on tables not
-    // updated after each query (at most the plan without sharing; where that finds no plan,
-    // the part is grown as before the deadline).
+    // search returns, so the queries of a part met past the growth's deadline (the whole part
+    // when it starts past it) are grown on tables not updated after each query (at most the
+    // plan without sharing; where that finds no plan, the part is grown as before the deadline).
     final long growUntil = schedule.growthDeadline();
     final boolean[] alone = new boolean[parts.size()];
     final List<TreePlans> grown = inParallel(parts.size(), k -> {
       checkStopped();
-      if (!schedule.goesOn(growUntil)) {
-        final TreePlans quick = TreePlans.grownAlone(space, feasible, queries.get(k), ids[k], slot);
-        if (quick != null) {
-          alone[k] = true;
-          return quick;
-        }
+      final TreePlans trees = TreePlans.grown(space, feasible, queries.get(k), ids[k], slot, () -> {
+        alone[k] = !schedule.goesOn(growUntil);
+        return !alone[k];
+      });
+      if (trees != null || !alone[k]) {
+        return trees;
       }
+      alone[k] = false;
       return TreePlans.grown(space, feasible, queries.get(k), ids[k], slot);
     });
     checkStopped();
@@ -199,10 +201,12 @@ public final class MilpSelector implements Selector {
     // 2. The known plans: each grown one improved while its share of the time lasts.
     final int threads = Math.max(1, Math.min(THREADS, parts.size()));
     schedule.startKnownPlans(parts.size());
+    // The longest local search move so far, of any part (Schedule.steps).
+    final AtomicLong moves = new AtomicLong();
     final List<Plan> known = inParallel(parts.size(), k -> {
       checkStopped();
       final long until = schedule.knownDeadline(threads);
-      return grown.get(k) == null ? null : grown.get(k).improved(queries.get(k), () -> schedule.goesOn(until));
+      return grown.get(k) == null ? null : grown.get(k).improved(queries.get(k), schedule.steps(until, moves));
     });
     checkStopped();
     mark = phase(phases, "local search", mark, known.stream().anyMatch(p -> p != null && p.search().cut()));
@@ -215,7 +219,7 @@ public final class MilpSelector implements Selector {
       }
     }
     final long pruneUntil = schedule.pruningDeadline();
-    final Pruning.Alive pruning = Pruning.alive(space, feasible, bound, () -> schedule.goesOn(pruneUntil));
+    final Pruning.Alive pruning = Pruning.alive(space, feasible, bound, schedule.steps(pruneUntil));
     final boolean[] alive = pruning.alive();
     final List<List<List<PhysicalEdge>>> inputs = alive(feasible, alive);
     final List<List<PhysicalCandidate>> members = parts.stream()
@@ -225,6 +229,8 @@ public final class MilpSelector implements Selector {
     mark = phase(phases, "pruning", mark, !pruning.complete());
     // 4. The Lagrangian bounds. Building one takes a while at scale, and comes out of its part's share.
     schedule.startBounds(parts.size());
+    // The longest step so far of any part's bound, building or improving it (Schedule.steps).
+    final AtomicLong boundSteps = new AtomicLong();
     final boolean[] noBound = new boolean[parts.size()];
     final List<LagrangianBound> lagranges = inParallel(parts.size(), k -> {
       checkStopped();
@@ -239,13 +245,13 @@ public final class MilpSelector implements Selector {
       final long begin = schedule.now();
       final long buildBy = schedule.buildDeadline();
       final LagrangianBound lagrange = LagrangianBound.of(space, members.get(k), inputs,
-          () -> schedule.goesOn(buildBy));
+          schedule.steps(buildBy, boundSteps));
       if (lagrange == null) {
         noBound[k] = true;
         return null;
       }
       schedule.built(schedule.now() - begin);
-      lagrange.improve(known.get(k).cost(), () -> schedule.goesOn(until));
+      lagrange.improve(known.get(k).cost(), schedule.steps(until, boundSteps));
       return lagrange;
     });
     checkStopped();
@@ -484,7 +490,7 @@ public final class MilpSelector implements Selector {
       }
       final long until = deadline;
       final Set<Integer> needed = new HashSet<>(lagrange.needed(best.candidates(), best.cost(),
-          () -> schedule.goesOn(until)));
+          schedule.steps(until)));
       final LagrangianBound.Kept kept = lagrange.alive(best.cost());
       final Set<PhysicalEdge> bestEdges = new HashSet<>(best.edges());
       best.candidates().forEach(v -> kept.candidates()[v] = true);
@@ -524,7 +530,7 @@ public final class MilpSelector implements Selector {
       if (found.cost() < best.cost() * (1 - LagrangianBound.TOLERANCE)) {
         best = found;
         final long refine = schedule.refineDeadline(deadline);
-        lower = Math.max(lower, lagrange.improve(best.cost(), () -> schedule.goesOn(refine)));
+        lower = Math.max(lower, lagrange.improve(best.cost(), schedule.steps(refine)));
       }
     }
   }

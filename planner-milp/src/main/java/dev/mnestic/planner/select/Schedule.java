@@ -3,16 +3,18 @@ package dev.mnestic.planner.select;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * When each phase of {@link MilpSelector#solve} must end, on an injected {@link Ticker}: the
  * time limit from the moment the schedule is made, shared among the phases and the parts of the
  * plan space as docs/planner.md, (c), states; and the search's {@link StopSignal}. It decides
  * times only; what runs in them is the selector's. Every phase asks it before each step whether
- * to go on, so none runs past its end by more than a step: growing each part's plan query by
+ * to go on, and a loop of steps stops when its longest step so far would end past its end
+ * ({@link #steps}), so none runs past its end by more than a step longer than all before it: growing each part's plan query by
  * query (a plan of every query is the least a search returns) grows the parts not started by its
  * deadline on tables not updated after each query, at most the plan without sharing
- * ({@link #growthDeadline}, {@link TreePlans#grownAlone}). A Lagrangian bound's build is started only when the
+ * ({@link #growthDeadline}, {@link TreePlans#grown}). A Lagrangian bound's build is started only when the
  * average build time so far says it ends in time, and stopped unfinished when it does not
  * ({@link #buildDeadline}).
  *
@@ -104,6 +106,35 @@ final class Schedule {
   }
 
   /**
+   * The check of one loop (asked by one thread before each of its steps) with its own
+   * {@code until}: another step only when the longest step so far (the time between two checks
+   * of this loop, or of another loop of its phase sharing {@code longest}), taken from now,
+   * still ends by then, so the loop stops before a step that would run past its end rather
+   * than after it. A step of a bound or a pruning pass took up to 0.2 s on the 800-query
+   * dashboard at load 14, past an end a check before each step keeps; the parts of a phase
+   * share what their steps took, so a part's first step is foreseen too.
+   */
+  BooleanSupplier steps(long until, AtomicLong longest) {
+    return new BooleanSupplier() {
+      private long last = Long.MIN_VALUE;
+
+      @Override public boolean getAsBoolean() {
+        final long now = now();
+        if (last != Long.MIN_VALUE) {
+          longest.accumulateAndGet(now - last, Math::max);
+        }
+        last = now;
+        return now + longest.get() < until && !stop.isStopped();
+      }
+    };
+  }
+
+  /** {@link #steps(long, AtomicLong)} for a loop that shares its steps' times with no other. */
+  BooleanSupplier steps(long until) {
+    return steps(until, new AtomicLong());
+  }
+
+  /**
    * A window shared among the parts of a phase run one part per core: each part starting on
    * one of {@code threads} cores gets its cores' share of what is left of the window among the
    * parts not yet started, so a part done early leaves its time to the ones after it.
@@ -129,7 +160,7 @@ final class Schedule {
   /**
    * Until when a part's plan may start to be grown over every candidate: the deadline less a
    * {@link #GROWTH_RESERVE}th of the time left when the growth starts, kept for growing the parts
-   * not started by then on tables not updated after each query ({@link TreePlans#grownAlone},
+   * not started by then on tables not updated after each query ({@link TreePlans#grown},
    * about four fifths of the work) and for joining the plans.
    */
   long growthDeadline() {

@@ -72,8 +72,8 @@ public record Search(List<Phase> phases, List<Part> parts, List<Cut> cuts) {
    * @param constraints constraints of that model
    * @param modelled the candidates in that model ({@link LagrangianBound#alive} kept)
    * @param grownAlone whether its first plan was grown on tables not updated after each query
-   *     ({@link TreePlans#grownAlone}), the growth's deadline having passed before the part
-   *     started: a valid plan costing at most the plan without sharing, dearer than one grown
+   *     ({@link TreePlans#grown}) from some query on, the growth's deadline having passed before
+   *     the part started or while it grew: a valid plan costing at most the plan without sharing, dearer than one grown
    *     query by query, which the search after it improves as its time allows
    * @param narrowed whether its queries' ways to compute were built without merges over other
    *     queries' windows ({@link dev.mnestic.planner.physical.PlanSpace#narrowed}): the plan space's

@@ -78,11 +78,13 @@ public final class TreePlans {
   /** Whether a ratio's two operands may read one summary, paid once (not in the baseline). */
   private final boolean shares;
   /**
-   * Whether an insertion leaves the tables as they were ({@link #grownAlone}): the entries
+   * Whether an insertion leaves the tables as they were ({@link #grown} past its deadline): the entries
    * computed before a placement do not see it, so a tree may meet a candidate of the plan where
    * the tables did not price it as reused ({@link #place} checks one plan can hold it).
    */
   private boolean lazy;
+  /** Whether some query was inserted {@link #lazy}. */
+  private boolean grownAlone;
   /** By readout, the producers it may share with another readout ({@link #summaries}). */
   private final int[][] summaries;
 
@@ -315,41 +317,48 @@ public final class TreePlans {
    */
   static TreePlans grown(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries,
       int[] ids, int[] slot) {
+    return grown(space, inputs, queries, ids, slot, () -> true);
+  }
+
+  /**
+   * {@link #grown(PlanSpace, List, List, int[], int[])} while {@code full} (asked before each
+   * query, until it first says no); the queries from there on are grown without updating the
+   * dynamic programme's tables after each query (what a part past the growth's deadline gets,
+   * from the query where it passed; {@code () -> false}: the whole part): each query takes its
+   * cheapest tree as the tables say, priced as if it were planned alone except in the entries
+   * first computed after a placement (which reuse what the plan keeps), and shares a candidate
+   * of the plan it meets only where one plan can hold both (not streamed, at one level, not
+   * recomputed further back than placed); a query whose tree cannot be joined so is planned
+   * again on tables brought up to date (83 of 1,664 queries on the generated dashboard). Each
+   * query thus adds at most its cheapest tree with nothing shared but a summary its ratio's
+   * operands both read, so the plan costs no more than the plan without sharing
+   * ({@link #costWithoutSharing}), for about four fifths of the work of a full growth. The
+   * tables are brought up to date before it is returned, for
+   * {@link #improved(List, BooleanSupplier)}; {@link #grownAlone()} says whether some query
+   * was grown so. Null when one query has no tree.
+   */
+  static TreePlans grown(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries,
+      int[] ids, int[] slot, BooleanSupplier full) {
     final TreePlans trees = new TreePlans(space, inputs, true, ids, slot);
     for (Query q : queries) {
+      if (!trees.lazy && !full.getAsBoolean()) {
+        trees.lazy = true;
+        trees.grownAlone = true;
+      }
       if (!trees.insert(q)) {
         return null;
       }
+    }
+    if (trees.lazy) {
+      trees.lazy = false;
+      trees.update();
     }
     return trees;
   }
 
-  /**
-   * The plan of {@code queries} grown query by query without updating the dynamic programme's
-   * tables after each query (what a part started past the growth's deadline gets): each query
-   * takes its cheapest tree as the tables say, priced as if it were planned alone except in the
-   * entries first computed after a placement (which reuse what the plan keeps), and shares a
-   * candidate of the plan it meets only where one plan can hold both (not streamed, at one
-   * level, not recomputed further back than placed); a query whose tree cannot be joined so is
-   * planned again on tables brought up to date (83 of 1,664 queries on the generated
-   * dashboard). Each query thus adds at most its cheapest tree with nothing shared but a
-   * summary its ratio's operands both read, so the plan costs no more than the plan without
-   * sharing ({@link #costWithoutSharing}), for about four fifths of the work of {@link #grown}.
-   * The tables are brought up to date before it is returned, for
-   * {@link #improved(List, BooleanSupplier)}. Null when one query has no tree.
-   */
-  static TreePlans grownAlone(PlanSpace space, List<List<List<PhysicalEdge>>> inputs, List<Query> queries,
-      int[] ids, int[] slot) {
-    final TreePlans trees = new TreePlans(space, inputs, true, ids, slot);
-    trees.lazy = true;
-    for (Query q : queries) {
-      if (!trees.insert(q)) {
-        return null;
-      }
-    }
-    trees.lazy = false;
-    trees.update();
-    return trees;
+  /** Whether some query of this plan was grown on tables not updated after each query ({@link #grown}). */
+  boolean grownAlone() {
+    return grownAlone;
   }
 
   /** Brings the tables up to date with the plan: drops every entry a candidate of it decides. */

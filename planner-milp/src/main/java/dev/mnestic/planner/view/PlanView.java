@@ -193,7 +193,7 @@ public final class PlanView {
         " (gap %.2f%%)", 100 * p.gap()) + "; " + p.candidates() + " candidates reached, " + p.afterPruning()
         + " after pruning, " + p.modelled() + " in the CP-SAT model: " + p.variables() + " variables, "
         + p.constraints() + " constraints" + (p.grownAlone()
-        ? "; first plan joined from each query's own cheapest tree (the growth's deadline had passed)" : "")
+        ? "; first plan joined from each query's own cheapest tree from where the growth's deadline passed" : "")
         + (p.narrowed() ? "; built without merges over other queries' windows (the plan space's deadline had passed)"
         : "");
   }

@@ -82,7 +82,7 @@ class BudgetTest {
 
   /**
    * A plan grown on tables not updated after each query (what a part started past the growth's
-   * deadline gets, {@link TreePlans#grownAlone}) is a plan of the space by the reference
+   * deadline gets, {@link TreePlans#grown}) is a plan of the space by the reference
    * enumerator's own checks (every query answered, its target met by the summaries chosen, every
    * history kept, a streamed result read once) and costs at most the plan without sharing
    * ({@link TreePlans#costWithoutSharing}, computed apart): on generated dashboards (ratios,
@@ -99,7 +99,7 @@ class BudgetTest {
     int planned = 0;
     for (PlanSpace s : spaces) {
       final int[] ids = java.util.stream.IntStream.range(0, s.candidates().size()).toArray();
-      final TreePlans trees = TreePlans.grownAlone(s, s.feasibleInputs(), s.workload().queries(), ids, ids);
+      final TreePlans trees = TreePlans.grown(s, s.feasibleInputs(), s.workload().queries(), ids, ids, () -> false);
       final String where = s.workload().queries().size() > 8 ? s.workload().queries().size() + " queries"
           : s.workload().toString();
       if (s.workload().budgets().isEmpty()) {
@@ -241,6 +241,79 @@ class BudgetTest {
         && plan.search().phases().get(4).cut(), plan.search().phases().toString());
     assertNotEquals(0, plan.search().cuts().size());
   }
+
+  /**
+   * A part's growth looks at its deadline before each query, not only as the part starts: on a
+   * clock that moves 1 s a read with a 12 s limit, the growth's deadline (the deadline less an
+   * eighth of what is left, 11.875 s) passes after seven queries' checks, while both parts (of
+   * 20 queries each) are growing. The queries from there on are grown on tables not updated
+   * after each query, so both parts say they were grown so, though both started before the
+   * deadline (a check per part grew both in full); the plan is valid, no dearer than the plan
+   * without sharing, and nothing after the growth kept reading the clock.
+   */
+  @Test void theGrowthLooksAtItsDeadlineBeforeEachQuery() {
+    final SteppingTicker clock = new SteppingTicker(1000 * MILLI);
+    final Duration limit = Duration.ofSeconds(12);
+    clock.deadline = clock.now + 1000 * MILLI + limit.toNanos();
+    final Plan plan = new MilpSelector(space, Solver.CP_SAT, limit, clock, new StopSignal()).solve();
+    final String at = plan.search().phases() + " " + plan.search().parts();
+    assertEquals(2, plan.search().parts().size(), at);
+    for (Search.Part p : plan.search().parts()) {
+      assertTrue(p.queries().size() > 7, at);
+      assertTrue(p.grownAlone(), at);
+    }
+    assertEquals(new Search.Phase("grown plans", plan.search().phases().get(1).millis(), true),
+        plan.search().phases().get(1), at);
+    assertEquals(null, ReferenceEnumerator.violation(space, plan), at);
+    assertTrue(plan.cost() <= TreePlans.costWithoutSharing(space) * (1 + 1e-9), at);
+    assertTrue(clock.late <= 12 * plan.search().parts().size() + 12, clock.late + " reads past the deadline, " + at);
+  }
+
+  /**
+   * Test case for #16, point 6, at the largest generated dashboard (1,664 queries, 52
+   * services), on the system clock, with a total of 50 ms, far less than any phase takes there
+   * whole (the space alone 0.3-1 s idle): the plan space builds every chunk but the first
+   * narrowed (the first too when the call's start took its third), every part is grown on tables not updated
+   * after each query, and every phase after the growth (local search, pruning, bounds, CP-SAT,
+   * the join) ends within {@link #CUT} of its start, so the call ends within the cheapest
+   * answer's time (space narrowed, split, growth alone) plus five times that slack. The plan is
+   * valid by the reference checks, and no dearer than the plan without sharing over the space
+   * it was chosen from.
+   */
+  @Test void everyPhaseKeepsATinyTotalAtTheLargestWorkload() {
+    final Workload workload = WorkloadParser.parse(Dashboards.generate(1664, 1));
+    final long start = System.nanoTime();
+    final Planner.Planned planned = Planner.plan(workload, Planner.Options.defaults()
+        .withTotalLimit(Duration.ofMillis(50)));
+    final long took = System.nanoTime() - start;
+    final Plan plan = planned.plan();
+    final List<Search.Phase> phases = plan.search().phases();
+    final String at = took / MILLI + " ms: " + phases;
+    assertEquals(List.of("plan space", "split into parts", "grown plans", "local search", "pruning",
+        "Lagrangian bounds", "CP-SAT", "join"), phases.stream().map(Search.Phase::name).toList(), at);
+    final List<List<dev.mnestic.planner.workload.Query>> chunks = Planner.chunks(workload);
+    final java.util.Set<String> later = new java.util.HashSet<>();
+    chunks.subList(1, chunks.size()).forEach(c -> c.forEach(q -> later.add(q.name())));
+    assertTrue(planned.space().narrowed().containsAll(later), at);
+    assertTrue(plan.search().parts().stream().allMatch(Search.Part::grownAlone), at);
+    long floor = planned.spaceNanos();
+    for (Search.Phase p : phases.subList(1, 3)) {
+      floor += p.millis() * MILLI;
+    }
+    for (Search.Phase p : phases.subList(3, phases.size())) {
+      assertTrue(p.millis() <= CUT.toMillis(), p + " took longer than " + CUT.toMillis() + " ms: " + at);
+    }
+    assertTrue(took <= floor + 5 * CUT.toNanos(), at);
+    assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan), at);
+    final double alone = TreePlans.costWithoutSharing(planned.space());
+    assertTrue(plan.cost() <= alone * (1 + 1e-9), plan.cost() + " vs " + alone + " without sharing, " + at);
+  }
+
+  /**
+   * How long a phase the limit has cut may still run: its checks, one step, and the scheduler's
+   * slack on a busy machine (at load 10 on the 2 cores a cut phase took up to 80 ms).
+   */
+  private static final Duration CUT = Duration.ofMillis(250);
 
   /**
    * Under a total limit ({@code --total}) building the plan space counts against it: with the

@@ -151,4 +151,33 @@ class ScheduleTest {
       throw new AssertionError("ran after the stop");
     }));
   }
+
+  /**
+   * A loop's steps stop before the one that would end past its end at the longest step so far:
+   * with 10 s to go, steps of 1 s and 3 s are taken at 0, 1 and 4 s, and none at 7 s (another
+   * 3 s would end at the end, not before it), where a check of the end alone would start one
+   * there. A fresh loop, no step timed, goes on until a step of its own is timed.
+   */
+  @Test void aLoopStopsBeforeAStepLongerThanWhatIsLeft() {
+    final FakeTicker clock = new FakeTicker();
+    final Schedule s = new Schedule(clock, Duration.ofSeconds(60), new StopSignal());
+    final long until = clock.now + 10 * SECOND;
+    final java.util.function.BooleanSupplier steps = s.steps(until);
+    assertTrue(steps.getAsBoolean());
+    clock.advance(1);
+    assertTrue(steps.getAsBoolean());
+    clock.advance(3);
+    // at 4 s, the longest step 3 s: ends at 7 s
+    assertTrue(steps.getAsBoolean());
+    clock.advance(3);
+    // at 7 s: another 3 s step would end at 10 s, the end
+    assertFalse(steps.getAsBoolean());
+    assertTrue(s.goesOn(until));
+    // a fresh loop with no step timed goes on until the end itself
+    final java.util.function.BooleanSupplier fresh = s.steps(until);
+    assertTrue(fresh.getAsBoolean());
+    clock.advance(2.5);
+    // at 9.5 s, its step 2.5 s
+    assertFalse(fresh.getAsBoolean());
+  }
 }
