@@ -355,9 +355,10 @@ public final class StoreReads {
     }
 
     /**
-     * What the copy holds, in bytes, as {@link KeptCopies} charges it: its values, and each
-     * thing derived from it as much again (an index of the rows holds them and a table of its
-     * groups).
+     * What the copy holds, in bytes, as {@link KeptCopies} charges it: its values, and as much
+     * again for each thing derived from it (a recursion derives two: its rows as a list, which
+     * shares the values, and its indexes by column, each holding the rows again and a table of
+     * their groups; so three times the values in all).
      */
     long bytes() {
       return 8L * values.length * (1 + derived.size());
