@@ -111,6 +111,15 @@ public final class GenericJoinRun {
     private final int[][] levels;
     /** Per input, its rows: {@code levels[i].length} longs a row, sorted. */
     private final long[][] rows;
+    /**
+     * Per input, its trie's first level as offsets, where its values are dense enough: the rows
+     * whose first value is {@code firstMin[i] + x} are {@code [first[i][x], first[i][x + 1])};
+     * null where they are not (found by the galloping search then). A first level is always
+     * the whole trie's, so a value is looked up there in one step, not searched for over all
+     * the rows (a triangle's second edge, looked up for every path's middle node).
+     */
+    private final int[][] first;
+    private final long[] firstMin;
     /** Per input and variable, the variable's level in the input's trie (or -1). */
     private final int[][] level;
     /** Per variable, the inputs binding it. */
@@ -143,6 +152,8 @@ public final class GenericJoinRun {
       this.lo = new int[n];
       this.hi = new int[n];
       this.binding = new long[width];
+      this.first = new int[n][];
+      this.firstMin = new long[n];
       final List<List<Object[]>> read = new ArrayList<>();
       boolean ints = true;
       for (Iterable<?> input : inputs) {
@@ -204,6 +215,13 @@ public final class GenericJoinRun {
         flats.add(flat);
         rows[i] = same < i ? rows[same] : sorted(flat, k);
         hi[i] = r.size();
+        if (same < i) {
+          first[i] = first[same];
+          firstMin[i] = firstMin[same];
+        } else if (r.size() > 0) {
+          firstMin[i] = rows[i][0];
+          first[i] = firstLevel(rows[i], k, r.size());
+        }
       }
       this.values = ints ? null : byNumber.toArray();
       this.binders = new int[width][];
@@ -267,6 +285,26 @@ public final class GenericJoinRun {
         System.arraycopy(flat, order[j] * k, out, j * k, k);
       }
       return out;
+    }
+
+    /**
+     * The offsets of the first level of {@code size} sorted rows of {@code k} longs (see
+     * {@link #first}), or null when its values span more than four times the rows (and 1,024).
+     */
+    private static int[] firstLevel(long[] sorted, int k, int size) {
+      final long min = sorted[0];
+      final long span = sorted[(size - 1) * k] - min + 1;
+      if (span <= 0 || span > 4L * size + 1024) {
+        return null;
+      }
+      final int[] offsets = new int[(int) span + 1];
+      for (int r = 0; r < size; r++) {
+        offsets[(int) (sorted[r * k] - min) + 1]++;
+      }
+      for (int x = 0; x < span; x++) {
+        offsets[x + 1] += offsets[x];
+      }
+      return offsets;
     }
 
     private void step() {
@@ -354,7 +392,16 @@ public final class GenericJoinRun {
           final int i = inputs[k];
           int from = r;
           int to = end;
-          if (k != smallest) {
+          if (k != smallest && depth[k] == 0 && first[i] != null) {
+            // the first level: looked up
+            final long x = value - firstMin[i];
+            if (x < 0 || x >= first[i].length - 1 || first[i][(int) x] == first[i][(int) x + 1]) {
+              r = end;
+              continue values;
+            }
+            from = first[i][(int) x];
+            to = first[i][(int) x + 1];
+          } else if (k != smallest) {
             from = seek(i, depth[k], cursor[k], savedHi[k], value, false);
             cursor[k] = from;
             if (from == savedHi[k] || rows[i][from * levels[i].length + depth[k]] != value) {

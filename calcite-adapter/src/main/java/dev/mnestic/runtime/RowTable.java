@@ -2,6 +2,8 @@ package dev.mnestic.runtime;
 
 import com.google.common.collect.ImmutableList;
 
+import dev.mnestic.store.StoreReads;
+
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -49,11 +51,13 @@ import static java.util.Objects.requireNonNull;
 public final class RowTable extends AbstractTable implements ScannableTable {
   private final String name;
   private final RelDataType rowType;
-  private final RowList rows = new RowList();
+  private RowList rows = new RowList();
   /** Once the rows are final: the lookups built over them, by key selector and comparer. */
   private Map<List<Object>, Lookup<?, Object[]>> lookups;
   /** Once the rows are final: their {@link RowIndex}es, by column. */
-  private final Map<Integer, RowIndex.Grouped> indexes = new HashMap<>();
+  private Map<Integer, RowIndex.Grouped> indexes = new HashMap<>();
+  /** Whether the rows and indexes are a kept copy's ({@link #fix(StoreReads.Packed)}). */
+  private boolean kept;
 
   private RowTable(String name, RelDataType rowType) {
     this.name = name;
@@ -126,13 +130,34 @@ public final class RowTable extends AbstractTable implements ScannableTable {
   }
 
   /**
+   * Fixes the empty table's rows as those of {@code copy}, a stored relation's packed copy,
+   * which may be kept for later statements ({@link StoreReads#longs}): its rows and the
+   * indexes built over them are the copy's, shared with every table fixed from it, read only.
+   */
+  public synchronized void fix(StoreReads.Packed copy) {
+    if (!rows.isEmpty() || lookups != null) {
+      throw new IllegalStateException(name + " is not empty");
+    }
+    rows = copy.derived(RowList.class, () -> RowList.packed(copy.values(), copy.width()));
+    indexes = copy.derived(RowIndex.class, java.util.concurrent.ConcurrentHashMap::new);
+    kept = true;
+    fix();
+  }
+
+  /**
    * Empties the table for an evaluation run again over the same tables: no rows (their memory
-   * let go), not {@link #fix fixed}, nothing built over them kept.
+   * let go, unless a kept copy's), not {@link #fix fixed}, nothing built over them kept.
    */
   public synchronized void reset() {
-    rows.release();
+    if (kept) {
+      rows = new RowList();
+      indexes = new HashMap<>();
+      kept = false;
+    } else {
+      rows.release();
+      indexes.clear();
+    }
     lookups = null;
-    indexes.clear();
   }
 
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {

@@ -278,8 +278,15 @@ public final class StoreReads {
    * read left, with no row or boxed value made, where the rows allow), for a reader that keeps
    * rows of Ints packed (a recursion's copy of a stored relation). Null when a value is NULL:
    * the caller reads the rows as {@link #scan} gives them.
+   *
+   * <p>Where the rows are the committed rows of a table version (what {@link #scan} would keep
+   * its columns for), the copy is kept with that version's columns and given again, the same
+   * object, to later statements that see the same version, with what their readers built from
+   * it ({@link Packed#derived}); a write, DDL or a rollback moves the table to another version
+   * (or to none that can be shared), so a statement never gets a copy of rows it does not see.
+   * Kept copies are bounded in bytes ({@link KeptCopies}).
    */
-  public static long[] longs(Session store, String table, int[] read, Read[] how,
+  public static Packed longs(Session store, String table, int[] read, Read[] how,
       AtomicBoolean cancel) {
     if (read.length == 0) {
       throw new IllegalArgumentException("no column to read");
@@ -290,9 +297,132 @@ public final class StoreReads {
       }
     }
     TablePolicy.requireReadable(store, table);
+    final String key = Arrays.toString(read) + Arrays.toString(how);
     return StoreSnapshot.read(store, table, cancel, reading(table, read, how, cancel,
-        columns -> packed(columns, table, read, how, cancel),
-        snapshot -> packed(new Streamed(snapshot, table, read, how, true, cancel), read.length)));
+        columns -> columns.packed(key, () -> {
+          final long[] values = packed(columns, table, read, how, cancel);
+          return values == null ? null : new Packed(values, read.length);
+        }),
+        snapshot -> {
+          final long[] values =
+              packed(new Streamed(snapshot, table, read, how, true, cancel), read.length);
+          return values == null ? null : new Packed(values, read.length);
+        }));
+  }
+
+  /**
+   * Rows of Ints packed ({@link #longs}): {@code values}, {@code width} a row, row after row;
+   * read only. What a reader builds from them (an index) it keeps here ({@link #derived}), so
+   * that a copy kept for later statements comes with it.
+   */
+  public static final class Packed {
+    private final long[] values;
+    private final int width;
+    private final Map<Object, Object> derived = new ConcurrentHashMap<>();
+    /** What {@link KeptCopies} knows the copy by, without holding it. */
+    private final Id id = new Id();
+
+    /** An identity. */
+    private static final class Id {
+    }
+
+    Packed(long[] values, int width) {
+      this.values = values;
+      this.width = width;
+    }
+
+    /** The values, {@link #width} a row; not to be written. */
+    public long[] values() {
+      return values;
+    }
+
+    public int width() {
+      return width;
+    }
+
+    /** The rows. */
+    public int rows() {
+      return values.length / width;
+    }
+
+    /**
+     * What {@code make} builds from these rows under {@code key}: built once, then the same
+     * object to every reader of this copy, read only.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Object key, java.util.function.Supplier<T> make) {
+      return (T) derived.computeIfAbsent(key, k -> make.get());
+    }
+
+    /**
+     * What the copy holds, in bytes, as {@link KeptCopies} charges it: its values, and as much
+     * again for each thing derived from it (a recursion derives two: its rows as a list, which
+     * shares the values, and its indexes by column, each holding the rows again and a table of
+     * their groups; so three times the values in all).
+     */
+    long bytes() {
+      return 8L * values.length * (1 + derived.size());
+    }
+  }
+
+  /**
+   * The packed copies kept with tables' columns ({@link #longs}), at most
+   * {@value #KEPT_SHARE_OF_HEAP_PERCENT}% of the heap's maximum (as {@link Packed#bytes}
+   * counts them, when they were kept and when they were used again): beyond that the copies
+   * used least recently are dropped from their columns (a later statement reads them again).
+   * The columns themselves go with their table's version, or when the collector needs the
+   * memory ({@link TableVersions}).
+   */
+  static final class KeptCopies {
+    static final int KEPT_SHARE_OF_HEAP_PERCENT = 25;
+    private static final long CAP =
+        Runtime.getRuntime().maxMemory() / 100 * KEPT_SHARE_OF_HEAP_PERCENT;
+
+    /**
+     * A kept copy and the columns holding it, weakly: a table version's columns (and their
+     * copies) go when nothing else holds them, whatever this list says.
+     */
+    private record Kept(java.lang.ref.WeakReference<Packed> copy,
+        java.lang.ref.WeakReference<Columns> columns) {
+    }
+
+    /** The kept copies, by identity, least recently used first. */
+    private static final java.util.LinkedHashMap<Packed.Id, Kept> USED =
+        new java.util.LinkedHashMap<>(16, 0.75f, true);
+
+    private KeptCopies() {
+    }
+
+    /** {@code packed}, kept in {@code columns}, used now; drops the oldest beyond the cap. */
+    static synchronized void used(Packed packed, Columns columns) {
+      USED.put(packed.id, new Kept(new java.lang.ref.WeakReference<>(packed),
+          new java.lang.ref.WeakReference<>(columns)));
+      long bytes = 0;
+      for (java.util.Iterator<Kept> it = USED.values().iterator(); it.hasNext();) {
+        final Packed p = it.next().copy().get();
+        if (p == null) {
+          it.remove();
+        } else {
+          bytes += p.bytes();
+        }
+      }
+      for (java.util.Iterator<Kept> it = USED.values().iterator();
+          bytes > CAP && it.hasNext();) {
+        final Kept k = it.next();
+        final Packed p = k.copy().get();
+        final Columns c = k.columns().get();
+        if (p == packed) {
+          continue;
+        }
+        it.remove();
+        if (p != null) {
+          bytes -= p.bytes();
+          if (c != null) {
+            c.drop(p);
+          }
+        }
+      }
+    }
   }
 
   /** {@code columns}' values of columns {@code read} as {@link #longs} packs them. */
@@ -452,6 +582,8 @@ public final class StoreReads {
     private final Map<Integer, Object[]> values = new ConcurrentHashMap<>();
     /** Whether an {@link #append} has written past {@link #count} into the arrays. */
     private final AtomicBoolean appended = new AtomicBoolean();
+    /** The packed copies of these rows ({@link #longs}), by the columns read and how. */
+    private final Map<String, Packed> packed = new ConcurrentHashMap<>();
 
     Columns(int count) {
       this.count = count;
@@ -513,6 +645,29 @@ public final class StoreReads {
         @Override public void close() {
         }
       };
+    }
+
+    /**
+     * The packed copy of these rows under {@code key}, made by {@code make} (null when a value
+     * is NULL: nothing kept) the first time, then kept.
+     */
+    Packed packed(String key, java.util.function.Supplier<Packed> make) {
+      Packed p = packed.get(key);
+      if (p == null) {
+        p = make.get();
+        if (p == null) {
+          return null;
+        }
+        final Packed raced = packed.putIfAbsent(key, p);
+        p = raced != null ? raced : p;
+      }
+      KeptCopies.used(p, this);
+      return p;
+    }
+
+    /** Lets go of {@code copy} ({@link KeptCopies}). */
+    void drop(Packed copy) {
+      packed.values().remove(copy);
     }
 
     /** Whether every column of {@code read} is here as {@code how} says it is read. */

@@ -8,7 +8,6 @@ import dev.mnestic.datalog.lower.StratumLowering;
 import dev.mnestic.datalog.lower.StratumPlan;
 import dev.mnestic.rel.Plans;
 import dev.mnestic.runtime.FixpointException;
-import dev.mnestic.runtime.RowList;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.SemiNaive;
@@ -232,7 +231,7 @@ final class StrataRunner implements AutoCloseable {
       } else if (a instanceof Keep k) {
         fill(k.into(), run(k.plan(), Enumerable::toList));
       } else if (a instanceof Copy c) {
-        fill(c.into(), copied(c.read(), c.plan()));
+        copy(c.into(), c.read(), c.plan());
       } else {
         final Fix f = (Fix) a;
         try {
@@ -304,8 +303,9 @@ final class StrataRunner implements AutoCloseable {
       } else if (s instanceof StratumPlan.CopyStored c) {
         final StratumLowering.Read read = lowering.read(c);
         final Plans.Compiled compiled = compile(read.plan());
-        acts.add(new Copy(c, read, compiled,
-            lowering.copy(c, read, copied(read, compiled))));
+        final RowTable into = lowering.copy(c, read);
+        copy(into, read, compiled);
+        acts.add(new Copy(c, read, compiled, into));
       } else {
         fixpoint((StratumPlan.Fixpoint) s);
       }
@@ -313,29 +313,31 @@ final class StrataRunner implements AutoCloseable {
   }
 
   /**
-   * The rows of a stored relation a fixpoint reads: for a relation of Int columns, read from the
-   * store straight into packed rows ({@link StoreReads#longs}: no row, boxed value or plan
-   * between the store's columns and the copy the probe chains index); else, or when a value is
-   * null, its read's plan run.
+   * Fills and fixes {@code into} with the rows of a stored relation a fixpoint reads: for a
+   * relation of Int columns, the store's packed copy ({@link StoreReads#longs}: no row, boxed
+   * value or plan between the store's columns and the copy the probe chains index; the copy
+   * and its indexes kept for later statements while the table is unchanged); else, or when a
+   * value is null, its read's plan run.
    */
-  private List<Object[]> copied(StratumLowering.Read read, Plans.Compiled compiled) {
+  private void copy(RowTable into, StratumLowering.Read read, Plans.Compiled compiled) {
     if (explanation == null && read.ints() != null) {
       if (stop.get()) {
         throw killed();
       }
-      final long[] values;
+      final StoreReads.Packed packed;
       try {
-        values = StoreReads.longs(Session.of(root), read.table(), read.ints().columns(),
+        packed = StoreReads.longs(Session.of(root), read.table(), read.ints().columns(),
             read.ints().how(), stop);
       } catch (IllegalStateException e) {
         // the store's read stops so when cancelled
         throw stop.get() ? killed() : e;
       }
-      if (values != null) {
-        return RowList.packed(values, read.ints().columns().length);
+      if (packed != null) {
+        into.fix(packed);
+        return;
       }
     }
-    return run(compiled, Enumerable::toList);
+    fill(into, run(compiled, Enumerable::toList));
   }
 
   private void constant(StratumPlan.Constant c) {

@@ -18,7 +18,9 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /**
  * A stored relation of Int columns that a fixpoint reads is copied from the store's columns
@@ -112,8 +114,8 @@ class PackedCopyTest extends OneStoreTest {
       final Set<List<Long>> edges = edges(new Random(7), 50, 300);
       run("?[a, b] <- " + literal(edges) + " :put e {a, b}");
       final StoreReads.Read[] longs = {StoreReads.Read.LONG, StoreReads.Read.LONG};
-      final long[] ab = StoreReads.longs(store.session(), "e", new int[] {0, 1}, longs, null);
-      final long[] ba = StoreReads.longs(store.session(), "e", new int[] {1, 0}, longs, null);
+      final long[] ab = StoreReads.longs(store.session(), "e", new int[] {0, 1}, longs, null).values();
+      final long[] ba = StoreReads.longs(store.session(), "e", new int[] {1, 0}, longs, null).values();
       final Set<List<Long>> read = new HashSet<>();
       for (int r = 0; r < ab.length / 2; r++) {
         read.add(List.of(ab[2 * r], ab[2 * r + 1]));
@@ -122,9 +124,18 @@ class PackedCopyTest extends OneStoreTest {
       }
       assertEquals(edges.size(), ab.length / 2);
       assertEquals(edges, read);
-      // read again (from the columns the first read left): the same
-      assertArrayEquals(ab,
-          StoreReads.longs(store.session(), "e", new int[] {0, 1}, longs, null));
+      // read again: the copy kept with the unchanged table's columns, the same object
+      final StoreReads.Packed kept =
+          StoreReads.longs(store.session(), "e", new int[] {0, 1}, longs, null);
+      assertArrayEquals(ab, kept.values());
+      assertSame(kept, StoreReads.longs(store.session(), "e", new int[] {0, 1}, longs, null));
+      // after a write, a copy of the rows the write left
+      run("?[a, b] <- [[1000, 1001]] :put e {a, b}");
+      final StoreReads.Packed after =
+          StoreReads.longs(store.session(), "e", new int[] {0, 1}, longs, null);
+      assertNotSame(kept, after);
+      assertEquals(edges.size() + 1, after.rows());
+      assertEquals(edges.size(), kept.rows(), "the kept copy itself is never written");
     } finally {
       run("::remove e");
     }

@@ -525,15 +525,13 @@ public final class StratumLowering implements RuleLowering.Tables {
   }
 
   /**
-   * Keeps {@code rows}, {@code step}'s relation as {@code read} read it, as the copy that
-   * fixpoints scan: inside a fixpoint every stored atom reads its relation's copy. Returns the
-   * copy's table.
+   * The table of the copy that fixpoints scan of {@code step}'s relation as {@code read} reads
+   * it, empty, for the caller to fill and fix before a fixpoint runs: inside a fixpoint every
+   * stored atom reads its relation's copy.
    */
-  public RowTable copy(StratumPlan.CopyStored step, Read read, List<Object[]> rows) {
+  public RowTable copy(StratumPlan.CopyStored step, Read read) {
     final RelOptTable copy = rowTable("stored_" + read.table(),
         anyRow(read.plan().getRowType().getFieldNames()));
-    RowTable.of(copy).rows().addAll(rows);
-    RowTable.of(copy).fix();
     storedCopies.put(copyKey(step.at()), copy);
     return RowTable.of(copy);
   }
