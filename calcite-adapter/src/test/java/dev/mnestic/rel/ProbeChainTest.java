@@ -184,25 +184,8 @@ class ProbeChainTest {
     assertEquals(run(physical, Map.of(SemiNaive.THREADS, 1)), two);
   }
 
-  /** Every pair (a, c) with a path from a to c, by a search from each node. */
   private static Set<List<Object>> closure(List<Object[]> edges) {
-    final Map<Object, List<Object>> next = new java.util.HashMap<>();
-    for (Object[] e : edges) {
-      next.computeIfAbsent(e[0], k -> new ArrayList<>()).add(e[1]);
-    }
-    final Set<List<Object>> pairs = new HashSet<>();
-    for (Object a : next.keySet()) {
-      final Set<Object> seen = new HashSet<>();
-      final List<Object> todo = new ArrayList<>(next.get(a));
-      while (!todo.isEmpty()) {
-        final Object c = todo.remove(todo.size() - 1);
-        if (seen.add(c)) {
-          pairs.add(List.of(a, c));
-          todo.addAll(next.getOrDefault(c, List.of()));
-        }
-      }
-    }
-    return pairs;
+    return Closure.pairs(edges.stream().map(Arrays::asList).toList());
   }
 
   /**

@@ -1,12 +1,12 @@
 package dev.mnestic.datalog;
 
+import dev.mnestic.rel.Closure;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
@@ -54,7 +54,7 @@ class DenseFixpointTest extends OneStoreTest {
       if (edgeCount > 0) {
         run("?[a, b] <- [" + rows + "] :put dense_edge {a, b}");
       }
-      final Set<List<Object>> closure = closure(edges);
+      final Set<List<Object>> closure = Closure.pairs(edges);
       final String where = "trial " + trial + ", ids of kind " + kind;
       final Set<List<Object>> derived = new HashSet<>(run(CLOSURE + "?[a, b] := tc[a, b]").rows());
       assertEquals(closure, derived, where);
@@ -70,26 +70,5 @@ class DenseFixpointTest extends OneStoreTest {
 
   private static String literal(Object value) {
     return value instanceof String s ? "'" + s + "'" : String.valueOf(value);
-  }
-
-  /** Every pair (a, c) with a path from a to c, by a search from each node. */
-  private static Set<List<Object>> closure(List<List<Object>> edges) {
-    final Map<Object, List<Object>> next = new HashMap<>();
-    for (List<Object> e : edges) {
-      next.computeIfAbsent(e.get(0), k -> new ArrayList<>()).add(e.get(1));
-    }
-    final Set<List<Object>> pairs = new HashSet<>();
-    for (Object a : next.keySet()) {
-      final Set<Object> seen = new HashSet<>();
-      final List<Object> todo = new ArrayList<>(next.get(a));
-      while (!todo.isEmpty()) {
-        final Object c = todo.remove(todo.size() - 1);
-        if (seen.add(c)) {
-          pairs.add(List.of(a, c));
-          todo.addAll(next.getOrDefault(c, List.of()));
-        }
-      }
-    }
-    return pairs;
   }
 }

@@ -1,17 +1,13 @@
 package dev.mnestic.datalog;
 
+import dev.mnestic.rel.Closure;
 import dev.mnestic.store.StoreReads;
 
 import org.junit.jupiter.api.Test;
 
 import java.sql.Statement;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -52,25 +48,6 @@ class PackedCopyTest extends OneStoreTest {
         .collect(Collectors.joining(", ", "[", "]"));
   }
 
-  /** The pairs (a, b) with a path of one edge or more from a to b. */
-  private static Set<List<Object>> closure(Set<List<Long>> edges) {
-    final Map<Long, List<Long>> next = new HashMap<>();
-    edges.forEach(e -> next.computeIfAbsent(e.get(0), k -> new ArrayList<>()).add(e.get(1)));
-    final Set<List<Object>> pairs = new HashSet<>();
-    for (long from : next.keySet()) {
-      final Set<Long> seen = new HashSet<>();
-      final Deque<Long> todo = new ArrayDeque<>(next.get(from));
-      while (!todo.isEmpty()) {
-        final long n = todo.pop();
-        if (seen.add(n)) {
-          pairs.add(List.of(from, n));
-          todo.addAll(next.getOrDefault(n, List.of()));
-        }
-      }
-    }
-    return pairs;
-  }
-
   private static Set<List<Object>> rows(String script) throws Exception {
     return new HashSet<>(run(script).rows());
   }
@@ -89,7 +66,7 @@ class PackedCopyTest extends OneStoreTest {
           run("?[a, b] <- " + literal(edges) + " :put e {a, b}");
           run("?[a, b] <- " + literal(edges) + " :put f {a, b}");
         }
-        final Set<List<Object>> expected = closure(edges);
+        final Set<List<Object>> expected = Closure.pairs(edges);
         final String query = "?[a, b] := tc[a, b]";
         assertEquals(expected, rows(String.format(CLOSURE, "e") + query), "trial " + trial);
         assertEquals(expected, rows(String.format(CLOSURE, "f") + query), "trial " + trial);
@@ -160,7 +137,7 @@ class PackedCopyTest extends OneStoreTest {
       run("?[a, b] <- " + literal(edges) + " :put n {a, b}");
       run("?[a, b] <- " + literal(edges) + " :put f {a, b}");
       final String query = "?[a, b] := tc[a, b]";
-      final Set<List<Object>> expected = closure(edges);
+      final Set<List<Object>> expected = Closure.pairs(edges);
       assertEquals(expected, rows(String.format(CLOSURE, "n") + query));
       assertEquals(expected, rows(String.format(CLOSURE, "f") + query));
       // through an index: its columns b, a
@@ -171,10 +148,10 @@ class PackedCopyTest extends OneStoreTest {
       final Set<List<Long>> more = new HashSet<>(edges);
       more.add(List.of(500L, -60L));
       more.add(List.of(-59L, 501L));
-      assertEquals(closure(more), rows("{?[a, b] <- [[500, -60], [-59, 501]] :put n {a, b}}\n"
+      assertEquals(Closure.pairs(more), rows("{?[a, b] <- [[500, -60], [-59, 501]] :put n {a, b}}\n"
           + "{" + String.format(CLOSURE, "n") + query + "}"));
       // committed with the script
-      assertEquals(closure(more), rows(String.format(CLOSURE, "n") + query));
+      assertEquals(Closure.pairs(more), rows(String.format(CLOSURE, "n") + query));
     } finally {
       run("::remove f");
       try (Statement sql = store.session().getConnection().createStatement()) {
