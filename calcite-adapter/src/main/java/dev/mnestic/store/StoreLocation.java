@@ -3,6 +3,7 @@ package dev.mnestic.store;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Where a store lives.
@@ -23,6 +24,9 @@ import java.util.UUID;
  */
 public final class StoreLocation {
   private static final String MEMORY_PREFIX = "mem:";
+  private static final String FILE_PREFIX = "file:";
+  /** A URL scheme's prefix, as in {@code http:} (two letters or more: not a drive letter). */
+  private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]+:.*");
   /** HSQLDB database properties; they apply when a database is created. */
   private static final String COMMON =
       ";shutdown=true;hsqldb.tx=mvcc;hsqldb.tx_level=read_committed";
@@ -65,7 +69,9 @@ public final class StoreLocation {
   /**
    * Parses the value of the {@code db} connection property: absent or empty
    * for a private in-memory store, {@code mem:NAME} for a shared in-memory
-   * store, anything else a directory path.
+   * store, {@code file:DIRECTORY} or a path for a directory. Any other
+   * scheme ({@code http:}, {@code jdbc:}) is refused rather than taken for a
+   * relative directory of that name.
    */
   public static StoreLocation parse(String db) {
     if (db == null || db.isEmpty()) {
@@ -73,6 +79,17 @@ public final class StoreLocation {
     }
     if (db.startsWith(MEMORY_PREFIX)) {
       return sharedMemory(db.substring(MEMORY_PREFIX.length()));
+    }
+    if (db.startsWith(FILE_PREFIX)) {
+      final String directory = db.substring(FILE_PREFIX.length());
+      if (directory.isEmpty()) {
+        throw new IllegalArgumentException("file: needs a directory, as in file:/var/mnestic");
+      }
+      return directory(Path.of(directory));
+    }
+    if (SCHEME.matcher(db).matches()) {
+      throw new IllegalArgumentException("'" + db.substring(0, db.indexOf(':') + 1)
+          + "' is not a kind of store: give a directory, file:DIRECTORY or mem:NAME");
     }
     return directory(Path.of(db));
   }

@@ -32,8 +32,9 @@ import java.util.function.Supplier;
  * <p>URL: {@code jdbc:mnestic:[key=value[;key=value]...]}. Keys:
  * <ul>
  *   <li>{@code db}: absent for a private in-memory store, {@code mem:NAME} for
- *       an in-memory store shared within this JVM, otherwise the directory of a
- *       file store, created on first use;
+ *       an in-memory store shared within this JVM, {@code file:DIRECTORY} or a
+ *       path for the directory of a file store, created on first use (any other
+ *       scheme is refused);
  *   <li>{@code lang}: {@code datalog} to run CozoScript scripts instead of SQL;
  *   <li>{@code statementTimeout}: seconds each statement of the connection may run, planning
  *       and code generation included (0, the default: no limit); a statement's

@@ -1,6 +1,10 @@
 package dev.mnestic.jdbc;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -9,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,6 +45,22 @@ class DriverUrlTest {
     assertRefused("jdbc:mnestic:lang='datalog", "bad URL jdbc:mnestic:lang='datalog: ");
     assertRefused("jdbc:mnestic:colour=blue", "connection property 'colour' is not accepted;");
     assertRefused("jdbc:mnestic:;;lang=sql", "connection property ';lang' is not accepted;");
+    assertRefused("jdbc:mnestic:db=http://example.org/db",
+        "bad db property: 'http:' is not a kind of store: give a directory, file:DIRECTORY or"
+            + " mem:NAME");
+    assertRefused("jdbc:mnestic:db=file:", "bad db property: file: needs a directory");
+  }
+
+  @Test void aFileUrlNamesTheDirectoryAfterIt(@TempDir Path dir) throws SQLException {
+    final Path store = dir.resolve("metrics");
+    try (Connection c = DriverManager.getConnection("jdbc:mnestic:db=file:" + store);
+         Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE t (x INTEGER)");
+      s.execute("INSERT INTO t VALUES (7)");
+    }
+    assertTrue(Files.isDirectory(store), "no store in " + store);
+    assertEquals("7", firstValue("jdbc:mnestic:db=" + store, "SELECT x FROM t"));
+    assertFalse(Files.exists(Path.of("file:")), "a directory named file: was made");
   }
 
   private static void assertRefused(String url, String message) {
