@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * {@code mnestic serve}: starts a {@link MnesticServer}, prints the JDBC URL
- * that clients connect with as one line on standard output, and serves until
+ * that clients connect with as one line on standard output (with
+ * {@code --remote-write}, then a line {@code remote write: URL}), and serves until
  * the process is stopped, closing the server (and so the store) on the way
  * out.
  */

@@ -54,8 +54,8 @@ import javax.servlet.http.HttpServletResponse;
  *       {@value #MAX_BODY} bytes compressed or {@value #MAX_INFLATED} inflated, 415 for
  *       another {@code Content-Type} or {@code Content-Encoding} (remote-write 2.0's
  *       {@code proto=io.prometheus.write.v2.Request} included), nothing stored;
- *   <li>503 when {@value #WRITERS} requests are already being stored and none ends within
- *       {@value #WAIT_SECONDS} s, and 500 for any other failure of the store (Prometheus
+ *   <li>503 when {@value #WRITERS} requests are already being read or stored (which bounds
+ *       the bodies held in memory) and none ends within {@value #WAIT_SECONDS} s, and 500 for any other failure of the store (Prometheus
  *       retries both), nothing stored.
  * </ul>
  * Nothing but these appends reaches the store through the port: no SQL, no script, no file.
@@ -134,6 +134,29 @@ final class RemoteWrite extends AbstractHandler {
           : HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, refused);
       return;
     }
+    // A permit before the body is read: at most WRITERS bodies (and their inflated copies)
+    // are in memory at once, whatever the number of clients.
+    try {
+      if (!writers.tryAcquire(WAIT_SECONDS, TimeUnit.SECONDS)) {
+        answer(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, WRITERS
+            + " requests are being stored; try again");
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      answer(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the server is stopping");
+      return;
+    }
+    try {
+      receive(request, response);
+    } finally {
+      writers.release();
+    }
+  }
+
+  /** Reads, inflates, decodes and stores one request's body, holding a permit. */
+  private void receive(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
     final byte[] body;
     try (InputStream in = request.getInputStream()) {
       body = in.readNBytes(MAX_BODY + 1);
@@ -219,17 +242,6 @@ final class RemoteWrite extends AbstractHandler {
       response.setStatus(HttpServletResponse.SC_NO_CONTENT);
       return;
     }
-    try {
-      if (!writers.tryAcquire(WAIT_SECONDS, TimeUnit.SECONDS)) {
-        answer(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, WRITERS
-            + " requests are being stored; try again");
-        return;
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      answer(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the server is stopping");
-      return;
-    }
     Writer writer = null;
     try {
       writer = idle.pollFirst();
@@ -251,7 +263,6 @@ final class RemoteWrite extends AbstractHandler {
       if (writer != null) {
         writer.close();
       }
-      writers.release();
     }
   }
 
