@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * {@code mnestic serve}: starts a {@link MnesticServer}, prints the JDBC URL
- * that clients connect with as one line on standard output, and serves until
+ * that clients connect with as one line on standard output (with
+ * {@code --remote-write}, then a line {@code remote write: URL}), and serves until
  * the process is stopped, closing the server (and so the store) on the way
  * out.
  */
@@ -48,6 +49,9 @@ final class ServeCommand {
                                          statement fails with SQLSTATE 53200 (default: no limit)
             --allow-read DIR             Let scripts' CsvReader and JsonReader read the files
                                          under DIR (default: no file at all)
+            --remote-write PORT          Also take Prometheus remote write (1.0) on PORT, at
+                                         /api/v1/write, into the table prometheus_samples
+                                         (created if missing); 0 picks a free port
         -h, --help                       Show this help
 
       A client may set only the connection properties lang (sql or datalog) and
@@ -70,7 +74,8 @@ final class ServeCommand {
       Map.entry("--statement-timeout", "statement-timeout"),
       Map.entry("--max-statements", "max-statements"),
       Map.entry("--statement-memory", "statement-memory"),
-      Map.entry("--allow-read", "allow-read"));
+      Map.entry("--allow-read", "allow-read"),
+      Map.entry("--remote-write", "remote-write"));
 
   private ServeCommand() {
   }
@@ -90,6 +95,9 @@ final class ServeCommand {
       return 1;
     }
     out.print(server.jdbcUrl() + "\n");
+    if (server.remoteWriteUrl() != null) {
+      out.print("remote write: " + server.remoteWriteUrl() + "\n");
+    }
     out.flush();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(server), "mnestic-serve-stop"));
     try {
@@ -158,6 +166,9 @@ final class ServeCommand {
           throw new UsageException("--statement-memory must be positive, was " + bytes);
         }
         builder.statementMemory(bytes);
+      }
+      if (commandLine.option("remote-write") != null) {
+        builder.remoteWritePort(number("--remote-write", commandLine.option("remote-write")));
       }
       if (commandLine.option("allow-read") != null) {
         builder.allowRead(Paths.get(commandLine.option("allow-read")));

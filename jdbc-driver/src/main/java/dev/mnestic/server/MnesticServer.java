@@ -13,11 +13,13 @@ import org.eclipse.jetty.security.ServerAuthException;
 import org.eclipse.jetty.security.UserStore;
 import org.eclipse.jetty.security.authentication.BasicAuthenticator;
 import org.eclipse.jetty.server.Authentication;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.handler.HandlerList;
 import org.eclipse.jetty.util.security.Constraint;
 import org.eclipse.jetty.util.security.Credential;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -92,12 +94,16 @@ public final class MnesticServer implements AutoCloseable {
   private final long statementMemory;
   /** The directory clients' scripts may read files under (its real path), or none. */
   private final Path allowRead;
+  /** The port of Prometheus remote write; -1: none. */
+  private final int remoteWritePort;
 
   private Server jetty;
   private ServerConnector connector;
   private ClientMeta meta;
   private ClientWatch clients;
   private Connection keeper;
+  private ServerConnector remoteWriteConnector;
+  private RemoteWrite remoteWrite;
 
   private MnesticServer(Builder b) {
     this.host = b.host;
@@ -112,6 +118,7 @@ public final class MnesticServer implements AutoCloseable {
     this.maxStatements = b.maxStatements;
     this.statementMemory = b.statementMemory;
     this.allowRead = b.allowRead;
+    this.remoteWritePort = b.remoteWritePort;
   }
 
   public static Builder newBuilder() {
@@ -127,6 +134,9 @@ public final class MnesticServer implements AutoCloseable {
     // Holds the store open (an in-memory store lives while a session does)
     // and fails early if the store cannot be opened.
     keeper = new Driver().connect(url, new Properties());
+    if (remoteWritePort >= 0) {
+      RemoteWrite.prepareTable(keeper);
+    }
     final Properties cacheProperties = new Properties();
     final Duration idle = idleTimeout != null ? idleTimeout : DEFAULT_IDLE_TIMEOUT;
     for (String cache : List.of("connectioncache", "statementcache")) {
@@ -143,15 +153,20 @@ public final class MnesticServer implements AutoCloseable {
     jetty = new Server(new QueuedThreadPool(200, 8));
     final HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
-    connector = tlsCert == null
-        ? new ServerConnector(jetty, new HttpConnectionFactory(http))
-        : new ServerConnector(jetty, sslContextFactory(), new HttpConnectionFactory(http));
-    connector.setHost(host);
-    connector.setPort(requestedPort);
-    connector.setIdleTimeout(60_000);
-    jetty.addConnector(connector);
+    connector = connector(http, requestedPort);
     final ProtobufEndpoint endpoint = new ProtobufEndpoint(service, meta, clients);
-    jetty.setHandler(user != null ? authenticated(endpoint) : endpoint);
+    final Handler handler;
+    if (remoteWritePort >= 0) {
+      // Its own port: a request there reaches the appends and nothing else, and an operator
+      // may open that port (to Prometheus) and not the SQL one.
+      remoteWriteConnector = connector(http, remoteWritePort);
+      remoteWrite = new RemoteWrite(url);
+      remoteWrite.serve(remoteWriteConnector);
+      handler = new HandlerList(remoteWrite, endpoint);
+    } else {
+      handler = endpoint;
+    }
+    jetty.setHandler(user != null ? authenticated(handler) : handler);
     jetty.setErrorHandler(new TerseErrors());
     jetty.setStopTimeout(STOP_GRACE.toMillis());
     try {
@@ -164,6 +179,17 @@ public final class MnesticServer implements AutoCloseable {
     service.setRpcMetadata(new RpcMetadataResponse(host + ":" + port()));
   }
 
+  private ServerConnector connector(HttpConfiguration http, int port) throws IOException {
+    final ServerConnector c = tlsCert == null
+        ? new ServerConnector(jetty, new HttpConnectionFactory(http))
+        : new ServerConnector(jetty, sslContextFactory(), new HttpConnectionFactory(http));
+    c.setHost(host);
+    c.setPort(port);
+    c.setIdleTimeout(60_000);
+    jetty.addConnector(c);
+    return c;
+  }
+
   private SslContextFactory.Server sslContextFactory() throws IOException {
     final SslContextFactory.Server ssl = new SslContextFactory.Server();
     ssl.setKeyStore(PemKeyStore.load(tlsCert, tlsKey));
@@ -172,7 +198,7 @@ public final class MnesticServer implements AutoCloseable {
   }
 
   /** BASIC authentication against the one user, whose password stays in memory. */
-  private ConstraintSecurityHandler authenticated(ProtobufEndpoint endpoint) {
+  private ConstraintSecurityHandler authenticated(Handler endpoint) {
     final UserStore users = new UserStore();
     users.addUser(user, Credential.getCredential(password), new String[] {ROLE});
     final HashLoginService login = new HashLoginService("mnestic");
@@ -232,6 +258,16 @@ public final class MnesticServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
+  /** The URL Prometheus's {@code remote_write} sends to, or null when not serving it. */
+  public String remoteWriteUrl() {
+    if (remoteWriteConnector == null) {
+      return null;
+    }
+    final String h = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+    return (tlsCert != null ? "https" : "http") + "://" + (h.contains(":") ? "[" + h + "]" : h)
+        + ":" + remoteWriteConnector.getLocalPort() + RemoteWrite.PATH;
+  }
+
   /** The URL a client (the Avatica thin driver, DBeaver) connects with. */
   public String jdbcUrl() {
     final String h = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
@@ -273,6 +309,9 @@ public final class MnesticServer implements AutoCloseable {
         if (meta != null) {
           meta.closeAll();
         }
+        if (remoteWrite != null) {
+          remoteWrite.close();
+        }
       } finally {
         try {
           if (clients != null) {
@@ -301,6 +340,7 @@ public final class MnesticServer implements AutoCloseable {
     private int maxStatements;
     private long statementMemory;
     private Path allowRead;
+    private int remoteWritePort = -1;
 
     private Builder() {
     }
@@ -428,6 +468,19 @@ public final class MnesticServer implements AutoCloseable {
         throw new IllegalArgumentException("--allow-read needs a directory, was " + directory
             + " (" + e.getMessage() + ")", e);
       }
+      return this;
+    }
+
+    /**
+     * Also accepts Prometheus remote write 1.0 on this port (0 picks a free one), at
+     * {@code /api/v1/write}, appending samples to the table {@code prometheus_samples}
+     * (created if missing); same host, TLS and credentials as the JDBC port.
+     */
+    public Builder remoteWritePort(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("remote write port must be 0 to 65535, was " + port);
+      }
+      this.remoteWritePort = port;
       return this;
     }
 
