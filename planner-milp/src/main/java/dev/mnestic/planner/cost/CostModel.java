@@ -49,7 +49,11 @@ import java.util.Arrays;
  * are read by counting each value into and out of a sorted index
  * ({@link #COUNT_NANOS_PER_VALUE} each way), not by copying a window's values; a read is then a
  * lookup. A merge not kept still holds the window it makes while it is read (the executor makes
- * one merged window at a time).
+ * one merged window at a time). That is a statement's pass (a query read once); a query read
+ * every step or more often ({@code Query.read}, part of its groups' keys) is charged what each
+ * of its reads does: a readout's lookup per read, a merge's sub-windows per read
+ * ({@link #mergesPerStep}), exact sliding or merged windows' sweep or selections per φ
+ * ({@link #exactReads}).
  */
 public final class CostModel {
   /** Reading one row of a metric back from the store at evaluation. */
