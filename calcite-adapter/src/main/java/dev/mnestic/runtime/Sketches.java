@@ -85,6 +85,15 @@ public final class Sketches {
    */
   public static final String MERGED = "mnesticSketchesMerged";
 
+  /**
+   * The context variable holding a {@code Consumer<long[][]>} that receives, when a read
+   * finishes, what each exact summary whose windows are made from cells did at this read, by
+   * index: {@code [0]} the values it counted into and out of an index (a sweep's, each value of
+   * the span counted in and each of the cells leaving counted out) and {@code [1]} the φ values
+   * it found by selection (one per window and φ); absent for none.
+   */
+  public static final String EXACT_WORK = "mnesticSketchesExactWork";
+
   /** The summary families. */
   public enum Family { KLL, DDSKETCH, EXACT }
 
@@ -484,11 +493,12 @@ public final class Sketches {
       final long[] made = new long[n];
       final long[] remade = new long[n];
       final long[] mergedParts = new long[n];
+      final long[][] exactWork = {new long[n], new long[n]};
       final long[] making = {0};
       final Stop.Merges merges = bytes -> making[0] = Math.max(making[0], bytes);
       for (int s : order) {
         if (derivedOf[s] != null) {
-          remade[s] = remake(s, firstMade(s, need), stop, merges, mergedParts);
+          remade[s] = remake(s, firstMade(s, need), stop, merges, mergedParts, exactWork);
           made[s] = remade[s];
         }
       }
@@ -550,6 +560,11 @@ public final class Sketches {
         if (mergedBySummary != null) {
           mergedBySummary.accept(mergedParts.clone());
         }
+        @SuppressWarnings("unchecked")
+        final Consumer<long[][]> exactBySummary = (Consumer<long[][]>) context.apply(EXACT_WORK);
+        if (exactBySummary != null) {
+          exactBySummary.accept(new long[][] {exactWork[0].clone(), exactWork[1].clone()});
+        }
         final AtomicLong heldBytes = (AtomicLong) context.apply(HELD_BYTES);
         if (heldBytes != null) {
           heldBytes.accumulateAndGet(peak, Math::max);
@@ -565,7 +580,9 @@ public final class Sketches {
      * Remakes the windows of summary {@code s} (made from others', ending at {@code first} or
      * later) that hold a part changed since the last read: a merge's from its source's windows,
      * exact windows from the exact cells of the summary its sources lead to. Returns how many
-     * it made; counts the sub-window summaries a merge merged into {@code mergedParts[s]}.
+     * it made; counts the sub-window summaries a merge merged into {@code mergedParts[s]}, and
+     * the values an exact summary counted and the φ values it selected into
+     * {@code exactWork[0][s]} and {@code exactWork[1][s]}.
      *
      * <p>The windows of a merge that no other merge reads and that end at or after the end L
      * of its source's latest sub-window (the last full one and those after it, holding fewer
@@ -574,7 +591,8 @@ public final class Sketches {
      * window's start. So a read every step after that step's rows merges a window's p
      * sub-windows once, not each of the width / step windows holding the latest from its own.
      */
-    private long remake(int s, long first, Stop stop, Stop.Merges merges, long[] mergedParts) {
+    private long remake(int s, long first, Stop stop, Stop.Merges merges, long[] mergedParts,
+        long[][] exactWork) {
       final Summary summary = summaries.get(s);
       final Derived d = derivedOf[s];
       if (summary.family() == Family.EXACT) {
@@ -585,7 +603,7 @@ public final class Sketches {
         return summary.phis().isEmpty() ? 0
             : ExactWindows.remake(cellsOf[root], summary, d.answers,
                 windowEnds(cellsOf[root].changed, summary.width(), summary.step(), first, stop),
-                stop, merges);
+                stop, merges, exactWork, s);
       }
       final int source = summary.source();
       final TreeMap<Long, Sketch> parts = derivedOf[source] != null
@@ -985,7 +1003,10 @@ public final class Sketches {
    * Exact windows of {@code width} every {@code step} over tumbling exact cells that tile them,
    * answered without copying a value into a window, by one of two exact methods whose answers
    * agree (the value of {@link #nearestRank}, as {@link Exact#quantile}), chosen per run of
-   * consecutive windows to remake by their estimated cost:
+   * consecutive windows to remake by their estimated cost, as the planner's cost model chooses
+   * ({@code CostModel.exactReads}): selection when one φ's selection in every window of the run,
+   * windows · parts · log₂ V, is below the sweep's V values, whatever the number of φs (the
+   * model charges the selection per φ read, the sweep once):
    *
    * <ol>
    * <li>Counting ({@link #sweep}): the values of the cells the run spans, sorted and without
@@ -1008,10 +1029,11 @@ public final class Sketches {
     /**
      * Remakes into {@code answers} (by end) the windows of {@code summary} ending at
      * {@code ends} from {@code cells}: each its φs' values, or none when it holds no value.
-     * Returns how many it made.
+     * Returns how many it made; adds the values it counted and the φ values it selected to
+     * {@code work[0][s]} and {@code work[1][s]}.
      */
     static long remake(Cells cells, Summary summary, TreeMap<Long, double[]> answers,
-        TreeSet<Long> ends, Stop stop, Stop.Merges merges) {
+        TreeSet<Long> ends, Stop stop, Stop.Merges merges, long[][] work, int s) {
       long made = 0;
       final long width = summary.width();
       final long step = summary.step();
@@ -1031,14 +1053,16 @@ public final class Sketches {
         final long windows = (to - from) / step + 1;
         final long parts = Math.min(width / cells.width, spanned);
         final long log = 64 - Long.numberOfLeadingZeros(values + 1);
-        if (windows * summary.phis().size() * parts * log < values) {
+        if (windows * parts * log < values) {
           for (long end = from; end <= to; end += step) {
-            made += select(cells.byStart.subMap(end - width, end).values(), summary.phis(), end,
-                answers, stop, merges);
+            final long one = select(cells.byStart.subMap(end - width, end).values(),
+                summary.phis(), end, answers, stop, merges);
+            made += one;
+            work[1][s] += one * summary.phis().size();
           }
         } else {
           made += sweep(cells.byStart, width, step, from, to, summary.phis(), answers, stop,
-              merges);
+              merges, work[0], s);
         }
       }
       return made;
@@ -1154,11 +1178,11 @@ public final class Sketches {
 
     /**
      * Answers the windows ending from {@code from} to {@code to} by counting; returns how many
-     * hold values.
+     * hold values, and adds the values counted in and out to {@code counted[s]}.
      */
     private static long sweep(TreeMap<Long, Sketch> cells, long width, long step, long from,
         long to, List<Double> phis, TreeMap<Long, double[]> answers, Stop stop,
-        Stop.Merges merges) {
+        Stop.Merges merges, long[] counted, int s) {
       // 1. The span's values, sorted once, without repeats.
       final Collection<Sketch> span = cells.subMap(from - width, to).values();
       long total = 0;
@@ -1194,9 +1218,11 @@ public final class Sketches {
         for (Sketch left : cells.subMap(inFrom, Math.max(inFrom, Math.min(inTo, start)))
             .values()) {
           count += count(values, counts, (Exact) left, -1);
+          counted[s] += ((Exact) left).size;
         }
         for (Sketch entered : cells.subMap(Math.max(inTo, start), end).values()) {
           count += count(values, counts, (Exact) entered, 1);
+          counted[s] += ((Exact) entered).size;
         }
         inFrom = start;
         inTo = end;

@@ -757,9 +757,9 @@ public final class Dashboard extends AbstractSchema {
               name -> metric(name, q, q.valueColumns().get(name), root));
           span = span.compareTo(m.rawRetention()) >= 0 ? span : m.rawRetention();
         }
-        // A statement answers every window of its rows, all held by its one pass.
+        // A statement answers every window of its rows, all held by its one pass, read once.
         queries.add(q.retain() != null ? query : new Query(query.name(), query.expr(),
-            query.target(), query.every(), span, query.line()));
+            query.target(), query.every(), span, Query.ONCE, query.line()));
       }
     }
     // made before the search, so a statement stopped before the solver starts still stops it

@@ -49,7 +49,11 @@ import java.util.Arrays;
  * are read by counting each value into and out of a sorted index
  * ({@link #COUNT_NANOS_PER_VALUE} each way), not by copying a window's values; a read is then a
  * lookup. A merge not kept still holds the window it makes while it is read (the executor makes
- * one merged window at a time).
+ * one merged window at a time). That is a statement's pass (a query read once); a query read
+ * every step or more often ({@code Query.read}, part of its groups' keys) is charged what each
+ * of its reads does: a readout's lookup per read, a merge's sub-windows per read
+ * ({@link #mergesPerStep}), exact sliding or merged windows' sweep or selections per φ
+ * ({@link #exactReads}).
  */
 public final class CostModel {
   /** Reading one row of a metric back from the store at evaluation. */
@@ -65,6 +69,12 @@ public final class CostModel {
   public static final double COUNT_NANOS_PER_VALUE = 300;
   /** Reading a quantile of a sorted or counted exact accumulator: a lookup. */
   public static final double EXACT_READ_NANOS = 200;
+  /**
+   * Selecting a rank among a window's sorted exact cells, per cell and per round squared
+   * (each round a binary search in every cell, O(log V) rounds): an estimate, about a
+   * comparison's and a cache miss's time per step of a binary search.
+   */
+  public static final double SELECT_NANOS = 5;
 
   /** Serializing or deserializing one byte of a result kept in the store. */
   public static final double STORE_NANOS_PER_BYTE = 2;
@@ -89,6 +99,8 @@ public final class CostModel {
    * several threads at once.
    */
   private final double[] summaryBytes;
+  /** By state group, the φs read from it ({@link #phisReading}); null until asked. */
+  private volatile int[] phisReading;
 
   /** The cost model of {@code memo}'s candidates, the memo complete. */
   public CostModel(Workload workload, Memo memo) {
@@ -116,7 +128,10 @@ public final class CostModel {
       if (theta instanceof Parameters.Exact) {
         final double scan = p.timing() == Timing.INGEST ? 0
             : n * SCAN_NANOS_PER_ROW / seconds(w.step());
-        final Cost base = new Cost(scan + exactNanosPerSecond(w, m), 0, 0);
+        final Cost base = new Cost(scan + (w.isTumbling() || state.read().isZero()
+            ? exactNanosPerSecond(w, m)
+            : keptExactNanosPerSecond(exactReads(w, w.step(), state.read(), m.rowsPerSecond()),
+                phisReading(memo.groupOf(logical)), w, m)), 0, 0);
         if (!w.isTumbling() && p.lifetime() instanceof Lifetime.AcrossEvaluations) {
           // kept as tumbling windows of the step, each value once
           return kept(base, p, bytes(theta, m.rowsPerSecond() * seconds(w.step()), m),
@@ -138,14 +153,20 @@ public final class CostModel {
       final Parameters.Fixed theta = (Parameters.Fixed) c.properties().parameters();
       final Window w = state.window();
       final Duration sub = ((WindowLayout.Merged) c.properties().windowLayout()).sub();
-      final double parts = mergesPerStep(w, sub);
       final double nSub = m.rowsPerSecond() * seconds(sub);
-      final double bytes = summaryBytes(logical, theta, parts * nSub, m);
-      // Every value sorted into the index once and counted in and out once, or each window
+      final double bytes = summaryBytes(logical, theta,
+          (double) w.width().toMillis() / sub.toMillis() * nSub, m);
+      // A statement's pass: every value sorted into the index once and counted in and out
+      // once; read every step or more often: what each read does (exactReads); or each window
       // merged from its parts.
       final double cpu = theta instanceof Parameters.Exact
-          ? m.rowsPerSecond() * (SORT_NANOS_PER_VALUE + 2 * COUNT_NANOS_PER_VALUE)
-          : parts * mergeNanos(theta, nSub, m) / seconds(w.step());
+          ? state.read().isZero()
+              ? m.rowsPerSecond() * (SORT_NANOS_PER_VALUE + 2 * COUNT_NANOS_PER_VALUE)
+              : keptExactNanosPerSecond(exactReads(w, sub, state.read(), m.rowsPerSecond()),
+                  phisReading(memo.groupOf(logical)), w, m)
+                  - m.rowsPerSecond() * APPEND_NANOS
+          : mergesPerStep(w, sub, state.read()) * mergeNanos(theta, nSub, m)
+              / seconds(w.step());
       final double reading = p.lifetime() instanceof Lifetime.None ? bytes : 0;
       return kept(new Cost(cpu, reading, 0), p, bytes, w.step(), 0, w.overlap());
     }
@@ -162,8 +183,8 @@ public final class CostModel {
     if (op instanceof Operator.Readout) {
       final GroupKey.Quantile q = (GroupKey.Quantile) key;
       final GroupKey.State state = (GroupKey.State) memo.key(c.children().get(0));
-      final Metric m = workload.metric(q.metric());
-      final double cpu = readNanos(state.family()) / seconds(q.window().step());
+      final double cpu = readsPerStep(q.window(), q.read()) * readNanos(state.family())
+          / seconds(q.window().step());
       return kept(new Cost(cpu, 0, 0), p, ANSWER_BYTES, q.window().step(), 0,
           q.window().overlap());
     }
@@ -200,14 +221,114 @@ public final class CostModel {
 
   /**
    * The sub-window summaries a KLL or DDSketch merge into windows {@code w} from sub-windows of
-   * {@code sub} merges per step: one window's p = width / sub. The executor merges as many at a
-   * read every step after the step's rows: a tumbling merge remakes the window holding them, a
-   * sliding one the width / step windows holding them, which end at or after the latest
-   * sub-window's end and so are suffixes of one another, read off one summary merging the p
-   * sub-windows from the latest backwards ({@code Sketches.MERGED} counts them).
+   * {@code sub}, read every {@code read}, merges per step. Read every step (or once, a
+   * statement's pass making each window once), one window's p = width / sub: a read every step
+   * after the step's rows remakes the window holding them, or for a sliding merge the width /
+   * step windows holding them, which end at or after the latest sub-window's end and so are
+   * suffixes of one another, read off one summary merging the p sub-windows from the latest
+   * backwards ({@code Sketches.MERGED} counts them). Read q = step / read times a step, at
+   * multiples of {@code read}, the j-th read of a step merges the p sub-windows less the
+   * (step - j · read) / sub not yet begun: q · p - (step / sub)(q - 1) / 2 in all.
    */
-  public static double mergesPerStep(Window w, Duration sub) {
-    return (double) w.width().toMillis() / sub.toMillis();
+  public static double mergesPerStep(Window w, Duration sub, Duration read) {
+    final double q = readsPerStep(w, read);
+    return q * w.width().toMillis() / sub.toMillis()
+        - (double) w.step().toMillis() / sub.toMillis() * (q - 1) / 2;
+  }
+
+  /**
+   * How many times a step a result over windows {@code w} read every {@code read} is read:
+   * once for a statement ({@code read} zero: each window read once) or one read every step,
+   * step / read when read more often.
+   */
+  public static double readsPerStep(Window w, Duration read) {
+    return read.isZero() ? 1 : (double) w.step().toMillis() / read.toMillis();
+  }
+
+  /**
+   * What the kept reads of exact windows {@code w} over exact cells of {@code cell} (the step's
+   * for a sliding build, the sub-windows' for a merge) do in one step of rows, read every
+   * {@code read} at its multiples, each read after the rows before it, at {@code rate} rows a
+   * second (the table spanning more than a window): each read remakes the width / step = o
+   * windows holding the cells changed since the last, whose span holds the values of one window
+   * up to now, V = rate · (width - step + j · read) at the j-th read of a step, over the cells
+   * begun, c = p - ⌊(step - j · read) / cell⌋ of a window's p = width / cell. It selects when
+   * one φ's selection in the o windows is cheaper than the sweep, o · c · log₂ < V (log₂ the bit
+   * length of V + 1), as {@code Sketches}' exact windows choose: then each φ's value in each
+   * window is selected (o per φ, o · c · log₂² steps of a binary search each); else it sweeps:
+   * sorts the span's V values and counts each in and the o - 1 steps' cells leaving out
+   * (V + (o - 1) · rate · step values).
+   *
+   * @param sorted the values sorted by sweeps a step
+   * @param counted the values counted into and out of an index a step ({@code Sketches}'
+   *     exact work [0])
+   * @param selections the φ values selected a step, per φ ({@code Sketches}' exact work [1]
+   *     divided by the φs)
+   * @param searchSteps the binary search steps of those selections, per φ
+   */
+  public record ExactReads(double sorted, double counted, double selections,
+      double searchSteps) {
+  }
+
+  /** {@link ExactReads} of windows {@code w} over cells of {@code cell} read every {@code read}. */
+  public static ExactReads exactReads(Window w, Duration cell, Duration read, double rate) {
+    final long width = w.width().toMillis();
+    final long step = w.step().toMillis();
+    final long every = read.toMillis();
+    final double o = (double) width / step;
+    final long p = width / cell.toMillis();
+    double sorted = 0;
+    double counted = 0;
+    double selections = 0;
+    double searchSteps = 0;
+    for (long j = 1; j * every <= step; j++) {
+      final double values = rate * (width - step + j * every) / 1000;
+      final long cells = p - (step - j * every) / cell.toMillis();
+      final long log = 64 - Long.numberOfLeadingZeros(Math.round(values) + 1);
+      if (o * cells * log < values) {
+        selections += o;
+        searchSteps += o * cells * log * log;
+      } else {
+        sorted += values;
+        counted += values + (o - 1) * rate * step / 1000;
+      }
+    }
+    return new ExactReads(sorted, counted, selections, searchSteps);
+  }
+
+  /**
+   * CPU per second of exact windows {@code w} kept and read as {@code reads} says by
+   * {@code phis} φs (none: only appended): each value appended once; sorted once in its cell when selecting (the
+   * cells' sorted runs), else with the sweep's span; the sweep's counting, and each φ's
+   * selections and their lookups.
+   */
+  private static double keptExactNanosPerSecond(ExactReads reads, int phis, Window w, Metric m) {
+    if (phis == 0) {
+      // read by none: the executor makes none of its windows
+      return m.rowsPerSecond() * APPEND_NANOS;
+    }
+    return m.rowsPerSecond() * APPEND_NANOS
+        + (reads.selections() > 0 ? m.rowsPerSecond() * SORT_NANOS_PER_VALUE : 0)
+        + (reads.sorted() * SORT_NANOS_PER_VALUE + reads.counted() * COUNT_NANOS_PER_VALUE
+            + phis * reads.searchSteps() * SELECT_NANOS) / seconds(w.step());
+  }
+
+  /**
+   * The φs read from state group {@code group}: those of the quantile groups with a readout
+   * of it (each query that may read it; the executor selects for those the plan has read it).
+   */
+  private int phisReading(int group) {
+    if (phisReading == null) {
+      final int[] count = new int[memo.groupCount()];
+      for (int v = 0; v < memo.candidateCount(); v++) {
+        final LogicalCandidate c = memo.candidate(v);
+        if (c.operator() instanceof Operator.Readout) {
+          count[c.children().get(0)]++;
+        }
+      }
+      phisReading = count;
+    }
+    return phisReading[group];
   }
 
   private long overlapOf(int group) {

@@ -1,12 +1,18 @@
 package dev.mnestic.planner.memo;
 
+import dev.mnestic.planner.workload.Durations;
+import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.Window;
+
+import java.time.Duration;
 
 /**
  * G: the identity of a memo group, one logical result or one state family over specified
  * input data. Sizes (θ) and physical properties are not part of it, so a mergeable state with
  * several sizes is one group with several candidates. Two queries that need the same result
- * name the same key and so share its group.
+ * name the same key and so share its group. A state's or quantile's key holds how often it is
+ * read ({@code read}: the query's read interval, {@link Query#ONCE} for a statement), which its
+ * cost depends on: two queries read at different intervals do not share it.
  */
 public sealed interface GroupKey {
   /**
@@ -35,18 +41,34 @@ public sealed interface GroupKey {
     }
   }
 
-  /** The state of one summary family over each window of a metric. */
-  record State(Family family, String metric, Window window) implements GroupKey {
+  /** The state of one summary family over each window of a metric, read every {@code read}. */
+  record State(Family family, String metric, Window window, Duration read) implements GroupKey {
+    /** Read every step. */
+    public State(Family family, String metric, Window window) {
+      this(family, metric, window, window.step());
+    }
+
     @Override public String toString() {
-      return "state(" + family + ", " + metric + ", " + window + ")";
+      return "state(" + family + ", " + metric + ", " + window + reading(window, read) + ")";
     }
   }
 
-  /** The φ-quantile of a metric over each window. */
-  record Quantile(double phi, String metric, Window window) implements GroupKey {
-    @Override public String toString() {
-      return "quantile(" + phi + ", " + metric + ", " + window + ")";
+  /** The φ-quantile of a metric over each window, read every {@code read}. */
+  record Quantile(double phi, String metric, Window window, Duration read) implements GroupKey {
+    /** Read every step. */
+    public Quantile(double phi, String metric, Window window) {
+      this(phi, metric, window, window.step());
     }
+
+    @Override public String toString() {
+      return "quantile(" + phi + ", " + metric + ", " + window + reading(window, read) + ")";
+    }
+  }
+
+  /** How often a key over {@code window} is read, said only when not every step. */
+  private static String reading(Window window, Duration read) {
+    return read.equals(window.step()) ? ""
+        : read.isZero() ? ", read once" : ", read every " + Durations.format(read);
   }
 
   /** The ratio of two quantile groups, numerator over denominator. */

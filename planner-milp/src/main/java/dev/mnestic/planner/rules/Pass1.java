@@ -14,6 +14,7 @@ import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Window;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -45,11 +46,11 @@ public final class Pass1 {
   private static int quantile(Memo memo, QueryExpr.Quantile e, Query q, ParameterLists lists) {
     final Window window = new Window(e.window().width(), q.every());
     final int rows = rows(memo, e.metric());
-    final GroupKey.Quantile key = new GroupKey.Quantile(e.phi(), e.metric(), window);
+    final GroupKey.Quantile key = new GroupKey.Quantile(e.phi(), e.metric(), window, q.read());
     int group = memo.add(key, new LogicalCandidate(new Operator.SortQuantile(e.phi()),
         List.of(rows), new LogicalProperties(new Parameters.Exact(), new WindowLayout.Direct())));
     for (Family family : Family.values()) {
-      final int state = state(memo, family, e.metric(), window, lists);
+      final int state = state(memo, family, e.metric(), window, q.read(), lists);
       if (state >= 0) {
         group = memo.add(key, new LogicalCandidate(new Operator.Readout(e.phi()), List.of(state),
             pointwise(family.metric)));
@@ -65,11 +66,16 @@ public final class Pass1 {
   }
 
   /**
-   * The state group of {@code family} over {@code window}, with a build from rows for every θ
-   * of the family's list; -1 when the list is empty.
+   * The state group of {@code family} over {@code window} read every {@code read}, with a build
+   * from rows for every θ of the family's list; -1 when the list is empty. A KLL or DDSketch
+   * read once costs what one read every step does (each window merged once, read once), so it
+   * is keyed as read every step and shared with such readers; exact windows are not (a kept read
+   * every step remakes the windows holding the step, a statement's pass makes each once).
    */
-  static int state(Memo memo, Family family, String metric, Window window, ParameterLists lists) {
-    final GroupKey.State key = new GroupKey.State(family, metric, window);
+  static int state(Memo memo, Family family, String metric, Window window, Duration read,
+      ParameterLists lists) {
+    final GroupKey.State key = new GroupKey.State(family, metric, window,
+        family != Family.EXACT_VALUES && read.isZero() ? window.step() : read);
     final int had = memo.find(key);
     if (had >= 0) {
       // Made here before, with every build: adding them again would change nothing, and cost

@@ -76,7 +76,10 @@ public final class Pass2 {
         if (!done.add(sub)) {
           continue;
         }
-        final int child = Pass1.state(memo, state.family(), state.metric(), Window.tumbling(sub), lists);
+        // read at each of the merge's reads, its windows kept: keyed as read every step, so
+        // that every merge and query over them shares it
+        final int child = Pass1.state(memo, state.family(), state.metric(), Window.tumbling(sub),
+            sub, lists);
         for (Parameters.Fixed theta : lists.of(state.family())) {
           memo.add(state, new LogicalCandidate(new Operator.Merge(state.family()), List.of(child),
               new LogicalProperties(theta, new WindowLayout.Merged(sub))));

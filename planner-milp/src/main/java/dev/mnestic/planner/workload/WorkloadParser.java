@@ -16,6 +16,8 @@ import java.util.Map;
  * A2: quantile_over_time(0.95, latency[1m]) rank error 0.01 with probability 0.999 every 1m retain 7d
  * B: quantile_over_time(0.99, latency[1m]) / quantile_over_time(0.50, latency[1m]) relative error 0.05 every 1m retain 7d
  * C: quantile_over_time(0.5, latency[5m]) exact every 5m retain 1d
+ * D: quantile_over_time(0.5, latency[10m]) exact every 1m retain 1d read once
+ * E: quantile_over_time(0.9, latency[5m]) rank error 0.01 every 5m retain 1d read every 1m
  * </pre>
  *
  * <p>A metric names a table of the store, its timestamp and value columns, its ingest rate in
@@ -23,7 +25,10 @@ import java.util.Map;
  * values fall in ({@code range}, default 0.001..1000000). A query is its name, a PromQL
  * expression (a {@code quantile_over_time}, or the ratio of two), its target ({@code rank error
  * ε}, {@code relative error ε} or {@code exact}; an error target may add {@code with
- * probability P}, so that it may fail with probability at most δ = 1 - P), its evaluation interval and its retention.
+ * probability P}, so that it may fail with probability at most δ = 1 - P), its evaluation interval and its retention, and how often it is read: by default every
+ * evaluation interval (a standing query a dashboard refreshes), {@code read once} for a statement (one pass
+ * over the rows), or {@code read every D} for D dividing the evaluation interval (a dashboard
+ * refreshed more often than its windows step).
  * Budgets: {@code heap} and {@code store} in bytes (B, KiB, MiB, GiB), {@code cpu} in cores.
  * Every error names its line and column.
  */
@@ -177,7 +182,7 @@ public final class WorkloadParser {
         + "found '" + t.text + "'");
   }
 
-  // NAME: EXPR TARGET every DURATION retain DURATION
+  // NAME: EXPR TARGET every DURATION retain DURATION [read (every DURATION | once)]
   private Query query(Map<String, Metric> metrics) {
     final String name = name("a query name, metric or budget");
     expect(":");
@@ -193,6 +198,23 @@ public final class WorkloadParser {
     final Duration every = duration("an evaluation interval");
     expect("retain");
     final Duration retention = duration("a retention");
+    Duration read = every;
+    if (at("read")) {
+      pos++;
+      if (at("once")) {
+        pos++;
+        read = Query.ONCE;
+      } else {
+        expect("every");
+        final Token readAt = tokens.get(Math.min(pos, tokens.size() - 1));
+        read = duration("a read interval");
+        if (read.compareTo(every) > 0 || every.toMillis() % read.toMillis() != 0) {
+          throw new WorkloadException(line, readAt.column, "a read interval divides the"
+              + " evaluation interval " + Durations.format(every) + ": found "
+              + Durations.format(read));
+        }
+      }
+    }
     end();
     final List<QueryExpr.Quantile> parts = expr instanceof QueryExpr.Ratio r
         ? List.of(r.numerator(), r.denominator()) : List.of(first);
@@ -206,7 +228,7 @@ public final class WorkloadParser {
     }
     final QueryExpr resolved = placed.size() == 2 ? new QueryExpr.Ratio(placed.get(0), placed.get(1))
         : placed.get(0);
-    return new Query(name, resolved, target, every, retention, line);
+    return new Query(name, resolved, target, every, retention, read, line);
   }
 
   // quantile_over_time(PHI, METRIC[RANGE])

@@ -41,6 +41,29 @@ class WorkloadParserTest {
     assertEquals(1, new Target(ErrorMetric.RANK, 0.01).failure());
   }
 
+  /**
+   * #16, point 3 (b): a query's read interval: every evaluation interval by default (a standing
+   * query a dashboard refreshes each step), {@code read once} (a statement), or {@code read every
+   * D} dividing the evaluation interval; anything else names its line and column.
+   */
+  @Test void readsAReadInterval() {
+    final Workload w = WorkloadParser.parse(METRIC
+        + "A: quantile_over_time(0.9, latency[10m]) exact every 5m retain 1h\n"
+        + "B: quantile_over_time(0.9, latency[10m]) exact every 5m retain 1h read once\n"
+        + "C: quantile_over_time(0.9, latency[10m]) exact every 5m retain 1h read every 1m\n");
+    assertEquals(Duration.ofMinutes(5), w.queries().get(0).read());
+    assertEquals(Query.ONCE, w.queries().get(1).read());
+    assertEquals(Duration.ofMinutes(1), w.queries().get(2).read());
+    assertError(METRIC + "A: quantile_over_time(0.9, latency[10m]) exact every 5m retain 1h read every 2m",
+        "2:78: a read interval divides the evaluation interval 5m: found 2m");
+    assertError(METRIC + "A: quantile_over_time(0.9, latency[10m]) exact every 5m retain 1h read every 10m",
+        "2:78: a read interval divides the evaluation interval 5m: found 10m");
+    assertError(METRIC + "A: quantile_over_time(0.9, latency[10m]) exact every 5m retain 1h read twice",
+        "2:72: expected 'every', found 'twice'");
+    assertError(METRIC + "A: quantile_over_time(0.9, latency[10m]) exact every 5m retain 1h read once more",
+        "2:77: expected the end of the line, found 'more'");
+  }
+
   @Test void errorsNameLineAndColumn() {
     assertError(METRIC + "A: quantile_over_time(0.95, latnecy[1m]) rank error 0.01 every 1m retain 1h",
         "2:29: unknown metric 'latnecy' (declare it first: metric latnecy from TABLE(TS, VALUE) rate N/s)");

@@ -83,7 +83,8 @@ class MergeChargeTest {
       final Sketches.State state = new Sketches.State(summaries);
       final long p = width / sub;
       final long charged = Math.round(CostModel.mergesPerStep(
-          new Window(Duration.ofMillis(width), Duration.ofMillis(step)), Duration.ofMillis(sub)));
+          new Window(Duration.ofMillis(width), Duration.ofMillis(step)), Duration.ofMillis(sub),
+          Duration.ofMillis(step)));
       assertEquals(p, charged, what);
       final List<double[]> table = new ArrayList<>();
       final int steps = (int) (width / step) + 3 + r.nextInt(4);
@@ -232,15 +233,200 @@ class MergeChargeTest {
             + " bytes, charged " + heapB);
         // merged as charged a step
         final Window mWindow = new Window(Duration.ofMillis(mid), Duration.ofMillis(mid));
-        assertEquals(Math.round(CostModel.mergesPerStep(mWindow, Duration.ofMinutes(1)) * step / mid),
+        assertEquals(Math.round(CostModel.mergesPerStep(mWindow, Duration.ofMinutes(1),
+            Duration.ofMillis(mid)) * step / mid),
             merged[1], at + ": minutes merged into M");
         assertEquals(Math.round(CostModel.mergesPerStep(
-            new Window(Duration.ofMillis(width), Duration.ofMillis(step)), Duration.ofMillis(mid))),
+            new Window(Duration.ofMillis(width), Duration.ofMillis(step)), Duration.ofMillis(mid),
+            Duration.ofMillis(step))),
             merged[2], at + ": M's windows merged into R");
       }
       final List<Object[]> reads = read(state, new long[3], new long[3]);
       checkKll(reads, summaries.get(2), 2, table, retain, what);
     }
+  }
+
+  /**
+   * #16, point 3 (b): a KLL and a DDSketch merge read more often than every step (every r, a
+   * multiple of the sub-window dividing the step) merge, over the q = step / r reads of a step,
+   * what {@link CostModel#mergesPerStep} charges a step read every r (the j-th read the
+   * sub-windows begun: q · p - (step / sub)(q - 1) / 2 in all), once the table spans a window;
+   * every window read is the true quantile of its rows (within α for the DDSketch).
+   */
+  @Test void aMergeReadMoreOftenThanEveryStepMergesWhatTheCostModelCharges() {
+    final Random r = new Random(1618);
+    for (int trial = 0; trial < 24; trial++) {
+      final long sub = MINUTE * (1 + r.nextInt(2));
+      final long step = sub * (2 + r.nextInt(4));
+      final long width = step * (1 + r.nextInt(4));
+      final List<Long> divisors = new ArrayList<>();
+      for (long every = sub; every < step; every += sub) {
+        if (step % every == 0) {
+          divisors.add(every);
+        }
+      }
+      final long every = divisors.get(r.nextInt(divisors.size()));
+      final Window window = new Window(Duration.ofMillis(width), Duration.ofMillis(step));
+      final double charged = CostModel.mergesPerStep(window, Duration.ofMillis(sub),
+          Duration.ofMillis(every));
+      final String what = "trial " + trial + ": width " + width / MINUTE + "m every "
+          + step / MINUTE + "m from " + sub / MINUTE + "m, read every " + every / MINUTE + "m";
+      final List<Sketches.Summary> summaries = summaries(sub, step, width);
+      final Sketches.State state = new Sketches.State(summaries);
+      final List<double[]> table = new ArrayList<>();
+      final int steps = (int) (width / step) + 2 + r.nextInt(3);
+      for (int k = 0; k < steps; k++) {
+        final long[] mergedInStep = new long[summaries.size()];
+        for (long read = k * step + every; read <= (k + 1) * step; read += every) {
+          // the rows before this read, sub-window by sub-window, in no time order within one
+          for (long start = read - every; start < read; start += sub) {
+            for (int i = 2 + r.nextInt(8); i > 0; i--) {
+              final double[] row = {start + r.nextInt((int) sub),
+                  Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
+              table.add(row);
+              state.add((long) row[0], row[1]);
+            }
+          }
+          final long[] merged = new long[summaries.size()];
+          final List<Object[]> reads = read(state, merged, new long[summaries.size()]);
+          for (int s = 0; s < merged.length; s++) {
+            mergedInStep[s] += merged[s];
+          }
+          check(reads, summaries, table, what + ", read at " + read / MINUTE + "m");
+        }
+        if ((k + 1) * step >= width) {
+          assertEquals(charged, mergedInStep[1], 1e-9, what + ", step " + k + ": KLL merges");
+          assertEquals(charged, mergedInStep[3], 1e-9, what + ", step " + k + ": DDSketch merges");
+        }
+      }
+    }
+  }
+
+  /**
+   * #16, point 3 (b): exact windows kept and read by a standing query, a sliding build over
+   * cells of its step or a merge of exact sub-windows (read every step, or every r for a merge,
+   * a multiple of its sub-window dividing the step), with 1 to 4 φs and rates from a row a
+   * minute to several a second, so that some reads select and others sweep: in each step, once
+   * the table spans a window, the values the executor counted into and out of its index and the
+   * φ values it selected are what {@link CostModel#exactReads} charges (selections per φ, times
+   * the φs read), with the same choice; every window read is its rows' true quantile, sorted
+   * here.
+   */
+  @Test void exactKeptReadsCountAndSelectWhatTheCostModelCharges() {
+    final Random r = new Random(1619);
+    final double[] rates = {1 / 60.0, 0.1, 0.5, 2, 5};
+    int selecting = 0;
+    int sweeping = 0;
+    for (int trial = 0; trial < 24; trial++) {
+      final boolean merge = r.nextBoolean();
+      final long sub = MINUTE * (1 + r.nextInt(2));
+      final long step = merge ? sub * (1 + r.nextInt(4)) : MINUTE * (1 + r.nextInt(3));
+      final long width = step * (merge ? 1 + r.nextInt(4) : 2 + r.nextInt(5));
+      final long cell = merge ? sub : step;
+      long every = step;
+      if (merge) {
+        final List<Long> divisors = new ArrayList<>();
+        for (long e = sub; e <= step; e += sub) {
+          if (step % e == 0) {
+            divisors.add(e);
+          }
+        }
+        every = divisors.get(r.nextInt(divisors.size()));
+      }
+      final double rate = rates[r.nextInt(rates.length)];
+      final int perCell = (int) Math.round(rate * cell / 1000);
+      final List<Double> phis = new ArrayList<>(PHIS.subList(0, 1 + r.nextInt(4)));
+      final List<Sketches.Summary> summaries = merge
+          ? List.of(
+              new Sketches.Summary(Sketches.Family.EXACT, 0, sub, sub, 0, List.of(), -1, 0),
+              new Sketches.Summary(Sketches.Family.EXACT, 0, width, step, sub, phis, 0, 0))
+          : List.of(new Sketches.Summary(Sketches.Family.EXACT, 0, width, step, 0, phis, -1, 0));
+      final int s = summaries.size() - 1;
+      final Window window = new Window(Duration.ofMillis(width), Duration.ofMillis(step));
+      final CostModel.ExactReads charged = CostModel.exactReads(window, Duration.ofMillis(cell),
+          Duration.ofMillis(every), rate);
+      final String what = "trial " + trial + ": exact " + (merge ? "merge" : "sliding build")
+          + " of " + width / MINUTE + "m every " + step / MINUTE + "m over cells of "
+          + cell / MINUTE + "m, read every " + every / MINUTE + "m, " + perCell + " rows a cell, "
+          + phis.size() + " φs";
+      final Sketches.State state = new Sketches.State(summaries);
+      final List<double[]> table = new ArrayList<>();
+      final int steps = (int) (width / step) + 2 + r.nextInt(3);
+      for (int k = 0; k < steps; k++) {
+        final long[] counted = new long[summaries.size()];
+        final long[] selected = new long[summaries.size()];
+        for (long read = k * step + every; read <= (k + 1) * step; read += every) {
+          for (long start = read - every; start < read; start += cell) {
+            for (int i = 0; i < perCell; i++) {
+              final double[] row = {start + r.nextInt((int) cell),
+                  Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
+              table.add(row);
+              state.add((long) row[0], row[1]);
+            }
+          }
+          final long[][] work = new long[2][];
+          final List<Object[]> reads = readExact(state, work);
+          for (int t = 0; t < counted.length; t++) {
+            counted[t] += work[0][t];
+            selected[t] += work[1][t];
+          }
+          checkExact(reads, summaries.get(s), s, table, what + ", read at " + read / MINUTE + "m");
+        }
+        if ((k + 1) * step >= width) {
+          final String at = what + ", step " + k;
+          assertEquals(charged.counted(), counted[s], 1e-6, at + ": values counted");
+          assertEquals(charged.selections() * phis.size(), selected[s], 1e-6, at + ": selected");
+          selecting += charged.selections() > 0 ? 1 : 0;
+          sweeping += charged.counted() > 0 ? 1 : 0;
+        }
+      }
+    }
+    assertTrue(selecting > 0 && sweeping > 0, "steps selecting " + selecting + ", sweeping "
+        + sweeping);
+  }
+
+  /** Every read of {@code state}, with the exact work of each summary in {@code work}. */
+  private static List<Object[]> readExact(Sketches.State state, long[][] work) {
+    final Map<String, Object> context = new HashMap<>();
+    context.put(DataContext.Variable.CANCEL_FLAG.camelName, new AtomicBoolean());
+    context.put(Sketches.EXACT_WORK, (Consumer<long[][]>) counts -> {
+      work[0] = counts[0];
+      work[1] = counts[1];
+    });
+    final List<Object[]> out = new ArrayList<>();
+    state.reads(context::get).forEach(out::add);
+    return out;
+  }
+
+  /**
+   * Every window of exact summary {@code s} that holds a row read once, each φ its rows' true
+   * quantile.
+   */
+  private static void checkExact(List<Object[]> reads, Sketches.Summary summary, int s,
+      List<double[]> table, String what) {
+    final TreeSet<Long> ends = new TreeSet<>();
+    for (double[] row : table) {
+      final long t = (long) row[0];
+      for (long end = Math.floorDiv(t, summary.step()) * summary.step() + summary.step();
+          end - summary.width() <= t; end += summary.step()) {
+        ends.add(end);
+      }
+    }
+    final TreeMap<Long, Integer> answered = new TreeMap<>();
+    for (Object[] read : reads) {
+      if ((int) read[0] != s) {
+        continue;
+      }
+      final long end = (long) read[1];
+      answered.merge(end, 1, Integer::sum);
+      final double[] window = table.stream()
+          .filter(row -> row[0] >= end - summary.width() && row[0] < end)
+          .mapToDouble(row -> row[1]).sorted().toArray();
+      assertEquals(TrueQuantile.value(window, (double) read[2]), (double) read[3],
+          what + ": window ending " + end + " φ " + read[2]);
+    }
+    assertEquals(ends, answered.navigableKeySet(), what + ": windows");
+    answered.values().forEach(n -> assertEquals(summary.phis().size(), n, what));
   }
 
   /** The id of the kept {@code op} over tumbling windows of {@code width}, KLL k = 400, keeping {@code keep}. */
