@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -190,8 +192,7 @@ public final class PlanCommand {
             total.toNanos() / 1e9, (end - start) / 1e9, millis(jvm - start), millis(commandStart - jvm),
             millis(parsed - commandStart), millis(plannedAt - parsed), millis(aloneAt - plannedAt),
             Double.isNaN(alone) ? " (not finished)" : "", millis(end - aloneAt),
-            cut.isEmpty() && !Double.isNaN(alone) ? "nothing" : cut + (Double.isNaN(alone)
-                ? (cut.isEmpty() ? "" : ", ") + "without sharing" : ""),
+            cutShort(cut, Double.isNaN(alone), view.cut()),
             num(planned.plan().cost()), num(planned.plan().bound()), 100 * (planned.plan().cost() > 0
                 ? Math.max(0, planned.plan().cost() - planned.plan().bound()) / planned.plan().cost() : 0));
         (output.equals("text") ? out : err).println(report);
@@ -201,6 +202,21 @@ public final class PlanCommand {
       err.println("mnestic plan: " + file + ": " + e.getMessage());
       return 1;
     }
+  }
+
+  /** The phases cut short, then the cost without sharing and the view's memo when they were. */
+  private static String cutShort(String phases, boolean alone, boolean view) {
+    final List<String> cut = new ArrayList<>();
+    if (!phases.isEmpty()) {
+      cut.add(phases);
+    }
+    if (alone) {
+      cut.add("without sharing");
+    }
+    if (view) {
+      cut.add("the view's memo");
+    }
+    return cut.isEmpty() ? "nothing" : String.join(", ", cut);
   }
 
   private static long millis(long nanos) {

@@ -62,6 +62,8 @@ public final class PlanView {
   /** Every edge considered ({@link #everyEdge}), made on first use; null when not made in time. */
   private List<PhysicalEdge> everyEdge;
   private boolean everyEdgeTried;
+  /** Whether some text or JSON written so far left part of the memo out ({@link #cut}). */
+  private boolean leftOut;
 
   /**
    * The view of {@code plan}, written whole.
@@ -180,9 +182,15 @@ public final class PlanView {
       cut.rejectedLeftOut = true;
     }
     if (cut.any()) {
+      leftOut = true;
       b.append(cut.text()).append('\n');
     }
     return limited ? b.toString() : b.append('\n').append(chosen()).toString();
+  }
+
+  /** Whether what this view wrote so far left part of the memo out, its time being up. */
+  public boolean cut() {
+    return leftOut;
   }
 
   /**
@@ -262,6 +270,7 @@ public final class PlanView {
   public String memoSize() {
     final Memo memo = space.memo();
     final List<PhysicalEdge> edges = everyEdge();
+    leftOut |= edges == null;
     return "memo: " + memo.groupCount() + " groups, " + memo.candidateCount()
         + " logical candidates, " + space.candidates().size() + " physical candidates, "
         + (edges != null ? edges.size() + " edges (" + space.edges().size() + " feasible)"
@@ -496,6 +505,7 @@ public final class PlanView {
     }
     b.append(']');
     if (cut.any()) {
+      leftOut = true;
       b.append(",\"memoCut\":").append(cut.json());
     }
     b.append('}');

@@ -73,7 +73,8 @@ class TotalLimitTest {
         + ", without sharing not worked out in time (--full works it out)\n"), text);
     final String report = text.lines().reduce((a, b) -> b).orElseThrow();
     assertTrue(report.startsWith("total 0.050 s from the process's start, ended at "), report);
-    assertTrue(report.contains("; cut short: " + String.join(", ", cut) + ", without sharing; cost "), report);
+    assertTrue(report.contains("; cut short: " + String.join(", ", cut) + ", without sharing, the view's memo; cost "),
+        report);
     assertTrue(report.contains(" without sharing 0 ms (not finished), "), report);
     assertTrue(report.contains(": process start to JVM 10 ms, JVM start to the command "), report);
   }
@@ -93,6 +94,7 @@ class TotalLimitTest {
     assertEquals(TreePlans.costWithoutSharing(space), json.get("costWithoutSharing").asDouble(),
         1e-5 * json.get("costWithoutSharing").asDouble());
     assertTrue(outErr[1].startsWith("total 0.500 s from the process's start, ended at "), outErr[1]);
+    assertFalse(outErr[1].contains("without sharing,") || outErr[1].contains("the view's memo"), outErr[1]);
   }
 
   /**
@@ -144,7 +146,9 @@ class TotalLimitTest {
       for (int g = 0; g < json.get("groups").size(); g++) {
         assertEquals(wholeJson.get("groups").get(g), json.get("groups").get(g), at);
       }
-      final String text = new PlanView(space, planned.plan(), alone, after(looks)).text();
+      final PlanView cutView = new PlanView(space, planned.plan(), alone, after(looks));
+      final String text = cutView.text();
+      assertTrue(cutView.cut(), at);
       assertTrue(text.contains(whole.chosen()), at);
       assertTrue(text.contains("\nmemo cut short by the time limit: left out "), at);
       assertTrue(text.endsWith(" (--full writes the whole memo)\n"), at);
