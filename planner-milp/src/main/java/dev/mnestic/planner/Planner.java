@@ -108,6 +108,11 @@ public final class Planner {
       return new Options(lists, solver, limit, true, ticker, stop, execution);
     }
 
+    /** The clock the limit runs on. */
+    public Options withTicker(Ticker ticker) {
+      return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop, execution);
+    }
+
     public Options withStop(StopSignal stop) {
       return new Options(lists, solver, timeLimit, limitCoversSpace, ticker, stop, execution);
     }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
 /**
@@ -176,9 +177,20 @@ public final class Edges {
 
   /** The edges of {@code space} that α^log or α^phys rejects, each with its reason. */
   public static List<PhysicalEdge> rejected(PlanSpace space) {
+    return rejected(space, () -> false);
+  }
+
+  /**
+   * {@link #rejected(PlanSpace)}, or null when {@code late} says so before some consumer
+   * ({@code mnestic plan --total}: the view then counts the feasible edges only).
+   */
+  public static List<PhysicalEdge> rejected(PlanSpace space, BooleanSupplier late) {
     final Memo memo = space.memo();
     final List<PhysicalEdge> edges = new ArrayList<>();
     for (PhysicalCandidate c : space.candidates()) {
+      if (late.getAsBoolean()) {
+        return null;
+      }
       final LogicalCandidate consumer = memo.candidate(c.logical());
       final Duration lookback = History.lookback(memo, c.logical(), c.properties().timing());
       for (int i = 0; i < consumer.children().size(); i++) {

@@ -76,7 +76,7 @@ public final class ReferenceEnumerator implements Selector {
    * budgets met (B), and its cost Σ w_v of its candidates. Checked as the enumerator checks the
    * plans it enumerates, so a plan found another way is checked independently of how.
    */
-  static String violation(PlanSpace space, Plan plan) {
+  public static String violation(PlanSpace space, Plan plan) {
     final ReferenceEnumerator check = new ReferenceEnumerator(space);
     double cost = 0;
     for (int v : plan.candidates()) {

@@ -289,9 +289,23 @@ public final class TreePlans {
    * nothing). Budgets are not applied: they bound a plan, and this is a reference cost.
    */
   public static double costWithoutSharing(PlanSpace space) {
+    return costWithoutSharing(space, () -> false);
+  }
+
+  /**
+   * {@link #costWithoutSharing(PlanSpace)}, or NaN when {@code late} says so before some
+   * query ({@code mnestic plan --total}: the view then says it was not worked out in time).
+   */
+  public static double costWithoutSharing(PlanSpace space, BooleanSupplier late) {
+    if (late.getAsBoolean()) {
+      return Double.NaN;
+    }
     final TreePlans trees = new TreePlans(space, space.feasibleInputs(), false);
     double total = 0;
     for (Query q : space.workload().queries()) {
+      if (late.getAsBoolean()) {
+        return Double.NaN;
+      }
       final double cost = trees.cheapest(space.answers().get(q.name()), q.retention());
       if (cost == Double.POSITIVE_INFINITY) {
         throw new PlanningException("no plan meets the target and retention of query " + q.name());

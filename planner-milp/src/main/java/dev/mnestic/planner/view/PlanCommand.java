@@ -2,7 +2,9 @@ package dev.mnestic.planner.view;
 
 import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.select.PlanningException;
+import dev.mnestic.planner.select.Search;
 import dev.mnestic.planner.select.Solver;
+import dev.mnestic.planner.select.Ticker;
 import dev.mnestic.planner.select.TreePlans;
 import dev.mnestic.planner.workload.Workload;
 import dev.mnestic.planner.workload.WorkloadException;
@@ -10,25 +12,52 @@ import dev.mnestic.planner.workload.WorkloadParser;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * {@code plan WORKLOAD [--memo] [--output text|json|dot] [--solver CP_SAT|SCIP|CBC]
- * [--time-limit SECONDS]}: plans a workload file and prints the {@link PlanView}: as text, the
+ * [--time-limit SECONDS | --total SECONDS [--full]]}: plans a workload file and prints the
+ * {@link PlanView}: as text, the
  * memo's size and the chosen plan with its candidates' ε and δ, its summaries, readers and
  * costs, the MILP solved per part with its proven bound and what each stage pruned
  * ({@link PlanView#memoSize}, {@link PlanView#chosen}), with {@code --memo} every group,
  * candidate, edge and pruned candidate before them ({@link PlanView#text}). Exit status 0, 1 for a workload that
  * cannot be read or planned (the message names the file, line and column), 2 for bad usage.
+ *
+ * <p>{@code --time-limit} bounds Stage 3 alone. {@code --total} bounds the whole command, on
+ * the wall clock from the process's start (for {@code bin/mnestic}, the script's start, as it
+ * {@code exec}s the JVM) to the view written: the JVM's start, reading the workload, the plan
+ * space and Stage 3 ({@link Planner.Options#withTotalLimit}, given what is left less the view's
+ * share, {@link #VIEW_SHARE}), the cost without sharing and the view, each cut at its deadline.
+ * The view then writes the chosen plan first and the memo after it as far as time allows
+ * ({@link PlanView#PlanView(dev.mnestic.planner.physical.PlanSpace, dev.mnestic.planner.select.Plan,
+ * double, java.util.function.BooleanSupplier)}); {@code --full} writes it whole however late.
+ * A last line (on stderr for JSON and dot) says where the time went and what was cut.
  */
 public final class PlanCommand {
   static final String USAGE = "usage: mnestic plan WORKLOAD [--memo] [--output text|json|dot]"
-      + " [--solver CP_SAT|SCIP|CBC] [--time-limit SECONDS]\n"
+      + " [--solver CP_SAT|SCIP|CBC] [--time-limit SECONDS | --total SECONDS [--full]]\n"
       + "  prints the memo's size and the chosen plan; --memo also every group, candidate, edge\n"
-      + "  and pruned alternative; json and dot always carry the whole memo / the chosen DAG";
+      + "  and pruned alternative; json and dot always carry the whole memo / the chosen DAG\n"
+      + "  --time-limit bounds the MILP's search alone; --total (seconds, fractions allowed) the\n"
+      + "  whole command from its start, view included: a view out of time writes the chosen plan\n"
+      + "  and as much of the memo as fits, --full all of it";
+  /**
+   * Under {@code --total}, the share of the limit kept for what follows the plan: the cost
+   * without sharing and the view (a tenth, 0.5 s of 5 s). The cost without sharing may use what
+   * is left of it but the last {@link #VIEW_LAST}th of the limit, which is the view's.
+   */
+  private static final int VIEW_SHARE = 10;
+  private static final int VIEW_LAST = 20;
   private PlanCommand() {
   }
 
@@ -36,14 +65,37 @@ public final class PlanCommand {
     System.exit(run(args, System.out, System.err));
   }
 
+  /**
+   * Runs the command as the process's own: a {@code --total} limit counts from the process's
+   * start.
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    final long now = System.nanoTime();
+    final long nowMillis = System.currentTimeMillis();
+    final long process = ProcessHandle.current().info().startInstant().map(i -> i.toEpochMilli()).orElse(nowMillis);
+    final long jvm = ManagementFactory.getRuntimeMXBean().getStartTime();
+    return run(args, out, err, Ticker.SYSTEM, now - (nowMillis - process) * 1_000_000L,
+        now - (nowMillis - Math.max(jvm, process)) * 1_000_000L, planned -> { });
+  }
+
+  /**
+   * Runs the command with a {@code --total} limit counted from {@code start} on {@code ticker}
+   * ({@code jvm}: when the JVM started, for the report), and gives {@code seen} what it planned.
+   */
+  static int run(String[] args, PrintStream out, PrintStream err, Ticker ticker, long start, long jvm,
+      Consumer<Planner.Planned> seen) {
+    final long commandStart = ticker.read();
     String file = null;
     String output = "text";
-    Planner.Options options = Planner.Options.defaults();
+    Planner.Options options = Planner.Options.defaults().withTicker(ticker);
     boolean memo = false;
+    Duration total = null;
+    boolean full = false;
+    boolean selectionLimit = false;
     for (int i = 0; i < args.length; i++) {
       final String a = args[i];
-      if ((a.equals("--output") || a.equals("--solver") || a.equals("--time-limit")) && i + 1 == args.length) {
+      if ((a.equals("--output") || a.equals("--solver") || a.equals("--time-limit") || a.equals("--total"))
+          && i + 1 == args.length) {
         return usage(err, a + " needs a value");
       }
       switch (a) {
@@ -52,6 +104,18 @@ public final class PlanCommand {
           return 0;
         }
         case "--memo" -> memo = true;
+        case "--full" -> full = true;
+        case "--total" -> {
+          try {
+            final double seconds = Double.parseDouble(args[++i]);
+            if (!(seconds > 0) || seconds > 1e6) {
+              throw new NumberFormatException();
+            }
+            total = Duration.ofNanos(Math.round(seconds * 1e9));
+          } catch (NumberFormatException e) {
+            return usage(err, "--total takes a positive number of seconds, not " + args[i]);
+          }
+        }
         case "--output" -> output = args[++i];
         case "--solver" -> {
           try {
@@ -63,6 +127,7 @@ public final class PlanCommand {
         case "--time-limit" -> {
           try {
             options = options.withSelectionLimit(Duration.ofSeconds(Long.parseLong(args[++i])));
+            selectionLimit = true;
           } catch (IllegalArgumentException e) {
             return usage(err, "--time-limit takes whole seconds, not " + args[i]);
           }
@@ -78,6 +143,12 @@ public final class PlanCommand {
     if (file == null) {
       return usage(err, "missing WORKLOAD");
     }
+    if (total != null && selectionLimit) {
+      return usage(err, "--time-limit bounds the MILP's search alone and --total the whole command: give one");
+    }
+    if (full && total == null) {
+      return usage(err, "--full goes with --total (without it the view is always whole)");
+    }
     if (!output.equals("text") && !output.equals("json") && !output.equals("dot")) {
       return usage(err, "--output is text, json or dot, not " + output);
     }
@@ -92,16 +163,68 @@ public final class PlanCommand {
       return 1;
     }
     try {
+      final long parsed = ticker.read();
+      final long deadline = total == null ? Long.MAX_VALUE : start + total.toNanos();
+      if (total != null) {
+        final Duration left = Duration.ofNanos(deadline - parsed).minus(total.dividedBy(VIEW_SHARE));
+        options = options.withTotalLimit(left.isNegative() ? Duration.ZERO : left);
+      }
       final Planner.Planned planned = Planner.plan(workload, options);
-      final double alone = TreePlans.costWithoutSharing(planned.space());
-      final PlanView view = new PlanView(planned.space(), planned.plan(), alone);
-      out.print(output.equals("json") ? view.json() + "\n" : output.equals("dot") ? view.dot()
-          : memo ? view.text() : view.memoSize() + view.chosen());
+      seen.accept(planned);
+      final long plannedAt = ticker.read();
+      final long viewFrom = total == null || full ? Long.MAX_VALUE : deadline - total.toNanos() / VIEW_LAST;
+      final double alone = TreePlans.costWithoutSharing(planned.space(), () -> ticker.read() >= viewFrom);
+      final long aloneAt = ticker.read();
+      final PlanView view = new PlanView(planned.space(), planned.plan(), alone,
+          total == null || full ? null : () -> ticker.read() >= deadline);
+      final String text = output.equals("json") ? view.json() + "\n" : output.equals("dot") ? view.dot()
+          : memo ? view.text() : view.memoSize() + view.chosen();
+      out.print(text);
+      out.flush();
+      if (total != null) {
+        final long end = ticker.read();
+        final Search search = planned.plan().search();
+        final String cut = search.phases().stream().filter(Search.Phase::cut).map(Search.Phase::name)
+            .collect(Collectors.joining(", "));
+        final String report = String.format(Locale.ROOT, "total %.3f s from the process's start, ended at %.3f s:"
+            + " process start to JVM %d ms, JVM start to the command %d ms, reading the workload %d ms,"
+            + " planning %d ms, without sharing %d ms%s, view %d ms; cut short: %s; cost %s, bound %s (gap %.2f%%)",
+            total.toNanos() / 1e9, (end - start) / 1e9, millis(jvm - start), millis(commandStart - jvm),
+            millis(parsed - commandStart), millis(plannedAt - parsed), millis(aloneAt - plannedAt),
+            Double.isNaN(alone) ? " (not finished)" : "", millis(end - aloneAt),
+            cutShort(cut, Double.isNaN(alone), view.cut()),
+            num(planned.plan().cost()), num(planned.plan().bound()), 100 * (planned.plan().cost() > 0
+                ? Math.max(0, planned.plan().cost() - planned.plan().bound()) / planned.plan().cost() : 0));
+        (output.equals("text") ? out : err).println(report);
+      }
       return 0;
     } catch (PlanningException e) {
       err.println("mnestic plan: " + file + ": " + e.getMessage());
       return 1;
     }
+  }
+
+  /** The phases cut short, then the cost without sharing and the view's memo when they were. */
+  private static String cutShort(String phases, boolean alone, boolean view) {
+    final List<String> cut = new ArrayList<>();
+    if (!phases.isEmpty()) {
+      cut.add(phases);
+    }
+    if (alone) {
+      cut.add("without sharing");
+    }
+    if (view) {
+      cut.add("the view's memo");
+    }
+    return cut.isEmpty() ? "nothing" : String.join(", ", cut);
+  }
+
+  private static long millis(long nanos) {
+    return nanos / 1_000_000;
+  }
+
+  private static String num(double d) {
+    return String.format(Locale.ROOT, "%.6g", d);
   }
 
   private static int usage(PrintStream err, String problem) {

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -51,11 +52,39 @@ public final class PlanView {
   private final Map<Integer, Integer> partOf = new HashMap<>();
   /** The chosen edges into each chosen candidate, by input; made on first use ({@link #into}). */
   private Map<Integer, List<PhysicalEdge>> into;
+  /**
+   * Whether the view's time is up ({@code mnestic plan --total}); never, for a view written
+   * whole. Under a limit the chosen plan comes first and the memo after it, as far as time
+   * allows ({@link #text}, {@link #json}).
+   */
+  private final BooleanSupplier late;
+  private final boolean limited;
+  /** Every edge considered ({@link #everyEdge}), made on first use; null when not made in time. */
+  private List<PhysicalEdge> everyEdge;
+  private boolean everyEdgeTried;
+  /** Whether some text or JSON written so far left part of the memo out ({@link #cut}). */
+  private boolean leftOut;
 
+  /**
+   * The view of {@code plan}, written whole.
+   *
+   * @param withoutSharing the cost of the plan without sharing, NaN when not worked out
+   */
   public PlanView(PlanSpace space, Plan plan, double withoutSharing) {
+    this(space, plan, withoutSharing, null);
+  }
+
+  /**
+   * The view of {@code plan}, written as far as {@code late} allows (null: whole): the chosen
+   * plan always, the memo's groups, edges and pruned alternatives after it until {@code late},
+   * then how many of each were left out.
+   */
+  public PlanView(PlanSpace space, Plan plan, double withoutSharing, BooleanSupplier late) {
     this.space = space;
     this.plan = plan;
     this.withoutSharing = withoutSharing;
+    this.limited = late != null;
+    this.late = late != null ? late : () -> false;
     this.chosen = new HashSet<>(plan.candidates());
     this.chosenEdges = new HashSet<>(plan.edges());
     this.levels = plan.levels(space);
@@ -74,18 +103,37 @@ public final class PlanView {
    * reasons, the rejected ones; by consumer, input and producer.
    */
   private List<PhysicalEdge> everyEdge() {
-    final List<PhysicalEdge> all = new ArrayList<>(space.edges());
-    all.addAll(Edges.rejected(space));
-    all.sort(Comparator.comparingInt(PhysicalEdge::consumer).thenComparingInt(PhysicalEdge::input)
-        .thenComparingInt(PhysicalEdge::producer));
-    return all;
+    if (!everyEdgeTried) {
+      everyEdgeTried = true;
+      final List<PhysicalEdge> rejected = Edges.rejected(space, late);
+      if (rejected != null) {
+        everyEdge = new ArrayList<>(space.edges());
+        everyEdge.addAll(rejected);
+        everyEdge.sort(Comparator.comparingInt(PhysicalEdge::consumer).thenComparingInt(PhysicalEdge::input)
+            .thenComparingInt(PhysicalEdge::producer));
+      }
+    }
+    return everyEdge;
   }
 
+  /**
+   * The memo's size ({@link #memoSize}), then every group, candidate, edge and pruned
+   * alternative, and the chosen plan ({@link #chosen}). Under a limit the chosen plan comes
+   * right after the size, and the memo follows until the view's time is up; then a line says
+   * how much of it was left out.
+   */
   public String text() {
     final StringBuilder b = new StringBuilder(memoSize());
+    if (limited) {
+      b.append(chosen()).append("\nthe memo\n");
+    }
     final Memo memo = space.memo();
     final List<PhysicalEdge> edges = everyEdge();
+    final Cut cut = new Cut();
     for (int g = 0; g < memo.groupCount(); g++) {
+      if (cut.groups(g, memo.groupCount())) {
+        break;
+      }
       b.append("\nG").append(g).append(' ').append(memo.key(g)).append('\n');
       for (int c : memo.candidatesOf(g)) {
         b.append("  ").append(memo.candidate(c)).append('\n');
@@ -100,22 +148,119 @@ public final class PlanView {
       }
     }
     b.append("\nedges (u, c, i): α^log; α^phys\n");
-    for (PhysicalEdge e : edges) {
+    final List<PhysicalEdge> shown = edges != null ? edges : space.edges();
+    for (int k = 0; k < shown.size(); k++) {
+      if (cut.edges(k, shown.size())) {
+        break;
+      }
+      final PhysicalEdge e = shown.get(k);
       b.append(chosenEdges.contains(e) ? "  * " : "    ").append("(v").append(e.producer())
           .append(", v").append(e.consumer()).append(", ").append(e.input()).append("): ")
           .append(e.alphaLog()).append("; ").append(e.alphaPhys()).append('\n');
     }
     b.append("\npruned\n");
-    for (PlanSpace.Pruned p : space.pruned()) {
+    final List<PlanSpace.Pruned> pruned = space.pruned();
+    for (int k = 0; k < pruned.size(); k++) {
+      if (cut.pruned(k, pruned.size() + plan.search().cuts().size())) {
+        break;
+      }
+      final PlanSpace.Pruned p = pruned.get(k);
       b.append("  ").append(p.stage()).append(": ").append(p.what()).append(": ")
           .append(p.reason()).append('\n');
     }
-    for (Search.Cut c : plan.search().cuts()) {
+    final List<Search.Cut> cuts = plan.search().cuts();
+    for (int k = 0; k < cuts.size(); k++) {
+      if (cut.pruned(pruned.size() + k, pruned.size() + cuts.size())) {
+        break;
+      }
+      final Search.Cut c = cuts.get(k);
       b.append("  ").append(c.reason().stage).append(": v").append(c.candidate()).append(' ')
           .append(describe(c.candidate())).append("  ").append(fixedLevel(c.candidate())).append(": ")
           .append(reason(c)).append('\n');
     }
-    return b.append('\n').append(chosen()).toString();
+    if (edges == null) {
+      cut.rejectedLeftOut = true;
+    }
+    if (cut.any()) {
+      leftOut = true;
+      b.append(cut.text()).append('\n');
+    }
+    return limited ? b.toString() : b.append('\n').append(chosen()).toString();
+  }
+
+  /** Whether what this view wrote so far left part of the memo out, its time being up. */
+  public boolean cut() {
+    return leftOut;
+  }
+
+  /**
+   * What a view under a limit left out of the memo ({@link #text}, {@link #json}): from the
+   * first group, edge or pruned alternative not written in time on, every later one of its
+   * list, and the rejected edges when they were not listed in time.
+   */
+  private final class Cut {
+    int groups = -1;
+    int groupsOf;
+    int edges = -1;
+    int edgesOf;
+    int pruned = -1;
+    int prunedOf;
+    boolean rejectedLeftOut;
+
+    /** Whether group k of n is left out: once one is, so is every later one. */
+    boolean groups(int k, int n) {
+      if (groups < 0 && (k & 15) == 0 && late.getAsBoolean()) {
+        groups = k;
+        groupsOf = n;
+      }
+      return groups >= 0;
+    }
+
+    boolean edges(int k, int n) {
+      if (edges < 0 && (k & 1023) == 0 && late.getAsBoolean()) {
+        edges = k;
+        edgesOf = n;
+      }
+      return edges >= 0;
+    }
+
+    boolean pruned(int k, int n) {
+      if (pruned < 0 && (k & 255) == 0 && late.getAsBoolean()) {
+        pruned = k;
+        prunedOf = n;
+      }
+      return pruned >= 0;
+    }
+
+    boolean any() {
+      return groups >= 0 || edges >= 0 || pruned >= 0 || rejectedLeftOut;
+    }
+
+    /** One line: what was left out and how to see it all. */
+    String text() {
+      final List<String> out = new ArrayList<>();
+      if (groups >= 0) {
+        out.add((groupsOf - groups) + " of " + groupsOf + " groups");
+      }
+      if (edges >= 0) {
+        out.add((edgesOf - edges) + " of " + edgesOf + " edges");
+      }
+      if (rejectedLeftOut) {
+        out.add("the rejected edges");
+      }
+      if (pruned >= 0) {
+        out.add((prunedOf - pruned) + " of " + prunedOf + " pruned alternatives");
+      }
+      return "memo cut short by the time limit: left out " + String.join(", ", out)
+          + " (--full writes the whole memo)";
+    }
+
+    /** The same as a JSON object. */
+    String json() {
+      return "{\"groupsLeftOut\":" + (groups < 0 ? 0 : groupsOf - groups) + ",\"edgesLeftOut\":"
+          + (edges < 0 ? 0 : edgesOf - edges) + ",\"rejectedEdgesLeftOut\":" + rejectedLeftOut
+          + ",\"prunedLeftOut\":" + (pruned < 0 ? 0 : prunedOf - pruned) + ",\"how\":\"--full writes the whole memo\"}";
+    }
   }
 
   /**
@@ -124,9 +269,13 @@ public final class PlanView {
    */
   public String memoSize() {
     final Memo memo = space.memo();
+    final List<PhysicalEdge> edges = everyEdge();
+    leftOut |= edges == null;
     return "memo: " + memo.groupCount() + " groups, " + memo.candidateCount()
         + " logical candidates, " + space.candidates().size() + " physical candidates, "
-        + everyEdge().size() + " edges (" + space.edges().size() + " feasible)\n";
+        + (edges != null ? edges.size() + " edges (" + space.edges().size() + " feasible)"
+        : space.edges().size() + " feasible edges (the rejected ones not counted in time: --full counts them)")
+        + "\n";
   }
 
   /**
@@ -151,7 +300,8 @@ public final class PlanView {
         .append(plan.millis()).append(" ms\n");
     // A part its Lagrangian bound proves needs no CP-SAT model, so the sizes above count the
     // models of the other parts only (none when the bound proved every part).
-    b.append("  lower bound ").append(num(plan.bound())).append(" (the Lagrangian bound's or CP-SAT's); the sizes "
+    b.append("  lower bound ").append(num(plan.bound())).append(String.format(Locale.ROOT, " (gap %.2f%%)",
+        100 * gap(plan.cost(), plan.bound()))).append(" (the Lagrangian bound's or CP-SAT's); the sizes "
         + "count the CP-SAT models of the parts the bound alone did not prove\n");
     b.append("chosen plan\n");
     for (int g : memo.topologicalOrder()) {
@@ -159,10 +309,8 @@ public final class PlanView {
         if (chosen.contains(v)) {
           b.append("  v").append(v).append(" G").append(g).append(' ').append(describe(v)).append("  [")
               .append(levels.get(v)).append(']');
-          for (PhysicalEdge e : plan.edges()) {
-            if (e.consumer() == v) {
-              b.append(" <-").append(e.input()).append(" v").append(e.producer());
-            }
+          for (PhysicalEdge e : into(v)) {
+            b.append(" <-").append(e.input()).append(" v").append(e.producer());
           }
           b.append('\n');
         }
@@ -181,8 +329,14 @@ public final class PlanView {
     b.append("pruned: ").append(prunedCounts().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
         .collect(Collectors.joining(", "))).append('\n');
     b.append("cost ").append(num(plan.cost())).append(", without sharing ")
-        .append(num(withoutSharing)).append('\n');
+        .append(Double.isNaN(withoutSharing) ? "not worked out in time (--full works it out)" : num(withoutSharing))
+        .append('\n');
     return b.toString();
+  }
+
+  /** The share of {@code cost} its lower bound leaves open. */
+  private static double gap(double cost, double bound) {
+    return cost > 0 ? Math.max(0, cost - bound) / cost : 0;
   }
 
   /** Part k in one line: its queries, how its search ended, its cost and bound, the MILP solved. */
@@ -237,59 +391,16 @@ public final class PlanView {
    * {@code pruned} (every stage's, Stage 3's with the candidate and the ε and δ its θ fixes), {@code milp} (status, size,
    * bound, the phases and each part), {@code queries} (each query's answer, target, ε and δ,
    * part, and the summaries it reads: for each chosen build or merge below its answer, the chain
-   * of producers from the answer down to it), and the costs.
+   * of producers from the answer down to it), and the costs. The chosen plan ({@code milp},
+   * {@code queries}, the costs) comes first; under a limit the memo after it is written until the
+   * view's time is up, and {@code memoCut} then counts what was left out.
    */
   public String json() {
-    final StringBuilder b = new StringBuilder("{\"groups\":[");
-    final Memo memo = space.memo();
-    for (int g = 0; g < memo.groupCount(); g++) {
-      b.append(g == 0 ? "" : ",").append("{\"id\":").append(g).append(",\"key\":")
-          .append(str(memo.key(g).toString())).append(",\"candidates\":[");
-      boolean first = true;
-      for (int v : space.byGroup().get(g)) {
-        final PhysicalCandidate p = space.candidates().get(v);
-        final LogicalCandidate c = memo.candidate(p.logical());
-        final Guarantee level = chosen.contains(v) ? levels.get(v) : Plan.fixedLevel(space, v);
-        b.append(first ? "" : ",").append("{\"id\":").append(v).append(",\"operator\":")
-            .append(str(c.operator().toString())).append(",\"children\":").append(c.children())
-            .append(",\"logical\":").append(str(c.properties().toString())).append(",\"physical\":")
-            .append(str(p.properties().toString())).append(",\"weight\":").append(num(space.weight(v)))
-            .append(",\"chosen\":").append(chosen.contains(v)).append(",\"guarantee\":").append(guarantee(level))
-            .append('}');
-        first = false;
-      }
-      b.append("]}");
-    }
-    b.append("],\"edges\":[");
-    boolean first = true;
-    for (PhysicalEdge e : everyEdge()) {
-      b.append(first ? "" : ",").append("{\"producer\":").append(e.producer()).append(",\"consumer\":")
-          .append(e.consumer()).append(",\"input\":").append(e.input()).append(",\"alphaLog\":")
-          .append(e.alphaLog().ok() ? "null" : str(e.alphaLog().rejection())).append(",\"alphaPhys\":")
-          .append(e.alphaPhys().ok() ? "null" : str(e.alphaPhys().rejection())).append(",\"chosen\":")
-          .append(chosenEdges.contains(e)).append('}');
-      first = false;
-    }
-    b.append("],\"pruned\":[");
-    first = true;
-    for (PlanSpace.Pruned p : space.pruned()) {
-      b.append(first ? "" : ",").append("{\"stage\":").append(str(p.stage())).append(",\"what\":")
-          .append(str(p.what())).append(",\"reason\":").append(str(p.reason())).append('}');
-      first = false;
-    }
-    for (Search.Cut c : plan.search().cuts()) {
-      b.append(first ? "" : ",").append("{\"stage\":").append(str(c.reason().stage)).append(",\"candidate\":")
-          .append(c.candidate()).append(",\"part\":").append(c.part() < 0 ? "null" : c.part())
-          .append(",\"what\":").append(str(describe(c.candidate()))).append(",\"guarantee\":")
-          .append(guarantee(Plan.fixedLevel(space, c.candidate()))).append(",\"reason\":").append(str(reason(c)))
-          .append('}');
-      first = false;
-    }
-    b.append("],\"milp\":{\"status\":").append(str(plan.status().name())).append(",\"variables\":")
+    final StringBuilder b = new StringBuilder("{\"milp\":{\"status\":").append(str(plan.status().name())).append(",\"variables\":")
         .append(plan.variables()).append(",\"constraints\":").append(plan.constraints())
         .append(",\"millis\":").append(plan.millis()).append(",\"bound\":").append(num(plan.bound()))
-        .append(",\"phases\":[");
-    first = true;
+        .append(",\"gap\":").append(num(gap(plan.cost(), plan.bound()))).append(",\"phases\":[");
+    boolean first = true;
     for (Search.Phase p : plan.search().phases()) {
       b.append(first ? "" : ",").append("{\"name\":").append(str(p.name())).append(",\"millis\":")
           .append(p.millis()).append(",\"cut\":").append(p.cut()).append('}');
@@ -324,8 +435,80 @@ public final class PlanView {
       b.append("]}");
       first = false;
     }
-    b.append("],\"cost\":").append(num(plan.cost())).append(",\"costWithoutSharing\":").append(num(withoutSharing))
-        .append('}');
+    b.append("],\"cost\":").append(num(plan.cost())).append(",\"costWithoutSharing\":")
+        .append(Double.isNaN(withoutSharing) ? "null" : num(withoutSharing));
+    b.append(",\"groups\":[");
+    final Memo memo = space.memo();
+    final Cut cut = new Cut();
+    for (int g = 0; g < memo.groupCount(); g++) {
+      if (cut.groups(g, memo.groupCount())) {
+        break;
+      }
+      b.append(g == 0 ? "" : ",").append("{\"id\":").append(g).append(",\"key\":")
+          .append(str(memo.key(g).toString())).append(",\"candidates\":[");
+      boolean firstCandidate = true;
+      for (int v : space.byGroup().get(g)) {
+        final PhysicalCandidate p = space.candidates().get(v);
+        final LogicalCandidate c = memo.candidate(p.logical());
+        final Guarantee level = chosen.contains(v) ? levels.get(v) : Plan.fixedLevel(space, v);
+        b.append(firstCandidate ? "" : ",").append("{\"id\":").append(v).append(",\"operator\":")
+            .append(str(c.operator().toString())).append(",\"children\":").append(c.children())
+            .append(",\"logical\":").append(str(c.properties().toString())).append(",\"physical\":")
+            .append(str(p.properties().toString())).append(",\"weight\":").append(num(space.weight(v)))
+            .append(",\"chosen\":").append(chosen.contains(v)).append(",\"guarantee\":").append(guarantee(level))
+            .append('}');
+        firstCandidate = false;
+      }
+      b.append("]}");
+    }
+    b.append("],\"edges\":[");
+    final List<PhysicalEdge> every = everyEdge();
+    final List<PhysicalEdge> shown = every != null ? every : space.edges();
+    cut.rejectedLeftOut = every == null;
+    first = true;
+    for (int k = 0; k < shown.size(); k++) {
+      if (cut.edges(k, shown.size())) {
+        break;
+      }
+      final PhysicalEdge e = shown.get(k);
+      b.append(first ? "" : ",").append("{\"producer\":").append(e.producer()).append(",\"consumer\":")
+          .append(e.consumer()).append(",\"input\":").append(e.input()).append(",\"alphaLog\":")
+          .append(e.alphaLog().ok() ? "null" : str(e.alphaLog().rejection())).append(",\"alphaPhys\":")
+          .append(e.alphaPhys().ok() ? "null" : str(e.alphaPhys().rejection())).append(",\"chosen\":")
+          .append(chosenEdges.contains(e)).append('}');
+      first = false;
+    }
+    b.append("],\"pruned\":[");
+    first = true;
+    final List<PlanSpace.Pruned> prunedList = space.pruned();
+    final List<Search.Cut> cuts = plan.search().cuts();
+    for (int k = 0; k < prunedList.size(); k++) {
+      if (cut.pruned(k, prunedList.size() + cuts.size())) {
+        break;
+      }
+      final PlanSpace.Pruned p = prunedList.get(k);
+      b.append(first ? "" : ",").append("{\"stage\":").append(str(p.stage())).append(",\"what\":")
+          .append(str(p.what())).append(",\"reason\":").append(str(p.reason())).append('}');
+      first = false;
+    }
+    for (int k = 0; k < cuts.size(); k++) {
+      if (cut.pruned(prunedList.size() + k, prunedList.size() + cuts.size())) {
+        break;
+      }
+      final Search.Cut c = cuts.get(k);
+      b.append(first ? "" : ",").append("{\"stage\":").append(str(c.reason().stage)).append(",\"candidate\":")
+          .append(c.candidate()).append(",\"part\":").append(c.part() < 0 ? "null" : c.part())
+          .append(",\"what\":").append(str(describe(c.candidate()))).append(",\"guarantee\":")
+          .append(guarantee(Plan.fixedLevel(space, c.candidate()))).append(",\"reason\":").append(str(reason(c)))
+          .append('}');
+      first = false;
+    }
+    b.append(']');
+    if (cut.any()) {
+      leftOut = true;
+      b.append(",\"memoCut\":").append(cut.json());
+    }
+    b.append('}');
     return b.toString();
   }
 
