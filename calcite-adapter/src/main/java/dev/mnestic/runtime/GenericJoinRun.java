@@ -201,8 +201,9 @@ public final class GenericJoinRun {
   }
 
   /**
-   * An input's trie: {@code size} rows of longs, sorted lexicographically ({@link #rows}'s
-   * length over {@code size} longs a row), and its first level as offsets where its values are
+   * An input's trie: {@code size} rows of longs, sorted lexicographically, held column by
+   * column ({@code columns[d][r]}: row r's level-d value, so that a node's values at a level
+   * lie side by side), and its first level as offsets where its values are
    * dense: the rows whose first value is {@code firstMin + x} are
    * {@code [first[x], first[x + 1])}; {@code first} is null where they are not (found by the
    * galloping search then). A first level is always the whole trie's, so a value is looked up
@@ -211,24 +212,32 @@ public final class GenericJoinRun {
    * {@code lastMax}: the least and greatest value of the last level. Read only: a kept trie
    * serves every later run.
    */
-  record Trie(long[] rows, int size, int[] first, long firstMin, boolean distinct, long lastMin,
-      long lastMax) {
+  record Trie(long[][] columns, int size, int[] first, long firstMin, boolean distinct,
+      long lastMin, long lastMax) {
     /** The trie of {@code flat}'s rows of {@code k} longs. */
     static Trie of(long[] flat, int k) {
       final int size = flat.length / k;
+      final long[][] columns = new long[k][size];
       if (size == 0) {
-        return new Trie(flat, 0, null, 0, true, 0, -1);
+        return new Trie(columns, 0, null, 0, true, 0, -1);
       }
       final long[] sorted = sorted(flat, k);
+      for (int r = 0; r < size; r++) {
+        for (int d = 0; d < k; d++) {
+          columns[d][r] = sorted[r * k + d];
+        }
+      }
       boolean distinct = true;
-      long min = sorted[k - 1];
+      final long[] last = columns[k - 1];
+      long min = last[0];
       long max = min;
       for (int r = 1; r < size; r++) {
         distinct &= !Arrays.equals(sorted, (r - 1) * k, r * k, sorted, r * k, r * k + k);
-        min = Math.min(min, sorted[r * k + k - 1]);
-        max = Math.max(max, sorted[r * k + k - 1]);
+        min = Math.min(min, last[r]);
+        max = Math.max(max, last[r]);
       }
-      return new Trie(sorted, size, firstLevel(sorted, k, size), sorted[0], distinct, min, max);
+      return new Trie(columns, size, firstLevel(columns[0], size), sorted[0], distinct, min,
+          max);
     }
   }
 
@@ -346,18 +355,18 @@ public final class GenericJoinRun {
   }
 
   /**
-   * The offsets of the first level of {@code size} sorted rows of {@code k} longs (see
+   * The offsets of the first level of {@code size} rows whose first values are {@code sorted} (see
    * {@link Trie#first}), or null when its values span more than four times the rows (and 1,024).
    */
-  private static int[] firstLevel(long[] sorted, int k, int size) {
+  private static int[] firstLevel(long[] sorted, int size) {
     final long min = sorted[0];
-    final long span = sorted[(size - 1) * k] - min + 1;
+    final long span = sorted[size - 1] - min + 1;
     if (span <= 0 || span > 4L * size + 1024) {
       return null;
     }
     final int[] offsets = new int[(int) span + 1];
     for (int r = 0; r < size; r++) {
-      offsets[(int) (sorted[r * k] - min) + 1]++;
+      offsets[(int) (sorted[r] - min) + 1]++;
     }
     for (int x = 0; x < span; x++) {
       offsets[x + 1] += offsets[x];
@@ -376,8 +385,10 @@ public final class GenericJoinRun {
     private final int width;
     /** Per input, its variables in join order (its trie's levels). */
     private final int[][] levels;
-    /** Per input, its rows: {@code levels[i].length} longs a row, sorted. */
-    private final long[][] rows;
+    /** Per input, its rows' values level by level ({@link Trie#columns}), sorted. */
+    private final long[][][] columns;
+    /** Per input, whether its trie holds each row once ({@link Trie#distinct}). */
+    private final boolean[] distinct;
     /** Per input, its trie's first level as offsets, or null ({@link Trie#first}). */
     private final int[][] first;
     private final long[] firstMin;
@@ -423,7 +434,8 @@ public final class GenericJoinRun {
       this.width = spec.variables().size();
       final int n = inputs.size();
       this.levels = new int[n][];
-      this.rows = new long[n][];
+      this.columns = new long[n][][];
+      this.distinct = new boolean[n];
       this.level = new int[n][width];
       this.lo = new int[n];
       this.hi = new int[n];
@@ -436,7 +448,7 @@ public final class GenericJoinRun {
         final List<Object[]> r = new ArrayList<>();
         if (kept[i] == null) {
           for (Object row : inputs.get(i)) {
-            step();
+            step(1);
             r.add((Object[]) row);
             for (Object value : (Object[]) row) {
               ints &= value instanceof Long;
@@ -481,7 +493,7 @@ public final class GenericJoinRun {
             // a kept trie's Ints, numbered in the run's dictionary
             flat = new long[kept[i].size() * k];
             for (int j = 0; j < flat.length; j++) {
-              flat[j] = numbers.computeIfAbsent(kept[i].rows()[j], x -> {
+              flat[j] = numbers.computeIfAbsent(kept[i].columns()[j % k][j / k], x -> {
                 byNumber.add(x);
                 return byNumber.size() - 1;
               });
@@ -510,7 +522,8 @@ public final class GenericJoinRun {
           flats.add(flat);
           tries[i] = same < i ? tries[same] : Trie.of(flat, k);
         }
-        rows[i] = tries[i].rows();
+        this.columns[i] = tries[i].columns();
+        distinct[i] = tries[i].distinct();
         hi[i] = tries[i].size();
         first[i] = tries[i].first();
         firstMin[i] = tries[i].firstMin();
@@ -551,8 +564,11 @@ public final class GenericJoinRun {
       return d == 0 ? -1 : levels[i][d - 1];
     }
 
-    private void step() {
-      if ((++steps & CHECK_EVERY - 1) == 0) {
+    /** Counts {@code n} steps of the search, and looks at the stop every {@link #CHECK_EVERY}. */
+    private void step(int n) {
+      final long before = steps;
+      steps += n;
+      if (before / CHECK_EVERY != steps / CHECK_EVERY) {
         RunningStatement.check(flag);
       }
     }
@@ -568,12 +584,11 @@ public final class GenericJoinRun {
      * values are sorted there.
      */
     private int seek(int i, int d, int from, int to, long value, boolean above) {
-      final long[] r = rows[i];
-      final int k = levels[i].length;
+      final long[] r = columns[i][d];
       int step = 1;
       int low = from;
       int high = from;
-      while (high < to && (r[high * k + d] < value || above && r[high * k + d] == value)) {
+      while (high < to && (r[high] < value || above && r[high] == value)) {
         low = high + 1;
         high += step;
         step <<= 1;
@@ -581,7 +596,7 @@ public final class GenericJoinRun {
       high = Math.min(high, to);
       while (low < high) {
         final int mid = (low + high) >>> 1;
-        if (r[mid * k + d] < value || above && r[mid * k + d] == value) {
+        if (r[mid] < value || above && r[mid] == value) {
           low = mid + 1;
         } else {
           high = mid;
@@ -617,13 +632,12 @@ public final class GenericJoinRun {
         depth[k] = level[inputs[k]][v];
       }
       final int s = inputs[smallest];
-      final long[] walked = rows[s];
-      final int ks = levels[s].length;
+      final long[] walked = columns[s][depth[smallest]];
       int r = savedLo[smallest];
       values:
       while (r < savedHi[smallest]) {
-        step();
-        final long value = walked[r * ks + depth[smallest]];
+        step(1);
+        final long value = walked[r];
         final int end = seek(s, depth[smallest], r + 1, savedHi[smallest], value, true);
         long t = times;
         for (int k = 0; k < m; k++) {
@@ -642,7 +656,7 @@ public final class GenericJoinRun {
           } else if (k != smallest) {
             from = seek(i, depth[k], cursor[k], savedHi[k], value, false);
             cursor[k] = from;
-            if (from == savedHi[k] || rows[i][from * levels[i].length + depth[k]] != value) {
+            if (from == savedHi[k] || columns[i][depth[k]][from] != value) {
               r = end;
               continue values;
             }
@@ -690,14 +704,14 @@ public final class GenericJoinRun {
         depth[k] = levels[inputs[k]].length - 1;
       }
       while (true) {
-        step();
+        step(1);
         long value = Long.MIN_VALUE;
         for (int k = 0; k < m; k++) {
           final int i = inputs[k];
           if (cursor[k] == hi[i]) {
             return;
           }
-          value = Math.max(value, rows[i][cursor[k] * (depth[k] + 1) + depth[k]]);
+          value = Math.max(value, columns[i][depth[k]][cursor[k]]);
         }
         boolean all = true;
         for (int k = 0; k < m; k++) {
@@ -706,7 +720,7 @@ public final class GenericJoinRun {
           if (cursor[k] == hi[i]) {
             return;
           }
-          all &= rows[i][cursor[k] * (depth[k] + 1) + depth[k]] == value;
+          all &= columns[i][depth[k]][cursor[k]] == value;
         }
         if (all) {
           long t = times;
@@ -727,30 +741,38 @@ public final class GenericJoinRun {
      * value of it whose bit is set given once per row of {@code wi} holding it.
      */
     private void bits(int v, int mi, int wi, long times) {
-      final long[] m = rows[mi];
-      final int km = levels[mi].length;
+      final long[] m = columns[mi][levels[mi].length - 1];
       if (lo[mi] != markedLo || hi[mi] != markedHi) {
         for (int r = markedLo; r < markedHi; r++) {
-          final long x = m[r * km + km - 1] - marksMin;
+          final long x = m[r] - marksMin;
           marks[(int) (x >>> 6)] &= ~(1L << x);
         }
         markedLo = lo[mi];
         markedHi = hi[mi];
         for (int r = markedLo; r < markedHi; r++) {
-          final long x = m[r * km + km - 1] - marksMin;
+          final long x = m[r] - marksMin;
           marks[(int) (x >>> 6)] |= 1L << x;
         }
       }
-      final long[] w = rows[wi];
-      final int kw = levels[wi].length;
+      final long[] w = columns[wi][levels[wi].length - 1];
       final long span = (long) marks.length << 6;
       final int end = hi[wi];
+      step(end - lo[wi]);
+      if (distinct[wi]) {
+        for (int r = lo[wi]; r < end; r++) {
+          final long x = w[r] - marksMin;
+          if (x >= 0 && x < span && (marks[(int) (x >>> 6)] & 1L << x) != 0) {
+            binding[v] = w[r];
+            emit(times);
+          }
+        }
+        return;
+      }
       int r = lo[wi];
       while (r < end) {
-        step();
-        final long value = w[r * kw + kw - 1];
+        final long value = w[r];
         int next = r + 1;
-        while (next < end && w[next * kw + kw - 1] == value) {
+        while (next < end && w[next] == value) {
           next++;
         }
         final long x = value - marksMin;
@@ -768,12 +790,12 @@ public final class GenericJoinRun {
      * {@link #seek}.
      */
     private int advance(int i, int from, long value, boolean above) {
-      final long[] r = rows[i];
       final int k = levels[i].length;
+      final long[] r = columns[i][k - 1];
       final int to = hi[i];
       final int near = Math.min(to, from + 8);
       int at = from;
-      while (at < near && (r[at * k + k - 1] < value || above && r[at * k + k - 1] == value)) {
+      while (at < near && (r[at] < value || above && r[at] == value)) {
         at++;
       }
       return at < near || at == to ? at : seek(i, k - 1, at, to, value, above);
