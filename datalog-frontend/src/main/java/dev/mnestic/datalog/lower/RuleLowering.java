@@ -126,6 +126,13 @@ final class RuleLowering {
     RelNode stored(Atom.StoredApply atom, Map<Integer, Collection<Object>> values);
 
     /**
+     * The read of every row of the stored relation an atom reads, when its columns are Ints
+     * the store can give packed ({@link StratumLowering.Read#ints}); else (a time-travel read,
+     * a column of another type or with a codec, a read inside a fixpoint) null.
+     */
+    StratumLowering.Read packedRead(Atom.StoredApply atom);
+
+    /**
      * Joins the rows on top of the builder with the stored relation {@code at} reads, on its
      * columns {@code relationKeys} equal to their columns {@code leftKeys}, through an
      * {@link dev.mnestic.rel.IndexJoin} (the relation's rows looked up at run time in the
@@ -895,7 +902,10 @@ final class RuleLowering {
    * Joins the rows so far with a body's cyclic part {@code atoms} ({@link #cyclicPart}), their
    * natural join found by a generic join ({@code rel.GenericJoin}): each relation read with
    * its constants and repeated variables filtered, as a relation joined alone is, and cut to
-   * its variables; the variables joined most often first, then as written.
+   * its variables; the variables joined most often first, then as written. A stored relation
+   * of Int columns whose constants here are Ints is read by the join itself from the store's
+   * packed copy ({@link GenericJoinRun.Stored}), its plan (every row) read only where the store
+   * has no packed copy.
    */
   private void genericJoin(List<Atom> atoms, List<String> vars) {
     final Map<String, Integer> holders = new LinkedHashMap<>();
@@ -905,10 +915,27 @@ final class RuleLowering {
     final List<String> order = new ArrayList<>(holders.keySet());
     order.sort((x, y) -> holders.get(y) - holders.get(x));
     final List<int[]> bindings = new ArrayList<>();
+    final List<GenericJoinRun.Stored> packed = new ArrayList<>();
     for (Atom a : atoms) {
       final List<Expr> args = new ArrayList<>();
-      b.push(relation(a, args, vars, new HashMap<>()).get());
+      final Supplier<RelNode> relation = relation(a, args, vars, new HashMap<>());
       final Map<String, Integer> first = boundBy(args);
+      final Long[] constants = a instanceof Atom.StoredApply ? intConstants(args) : null;
+      final StratumLowering.Read read =
+          constants == null ? null : tables.packedRead((Atom.StoredApply) a);
+      if (read == null) {
+        b.push(relation.get());
+        packed.add(null);
+      } else {
+        b.push(read.plan());
+        final List<String> given = new ArrayList<>(first.keySet());
+        final int[] places = new int[args.size()];
+        for (int i = 0; i < args.size(); i++) {
+          places[i] = args.get(i) instanceof Expr.Var v ? given.indexOf(v.name()) : -1;
+        }
+        packed.add(new GenericJoinRun.Stored(read.table(), read.ints().columns(),
+            read.ints().how(), places, constants));
+      }
       final List<RexNode> same = new ArrayList<>();
       for (int i = 0; i < args.size(); i++) {
         final Expr arg = args.get(i);
@@ -927,10 +954,31 @@ final class RuleLowering {
       b.project(first.values().stream().map(i -> b.field(i)).toList(), first.keySet(), true);
       bindings.add(first.keySet().stream().mapToInt(order::indexOf).toArray());
     }
-    MnesticRelBuilder.genericJoin(b, new GenericJoinRun.Spec(order, bindings));
+    MnesticRelBuilder.genericJoin(b, new GenericJoinRun.Spec(order, bindings, packed));
     final RelNode joined = b.build();
     join(() -> joined, null, Map.of(), order.stream().<Expr>map(v -> new Expr.Var(v, atoms.get(0).pos())).toList(),
         vars, JoinRelType.INNER);
+  }
+
+  /**
+   * Per argument of a stored atom, the Int a constant one must equal (a literal or a parameter),
+   * null for a variable or a column left out; null for them all when a constant is not an Int
+   * (a packed read of Int columns does not filter by it: the plan does).
+   */
+  private Long[] intConstants(List<Expr> args) {
+    final Long[] constants = new Long[args.size()];
+    for (int i = 0; i < args.size(); i++) {
+      final Expr arg = args.get(i);
+      final Object value = arg instanceof Expr.Literal literal ? literal.value()
+          : arg instanceof Expr.Param param && params.containsKey(param.name())
+              ? Values.of(params.get(param.name())) : null;
+      if (value instanceof Long l) {
+        constants[i] = l;
+      } else if (arg != null && !(arg instanceof Expr.Var)) {
+        return null;
+      }
+    }
+    return constants;
   }
 
   private List<RexNode> fields(int from, int to) {

@@ -710,6 +710,14 @@ public final class StratumLowering implements RuleLowering.Tables {
     return b.push(LogicalTableScan.create(b.getCluster(), copy, List.of())).build();
   }
 
+  @Override public Read packedRead(Atom.StoredApply at) {
+    if (inFixpoint || at.validAt() != null) {
+      return null;
+    }
+    final Read read = read(at, Map.of());
+    return read.ints() == null ? null : read;
+  }
+
   @Override public RelOptTable constants(List<?> values, boolean indexed) {
     final RelOptTable table = rowTable("in", anyRow(indexed ? 2 : 1));
     for (int i = 0; i < values.size(); i++) {
