@@ -115,8 +115,12 @@ final class PartitionedSet implements ProbeChain.Sink {
     });
   }
 
-  /** Runs {@code task} for 0 to n - 1, 0 in this thread, the others in the pool; waits for all. */
   private void onEach(IntConsumer task) {
+    onEach(n, task);
+  }
+
+  /** Runs {@code task} for 0 to n - 1, 0 in this thread, the others in the pool; waits for all. */
+  static void onEach(int n, IntConsumer task) {
     final List<Future<?>> helpers = new ArrayList<>();
     for (int w = 1; w < n; w++) {
       final int worker = w;

@@ -1,5 +1,6 @@
 package dev.mnestic.runtime;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ public final class ProbeChain {
   private static final int CHECK_EVERY = 4096;
 
   private final RowTable first;
+  private final int firstWidth;
   /** The first table's column whose value {@link #lookupValue} picks its rows; -1 for all. */
   private final int lookupColumn;
   private final long lookupValue;
@@ -71,6 +73,7 @@ public final class ProbeChain {
   public ProbeChain(RowTable first, int firstWidth, int lookupColumn, long lookupValue,
       List<Probe> probes, int[] head) {
     this.first = first;
+    this.firstWidth = firstWidth;
     this.lookupColumn = lookupColumn;
     this.lookupValue = lookupValue;
     this.probes = probes.toArray(new Probe[0]);
@@ -96,6 +99,115 @@ public final class ProbeChain {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether the chain scans all of {@code delta}'s rows ({@code arity} columns), probes only
+   * fixed tables and offers heads of {@code arity} columns: a step from a delta row to the head
+   * tuples it derives, which depends on that row alone ({@link Traversal}).
+   */
+  boolean stepsFrom(RowTable delta, int arity) {
+    if (first != delta || lookupColumn >= 0 || firstWidth != arity || head.length != arity) {
+      return false;
+    }
+    for (Probe p : probes) {
+      if (!p.table().fixed()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The slot head column {@code k} takes its value from (the first table's are 0 to its width). */
+  int head(int k) {
+    return head[k];
+  }
+
+  /**
+   * How many of the first probes only check slot {@code slot}'s value: each looks that slot
+   * up in all its columns and binds nothing a later probe or the head reads (a magic set's
+   * {@code tc|Ibf[a]}), so whether it matches is the same for every row with that value.
+   */
+  int checks(int slot) {
+    int k = 0;
+    for (int bound = firstWidth; k < probes.length; bound += probes[k++].width()) {
+      final int from = bound;
+      final int to = bound + probes[k].width();
+      if (Arrays.stream(probes[k].slots()).anyMatch(s -> s != slot)
+          || Arrays.stream(head).anyMatch(h -> h >= from && h < to)
+          || Arrays.stream(probes, k + 1, probes.length)
+              .anyMatch(p -> Arrays.stream(p.slots()).anyMatch(s -> s >= from && s < to))) {
+        break;
+      }
+    }
+    return k;
+  }
+
+  /** Whether check probe {@code k} ({@link #checks}) has a row whose columns all hold {@code value}. */
+  boolean check(int k, RowIndex[] index, long[][] values, long value) {
+    final RowIndex.Grouped grouped = (RowIndex.Grouped) index[k];
+    final int g = grouped.group(value);
+    if (g < 0) {
+      return false;
+    }
+    final int[] columns = probes[k].columns();
+    final int w = probes[k].width();
+    rows:
+    for (int r = grouped.start(g); r < grouped.end(g); r++) {
+      for (int c = 1; c < columns.length; c++) {
+        if (values[k][r * w + columns[c]] != value) {
+          continue rows;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * When the probes after the first {@code checks} are one that looks slot {@code slot} up
+   * and the head's column {@code k} is a column of that probed table: that column (a step is
+   * then a read of the index's rows, {@link Traversal}); else -1.
+   */
+  int probedColumn(int checks, int slot, int k) {
+    int offset = firstWidth;
+    for (int p = 0; p < checks; p++) {
+      offset += probes[p].width();
+    }
+    if (probes.length != checks + 1 || probes[checks].columns().length != 1
+        || probes[checks].slots()[0] != slot || head[k] < offset) {
+      return -1;
+    }
+    return head[k] - offset;
+  }
+
+  /** The width of probe {@code p}'s table. */
+  int probeWidth(int p) {
+    return probes[p].width();
+  }
+
+  /** The slots a run binds: the first table's columns, then each probe's. */
+  int width() {
+    return width;
+  }
+
+  /**
+   * Offers to {@code sink} the heads derived from one row of the first table, bound in
+   * {@code frame}'s first slots, probing {@code index} ({@link #indexes}) and reading the rows
+   * of their {@link #values}.
+   */
+  void step(RowIndex[] index, long[][] values, long[] frame, Sink sink) {
+    probe(0, firstWidth, index, values, frame, sink);
+  }
+
+  /** The packed values each probe's index reads its rows from, one array a probe. */
+  long[][] values(RowIndex[] index) {
+    final long[][] values = new long[probes.length][];
+    for (int p = 0; p < probes.length; p++) {
+      values[p] = index[p] instanceof RowIndex.Grouped grouped ? grouped.values
+          : ((RowIndex.Growing) index[p]).values();
+    }
+    return values;
   }
 
   /**
@@ -170,11 +282,7 @@ public final class ProbeChain {
       return;
     }
     final RowList rows = first.list();
-    final long[][] values = new long[probes.length][];
-    for (int p = 0; p < probes.length; p++) {
-      values[p] = index[p] instanceof RowIndex.Grouped grouped ? grouped.values
-          : ((RowIndex.Growing) index[p]).values();
-    }
+    final long[][] values = values(index);
     final long[] packed;
     final int base;
     if (lookupColumn < 0) {

@@ -51,6 +51,12 @@ public final class SemiNaive {
   public static final String FUSE = "mnesticFuse";
 
   /**
+   * The context variable that, holding {@code Boolean.FALSE}, runs a linear relation's rounds
+   * even where a {@link Traversal} (a search per source) could run instead (to compare the two).
+   */
+  public static final String SEARCH = "mnesticSearch";
+
+  /**
    * The context variable that, holding an Integer, is how many threads a round of a
    * set-semantics relation's probe chains may be split between; absent for
    * {@link PartitionedSet#PROCESSORS}.
@@ -124,6 +130,17 @@ public final class SemiNaive {
       }
       state.settle();
       state.publish(full[i].rows(), delta[i].rows());
+    }
+    final boolean search = !Boolean.FALSE.equals(root.get(SEARCH));
+    if (n == 1 && fuse && search && states.get(0) instanceof SetState
+        && runnable(chains[1])) {
+      // one linear relation: a search from each source, no rounds (Traversal)
+      final Traversal searches = Traversal.of(chains[1], full[0], delta[0]);
+      if (searches != null) {
+        searches.run(indexes, threads, cancelled, maxIterations, progress);
+        delta[0].rows().clear();
+        return full[0].scan(root);
+      }
     }
     final int[] deltas = new int[n];
     for (int round = 1; ; round++) {

@@ -1,6 +1,7 @@
 package dev.mnestic.rel;
 
 import dev.mnestic.runtime.CozoCalls;
+import dev.mnestic.runtime.FixpointException;
 import dev.mnestic.runtime.RowTable;
 import dev.mnestic.runtime.SemiNaive;
 
@@ -42,6 +43,7 @@ import java.util.function.Supplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -108,7 +110,9 @@ class ProbeChainTest {
   /**
    * The fixpoint's rows with the probe chains and without; checks that every iterative part
    * of the plan is a chain, that both agree, also with every round split between two and
-   * three threads ({@link SemiNaive#SPLIT_AT} 0), and returns them.
+   * three threads ({@link SemiNaive#SPLIT_AT} 0), and with a linear relation's rounds run
+   * instead of its searches ({@link SemiNaive#SEARCH} off; the same new tuples each round),
+   * and returns them.
    */
   private Set<List<Object>> both(Supplier<RelNode> plan) throws SQLException {
     final EnumerableRel physical = Plans.optimize(plan.get());
@@ -116,7 +120,13 @@ class ProbeChainTest {
     for (RelNode iterative : union.iteratives()) {
       assertNotNull(EnumerableRecursiveUnion.chains(iterative), () -> Plans.explain(physical));
     }
-    final Set<List<Object>> fused = run(physical, Map.of(SemiNaive.THREADS, 1));
+    final List<List<Integer>> searched = new ArrayList<>();
+    final Set<List<Object>> fused =
+        run(physical, Map.of(SemiNaive.THREADS, 1, SemiNaive.PROGRESS, told(searched)));
+    final List<List<Integer>> rounds = new ArrayList<>();
+    assertEquals(fused, run(physical, Map.of(SemiNaive.THREADS, 1, SemiNaive.SEARCH, false,
+        SemiNaive.PROGRESS, told(rounds))));
+    assertEquals(rounds, searched, "round, new tuples");
     assertEquals(run(physical, Map.of(SemiNaive.FUSE, false)), fused);
     for (int threads = 2; threads <= 3; threads++) {
       assertEquals(fused,
@@ -124,6 +134,11 @@ class ProbeChainTest {
           threads + " threads");
     }
     return fused;
+  }
+
+  /** Progress that notes each round and its new tuples in {@code rounds}. */
+  private static SemiNaive.Progress told(List<List<Integer>> rounds) {
+    return (round, deltas) -> rounds.add(List.of(round, Arrays.stream(deltas).sum()));
   }
 
   private Set<List<Object>> run(EnumerableRel physical, Map<String, Object> variables)
@@ -182,6 +197,116 @@ class ProbeChainTest {
     assertTrue(split.size() >= 3, "rounds of 1,000 new tuples or more: " + split);
     assertEquals(closure(edges), two);
     assertEquals(run(physical, Map.of(SemiNaive.THREADS, 1)), two);
+  }
+
+  /**
+   * Linear rules searched per source ({@code dev.mnestic.runtime.Traversal}): {@code tc[a, c] :=
+   * tc[a, b], *edge[b, c]} (a passes through), {@code tc[a, c] := *edge[a, b], tc[b, c]} (c
+   * passes through), the first with a probe that keeps some sources only ({@code *keep[a, a]},
+   * as a magic set does) and with a step of two edges; on random graphs with self-loops and
+   * cycles whose ids are dense from 0, dense from a negative start, spread past 32 bits, or
+   * too far apart for a bitset (a hash set instead), and on no edges at all; against a search
+   * in Java and the rounds ({@link #both}).
+   */
+  @Test void linearRulesSearchFromEachSource() throws SQLException {
+    final Random random = new Random(43);
+    for (int trial = 0; trial < 16; trial++) {
+      final int nodes = 1 + random.nextInt(70);
+      final int kind = trial % 4;
+      final List<Object[]> edges = new ArrayList<>();
+      for (Object[] e : pairs(random, nodes, trial == 5 ? 0 : random.nextInt(3 * nodes))) {
+        edges.add(new Object[] {id(kind, (Long) e[0]), id(kind, (Long) e[1])});
+      }
+      if (nodes > 2 && trial != 5) {
+        // a self-loop and a cycle through it
+        edges.add(new Object[] {id(kind, 1), id(kind, 1)});
+        edges.add(new Object[] {id(kind, 1), id(kind, 2)});
+        edges.add(new Object[] {id(kind, 2), id(kind, 1)});
+      }
+      final Set<List<Object>> closure = closure(edges);
+      final String where = "trial " + trial + ", ids of kind " + kind;
+      final RelOptTable edge = fixed("edge", edges);
+      final RelOptTable full = table("tc_full", pair);
+      final RelOptTable delta = table("tc_delta", pair);
+      // tc[a, c] := tc[a, b], *edge[b, c]
+      assertEquals(closure, both(() -> MnesticRelBuilder.recursiveUnion(
+          scan(edge).push(scan(delta).push(scan(edge).build())
+              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+              .project(b.field(0), b.field(3)).build()),
+          List.of(full), List.of(delta), 10_000).build()), where);
+      // tc[a, c] := *edge[a, b], tc[b, c], as the chain delta[b, c], edge[a, b]
+      final RelOptTable full2 = table("tc_full", pair);
+      final RelOptTable delta2 = table("tc_delta", pair);
+      assertEquals(closure, both(() -> MnesticRelBuilder.recursiveUnion(
+          scan(edge).push(scan(delta2).push(scan(edge).build())
+              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 1)))
+              .project(b.field(2), b.field(1)).build()),
+          List.of(full2), List.of(delta2), 10_000).build()), where + ", second column");
+      // tc[a, c] := tc[a, b], *keep[a, a], *edge[b, c]; seeded by every edge
+      final List<Object[]> keep = new ArrayList<>();
+      for (int k = 0; k < nodes; k += 2) {
+        keep.add(new Object[] {id(kind, k), id(kind, k)});
+      }
+      final RelOptTable kept = fixed("keep", keep);
+      final RelOptTable full3 = table("tc_full", pair);
+      final RelOptTable delta3 = table("tc_delta", pair);
+      final Set<List<Object>> filtered = new HashSet<>();
+      final Set<Object> keptIds = new HashSet<>();
+      keep.forEach(k -> keptIds.add(k[0]));
+      closure.stream().filter(p -> keptIds.contains(p.get(0))).forEach(filtered::add);
+      edges.forEach(e -> filtered.add(Arrays.asList(e)));
+      assertEquals(filtered, both(() -> MnesticRelBuilder.recursiveUnion(
+          scan(edge).push(scan(delta3).push(scan(kept).build())
+              .join(JoinRelType.INNER, b.and(
+                  b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 0)),
+                  b.isNotDistinctFrom(b.field(2, 0, 0), b.field(2, 1, 1))))
+              .push(scan(edge).build())
+              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+              .project(b.field(0), b.field(5)).build()),
+          List.of(full3), List.of(delta3), 10_000).build()), where + ", kept sources");
+      // tc[a, d] := tc[a, b], *edge[b, c], *edge[c, d]: the pairs at an odd distance
+      final RelOptTable full4 = table("tc_full", pair);
+      final RelOptTable delta4 = table("tc_delta", pair);
+      both(() -> MnesticRelBuilder.recursiveUnion(
+          scan(edge).push(scan(delta4).push(scan(edge).build())
+              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+              .push(scan(edge).build())
+              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 3), b.field(2, 1, 0)))
+              .project(b.field(0), b.field(5)).build()),
+          List.of(full4), List.of(delta4), 10_000).build());
+    }
+  }
+
+  /** Node {@code k}'s id of kind {@code kind}: dense, from -40, dense past 32 bits, far apart. */
+  private static long id(int kind, long k) {
+    return switch (kind) {
+      case 0 -> k;
+      case 1 -> k - 40;
+      case 2 -> (1L << 33) + k;
+      default -> k * 1_000_003_000L - 7;
+    };
+  }
+
+  /** A search deeper than the bound fails as the rounds do. */
+  @Test void aSearchPastTheBoundFailsAsTheRoundsDo() {
+    final List<Object[]> edges = new ArrayList<>();
+    for (long k = 0; k < 12; k++) {
+      edges.add(new Object[] {k, k + 1});
+    }
+    final RelOptTable edge = fixed("edge", edges);
+    final RelOptTable full = table("tc_full", pair);
+    final RelOptTable delta = table("tc_delta", pair);
+    final EnumerableRel physical = Plans.optimize(MnesticRelBuilder.recursiveUnion(
+        scan(edge).push(scan(delta).push(scan(edge).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+            .project(b.field(0), b.field(3)).build()),
+        List.of(full), List.of(delta), 5).build());
+    for (boolean search : List.of(true, false)) {
+      final FixpointException e = assertThrows(FixpointException.class,
+          () -> run(physical, Map.of(SemiNaive.SEARCH, search)), "search " + search);
+      assertEquals(FixpointException.Reason.DIVERGED, e.reason());
+      assertEquals(5, e.rounds());
+    }
   }
 
   private static Set<List<Object>> closure(List<Object[]> edges) {

@@ -17,7 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * range) and the entry rule's count read straight from the packed tuples, against a search in
  * Java and against the generic plan (a filter that keeps every row turns the packed read off),
  * on random graphs whose node ids are dense from 0, dense from a negative start, spread far
- * apart (past 32 bits too), mixed with Floats and Strings, and empty.
+ * apart (past 32 bits too), mixed with Floats and Strings, and empty; and the nodes reached
+ * from one source (a node, or a value no edge holds), by a rule of one column and as the
+ * closure's {@code tc[c, y]} (magic sets), each a search from its source.
  */
 class DenseFixpointTest extends OneStoreTest {
   private static final String CLOSURE = "tc[a, b] := *dense_edge[a, b]\n"
@@ -65,6 +67,15 @@ class DenseFixpointTest extends OneStoreTest {
           run(CLOSURE + "?[count(a), count_unique(b)] := tc[a, b]").rows(), where);
       assertEquals(List.of(counts),
           run(CLOSURE + "?[count(a), count_unique(b)] := tc[a, b], a == a").rows(), where);
+      // one source bound: a node of the graph, or a value no edge holds
+      final Object from = trial % 3 == 2 ? (Object) 1_000_000_007L : ids.get(random.nextInt(nodes));
+      final Set<List<Object>> reached = new HashSet<>();
+      closure.stream().filter(pair -> pair.get(0).equals(from))
+          .forEach(pair -> reached.add(List.of(pair.get(1))));
+      assertEquals(reached, new HashSet<>(run("r[y] := *dense_edge[" + literal(from) + ", y]\n"
+          + "r[y] := r[x], *dense_edge[x, y]\n?[y] := r[y]").rows()), where + ", from " + from);
+      assertEquals(reached, new HashSet<>(run(CLOSURE + "?[y] := tc[" + literal(from) + ", y]")
+          .rows()), where + ", tc from " + from);
     }
   }
 
