@@ -28,6 +28,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -139,7 +140,7 @@ public final class RowTable extends AbstractTable implements ScannableTable {
       throw new IllegalStateException(name + " is not empty");
     }
     rows = copy.derived(RowList.class, () -> RowList.packed(copy.values(), copy.width()));
-    indexes = copy.derived(RowIndex.class, java.util.concurrent.ConcurrentHashMap::new);
+    indexes = copy.derived(RowIndex.class, ConcurrentHashMap::new);
     kept = true;
     fix();
   }
