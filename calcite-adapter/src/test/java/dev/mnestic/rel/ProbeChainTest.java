@@ -108,6 +108,21 @@ class ProbeChainTest {
   }
 
   /**
+   * The closure of {@code edge}, {@code tc[a, c] := edge[a, c]; tc[a, c] := tc[a, b],
+   * *edge[b, c]}, in at most {@code bound} rounds: a fresh plan at each {@code get} over one
+   * pair of full and delta tables.
+   */
+  private Supplier<RelNode> closurePlan(RelOptTable edge, int bound) {
+    final RelOptTable full = table("tc_full", pair);
+    final RelOptTable delta = table("tc_delta", pair);
+    return () -> MnesticRelBuilder.recursiveUnion(
+        scan(edge).push(scan(delta).push(scan(edge).build())
+            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
+            .project(b.field(0), b.field(3)).build()),
+        List.of(full), List.of(delta), bound).build();
+  }
+
+  /**
    * The fixpoint's rows with the probe chains and without; checks that every iterative part
    * of the plan is a chain, that both agree, also with every round split between two and
    * three threads ({@link SemiNaive#SPLIT_AT} 0), and with a linear relation's rounds run
@@ -159,13 +174,7 @@ class ProbeChainTest {
       final int nodes = 2 + random.nextInt(60);
       final List<Object[]> edges = pairs(random, nodes, random.nextInt(3 * nodes));
       final RelOptTable edge = fixed("edge", edges);
-      final RelOptTable full = table("tc_full", pair);
-      final RelOptTable delta = table("tc_delta", pair);
-      final Set<List<Object>> tc = both(() -> MnesticRelBuilder.recursiveUnion(
-          scan(edge).push(scan(delta).push(scan(edge).build())
-              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
-              .project(b.field(0), b.field(3)).build()),
-          List.of(full), List.of(delta), 10_000).build());
+      final Set<List<Object>> tc = both(closurePlan(edge, 10_000));
       assertEquals(closure(edges), tc, "trial " + trial);
     }
   }
@@ -179,13 +188,7 @@ class ProbeChainTest {
     final Random random = new Random(37);
     final List<Object[]> edges = pairs(random, 400, 800);
     final RelOptTable edge = fixed("edge", edges);
-    final RelOptTable full = table("tc_full", pair);
-    final RelOptTable delta = table("tc_delta", pair);
-    final EnumerableRel physical = Plans.optimize(MnesticRelBuilder.recursiveUnion(
-        scan(edge).push(scan(delta).push(scan(edge).build())
-            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
-            .project(b.field(0), b.field(3)).build()),
-        List.of(full), List.of(delta), 10_000).build());
+    final EnumerableRel physical = Plans.optimize(closurePlan(edge, 10_000).get());
     final List<Integer> split = new ArrayList<>();
     final SemiNaive.Progress rounds = (round, deltas) -> {
       if (deltas[0] >= 1000) {
@@ -226,14 +229,8 @@ class ProbeChainTest {
       final Set<List<Object>> closure = closure(edges);
       final String where = "trial " + trial + ", ids of kind " + kind;
       final RelOptTable edge = fixed("edge", edges);
-      final RelOptTable full = table("tc_full", pair);
-      final RelOptTable delta = table("tc_delta", pair);
       // tc[a, c] := tc[a, b], *edge[b, c]
-      assertEquals(closure, both(() -> MnesticRelBuilder.recursiveUnion(
-          scan(edge).push(scan(delta).push(scan(edge).build())
-              .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
-              .project(b.field(0), b.field(3)).build()),
-          List.of(full), List.of(delta), 10_000).build()), where);
+      assertEquals(closure, both(closurePlan(edge, 10_000)), where);
       // tc[a, c] := *edge[a, b], tc[b, c], as the chain delta[b, c], edge[a, b]
       final RelOptTable full2 = table("tc_full", pair);
       final RelOptTable delta2 = table("tc_delta", pair);
@@ -294,13 +291,7 @@ class ProbeChainTest {
       edges.add(new Object[] {k, k + 1});
     }
     final RelOptTable edge = fixed("edge", edges);
-    final RelOptTable full = table("tc_full", pair);
-    final RelOptTable delta = table("tc_delta", pair);
-    final EnumerableRel physical = Plans.optimize(MnesticRelBuilder.recursiveUnion(
-        scan(edge).push(scan(delta).push(scan(edge).build())
-            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
-            .project(b.field(0), b.field(3)).build()),
-        List.of(full), List.of(delta), 5).build());
+    final EnumerableRel physical = Plans.optimize(closurePlan(edge, 5).get());
     for (boolean search : List.of(true, false)) {
       final FixpointException e = assertThrows(FixpointException.class,
           () -> run(physical, Map.of(SemiNaive.SEARCH, search)), "search " + search);
@@ -462,13 +453,7 @@ class ProbeChainTest {
     edges.add(new Object[] {2L, "y"});
     edges.add(new Object[] {2L, 1L});
     final RelOptTable edge = fixed("edge", edges);
-    final RelOptTable full = table("tc_full", pair);
-    final RelOptTable delta = table("tc_delta", pair);
-    final Set<List<Object>> tc = both(() -> MnesticRelBuilder.recursiveUnion(
-        scan(edge).push(scan(delta).push(scan(edge).build())
-            .join(JoinRelType.INNER, b.isNotDistinctFrom(b.field(2, 0, 1), b.field(2, 1, 0)))
-            .project(b.field(0), b.field(3)).build()),
-        List.of(full), List.of(delta), 10_000).build());
+    final Set<List<Object>> tc = both(closurePlan(edge, 10_000));
     assertEquals(closure(edges), tc);
   }
 

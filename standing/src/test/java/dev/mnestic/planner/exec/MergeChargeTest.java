@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,14 +91,7 @@ class MergeChargeTest {
       final int steps = (int) (width / step) + 3 + r.nextInt(4);
       for (int k = 0; k < steps; k++) {
         // every sub-window of the step gets rows, in no time order within the step
-        for (long start = k * step; start < (k + 1) * step; start += sub) {
-          for (int i = 2 + r.nextInt(8); i > 0; i--) {
-            final double[] row = {start + r.nextInt((int) sub),
-                Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
-            table.add(row);
-            state.add((long) row[0], row[1]);
-          }
-        }
+        addRows(r, table, state, k * step, (k + 1) * step, sub, () -> 2 + r.nextInt(8));
         final long[] merged = new long[summaries.size()];
         final long[] remade = new long[summaries.size()];
         final List<Object[]> reads = read(state, merged, remade);
@@ -208,14 +202,7 @@ class MergeChargeTest {
       final List<double[]> table = new ArrayList<>();
       final int steps = (int) ((retain + width) / step) + 2 + r.nextInt(3);
       for (int k = 0; k < steps; k++) {
-        for (long minute = k * step; minute < (k + 1) * step; minute += MINUTE) {
-          for (int i = 0; i < 20 * 60; i++) {
-            final double[] row = {minute + r.nextInt((int) MINUTE),
-                Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
-            table.add(row);
-            state.add((long) row[0], row[1]);
-          }
-        }
+        addRows(r, table, state, k * step, (k + 1) * step, MINUTE, () -> 20 * 60);
         final long[] merged = new long[3];
         read(state, merged, new long[3]);
         if ((k + 1) * step < retain + width) {
@@ -279,14 +266,7 @@ class MergeChargeTest {
         final long[] mergedInStep = new long[summaries.size()];
         for (long read = k * step + every; read <= (k + 1) * step; read += every) {
           // the rows before this read, sub-window by sub-window, in no time order within one
-          for (long start = read - every; start < read; start += sub) {
-            for (int i = 2 + r.nextInt(8); i > 0; i--) {
-              final double[] row = {start + r.nextInt((int) sub),
-                  Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
-              table.add(row);
-              state.add((long) row[0], row[1]);
-            }
-          }
+          addRows(r, table, state, read - every, read, sub, () -> 2 + r.nextInt(8));
           final long[] merged = new long[summaries.size()];
           final List<Object[]> reads = read(state, merged, new long[summaries.size()]);
           for (int s = 0; s < merged.length; s++) {
@@ -356,14 +336,7 @@ class MergeChargeTest {
         final long[] counted = new long[summaries.size()];
         final long[] selected = new long[summaries.size()];
         for (long read = k * step + every; read <= (k + 1) * step; read += every) {
-          for (long start = read - every; start < read; start += cell) {
-            for (int i = 0; i < perCell; i++) {
-              final double[] row = {start + r.nextInt((int) cell),
-                  Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
-              table.add(row);
-              state.add((long) row[0], row[1]);
-            }
-          }
+          addRows(r, table, state, read - every, read, cell, () -> perCell);
           final long[][] work = new long[2][];
           final List<Object[]> reads = readExact(state, work);
           for (int t = 0; t < counted.length; t++) {
@@ -496,6 +469,23 @@ class MergeChargeTest {
       List<double[]> table, String what) {
     for (int s : new int[] {1, 3}) {
       checkWindows(reads, summaries.get(s), s, table, what + ", summary " + s);
+    }
+  }
+
+  /**
+   * Rows for every cell of {@code cell} in [from, to), {@code count} of them a cell (drawn once
+   * per cell), at random times within the cell, log-normal values in quarters: added to
+   * {@code table} and to {@code state}.
+   */
+  private static void addRows(Random r, List<double[]> table, Sketches.State state, long from,
+      long to, long cell, IntSupplier count) {
+    for (long start = from; start < to; start += cell) {
+      for (int i = count.getAsInt(); i > 0; i--) {
+        final double[] row = {start + r.nextInt((int) cell),
+            Math.round(Math.exp(2 + r.nextGaussian()) * 4) / 4.0};
+        table.add(row);
+        state.add((long) row[0], row[1]);
+      }
     }
   }
 
