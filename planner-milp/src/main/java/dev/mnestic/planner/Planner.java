@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.function.Consumer;
 
 /**
  * The planner's pass order, in one place, and its one entry point, {@link #plan}, which the CLI
@@ -138,25 +139,35 @@ public final class Planner {
    *     search is stopped
    */
   public static Planned plan(Workload workload, Options options) {
+    return plan(workload, options, space -> { });
+  }
+
+  /**
+   * {@link #plan(Workload, Options)}, giving {@code built} the plan space as soon as it is
+   * built, before the selection ({@code mnestic plan --total} works out the cost without
+   * sharing from it on a thread of its own meanwhile).
+   */
+  public static Planned plan(Workload workload, Options options, Consumer<PlanSpace> built) {
     final long start = options.ticker().read();
     MilpSelector.startLoadingSolver();
     final long spaceUntil = start + options.timeLimit().toNanos() / SPACE_SHARE;
     final PlanSpace space = space(workload, options.lists(), options.execution(),
         options.limitCoversSpace() ? new SpaceShare(options.ticker(), spaceUntil) : (queries, after) -> true);
-    final long built = options.ticker().read() - start;
+    final long builtNanos = options.ticker().read() - start;
+    built.accept(space);
     final Duration limit = options.limitCoversSpace()
-        ? options.timeLimit().minusNanos(built).minus(options.timeLimit().dividedBy(MARGIN)) : options.timeLimit();
+        ? options.timeLimit().minusNanos(builtNanos).minus(options.timeLimit().dividedBy(MARGIN)) : options.timeLimit();
     final Plan selected = new MilpSelector(space, options.solver(), limit.isNegative() ? Duration.ZERO : limit,
         options.ticker(), options.stop()).solve();
     // Building the space comes first among the phases the plan reports, cut when its deadline
     // narrowed some chunk.
     final List<Search.Phase> phases = new ArrayList<>();
-    phases.add(new Search.Phase("plan space", built / 1_000_000, !space.narrowed().isEmpty()));
+    phases.add(new Search.Phase("plan space", builtNanos / 1_000_000, !space.narrowed().isEmpty()));
     phases.addAll(selected.search().phases());
     final Plan plan = new Plan(selected.candidates(), selected.edges(), selected.cost(), selected.bound(),
         selected.status(), selected.variables(), selected.constraints(), selected.millis(),
         new Search(phases, selected.search().parts(), selected.search().cuts()));
-    return new Planned(space, plan, built);
+    return new Planned(space, plan, builtNanos);
   }
 
   /**

@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -127,10 +128,26 @@ final class LagrangianBound {
   }
 
   private record Key(int candidate, Duration asked, int branch, int consumer) {
+    // Written out, as Guarantee's: C1 alone does not inline a record's generated methods.
+    @Override public boolean equals(Object o) {
+      return o instanceof Key k && candidate == k.candidate && branch == k.branch && consumer == k.consumer
+          && Objects.equals(asked, k.asked);
+    }
+
+    @Override public int hashCode() {
+      return ((candidate * 31 + Objects.hashCode(asked)) * 31 + branch) * 31 + consumer;
+    }
   }
 
   /** Candidate v, streamed into {@code consumer} (-1: a result kept, read by any consumer). */
   private record Facility(int v, int consumer) {
+    @Override public boolean equals(Object o) {
+      return o instanceof Facility f && v == f.v && consumer == f.consumer;
+    }
+
+    @Override public int hashCode() {
+      return v * 31 + consumer;
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.mnestic.planner.view;
 
 import dev.mnestic.planner.Planner;
+import dev.mnestic.planner.physical.PlanSpace;
 import dev.mnestic.planner.select.PlanningException;
 import dev.mnestic.planner.select.Search;
 import dev.mnestic.planner.select.Solver;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -52,11 +54,12 @@ public final class PlanCommand {
       + "  whole command from its start, view included: a view out of time writes the chosen plan\n"
       + "  and as much of the memo as fits, --full all of it";
   /**
-   * Under {@code --total}, the share of the limit kept for what follows the plan: the cost
-   * without sharing and the view (a tenth, 0.5 s of 5 s). The cost without sharing may use what
-   * is left of it but the last {@link #VIEW_LAST}th of the limit, which is the view's.
+   * Under {@code --total}, the view's slice of the limit, reserved before planning: writing the
+   * chosen plan takes about this many times what reading and parsing the workload took in the
+   * same process (both walk every query once, cold; measured 2.0-2.6 times, idle and at load
+   * 14), at least a {@link #VIEW_LAST}th of the limit and at most half of what is left.
    */
-  private static final int VIEW_SHARE = 10;
+  private static final int VIEW_PER_PARSE = 3;
   private static final int VIEW_LAST = 20;
   private PlanCommand() {
   }
@@ -165,20 +168,35 @@ public final class PlanCommand {
     try {
       final long parsed = ticker.read();
       final long deadline = total == null ? Long.MAX_VALUE : start + total.toNanos();
+      // The view's slice, reserved up front: writing the chosen plan costs about VIEW_PER_PARSE
+      // times what reading and parsing the workload did, in this process at this load.
+      final long viewFrom = total == null || full ? Long.MAX_VALUE : deadline - Math.min(Math.max(0, deadline - parsed) / 2,
+          Math.max(total.toNanos() / VIEW_LAST, VIEW_PER_PARSE * (parsed - commandStart)));
       if (total != null) {
-        final Duration left = Duration.ofNanos(deadline - parsed).minus(total.dividedBy(VIEW_SHARE));
-        options = options.withTotalLimit(left.isNegative() ? Duration.ZERO : left);
+        options = options.withTotalLimit(Duration.ofNanos(Math.max(0, Math.min(deadline, viewFrom) - parsed)));
       }
-      final Planner.Planned planned = Planner.plan(workload, options);
+      final Aside alone = new Aside(ticker, () -> ticker.read() >= viewFrom);
+      final Planner.Planned planned = Planner.plan(workload, options, alone::start);
       seen.accept(planned);
       final long plannedAt = ticker.read();
-      final long viewFrom = total == null || full ? Long.MAX_VALUE : deadline - total.toNanos() / VIEW_LAST;
-      final double alone = TreePlans.costWithoutSharing(planned.space(), () -> ticker.read() >= viewFrom);
+      alone.join();
       final long aloneAt = ticker.read();
-      final PlanView view = new PlanView(planned.space(), planned.plan(), alone,
-          total == null || full ? null : () -> ticker.read() >= deadline);
-      final String text = output.equals("json") ? view.json() + "\n" : output.equals("dot") ? view.dot()
-          : memo ? view.text() : view.memoSize() + view.chosen();
+      // The memo up to a tenth of the view's slice before the deadline: the rest is for writing it out.
+      final long memoUntil = deadline - Math.max(0, deadline - viewFrom) / 10;
+      final PlanView view = new PlanView(planned.space(), planned.plan(), alone.cost,
+          total == null || full ? null : () -> ticker.read() >= memoUntil);
+      // The chosen plan first, so the memo's size (its rejected edges counted) takes what is left.
+      final String text;
+      if (output.equals("json")) {
+        text = view.json() + "\n";
+      } else if (output.equals("dot")) {
+        text = view.dot();
+      } else if (memo) {
+        text = view.text();
+      } else {
+        final String chosen = view.chosen();
+        text = view.memoSize() + chosen;
+      }
       out.print(text);
       out.flush();
       if (total != null) {
@@ -188,11 +206,12 @@ public final class PlanCommand {
             .collect(Collectors.joining(", "));
         final String report = String.format(Locale.ROOT, "total %.3f s from the process's start, ended at %.3f s:"
             + " process start to JVM %d ms, JVM start to the command %d ms, reading the workload %d ms,"
-            + " planning %d ms, without sharing %d ms%s, view %d ms; cut short: %s; cost %s, bound %s (gap %.2f%%)",
+            + " planning %d ms, without sharing %d ms alongside it%s and %d ms after, view %d ms (%d ms reserved);"
+            + " cut short: %s; cost %s, bound %s (gap %.2f%%)",
             total.toNanos() / 1e9, (end - start) / 1e9, millis(jvm - start), millis(commandStart - jvm),
-            millis(parsed - commandStart), millis(plannedAt - parsed), millis(aloneAt - plannedAt),
-            Double.isNaN(alone) ? " (not finished)" : "", millis(end - aloneAt),
-            cutShort(cut, Double.isNaN(alone), view.cut()),
+            millis(parsed - commandStart), millis(plannedAt - parsed), millis(alone.nanos),
+            Double.isNaN(alone.cost) ? " (not finished)" : "", millis(aloneAt - plannedAt), millis(end - aloneAt),
+            full ? 0 : millis(deadline - viewFrom), cutShort(cut, Double.isNaN(alone.cost), view.cut()),
             num(planned.plan().cost()), num(planned.plan().bound()), 100 * (planned.plan().cost() > 0
                 ? Math.max(0, planned.plan().cost() - planned.plan().bound()) / planned.plan().cost() : 0));
         (output.equals("text") ? out : err).println(report);
@@ -201,6 +220,49 @@ public final class PlanCommand {
     } catch (PlanningException e) {
       err.println("mnestic plan: " + file + ": " + e.getMessage());
       return 1;
+    }
+  }
+
+  /**
+   * The cost without sharing ({@link TreePlans#costWithoutSharing(PlanSpace, BooleanSupplier)}),
+   * worked out on a thread of its own from the plan space's completion, alongside the selection,
+   * until {@code late} (never without {@code --total} or with {@code --full}); NaN when cut, or
+   * when some query has no plan (the selection then says so).
+   */
+  private static final class Aside {
+    private final Ticker ticker;
+    private final BooleanSupplier late;
+    private Thread thread;
+    /** The cost, NaN until worked out; and the time it took. Read after {@link #join}. */
+    double cost = Double.NaN;
+    long nanos;
+
+    Aside(Ticker ticker, BooleanSupplier late) {
+      this.ticker = ticker;
+      this.late = late;
+    }
+
+    void start(PlanSpace space) {
+      thread = new Thread(() -> {
+        final long from = ticker.read();
+        try {
+          cost = TreePlans.costWithoutSharing(space, late);
+        } catch (PlanningException e) {
+          // The selection meets the same query without a plan and says so.
+        }
+        nanos = ticker.read() - from;
+      }, "mnestic plan: cost without sharing");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    void join() {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new PlanningException("interrupted while working out the cost without sharing");
+      }
     }
   }
 

@@ -75,7 +75,7 @@ class TotalLimitTest {
     assertTrue(report.startsWith("total 0.050 s from the process's start, ended at "), report);
     assertTrue(report.contains("; cut short: " + String.join(", ", cut) + ", without sharing, the view's memo; cost "),
         report);
-    assertTrue(report.contains(" without sharing 0 ms (not finished), "), report);
+    assertTrue(report.contains(" without sharing 0 ms alongside it (not finished) and "), report);
     assertTrue(report.contains(": process start to JVM 10 ms, JVM start to the command "), report);
   }
 
