@@ -39,7 +39,8 @@ import java.util.stream.Collectors;
  * the wall clock from the process's start (for {@code bin/mnestic}, the script's start, as it
  * {@code exec}s the JVM) to the view written: the JVM's start, reading the workload, the plan
  * space and Stage 3 ({@link Planner.Options#withTotalLimit}, given what is left less the view's
- * share, {@link #VIEW_SHARE}), the cost without sharing and the view, each cut at its deadline.
+ * slice, reserved up front, {@link #VIEW_PER_PARSE}), the cost without sharing (beside the
+ * selection, until the view's slice starts) and the view, each cut at its deadline.
  * The view then writes the chosen plan first and the memo after it as far as time allows
  * ({@link PlanView#PlanView(dev.mnestic.planner.physical.PlanSpace, dev.mnestic.planner.select.Plan,
  * double, java.util.function.BooleanSupplier)}); {@code --full} writes it whole however late.

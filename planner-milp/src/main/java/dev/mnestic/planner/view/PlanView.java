@@ -48,6 +48,11 @@ public final class PlanView {
   private final Set<PhysicalEdge> chosenEdges;
   /** The ε and δ of each chosen candidate's result in the plan. */
   private final Map<Integer, Guarantee> levels;
+  /**
+   * Each level's text, made once: a plan of 1,664 queries holds a few dozen levels, and
+   * formatting one anew for each of its 5,800 candidates was a fifth of writing the plan cold.
+   */
+  private final Map<Guarantee, String> levelText = new HashMap<>();
   /** The part of each chosen candidate (an index into the search's parts), when the search has parts. */
   private final Map<Integer, Integer> partOf = new HashMap<>();
   /** The chosen edges into each chosen candidate, by input; made on first use ({@link #into}). */
@@ -308,7 +313,7 @@ public final class PlanView {
       for (int v : space.byGroup().get(g)) {
         if (chosen.contains(v)) {
           b.append("  v").append(v).append(" G").append(g).append(' ').append(describe(v)).append("  [")
-              .append(levels.get(v)).append(']');
+              .append(levelText.computeIfAbsent(levels.get(v), Guarantee::toString)).append(']');
           for (PhysicalEdge e : into(v)) {
             b.append(" <-").append(e.input()).append(" v").append(e.producer());
           }

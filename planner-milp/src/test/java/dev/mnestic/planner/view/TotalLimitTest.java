@@ -59,7 +59,8 @@ class TotalLimitTest {
     assertTrue(plan.cost() <= TreePlans.costWithoutSharing(space) * (1 + 1e-9));
     final List<String> cut = plan.search().phases().stream().filter(Search.Phase::cut).map(Search.Phase::name)
         .toList();
-    assertTrue(cut.containsAll(List.of("plan space", "local search", "pruning", "Lagrangian bounds", "CP-SAT")),
+    assertTrue(cut.containsAll(List.of("plan space", "grown plans", "local search", "pruning", "Lagrangian bounds",
+        "CP-SAT")),
         cut.toString());
     // The chosen plan is there, whole: every chosen candidate on its line.
     for (int v : plan.candidates()) {
@@ -77,6 +78,28 @@ class TotalLimitTest {
         report);
     assertTrue(report.contains(" without sharing 0 ms alongside it (not finished) and "), report);
     assertTrue(report.contains(": process start to JVM 10 ms, JVM start to the command "), report);
+  }
+
+  /**
+   * With time to spare, the cost without sharing is worked out beside the selection and equals
+   * the one worked out apart; the view's slice, reserved before planning, is the larger of a
+   * twentieth of the limit and three times reading the workload, as the report says.
+   */
+  @Test void withTimeToSpareTheCostWithoutSharingIsWorkedOutAndTheViewsSliceReserved() throws Exception {
+    final Path file = dir.resolve("dashboard.workload");
+    Files.writeString(file, Dashboards.generate(12, 3));
+    final List<Planner.Planned> seen = new ArrayList<>();
+    final String text = run(0, Ticker.SYSTEM, System.nanoTime(), seen, file.toString(), "--total", "60")[0];
+    final double alone = TreePlans.costWithoutSharing(seen.get(0).space());
+    assertTrue(text.contains(", without sharing " + String.format(java.util.Locale.ROOT, "%.6g", alone) + "\n"), text);
+    final String report = text.lines().reduce((a, b) -> b).orElseThrow();
+    final java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "reading the workload (\\d+) ms, .* alongside it and \\d+ ms after, view \\d+ ms \\((\\d+) ms reserved\\);"
+        + " cut short: nothing;").matcher(report);
+    assertTrue(m.find(), report);
+    final long parse = Long.parseLong(m.group(1));
+    final long reserved = Long.parseLong(m.group(2));
+    assertTrue(reserved >= 3000 && reserved >= 3 * parse && reserved <= Math.max(3000, 3 * (parse + 1)), report);
   }
 
   /** {@code --full} writes the whole view however late; JSON's report goes to stderr. */
