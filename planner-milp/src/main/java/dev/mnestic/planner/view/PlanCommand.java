@@ -57,8 +57,9 @@ public final class PlanCommand {
   /**
    * Under {@code --total}, the view's slice of the limit, reserved before planning: writing the
    * chosen plan takes about this many times what reading and parsing the workload took in the
-   * same process (both walk every query once, cold; measured 2.0-2.6 times, idle and at load
-   * 14), at least a {@link #VIEW_LAST}th of the limit and at most half of what is left.
+   * same process (both walk every query once, cold; the chosen plan of 1,664 queries took 1.7-3.5
+   * times as long at load 3-6), at least a {@link #VIEW_LAST}th of the limit and at most half of
+   * what is left.
    */
   private static final int VIEW_PER_PARSE = 3;
   private static final int VIEW_LAST = 20;
