@@ -172,12 +172,13 @@ public final class PlanCommand {
       final long deadline = total == null ? Long.MAX_VALUE : start + total.toNanos();
       // The view's slice, reserved up front: writing the chosen plan costs about VIEW_PER_PARSE
       // times what reading and parsing the workload did, in this process at this load.
-      final long viewFrom = total == null || full ? Long.MAX_VALUE : deadline - Math.min(Math.max(0, deadline - parsed) / 2,
+      final long viewFrom = total == null ? Long.MAX_VALUE : deadline - Math.min(Math.max(0, deadline - parsed) / 2,
           Math.max(total.toNanos() / VIEW_LAST, VIEW_PER_PARSE * (parsed - commandStart)));
       if (total != null) {
-        options = options.withTotalLimit(Duration.ofNanos(Math.max(0, Math.min(deadline, viewFrom) - parsed)));
+        options = options.withTotalLimit(Duration.ofNanos(Math.max(0, viewFrom - parsed)));
       }
-      final Aside alone = new Aside(ticker, () -> ticker.read() >= viewFrom);
+      // --full: the planning ends as without it, the cost without sharing and the view are whole.
+      final Aside alone = new Aside(ticker, full ? () -> false : () -> ticker.read() >= viewFrom);
       final Planner.Planned planned = Planner.plan(workload, options, alone::start);
       seen.accept(planned);
       final long plannedAt = ticker.read();
@@ -213,7 +214,7 @@ public final class PlanCommand {
             total.toNanos() / 1e9, (end - start) / 1e9, millis(jvm - start), millis(commandStart - jvm),
             millis(parsed - commandStart), millis(plannedAt - parsed), millis(alone.nanos),
             Double.isNaN(alone.cost) ? " (not finished)" : "", millis(aloneAt - plannedAt), millis(end - aloneAt),
-            full ? 0 : millis(deadline - viewFrom), cutShort(cut, Double.isNaN(alone.cost), view.cut()),
+            millis(deadline - viewFrom), cutShort(cut, Double.isNaN(alone.cost), view.cut()),
             num(planned.plan().cost()), num(planned.plan().bound()), 100 * (planned.plan().cost() > 0
                 ? Math.max(0, planned.plan().cost() - planned.plan().bound()) / planned.plan().cost() : 0));
         (output.equals("text") ? out : err).println(report);
