@@ -41,7 +41,11 @@ public final class SampleSource {
     if (bounded) {
       builder.setBounded(OffsetsInitializer.latest());
     }
-    return env.fromSource(builder.build(), watermarks(lateness), "samples from Kafka " + topic);
+    // One reader subtask holds every partition from the start, each partition its own
+    // watermark: readers that got their partitions apart let the first one's watermark run
+    // ahead (a reader with no partition yet is idle), and the others' first samples came late.
+    return env.fromSource(builder.build(), watermarks(lateness), "samples from Kafka " + topic)
+        .setParallelism(1);
   }
 
   /** The samples of files of JSON lines under {@code paths} (files or folders). */
