@@ -2,6 +2,8 @@ package dev.mnestic.flink.job;
 
 import dev.mnestic.flink.io.Answer;
 import dev.mnestic.flink.io.Sample;
+import dev.mnestic.flink.io.SampleJson;
+import dev.mnestic.flink.io.SampleSource;
 import dev.mnestic.planner.Planner;
 import dev.mnestic.planner.exec.PlanExecution;
 import dev.mnestic.planner.physical.Execution;
@@ -15,7 +17,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +30,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,6 +47,35 @@ class PlanJobTest {
   static final MiniClusterExtension FLINK = new MiniClusterExtension(
       new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1)
           .setNumberSlotsPerTaskManager(PARALLELISM).build());
+
+  /**
+   * Samples from files of JSON lines (two, one with a blank line) through the same job, every
+   * answer the embedded executor's.
+   */
+  @Test void samplesFromFiles(@TempDir Path dir) throws Exception {
+    final Random r = new Random(7);
+    final Workload workload = WorkloadParser.parse(Monitoring.workload(r, 1));
+    final Planner.Planned planned = Planner.plan(workload, Planner.Options.defaults()
+        .withExecution(Execution.STANDING).withSelectionLimit(Duration.ofSeconds(20)));
+    final PlanJob job = PlanJob.of(new PlanExecution(planned.space(), planned.plan()));
+    final List<Sample> samples = Monitoring.samples(r, 1, 10_000, 6);
+    final int half = samples.size() / 2;
+    Files.write(dir.resolve("a.json"), samples.subList(0, half).stream()
+        .map(SampleJson::format).toList());
+    Files.write(dir.resolve("b.json"), Stream.concat(Stream.of(""), samples.subList(half,
+        samples.size()).stream().map(SampleJson::format)).toList());
+    final StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(PARALLELISM);
+    final List<Answer> answers = new ArrayList<>();
+    // Readers may take the files in either order: a lateness past the samples' span drops
+    // none, and the windows close as the files end.
+    final DataStream<Sample> in = SampleSource.files(env, Duration.ofMinutes(10),
+        dir.toString());
+    job.answers(in, PARALLELISM).executeAndCollect().forEachRemaining(answers::add);
+    final int[] counted = Monitoring.compare(workload, job, samples,
+        Embedded.answers(job.execution(), samples), answers);
+    assertTrue(counted[0] + counted[1] > 0, "no answer compared");
+  }
 
   @Test void randomWorkloadsAnswerAsTheEmbeddedExecutor() throws Exception {
     int identical = 0;
