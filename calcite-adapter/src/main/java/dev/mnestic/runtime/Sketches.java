@@ -140,11 +140,6 @@ public final class Sketches {
       return closes;
     }
 
-    /** The bytes its sketch holds ({@link #HELD_BYTES}'s measure). */
-    public long bytes() {
-      return sketch.bytes();
-    }
-
     /** Its bytes, for {@link #fromBytes}. */
     public byte[] toBytes() {
       final byte[] body = switch (family) {
@@ -182,8 +177,7 @@ public final class Sketches {
       final double parameter = b.getDouble();
       final byte[] body = Arrays.copyOfRange(bytes, b.position(), bytes.length);
       final Sketch sketch = switch (family) {
-        case KLL -> new Kll(KllDoublesSketch.heapify(
-            Memory.wrap(body)));
+        case KLL -> new Kll(KllDoublesSketch.heapify(Memory.wrap(body)));
         case DDSKETCH -> {
           final DDSketch d = DDSketches.unboundedDense(parameter);
           try {
@@ -225,6 +219,8 @@ public final class Sketches {
    * windows, and those of the merges reading it, are made from: the windows and sub-windows
    * before them are dropped, and a row older than all it keeps is not added. 0 reads every
    * window.
+   *
+   * <p>Serializable: a distributed pass (flink-job) ships the plan's summaries to its tasks.
    */
   public record Summary(Family family, double parameter, long width, long step, long subWidth,
       List<Double> phis, int source, long retain) implements Serializable {
