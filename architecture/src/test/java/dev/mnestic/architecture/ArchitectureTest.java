@@ -38,6 +38,7 @@ import java.util.Map;
  *   jdbc-driver       calcite-adapter, value, sql-dialect, datalog-frontend, jdbc-remote
  *   standing          planner-milp, sql-dialect (its SPI, sql.StandingQueries),
  *                     calcite-adapter, value
+ *   flink-job         standing, planner-milp, calcite-adapter (and Flink, Kafka's client)
  *   examples          nothing (java.sql only)
  *   bench             every module but examples
  * </pre>
@@ -63,6 +64,7 @@ class ArchitectureTest {
           .layer("jdbc-remote").definedBy(module("jdbc-remote"))
           .layer("jdbc-driver").definedBy(module("jdbc-driver"))
           .layer("standing").definedBy(module("standing"))
+          .layer("flink-job").definedBy(module("flink-job"))
           .layer("examples").definedBy(module("examples"))
           .layer("bench").definedBy(module("bench"))
           .whereLayer("value").mayNotAccessAnyLayer()
@@ -79,12 +81,14 @@ class ArchitectureTest {
               "calcite-adapter", "value", "sql-dialect", "datalog-frontend", "jdbc-remote")
           .whereLayer("standing")
           .mayOnlyAccessLayers("planner-milp", "sql-dialect", "calcite-adapter", "value")
+          .whereLayer("flink-job")
+          .mayOnlyAccessLayers("standing", "planner-milp", "calcite-adapter")
           .whereLayer("examples").mayNotAccessAnyLayer()
           .whereLayer("bench")
           .mayOnlyAccessLayers(
               "value", "graph-algorithms", "search", "calcite-adapter", "sql-dialect",
               "datalog-frontend",
-              "planner-milp", "jdbc-remote", "jdbc-driver", "standing");
+              "planner-milp", "jdbc-remote", "jdbc-driver", "standing", "flink-job");
 
   /** CozoDB's values are plain Java: SQL, Calcite and Avatica never reach them. */
   @ArchTest
@@ -163,6 +167,9 @@ class ArchitectureTest {
           Map.entry("dev.mnestic.planner.workload", "planner-milp"),
           Map.entry("dev.mnestic.planner.exec", "standing"),
           Map.entry("dev.mnestic.standing", "standing"),
+          Map.entry("dev.mnestic.flink.io", "flink-job"),
+          Map.entry("dev.mnestic.flink.job", "flink-job"),
+          Map.entry("dev.mnestic.flink.submit", "flink-job"),
           Map.entry("dev.mnestic.remote", "jdbc-remote"),
           Map.entry("dev.mnestic.jdbc", "jdbc-driver"),
           Map.entry("dev.mnestic.server", "jdbc-driver"),

@@ -2,16 +2,23 @@ package dev.mnestic.runtime;
 
 import com.datadoghq.sketch.ddsketch.DDSketch;
 import com.datadoghq.sketch.ddsketch.DDSketches;
+import com.datadoghq.sketch.ddsketch.encoding.ByteArrayInput;
+import com.datadoghq.sketch.ddsketch.encoding.GrowingByteArrayOutput;
 import com.datadoghq.sketch.ddsketch.store.Store;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.datasketches.kll.KllDoublesSketch;
+import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.quantilescommon.QuantileSearchCriteria;
 
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -98,6 +105,102 @@ public final class Sketches {
   public enum Family { KLL, DDSKETCH, EXACT }
 
   /**
+   * One window built from rows of one summary of a {@link State}, taken out of it
+   * ({@link State#takeClosed}) to be merged into another's ({@link State#mergePart}): a tumbling
+   * cell (by start) or a sliding window of a KLL or DDSketch built directly (by end), closed at
+   * {@link #closes}. What a distributed pass moves from each parallel reader of the rows to the
+   * one merging a metric's summaries; {@link #toBytes} holds it in the family's own format
+   * (KLL's and DDSketch's serializations, an exact cell's values).
+   */
+  public static final class Part {
+    private final int summary;
+    private final long key;
+    private final long closes;
+    private final Family family;
+    private final double parameter;
+    private final Sketch sketch;
+
+    private Part(int summary, long key, long closes, Family family, double parameter,
+        Sketch sketch) {
+      this.summary = summary;
+      this.key = key;
+      this.closes = closes;
+      this.family = family;
+      this.parameter = parameter;
+      this.sketch = sketch;
+    }
+
+    /** The index of its summary. */
+    public int summary() {
+      return summary;
+    }
+
+    /** When its window closes (epoch milliseconds): no row after it belongs to it. */
+    public long closes() {
+      return closes;
+    }
+
+    /** Its bytes, for {@link #fromBytes}. */
+    public byte[] toBytes() {
+      final byte[] body = switch (family) {
+        case KLL -> ((Kll) sketch).sketch().toByteArray();
+        case DDSKETCH -> {
+          final GrowingByteArrayOutput out = GrowingByteArrayOutput.withDefaultInitialCapacity();
+          try {
+            ((Dd) sketch).sketch().encode(out, false);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          yield out.trimmedCopy();
+        }
+        case EXACT -> {
+          final Exact e = (Exact) sketch;
+          final ByteBuffer b = ByteBuffer.allocate(8 * e.size);
+          for (int i = 0; i < e.size; i++) {
+            b.putDouble(e.values[i]);
+          }
+          yield b.array();
+        }
+      };
+      return ByteBuffer.allocate(4 + 8 + 8 + 1 + 8 + body.length).putInt(summary)
+          .putLong(key).putLong(closes).put((byte) family.ordinal()).putDouble(parameter)
+          .put(body).array();
+    }
+
+    /** The part {@link #toBytes} wrote. */
+    public static Part fromBytes(byte[] bytes) {
+      final ByteBuffer b = ByteBuffer.wrap(bytes);
+      final int summary = b.getInt();
+      final long key = b.getLong();
+      final long closes = b.getLong();
+      final Family family = Family.values()[b.get()];
+      final double parameter = b.getDouble();
+      final byte[] body = Arrays.copyOfRange(bytes, b.position(), bytes.length);
+      final Sketch sketch = switch (family) {
+        case KLL -> new Kll(KllDoublesSketch.heapify(Memory.wrap(body)));
+        case DDSKETCH -> {
+          final DDSketch d = DDSketches.unboundedDense(parameter);
+          try {
+            d.decodeAndMergeWith(ByteArrayInput.wrap(body));
+          } catch (IOException e) {
+            throw new IllegalArgumentException("a DDSketch part that does not decode", e);
+          }
+          yield new Dd(d);
+        }
+        case EXACT -> {
+          final Exact e = new Exact();
+          final ByteBuffer v = ByteBuffer.wrap(body);
+          while (v.hasRemaining()) {
+            e.update(v.getDouble());
+          }
+          yield e;
+        }
+      };
+      return new Part(summary, key, closes, family, parameter, sketch);
+    }
+  }
+
+  /**
    * One summary per window. The windows are [end - width, end) for every end that is a multiple
    * of {@code step} since the epoch and whose window holds a row. {@code family} is KLL
    * (DataSketches' KLL of size {@code parameter} = k), DDSKETCH (DataDog's DDSketch of relative
@@ -116,9 +219,11 @@ public final class Sketches {
    * windows, and those of the merges reading it, are made from: the windows and sub-windows
    * before them are dropped, and a row older than all it keeps is not added. 0 reads every
    * window.
+   *
+   * <p>Serializable: a distributed pass (flink-job) ships the plan's summaries to its tasks.
    */
   public record Summary(Family family, double parameter, long width, long step, long subWidth,
-      List<Double> phis, int source, long retain) {
+      List<Double> phis, int source, long retain) implements Serializable {
     public Summary {
       if (retain < 0) {
         throw new IllegalArgumentException("a retention is not negative: " + retain);
@@ -312,6 +417,81 @@ public final class Sketches {
       }
       for (Sliding w : slidings) {
         w.update(t, v);
+      }
+    }
+
+    /**
+     * Takes out every window built from rows that is closed at {@code time} (epoch
+     * milliseconds): each tumbling cell ending at or before it, and each sliding window of a KLL
+     * or DDSketch built directly ending at or before it, as {@link Part}s, in order of their
+     * close. What one parallel reader of a stream built, for {@link #mergePart} elsewhere.
+     */
+    public List<Part> takeClosed(long time) {
+      final List<Part> out = new ArrayList<>();
+      for (int s = 0; s < summaries.size(); s++) {
+        if (cellsOf[s] != null) {
+          final Cells c = cellsOf[s];
+          final Iterator<Map.Entry<Long, Sketch>> i = c.byStart.headMap(time - c.width, true)
+              .entrySet().iterator();
+          while (i.hasNext()) {
+            final Map.Entry<Long, Sketch> e = i.next();
+            out.add(new Part(s, e.getKey(), e.getKey() + c.width, c.family, c.parameter,
+                e.getValue()));
+            c.changed.remove(e.getKey());
+            i.remove();
+          }
+          c.last = null;
+        } else if (slidingOf[s] != null) {
+          final Iterator<Map.Entry<Long, Sketch>> i = slidingOf[s].windows.headMap(time, true)
+              .entrySet().iterator();
+          while (i.hasNext()) {
+            final Map.Entry<Long, Sketch> e = i.next();
+            out.add(new Part(s, e.getKey(), e.getKey(), slidingOf[s].family,
+                slidingOf[s].parameter, e.getValue()));
+            i.remove();
+          }
+        }
+      }
+      out.sort((a, b) -> Long.compare(a.closes, b.closes));
+      return out;
+    }
+
+    /**
+     * Merges {@code part} (of a state over the same summaries) into its summary's window, as if
+     * its rows were added here: KLL's and DDSketch's merges (DDSketch's exact, bucket counts
+     * added; KLL's within its rank error), an exact cell's values added. The latest row time
+     * becomes at least the part's close less one millisecond. A part of a window already
+     * pruned is not kept.
+     */
+    public void mergePart(Part part) {
+      final int s = part.summary;
+      final Summary summary = summaries.get(s);
+      if (summary.family() != part.family || summary.parameter() != part.parameter) {
+        throw new IllegalArgumentException("a part of " + part.family + "(" + part.parameter
+            + ") does not merge into summary " + s + " " + summary);
+      }
+      latest = Math.max(latest, part.closes - 1);
+      if (cellsOf[s] != null) {
+        final Cells c = cellsOf[s];
+        if (part.key + c.width > c.floor) {
+          c.byStart.merge(part.key, part.sketch, (a, b) -> {
+            a.merge(b);
+            return a;
+          });
+          c.changed.add(part.key);
+          c.last = null;
+        }
+      } else if (slidingOf[s] != null) {
+        final Sliding w = slidingOf[s];
+        if (w.floor == Long.MIN_VALUE || part.key - w.width >= w.floor) {
+          w.windows.merge(part.key, part.sketch, (a, b) -> {
+            a.merge(b);
+            return a;
+          });
+        }
+      } else {
+        throw new IllegalArgumentException("summary " + s + " " + summary
+            + " is not built from rows: it has no parts");
       }
     }
 
@@ -1471,9 +1651,15 @@ public final class Sketches {
       sorted = size;
     }
 
-    /** Never called: exact windows are made from cells by counting ({@link ExactWindows}). */
+    /**
+     * Adds the other cell's values: parts of one cell built apart ({@link Part}). Windows are
+     * never merged so: they are made from cells by counting ({@link ExactWindows}).
+     */
     @Override public void merge(Sketch other) {
-      throw new UnsupportedOperationException("exact windows are merged by counting");
+      final Exact o = (Exact) other;
+      for (int i = 0; i < o.size; i++) {
+        update(o.values[i]);
+      }
     }
 
     @Override public double quantile(double phi) {

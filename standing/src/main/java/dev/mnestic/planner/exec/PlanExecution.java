@@ -21,6 +21,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.tools.RelBuilder;
 
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -194,6 +195,36 @@ public final class PlanExecution {
       out.put(q.name(), series(producer(space.answers().get(q.name()), 0), values));
     }
     return out;
+  }
+
+  /**
+   * What each query reads from {@link #summaries}, as {@link #answers} reads it: one
+   * {@link Read}, or a ratio's two (numerator first), its answer in a window their quotient.
+   */
+  public Map<String, List<Read>> reads() {
+    final Map<String, List<Read>> out = new LinkedHashMap<>();
+    for (Query q : space.workload().queries()) {
+      final int v = producer(space.answers().get(q.name()), 0);
+      out.put(q.name(), logical(v).operator() instanceof Operator.Divide
+          ? List.of(read(producer(v, 0)), read(producer(v, 1))) : List.of(read(v)));
+    }
+    return out;
+  }
+
+  /** The read of readout or exact sort {@code v}. */
+  private Read read(int v) {
+    final Operator op = logical(v).operator();
+    final int summary = op instanceof Operator.Readout ? producer(v, 0) : v;
+    final double phi = op instanceof Operator.Readout r ? r.phi() : ((Operator.SortQuantile) op).phi();
+    final String metric = metric(summary);
+    return new Read(metric, summaries.get(metric).indexOf(summary), phi);
+  }
+
+  /**
+   * A quantile read from one summary: {@code summary} indexes {@code metric}'s
+   * {@link #summaries}, {@code phi} one of its φs.
+   */
+  public record Read(String metric, int summary, double phi) implements Serializable {
   }
 
   /**
