@@ -119,13 +119,22 @@ final class Traversal {
         }
       }
     });
-    long[] levels = new long[0];
+    // The derived tuples into the full table after the seed's, in one piece: each search kept
+    // its sources' values reached, the pairs are made here (no list per thread grown and copied).
+    int added = 0;
+    int depth = 0;
     for (Search search : searches) {
-      seed.addAll(search.out);
-      if (search.levels.length > levels.length) {
-        levels = Arrays.copyOf(levels, search.levels.length);
-      }
-      for (int l = 0; l < search.levels.length; l++) {
+      added += search.used;
+      depth = Math.max(depth, search.depth);
+    }
+    final int at = seed.size() * arity;
+    final long[] into = seed.extend(added);
+    for (int w = 0, to = at; w < workers; w++) {
+      to = searches[w].pairs(into, to);
+    }
+    final long[] levels = new long[depth];
+    for (Search search : searches) {
+      for (int l = 0; l < search.depth; l++) {
         levels[l] += search.levels[l];
       }
     }
@@ -189,9 +198,19 @@ final class Traversal {
     private long[] reached = new long[64];
     private int size;
     private long source;
-    /** The tuples derived, packed; the new tuples per level (1: the first round's). */
-    final RowList out = new RowList();
-    long[] levels = new long[0];
+    /**
+     * The values reached from each source searched (its seed values left out), source after
+     * source, {@link #used} in all; the sources in {@link #sources}, how many values each in
+     * {@link #counts}, {@link #searched} sources in all.
+     */
+    private long[] found = new long[1024];
+    int used;
+    private long[] sources = new long[64];
+    private int[] counts = new int[64];
+    private int searched;
+    /** The new tuples per level (1: the first round's), the first {@link #depth} of them. */
+    long[] levels = new long[64];
+    int depth;
     private int expanded;
 
     Search(RowIndex[][] index, long[] range, AtomicBoolean cancelled, int maxIterations) {
@@ -235,6 +254,90 @@ final class Traversal {
         // the seed's tuples are distinct, so are a source's values
         reach(seed[r * arity + walked]);
       }
+      if (chains.length == 1 && stepColumn[0] >= 0 && bits != null) {
+        walk();
+      } else {
+        search();
+      }
+      // the source's seed values are in the full table already
+      final int derived = size - (to - from);
+      if (used + derived > found.length) {
+        found = Arrays.copyOf(found, Math.max(used + derived, 2 * found.length));
+      }
+      System.arraycopy(reached, to - from, found, used, derived);
+      used += derived;
+      if (searched == sources.length) {
+        sources = Arrays.copyOf(sources, 2 * searched);
+        counts = Arrays.copyOf(counts, 2 * searched);
+      }
+      sources[searched] = source;
+      counts[searched++] = derived;
+      if (bits != null) {
+        for (int k = 0; k < size; k++) {
+          final long at = reached[k] - low;
+          bits[(int) (at >>> 6)] = 0;
+        }
+      }
+    }
+
+    /**
+     * The breadth-first search from the values reached so far where the one chain is one lookup
+     * of the walked value and the visited set is bits: the step and the visit inlined, the
+     * search's state in locals.
+     */
+    private void walk() {
+      final RowIndex.Grouped step = (RowIndex.Grouped) index[0][checks[0]];
+      final long[] rows = step.values;
+      final int w = stepWidth[0];
+      final int column = stepColumn[0];
+      final long[] bits = this.bits;
+      final long low = this.low;
+      final boolean steps = passed[0];
+      long[] reached = this.reached;
+      int size = this.size;
+      // reached[k, end) are the values the search expands at level `level`
+      int level = 1;
+      int end = size;
+      if (size > 0 && level > maxIterations) {
+        throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
+      }
+      for (int k = 0; k < size; k++) {
+        if (k == end) {
+          counted(level, size - end);
+          level++;
+          end = size;
+          if (level > maxIterations) {
+            throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
+          }
+        }
+        if (cancelled != null && ++expanded % CHECK_EVERY == 0 && cancelled.get()) {
+          throw new FixpointException(FixpointException.Reason.CANCELLED, level);
+        }
+        final int g = steps ? step.group(reached[k]) : -1;
+        if (g < 0) {
+          continue;
+        }
+        for (int r = step.start(g) * w + column, last = step.end(g) * w; r < last; r += w) {
+          final long value = rows[r];
+          final int at = (int) (value - low);
+          final long bit = 1L << at;
+          final long word = bits[at >>> 6];
+          if ((word & bit) == 0) {
+            bits[at >>> 6] = word | bit;
+            if (size == reached.length) {
+              reached = Arrays.copyOf(reached, 2 * size);
+            }
+            reached[size++] = value;
+          }
+        }
+      }
+      counted(level, size - end);
+      this.reached = reached;
+      this.size = size;
+    }
+
+    /** The breadth-first search from the values reached so far, any chains, any visited set. */
+    private void search() {
       // level l's values are reached[start, end)
       for (int start = 0, end = size, level = 1; start < end; start = end, end = size, level++) {
         if (level > maxIterations) {
@@ -270,29 +373,41 @@ final class Traversal {
             }
           }
         }
-        if (size > before) {
-          if (levels.length < level) {
-            levels = Arrays.copyOf(levels, level);
-          }
-          levels[level - 1] += size - before;
+        counted(level, size - before);
+      }
+    }
+
+    /** Counts {@code added} new tuples at level {@code level} (the round that derives them). */
+    private void counted(int level, int added) {
+      if (added == 0) {
+        return;
+      }
+      if (level > levels.length) {
+        levels = Arrays.copyOf(levels, Math.max(level, 2 * levels.length));
+      }
+      levels[level - 1] += added;
+      depth = Math.max(depth, level);
+    }
+
+    /**
+     * Writes the tuples derived, packed rows of the relation's arity, into {@code into} from
+     * {@code at}; returns where they end.
+     */
+    int pairs(long[] into, int at) {
+      if (through < 0) {
+        System.arraycopy(found, 0, into, at, used);
+        return at + used;
+      }
+      int to = at;
+      for (int s = 0, k = 0; s < searched; s++) {
+        final long from = sources[s];
+        for (final int last = k + counts[s]; k < last; k++) {
+          into[to + through] = from;
+          into[to + walked] = found[k];
+          to += 2;
         }
       }
-      // the source's seed values are in the full table already
-      for (int k = to - from; k < size; k++) {
-        if (through < 0) {
-          out.addPacked(reached[k]);
-        } else if (through == 0) {
-          out.addPacked(source, reached[k]);
-        } else {
-          out.addPacked(reached[k], source);
-        }
-      }
-      if (bits != null) {
-        for (int k = 0; k < size; k++) {
-          final long at = reached[k] - low;
-          bits[(int) (at >>> 6)] = 0;
-        }
-      }
+      return to;
     }
 
     /** Visits {@code value}: a new one is reached, derived and searched from. */
