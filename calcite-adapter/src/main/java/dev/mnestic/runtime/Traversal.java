@@ -120,18 +120,17 @@ final class Traversal {
       }
     });
     // The derived tuples into the full table after the seed's, in one piece: each search kept
-    // its sources' values reached, the pairs are made here (no list per thread grown and copied).
-    int added = 0;
+    // its sources' values reached, each writes its tuples at its place (no list per thread
+    // grown and copied).
+    final int[] at = new int[workers + 1];
+    at[0] = seed.size() * arity;
     int depth = 0;
-    for (Search search : searches) {
-      added += search.used;
-      depth = Math.max(depth, search.depth);
+    for (int w = 0; w < workers; w++) {
+      at[w + 1] = at[w] + searches[w].derived * arity;
+      depth = Math.max(depth, searches[w].depth);
     }
-    final int at = seed.size() * arity;
-    final long[] into = seed.extend(added);
-    for (int w = 0, to = at; w < workers; w++) {
-      to = searches[w].pairs(into, to);
-    }
+    final long[] into = seed.extend((at[workers] - at[0]) / arity);
+    PartitionedSet.onEach(workers, w -> searches[w].tuples(into, at[w]));
     final long[] levels = new long[depth];
     for (Search search : searches) {
       for (int l = 0; l < search.depth; l++) {
@@ -194,20 +193,24 @@ final class Traversal {
     private final long[] bits;
     private final long low;
     private RowSet hashed;
-    /** This source's values reached, in the order reached (also the frontiers, level by level). */
-    private long[] reached = new long[64];
+    /**
+     * The values reached from each source searched, source after source, each source's in the
+     * order reached (its seed values first; also the frontiers, level by level), {@link #size}
+     * in all; the current source's from {@link #base}.
+     */
+    private long[] reached = new long[1024];
     private int size;
+    private int base;
     private long source;
     /**
-     * The values reached from each source searched (its seed values left out), source after
-     * source, {@link #used} in all; the sources in {@link #sources}, how many values each in
-     * {@link #counts}, {@link #searched} sources in all.
+     * The sources searched ({@link #searched} of them), how many seed values and values derived
+     * each has in {@link #reached}; the values derived in all.
      */
-    private long[] found = new long[1024];
-    int used;
     private long[] sources = new long[64];
+    private int[] seeds = new int[64];
     private int[] counts = new int[64];
     private int searched;
+    int derived;
     /** The new tuples per level (1: the first round's), the first {@link #depth} of them. */
     long[] levels = new long[64];
     int depth;
@@ -239,7 +242,7 @@ final class Traversal {
 
     /** Searches from the seed tuples {@code from} to {@code to - 1} of {@code seed} (one source). */
     void from(long[] seed, int from, int to) {
-      size = 0;
+      base = size;
       if (bits == null) {
         hashed = new RowSet();
       }
@@ -260,20 +263,19 @@ final class Traversal {
         search();
       }
       // the source's seed values are in the full table already
-      final int derived = size - (to - from);
-      if (used + derived > found.length) {
-        found = Arrays.copyOf(found, Math.max(used + derived, 2 * found.length));
-      }
-      System.arraycopy(reached, to - from, found, used, derived);
-      used += derived;
       if (searched == sources.length) {
         sources = Arrays.copyOf(sources, 2 * searched);
+        seeds = Arrays.copyOf(seeds, 2 * searched);
         counts = Arrays.copyOf(counts, 2 * searched);
       }
       sources[searched] = source;
-      counts[searched++] = derived;
-      if (bits != null) {
-        for (int k = 0; k < size; k++) {
+      seeds[searched] = to - from;
+      counts[searched++] = size - base - (to - from);
+      derived += size - base - (to - from);
+      if (bits != null && size - base >= bits.length) {
+        Arrays.fill(bits, 0);
+      } else if (bits != null) {
+        for (int k = base; k < size; k++) {
           final long at = reached[k] - low;
           bits[(int) (at >>> 6)] = 0;
         }
@@ -298,10 +300,10 @@ final class Traversal {
       // reached[k, end) are the values the search expands at level `level`
       int level = 1;
       int end = size;
-      if (size > 0 && level > maxIterations) {
+      if (size > base && level > maxIterations) {
         throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
       }
-      for (int k = 0; k < size; k++) {
+      for (int k = base; k < size; k++) {
         if (k == end) {
           counted(level, size - end);
           level++;
@@ -339,7 +341,7 @@ final class Traversal {
     /** The breadth-first search from the values reached so far, any chains, any visited set. */
     private void search() {
       // level l's values are reached[start, end)
-      for (int start = 0, end = size, level = 1; start < end; start = end, end = size, level++) {
+      for (int start = base, end = size, level = 1; start < end; start = end, end = size, level++) {
         if (level > maxIterations) {
           throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
         }
@@ -389,25 +391,24 @@ final class Traversal {
       depth = Math.max(depth, level);
     }
 
-    /**
-     * Writes the tuples derived, packed rows of the relation's arity, into {@code into} from
-     * {@code at}; returns where they end.
-     */
-    int pairs(long[] into, int at) {
-      if (through < 0) {
-        System.arraycopy(found, 0, into, at, used);
-        return at + used;
-      }
+    /** Writes the tuples derived, packed rows of the relation's arity, into {@code into} from {@code at}. */
+    void tuples(long[] into, int at) {
       int to = at;
       for (int s = 0, k = 0; s < searched; s++) {
+        k += seeds[s];
+        if (through < 0) {
+          System.arraycopy(reached, k, into, to, counts[s]);
+          k += counts[s];
+          to += counts[s];
+          continue;
+        }
         final long from = sources[s];
         for (final int last = k + counts[s]; k < last; k++) {
           into[to + through] = from;
-          into[to + walked] = found[k];
+          into[to + walked] = reached[k];
           to += 2;
         }
       }
-      return to;
     }
 
     /** Visits {@code value}: a new one is reached, derived and searched from. */
