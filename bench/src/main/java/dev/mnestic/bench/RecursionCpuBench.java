@@ -19,6 +19,9 @@ import java.util.UUID;
  * RecursionBench runs it, over the same rows), the process's CPU time (the statement runs on
  * the driver's own thread, the round's helpers on theirs, beside the collector and the JIT),
  * the bytes every thread allocated, and the collectors' time (their MXBeans' collection time); beside them the wall time, which load does change.
+ * The process's CPU comes in the system's 10 ms ticks; the Java threads' CPU (every live
+ * thread's own CPU time, summed: the statement's, the helpers', not the collector's or the
+ * JIT's) to the nanosecond.
  * Medians of the timed runs, after the warm-ups.
  *
  * <p>Reproduce: {@code bench/run RecursionCpuBench [--warmups N] [--runs N] [--explain]
@@ -54,9 +57,9 @@ public final class RecursionCpuBench {
     }
     System.out.printf(Locale.ROOT, "medians of %d runs after %d warm-ups; CPU and wall in ms,"
         + " allocated in MB (every thread), collectors' time in ms%n%n", runs, warmups);
-    System.out.println("| workload | answer | wall | process CPU | allocated"
+    System.out.println("| workload | answer | wall | process CPU | Java threads' CPU | allocated"
         + " | collectors' time |");
-    System.out.println("|---|---|---|---|---|---|");
+    System.out.println("|---|---|---|---|---|---|---|");
     for (String spec : workloads) {
       final RecursionBench.Workload w = RecursionBench.workload(spec);
       final String db = "jdbc:mnestic:db=mem:cpu-" + UUID.randomUUID();
@@ -72,17 +75,18 @@ public final class RecursionCpuBench {
             System.err.println(row);
           }
         }
-        final long[][] measured = new long[4][runs];
+        final long[][] measured = new long[5][runs];
         List<String> answer = null;
         for (int run = -warmups; run < runs; run++) {
           System.gc();
           final long gc = gcMillis();
           final long allocated = THREADS.getTotalThreadAllocatedBytes();
           final long process = PROCESS.getProcessCpuTime();
+          final long threads = javaThreadsCpu();
           final long start = System.nanoTime();
           final List<String> got = RecursionBench.jdbc(datalog, w.datalog(), 600);
           final long[] values = {System.nanoTime() - start,
-              PROCESS.getProcessCpuTime() - process,
+              PROCESS.getProcessCpuTime() - process, javaThreadsCpu() - threads,
               THREADS.getTotalThreadAllocatedBytes() - allocated, gcMillis() - gc};
           if (answer != null && !answer.equals(got)) {
             throw new IllegalStateException(w.label() + ": answered " + got + ", then " + answer);
@@ -95,10 +99,20 @@ public final class RecursionCpuBench {
           }
         }
         final long[] m = Arrays.stream(measured).mapToLong(RecursionCpuBench::median).toArray();
-        System.out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %d |%n",
-            w.label(), String.join(", ", answer), m[0] / 1e6, m[1] / 1e6, m[2] / 1e6, m[3]);
+        System.out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.2f | %.1f | %d |%n",
+            w.label(), String.join(", ", answer), m[0] / 1e6, m[1] / 1e6, m[2] / 1e6, m[3] / 1e6,
+            m[4]);
       }
     }
+  }
+
+  /** The CPU time every live Java thread has used, summed, in nanoseconds. */
+  private static long javaThreadsCpu() {
+    long nanos = 0;
+    for (long id : THREADS.getAllThreadIds()) {
+      nanos += Math.max(0, THREADS.getThreadCpuTime(id));
+    }
+    return nanos;
   }
 
   private static long gcMillis() {

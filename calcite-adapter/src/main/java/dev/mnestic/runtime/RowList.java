@@ -108,6 +108,25 @@ public final class RowList extends AbstractList<Object[]> implements RandomAcces
     modCount++;
   }
 
+  /**
+   * Adds {@code rows} packed rows of the list's arity (only while it is packed and not empty),
+   * their values left for the caller to write: returns the list's own array, grown to exactly
+   * the new size if it was too small, the new rows' values from {@code size() * arity()} as it
+   * was before the call.
+   */
+  long[] extend(int rows) {
+    if (this.rows != null || size == 0) {
+      throw new IllegalStateException("not a packed list of rows");
+    }
+    final int length = (size + rows) * arity;
+    if (length > packed.length) {
+      packed = Arrays.copyOf(packed, length);
+    }
+    size += rows;
+    modCount++;
+    return packed;
+  }
+
   /** Makes room for one more packed row of {@code width} columns (its arity when empty). */
   private void reserve(int width) {
     if (rows != null || (size > 0 && arity != width)) {

@@ -119,13 +119,21 @@ final class Traversal {
         }
       }
     });
-    long[] levels = new long[0];
+    // The derived tuples into the full table after the seed's, in one piece: each search kept
+    // its sources' values reached, each writes its tuples at its place (no list per thread
+    // grown and copied).
+    final int[] at = new int[workers + 1];
+    at[0] = seed.size() * arity;
+    int depth = 0;
+    for (int w = 0; w < workers; w++) {
+      at[w + 1] = at[w] + searches[w].derived * arity;
+      depth = Math.max(depth, searches[w].depth);
+    }
+    final long[] into = seed.extend((at[workers] - at[0]) / arity);
+    PartitionedSet.onEach(workers, w -> searches[w].tuples(into, at[w]));
+    final long[] levels = new long[depth];
     for (Search search : searches) {
-      seed.addAll(search.out);
-      if (search.levels.length > levels.length) {
-        levels = Arrays.copyOf(levels, search.levels.length);
-      }
-      for (int l = 0; l < search.levels.length; l++) {
+      for (int l = 0; l < search.depth; l++) {
         levels[l] += search.levels[l];
       }
     }
@@ -185,13 +193,27 @@ final class Traversal {
     private final long[] bits;
     private final long low;
     private RowSet hashed;
-    /** This source's values reached, in the order reached (also the frontiers, level by level). */
-    private long[] reached = new long[64];
+    /**
+     * The values reached from each source searched, source after source, each source's in the
+     * order reached (its seed values first; also the frontiers, level by level), {@link #size}
+     * in all; the current source's from {@link #base}.
+     */
+    private long[] reached = new long[1024];
     private int size;
+    private int base;
     private long source;
-    /** The tuples derived, packed; the new tuples per level (1: the first round's). */
-    final RowList out = new RowList();
-    long[] levels = new long[0];
+    /**
+     * The sources searched ({@link #searched} of them), how many seed values and values derived
+     * each has in {@link #reached}; the values derived in all.
+     */
+    private long[] sources = new long[64];
+    private int[] seeds = new int[64];
+    private int[] counts = new int[64];
+    private int searched;
+    int derived;
+    /** The new tuples per level (1: the first round's), the first {@link #depth} of them. */
+    long[] levels = new long[64];
+    int depth;
     private int expanded;
 
     Search(RowIndex[][] index, long[] range, AtomicBoolean cancelled, int maxIterations) {
@@ -220,7 +242,7 @@ final class Traversal {
 
     /** Searches from the seed tuples {@code from} to {@code to - 1} of {@code seed} (one source). */
     void from(long[] seed, int from, int to) {
-      size = 0;
+      base = size;
       if (bits == null) {
         hashed = new RowSet();
       }
@@ -235,8 +257,91 @@ final class Traversal {
         // the seed's tuples are distinct, so are a source's values
         reach(seed[r * arity + walked]);
       }
+      if (chains.length == 1 && stepColumn[0] >= 0 && bits != null) {
+        walk();
+      } else {
+        search();
+      }
+      // the source's seed values are in the full table already
+      if (searched == sources.length) {
+        sources = Arrays.copyOf(sources, 2 * searched);
+        seeds = Arrays.copyOf(seeds, 2 * searched);
+        counts = Arrays.copyOf(counts, 2 * searched);
+      }
+      sources[searched] = source;
+      seeds[searched] = to - from;
+      counts[searched++] = size - base - (to - from);
+      derived += size - base - (to - from);
+      if (bits != null && size - base >= bits.length) {
+        Arrays.fill(bits, 0);
+      } else if (bits != null) {
+        for (int k = base; k < size; k++) {
+          final long at = reached[k] - low;
+          bits[(int) (at >>> 6)] = 0;
+        }
+      }
+    }
+
+    /**
+     * The breadth-first search from the values reached so far where the one chain is one lookup
+     * of the walked value and the visited set is bits: the step and the visit inlined, the
+     * search's state in locals.
+     */
+    private void walk() {
+      final RowIndex.Grouped step = (RowIndex.Grouped) index[0][checks[0]];
+      final long[] rows = step.values;
+      final int w = stepWidth[0];
+      final int column = stepColumn[0];
+      final long[] bits = this.bits;
+      final long low = this.low;
+      final boolean steps = passed[0];
+      long[] reached = this.reached;
+      int size = this.size;
+      // reached[k, end) are the values the search expands at level `level`
+      int level = 1;
+      int end = size;
+      if (size > base && level > maxIterations) {
+        throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
+      }
+      for (int k = base; k < size; k++) {
+        if (k == end) {
+          counted(level, size - end);
+          level++;
+          end = size;
+          if (level > maxIterations) {
+            throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
+          }
+        }
+        if (cancelled != null && ++expanded % CHECK_EVERY == 0 && cancelled.get()) {
+          throw new FixpointException(FixpointException.Reason.CANCELLED, level);
+        }
+        final int g = steps ? step.group(reached[k]) : -1;
+        if (g < 0) {
+          continue;
+        }
+        for (int r = step.start(g) * w + column, last = step.end(g) * w; r < last; r += w) {
+          final long value = rows[r];
+          final int at = (int) (value - low);
+          final long bit = 1L << at;
+          final long word = bits[at >>> 6];
+          if ((word & bit) == 0) {
+            bits[at >>> 6] = word | bit;
+            if (size == reached.length) {
+              reached = Arrays.copyOf(reached, 2 * size);
+            }
+            reached[size++] = value;
+          }
+        }
+      }
+      counted(level, size - end);
+      this.reached = reached;
+      this.size = size;
+    }
+
+    /** The breadth-first search from the values reached so far, any chains, any visited set. */
+    private void search() {
       // level l's values are reached[start, end)
-      for (int start = 0, end = size, level = 1; start < end; start = end, end = size, level++) {
+      for (int start = base, end = size, level = 1; start < end; start = end, end = size, level++) {
         if (level > maxIterations) {
           throw new FixpointException(FixpointException.Reason.DIVERGED, maxIterations);
         }
@@ -270,27 +375,38 @@ final class Traversal {
             }
           }
         }
-        if (size > before) {
-          if (levels.length < level) {
-            levels = Arrays.copyOf(levels, level);
-          }
-          levels[level - 1] += size - before;
-        }
+        counted(level, size - before);
       }
-      // the source's seed values are in the full table already
-      for (int k = to - from; k < size; k++) {
+    }
+
+    /** Counts {@code added} new tuples at level {@code level} (the round that derives them). */
+    private void counted(int level, int added) {
+      if (added == 0) {
+        return;
+      }
+      if (level > levels.length) {
+        levels = Arrays.copyOf(levels, Math.max(level, 2 * levels.length));
+      }
+      levels[level - 1] += added;
+      depth = Math.max(depth, level);
+    }
+
+    /** Writes the tuples derived, packed rows of the relation's arity, into {@code into} from {@code at}. */
+    void tuples(long[] into, int at) {
+      int to = at;
+      for (int s = 0, k = 0; s < searched; s++) {
+        k += seeds[s];
         if (through < 0) {
-          out.addPacked(reached[k]);
-        } else if (through == 0) {
-          out.addPacked(source, reached[k]);
-        } else {
-          out.addPacked(reached[k], source);
+          System.arraycopy(reached, k, into, to, counts[s]);
+          k += counts[s];
+          to += counts[s];
+          continue;
         }
-      }
-      if (bits != null) {
-        for (int k = 0; k < size; k++) {
-          final long at = reached[k] - low;
-          bits[(int) (at >>> 6)] = 0;
+        final long from = sources[s];
+        for (final int last = k + counts[s]; k < last; k++) {
+          into[to + through] = from;
+          into[to + walked] = reached[k];
+          to += 2;
         }
       }
     }

@@ -32,9 +32,9 @@ public final class StoreCatalog {
   private StoreCatalog() {
   }
 
-  /** Names of the store's tables, as stored. */
+  /** Names of the store's tables, as stored, sorted ({@link Session#tableNames}). */
   public static List<String> tableNames(Session session) {
-    return tableNames(session, null);
+    return session.tableNames();
   }
 
   /**

@@ -219,6 +219,38 @@ class DdlDmlTest {
     assertEquals(stored, read);
   }
 
+  /**
+   * The store's table names read from its catalog ({@code StoreCatalog.tableNames}) are what
+   * HSQLDB's own {@code DatabaseMetaData.getTables} answers for base tables of the schema: after
+   * tables of odd names, a view, a temporary table, a table of another schema, a rename and a drop.
+   */
+  @Test void tableNamesAsTheStoresMetadata() throws SQLException {
+    final dev.mnestic.store.Session session = dev.mnestic.store.Session.of(
+        c.unwrap(org.apache.calcite.jdbc.CalciteConnection.class).getRootSchema());
+    final Connection store = session.getConnection();
+    final List<String> ddl = List.of("CREATE TABLE \"a_b\" (x INT)", "CREATE TABLE \"axb\" (x INT)",
+        "CREATE TABLE \"Zed\" (x INT)", "CREATE TABLE \"zed\" (x INT)",
+        "CREATE CACHED TABLE \"c%d\" (x INT)", "CREATE VIEW \"v\" AS SELECT x FROM \"axb\"",
+        "CREATE GLOBAL TEMPORARY TABLE \"t\" (x INT)", "CREATE SCHEMA other",
+        "CREATE TABLE other.\"elsewhere\" (x INT)", "ALTER TABLE \"Zed\" RENAME TO \"Zee\"",
+        "DROP TABLE \"axb\" CASCADE");
+    for (String sql : ddl) {
+      try (var s = store.createStatement()) {
+        s.execute(sql);
+      }
+      final List<String> expected = new java.util.ArrayList<>();
+      try (var rs = store.getMetaData().getTables(null, "PUBLIC", null, new String[] {"TABLE"})) {
+        while (rs.next()) {
+          expected.add(rs.getString("TABLE_NAME"));
+        }
+      }
+      java.util.Collections.sort(expected);
+      assertEquals(expected, dev.mnestic.store.StoreCatalog.tableNames(session), sql);
+    }
+    assertTrue(dev.mnestic.store.StoreCatalog.tableNames(session).containsAll(
+        List.of("a_b", "Zee", "zed", "c%d")));
+  }
+
   /** A timestamp's text to the millisecond, trailing zeros of its fraction dropped. */
   private static String text(Object t) {
     return t == null ? null : t.toString().replaceFirst("\\.?0*$", "");
