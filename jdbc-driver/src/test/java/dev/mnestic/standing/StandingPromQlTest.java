@@ -180,6 +180,28 @@ class StandingPromQlTest {
     }
   }
 
+  /** A query of a metric with no samples yet answers no rows; one sent later, its rows. */
+  @Test void aMetricWithoutSamplesAnswersNothingUntilItHasSome() throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE STANDING QUERY later AS PROMQL"
+          + " 'quantile_over_time(1, later_metric[1m])' WITHIN RANK ERROR 0.01");
+      assertEquals(Map.of(), read(s, "later"));
+      final Connection store = Session.of(c.unwrap(CalciteConnection.class).getRootSchema())
+          .getConnection();
+      try (PreparedStatement insert = store.prepareStatement(
+          "INSERT INTO \"PUBLIC\".\"prometheus_samples\" VALUES (?, 'later_metric', '{}', ?)")) {
+        for (int i = 0; i < 3; i++) {
+          insert.setTimestamp(1, new Timestamp(START + i * 1000));
+          insert.setDouble(2, 10 - i);
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+      assertEquals(Map.of("{}", new TreeMap<>(Map.of(START + MINUTE, 10.0))), read(s, "later"));
+      s.execute("DROP STANDING QUERY later");
+    }
+  }
+
   @Test void errorsNameTheirPlaceInThePromQl() throws SQLException {
     try (Statement s = c.createStatement()) {
       for (String[] bad : new String[][] {
