@@ -5,9 +5,11 @@
     query WITHIN {RANK | RELATIVE} ERROR bound
     CREATE [OR REPLACE] STANDING QUERY name AS query WITHIN {RANK | RELATIVE} ERROR bound
         [RETAIN interval]
+    CREATE [OR REPLACE] STANDING QUERY name AS PROMQL 'expr' [EVERY interval]
+        WITHIN {RANK | RELATIVE} ERROR bound [RETAIN interval]
     DROP STANDING QUERY [IF EXISTS] name
 
-  STANDING, QUERY and RETAIN are non-reserved. The target ends the statement (after
+  STANDING, QUERY, RETAIN and PROMQL are non-reserved. The target ends the statement (after
   ORDER BY / LIMIT), so it belongs to the whole query: SqlStandingQuery.
 -->
 
@@ -31,6 +33,22 @@ SqlStandingQuery StandingTarget(SqlNode query) :
     }
 }
 
+/** PROMQL 'expr' [EVERY interval]: a standing query written in PromQL (SqlPromQl). */
+SqlPromQl PromQlBody() :
+{
+    final Span s;
+    final SqlNode text;
+    SqlLiteral every = null;
+}
+{
+    <PROMQL> { s = span(); }
+    text = StringLiteral()
+    [ <EVERY> every = IntervalLiteral() ]
+    {
+        return new SqlPromQl(s.end(this), (SqlLiteral) text, every);
+    }
+}
+
 SqlCreate SqlCreateStandingQuery(Span s, boolean replace) :
 {
     final SqlIdentifier name;
@@ -40,7 +58,11 @@ SqlCreate SqlCreateStandingQuery(Span s, boolean replace) :
 }
 {
     <STANDING> <QUERY> name = SimpleIdentifier() <AS>
-    query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    (
+        query = PromQlBody()
+    |
+        query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    )
     standing = StandingTarget(query)
     [ <RETAIN> retain = IntervalLiteral() ]
     {

@@ -104,6 +104,7 @@ public final class MnesticServer implements AutoCloseable {
   private Connection keeper;
   private ServerConnector remoteWriteConnector;
   private RemoteWrite remoteWrite;
+  private PromQlApi promQlApi;
 
   private MnesticServer(Builder b) {
     this.host = b.host;
@@ -157,12 +158,15 @@ public final class MnesticServer implements AutoCloseable {
     final ProtobufEndpoint endpoint = new ProtobufEndpoint(service, meta, clients);
     final Handler handler;
     if (remoteWritePort >= 0) {
-      // Its own port: a request there reaches the appends and nothing else, and an operator
-      // may open that port (to Prometheus) and not the SQL one.
+      // Its own port: a request there reaches the appends and the standing PromQL queries'
+      // answers and nothing else, and an operator may open that port (to Prometheus and its
+      // tools) and not the SQL one.
       remoteWriteConnector = connector(http, remoteWritePort);
       remoteWrite = new RemoteWrite(url);
       remoteWrite.serve(remoteWriteConnector);
-      handler = new HandlerList(remoteWrite, endpoint);
+      promQlApi = new PromQlApi(url);
+      promQlApi.serve(remoteWriteConnector);
+      handler = new HandlerList(promQlApi, remoteWrite, endpoint);
     } else {
       handler = endpoint;
     }
@@ -311,6 +315,7 @@ public final class MnesticServer implements AutoCloseable {
         }
         if (remoteWrite != null) {
           remoteWrite.close();
+          promQlApi.close();
         }
       } finally {
         try {

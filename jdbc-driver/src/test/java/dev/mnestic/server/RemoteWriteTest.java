@@ -151,7 +151,13 @@ class RemoteWriteTest {
 
   static HttpResponse<String> post(byte[] body, String contentType, String encoding,
       String version) throws IOException, InterruptedException {
-    final HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.remoteWriteUrl()))
+    return post(server.remoteWriteUrl(), body, contentType, encoding, version);
+  }
+
+  /** Posts {@code body} to the remote-write URL {@code url} with these headers (null: none). */
+  static HttpResponse<String> post(String url, byte[] body, String contentType, String encoding,
+      String version) throws IOException, InterruptedException {
+    final HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
         .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     if (contentType != null) {
       b.header("Content-Type", contentType);

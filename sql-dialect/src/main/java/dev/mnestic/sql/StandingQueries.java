@@ -87,6 +87,22 @@ public interface StandingQueries {
    */
   int plan(List<String> args, PrintStream out, PrintStream err);
 
+  /**
+   * A standing query written in PromQL ({@code AS PROMQL '...'}): its name as stored, its
+   * expression's canonical text ({@link PromQl.Expr#toString}) and how often its windows end.
+   * Its rows ({@code SELECT ts, labels, val FROM name}) are per window end and series.
+   */
+  record PromQlStanding(String name, String expr, java.time.Duration step) {
+  }
+
+  /**
+   * The connection's standing queries written in PromQL, in the order they were created; none
+   * without the standing module.
+   */
+  default List<PromQlStanding> promql(SchemaPlus root) {
+    return List.of();
+  }
+
   /** A query with an accuracy target, lowered: its rows are answered when executed. */
   interface Target {
     RelDataType rowType();

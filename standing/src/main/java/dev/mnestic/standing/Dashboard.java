@@ -17,7 +17,9 @@ import dev.mnestic.rel.Plans;
 import dev.mnestic.rel.SketchAggregate;
 import dev.mnestic.runtime.RunningStatement;
 import dev.mnestic.runtime.Sketches;
+import dev.mnestic.sql.PromQl;
 import dev.mnestic.sql.SqlCreateStandingQuery;
+import dev.mnestic.sql.SqlPromQl;
 import dev.mnestic.sql.SqlDropStandingQuery;
 import dev.mnestic.sql.StandingQueries;
 import dev.mnestic.store.Session;
@@ -299,6 +301,20 @@ public final class Dashboard extends AbstractSchema {
         .orElse(null);
   }
 
+  /** The store's standing queries written in PromQL, in the order they were created. */
+  public synchronized List<StandingQueries.PromQlStanding> promql() {
+    sync();
+    final List<StandingQueries.PromQlStanding> out = new ArrayList<>();
+    for (StandingCatalog.Definition d : definitions) {
+      if (parse(d).query.query instanceof SqlPromQl promql) {
+        final PromQl.Expr expr = PromQl.parse(promql.text.getValueAs(String.class));
+        out.add(new StandingQueries.PromQlStanding(d.name(), expr.toString(),
+            PromQlQuery.step(promql, expr)));
+      }
+    }
+    return out;
+  }
+
   /** Whether {@code names} ({@code name} or {@code STANDING.name}) is a standing query. */
   public synchronized boolean isStanding(List<String> names) {
     return (names.size() == 1
@@ -313,18 +329,22 @@ public final class Dashboard extends AbstractSchema {
    *     naming the query and the place in its definition
    */
   private StandingQuery lower(StandingCatalog.Definition d) {
-    final SqlCreateStandingQuery create;
-    try {
-      create = (SqlCreateStandingQuery) SqlParser.create(d.sql(), parser).parseStmt();
-    } catch (SqlParseException e) {
-      throw new IllegalStateException("standing query " + d.name() + " is stored as text that"
-          + " does not parse: " + e.getMessage(), e);
-    }
+    final SqlCreateStandingQuery create = parse(d);
     try {
       return StandingQuery.lower(d.name(), create.query, StandingQuery.retention(create.retain),
           root, typeFactory);
     } catch (StandingQueryException e) {
       throw new StandingQueryException(d, e);
+    }
+  }
+
+  /** {@code d}'s stored statement, parsed. */
+  private SqlCreateStandingQuery parse(StandingCatalog.Definition d) {
+    try {
+      return (SqlCreateStandingQuery) SqlParser.create(d.sql(), parser).parseStmt();
+    } catch (SqlParseException e) {
+      throw new IllegalStateException("standing query " + d.name() + " is stored as text that"
+          + " does not parse: " + e.getMessage(), e);
     }
   }
 
@@ -692,7 +712,7 @@ public final class Dashboard extends AbstractSchema {
       PlanRules.STANDING.applyTo(b.getCluster().getPlanner());
       final Map<String, RowFilter> filters = new HashMap<>();
       for (StandingQuery q : queries) {
-        q.valueColumns().keySet().forEach(metric -> filters.put(metric, q.filter()));
+        q.valueColumns().keySet().forEach(metric -> filters.put(metric, q.filterOf(metric)));
       }
       final Map<String, TreeMap<Long, Double>> answers = new PlanExecution(space, plan).answers(
           m -> {
@@ -723,6 +743,10 @@ public final class Dashboard extends AbstractSchema {
           });
       final Map<String, List<Object[]>> out = new HashMap<>();
       for (StandingQuery q : queries) {
+        if (q.promql() != null) {
+          out.put(q.name(), q.promql().rows(answers));
+          continue;
+        }
         final TreeSet<Long> ends = new TreeSet<>();
         for (Query query : q.queries()) {
           ends.addAll(answers.get(query.name()).keySet());
@@ -793,8 +817,8 @@ public final class Dashboard extends AbstractSchema {
     final RelBuilder b = RelBuilder.create(Frameworks.newConfigBuilder().defaultSchema(root).build());
     PlanRules.STANDING.applyTo(b.getCluster().getPlanner());
     b.scan(Session.SCHEMA, q.table());
-    if (q.filter() != null) {
-      b.filter(q.filter().toRex(b));
+    if (q.filterOf(name) != null) {
+      b.filter(q.filterOf(name).toRex(b));
     }
     final RexNode v = b.field(value);
     final RexNode t = b.field(q.timeColumn());

@@ -81,6 +81,10 @@ public final class StandingProvider implements StandingQueries {
     };
   }
 
+  @Override public List<PromQlStanding> promql(SchemaPlus root) {
+    return Dashboard.of(root).promql();
+  }
+
   @Override public boolean isStanding(SchemaPlus root, List<String> names) {
     return Dashboard.of(root).isStanding(names);
   }

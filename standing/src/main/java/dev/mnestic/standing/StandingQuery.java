@@ -5,6 +5,7 @@ import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Target;
 import dev.mnestic.planner.workload.Window;
+import dev.mnestic.sql.SqlPromQl;
 import dev.mnestic.sql.SqlStandingQuery;
 import dev.mnestic.store.Session;
 import dev.mnestic.store.StoreCatalog;
@@ -55,10 +56,14 @@ import java.util.Map;
  * as a statement, which answers every window of its rows. The executor keeps and reads windows
  * by it ({@code Sketches.Summary#retain}), and it is its planner queries' retention (zero for a
  * statement; {@code Dashboard} plans one for the span of its rows).
+ *
+ * <p>{@code promql} is the query written in PromQL ({@code AS PROMQL '...'}, {@link PromQlQuery}),
+ * whose rows are per window and series, its {@code columns} then only its planner queries; null
+ * for SQL.
  */
 public record StandingQuery(String name, String table, String timeColumn, Window window,
     RowFilter filter, List<Column> columns, RelDataType rowType, Map<String, String> valueColumns,
-    Duration retain) {
+    Duration retain, PromQlQuery promql) {
   /** How far back a standing query answers without {@code RETAIN}: seven days. */
   public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
 
@@ -80,10 +85,15 @@ public record StandingQuery(String name, String table, String timeColumn, Window
    * The planner's name for the metric of {@code valueColumn} over the rows {@code filter} (null:
    * all) keeps: queries share summaries only over the same metric.
    */
-  private static String metric(String table, String timeColumn, String valueColumn,
+  static String metric(String table, String timeColumn, String valueColumn,
       RowFilter filter) {
     return table + "(" + timeColumn + ", " + valueColumn + ")"
         + (filter == null ? "" : " WHERE " + filter.sql());
+  }
+
+  /** The rows {@code metric} (one of {@link #valueColumns}) summarizes: null for all. */
+  RowFilter filterOf(String metric) {
+    return promql == null ? filter : promql.filters().get(metric);
   }
 
   /** The planner queries of the select items, in order. */
@@ -99,6 +109,9 @@ public record StandingQuery(String name, String table, String timeColumn, Window
    */
   public static StandingQuery lower(String name, SqlStandingQuery standing, Duration retain,
       SchemaPlus root, RelDataTypeFactory typeFactory) {
+    if (standing.query instanceof SqlPromQl promql) {
+      return PromQlQuery.lower(name, promql, target(standing), retain, root, typeFactory);
+    }
     if (!(standing.query instanceof SqlSelect select)) {
       throw new StandingQueryException(standing.query.getParserPosition(),
           "a standing query is one SELECT block (no ORDER BY, LIMIT or set operation):"
@@ -160,15 +173,7 @@ public record StandingQuery(String name, String table, String timeColumn, Window
       throw new StandingQueryException(group.getParserPosition(), e.getMessage());
     }
 
-    // The target.
-    final BigDecimal bound = standing.bound instanceof SqlNumericLiteral l
-        ? l.getValueAs(BigDecimal.class) : null;
-    if (bound == null || bound.signum() <= 0 || bound.compareTo(BigDecimal.ONE) >= 0) {
-      throw new StandingQueryException(standing.bound.getParserPosition(),
-          "an error bound is a number between 0 and 1 (exclusive)");
-    }
-    final Target target = new Target(standing.metric == SqlStandingQuery.Metric.RANK
-        ? ErrorMetric.RANK : ErrorMetric.RELATIVE_VALUE, bound.doubleValue());
+    final Target target = target(standing);
 
     // The select items.
     final List<Column> columns = new ArrayList<>();
@@ -225,7 +230,19 @@ public record StandingQuery(String name, String table, String timeColumn, Window
           "a standing query selects at least one APPROX_QUANTILE");
     }
     return new StandingQuery(name, tableName, time.getName(), window, filter, columns,
-        rowType.uniquify().build(), values, retain);
+        rowType.uniquify().build(), values, retain, null);
+  }
+
+  /** The query's target. */
+  private static Target target(SqlStandingQuery standing) {
+    final BigDecimal bound = standing.bound instanceof SqlNumericLiteral l
+        ? l.getValueAs(BigDecimal.class) : null;
+    if (bound == null || bound.signum() <= 0 || bound.compareTo(BigDecimal.ONE) >= 0) {
+      throw new StandingQueryException(standing.bound.getParserPosition(),
+          "an error bound is a number between 0 and 1 (exclusive)");
+    }
+    return new Target(standing.metric == SqlStandingQuery.Metric.RANK
+        ? ErrorMetric.RANK : ErrorMetric.RELATIVE_VALUE, bound.doubleValue());
   }
 
   private static boolean isApproxQuantile(SqlNode e) {
