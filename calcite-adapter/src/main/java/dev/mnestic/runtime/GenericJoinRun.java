@@ -97,11 +97,6 @@ public final class GenericJoinRun {
       }
     }
 
-    /** Every input read as its plan's rows. */
-    public Spec(List<String> variables, List<int[]> bindings) {
-      this(variables, bindings, Collections.nCopies(bindings.size(), null));
-    }
-
     @Override public String toString() {
       final List<String> inputs = new ArrayList<>();
       for (int i = 0; i < bindings.size(); i++) {

@@ -86,7 +86,7 @@ class GenericJoinRunTest {
         }
         inputs.add(rows);
       }
-      final GenericJoinRun.Spec spec = new GenericJoinRun.Spec(variables, bindings);
+      final GenericJoinRun.Spec spec = rowsOnly(variables, bindings);
       final List<List<Object>> expected = nestedLoops(inputs, bindings, width);
       final List<List<Object>> actual = sorted(GenericJoinRun.join(inputs, spec, null));
       assertEquals(expected, actual, spec.toString());
@@ -162,7 +162,7 @@ class GenericJoinRunTest {
       }
     }
     final List<Object[]> rows = GenericJoinRun.join(List.of(edges, edges, edges),
-        new GenericJoinRun.Spec(List.of("a", "b", "c"),
+        rowsOnly(List.of("a", "b", "c"),
             List.of(new int[] {0, 1}, new int[] {1, 2}, new int[] {0, 2})), null);
     assertEquals(List.of(List.of(0L, 1L, 2L), List.of(0L, 1L, 3L), List.of(0L, 2L, 3L),
         List.of(1L, 2L, 3L)), sorted(rows));
@@ -178,14 +178,20 @@ class GenericJoinRunTest {
     final AtomicBoolean flag = new AtomicBoolean(true);
     assertThrows(RunningStatement.StatementStoppedException.class,
         () -> GenericJoinRun.join(List.of(edges, edges, edges),
-        new GenericJoinRun.Spec(List.of("a", "b", "c"),
+        rowsOnly(List.of("a", "b", "c"),
             List.of(new int[] {0, 1}, new int[] {1, 2}, new int[] {0, 2})), flag));
   }
 
   @Test void refusesAVariableNoInputBinds() {
-    assertThrows(IllegalArgumentException.class, () -> new GenericJoinRun.Spec(
+    assertThrows(IllegalArgumentException.class, () -> rowsOnly(
         List.of("a", "b"), List.<int[]>of(new int[] {0})));
-    assertThrows(IllegalArgumentException.class, () -> new GenericJoinRun.Spec(
+    assertThrows(IllegalArgumentException.class, () -> rowsOnly(
         List.of("a"), List.<int[]>of(new int[] {0, 0})));
+  }
+
+  /** A spec whose every input is read as its plan's rows. */
+  private static GenericJoinRun.Spec rowsOnly(List<String> variables, List<int[]> bindings) {
+    return new GenericJoinRun.Spec(variables, bindings,
+        Collections.nCopies(bindings.size(), null));
   }
 }
