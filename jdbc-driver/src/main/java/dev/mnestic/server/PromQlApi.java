@@ -266,16 +266,7 @@ final class PromQlApi extends AbstractHandler {
     final PromQl.Binary b = (PromQl.Binary) e;
     final double l = scalar(b.left());
     final double r = scalar(b.right());
-    switch (b.op()) {
-    case '+':
-      return l + r;
-    case '-':
-      return l - r;
-    case '*':
-      return l * r;
-    default:
-      return l / r;
-    }
+    return b.apply(l, r);
   }
 
   /** A time parameter: unix seconds (a float) or RFC 3339, in milliseconds. */

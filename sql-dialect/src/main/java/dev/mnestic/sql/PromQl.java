@@ -78,6 +78,20 @@ public final class PromQl {
     static int precedence(char op) {
       return op == '+' || op == '-' ? 1 : 2;
     }
+
+    /** {@code l op r}, as Prometheus applies the operator to two sample values. */
+    public double apply(double l, double r) {
+      switch (op) {
+      case '+':
+        return l + r;
+      case '-':
+        return l - r;
+      case '*':
+        return l * r;
+      default:
+        return l / r;
+      }
+    }
   }
 
   /** A metric's name and its label matchers, sorted. */

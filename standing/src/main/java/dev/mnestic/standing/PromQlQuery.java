@@ -357,15 +357,6 @@ record PromQlQuery(String text, PromQl.Expr expr, Window window, List<String> se
     if (l == null || r == null) {
       return null;
     }
-    switch (b.op()) {
-    case '+':
-      return l + r;
-    case '-':
-      return l - r;
-    case '*':
-      return l * r;
-    default:
-      return l / r;
-    }
+    return b.apply(l, r);
   }
 }

@@ -5,12 +5,8 @@ import dev.mnestic.sql.PromQlException;
 import dev.mnestic.sql.SqlCreateStandingQuery;
 import dev.mnestic.sql.SqlPromQl;
 import dev.mnestic.sql.SqlStandingQuery;
-import dev.mnestic.sql.parser.impl.MnesticSqlParserImpl;
 
-import org.apache.calcite.avatica.util.Casing;
-import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.junit.jupiter.api.Test;
@@ -118,16 +114,9 @@ class PromQlTest {
     assertEquals(12, e.column);
   }
 
-  private static SqlNode parseSql(String sql) throws SqlParseException {
-    return SqlParser.create(sql, SqlParser.config()
-            .withParserFactory(MnesticSqlParserImpl.FACTORY)
-            .withUnquotedCasing(Casing.UNCHANGED))
-        .parseStmt();
-  }
-
   @Test void createStandingQueryAsPromQl() throws SqlParseException {
     final SqlCreateStandingQuery create = assertInstanceOf(SqlCreateStandingQuery.class,
-        parseSql("CREATE STANDING QUERY p90 AS PROMQL 'quantile_over_time(0.9, m[1m])'"
+        StandingQueryParserTest.parse("CREATE STANDING QUERY p90 AS PROMQL 'quantile_over_time(0.9, m[1m])'"
             + " EVERY INTERVAL '10' SECOND WITHIN RANK ERROR 0.01 RETAIN INTERVAL '1' HOUR"));
     final SqlStandingQuery target = create.query;
     assertEquals(SqlStandingQuery.Metric.RANK, target.metric);
@@ -139,11 +128,11 @@ class PromQlTest {
     assertEquals(30, promql.getParserPosition().getColumnNum());
     // without EVERY; PROMQL stays usable as a name
     final SqlCreateStandingQuery plain = assertInstanceOf(SqlCreateStandingQuery.class,
-        parseSql("CREATE STANDING QUERY promql AS PROMQL 'quantile_over_time(0.9, m[1m])'"
+        StandingQueryParserTest.parse("CREATE STANDING QUERY promql AS PROMQL 'quantile_over_time(0.9, m[1m])'"
             + " WITHIN RELATIVE ERROR 0.01"));
     assertEquals(null, ((SqlPromQl) plain.query.query).every);
     assertEquals("promql", plain.name.getSimple());
-    assertInstanceOf(SqlStandingQuery.class, parseSql("SELECT promql FROM t GROUP BY promql"
+    assertInstanceOf(SqlStandingQuery.class, StandingQueryParserTest.parse("SELECT promql FROM t GROUP BY promql"
         + " WITHIN RANK ERROR 0.1"));
   }
 }

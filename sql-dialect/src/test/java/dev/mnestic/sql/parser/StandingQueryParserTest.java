@@ -32,7 +32,8 @@ class StandingQueryParserTest {
   private static final String P95 = "SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) AS w,"
       + " APPROX_QUANTILE(latency, 0.95) FROM requests GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)";
 
-  private static SqlNode parse(String sql) throws SqlParseException {
+  /** A statement parsed by mnestic's grammar, names as written. */
+  static SqlNode parse(String sql) throws SqlParseException {
     return SqlParser.create(sql, SqlParser.config()
             .withParserFactory(MnesticSqlParserImpl.FACTORY)
             .withUnquotedCasing(Casing.UNCHANGED))
