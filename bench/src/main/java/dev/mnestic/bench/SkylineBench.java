@@ -251,7 +251,8 @@ public final class SkylineBench {
   /**
    * Why a peer is not run at this size ("not run", and the time at the
    * previous size), or null when it runs: not when that time times {@code
-   * growth} passes the cap. A peer not run counts as capped for the next size.
+   * growth} passes the cap, nor when it was capped or not run there (a NaN
+   * time records the latter).
    */
   private static String skipped(double[][] previous, Distribution dist, int di, int growth,
       String order) {
@@ -259,8 +260,9 @@ public final class SkylineBench {
     if (before * growth <= capSeconds) {
       return null;
     }
-    previous[dist.ordinal()][di] = Double.POSITIVE_INFINITY;
-    return Double.isInfinite(before) ? "not run (capped at a tenth of the rows)"
+    previous[dist.ordinal()][di] = Double.NaN;
+    return Double.isNaN(before) ? "not run (nor at a tenth of the rows)"
+        : Double.isInfinite(before) ? "not run (capped at a tenth of the rows)"
         : String.format(Locale.ROOT, "not run (%.1f s at a tenth of the rows, %s)", before, order);
   }
 
