@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Prometheus remote write through {@code mnestic serve}'s port, with hand-made requests: each
@@ -243,6 +244,25 @@ class RemoteWriteTest {
     refused(400, post(wrongType), before, "Sample.value has wire type 0");
     refused(400, post(writeRequest(List.of(Series.of("m", Map.of(), new long[] {Long.MAX_VALUE},
         new double[] {1})), false)), before, "outside years 1 to 9999");
+  }
+
+  /** Label names: the decoder's check against the regular expression it stands for. */
+  @Test void labelNamesAreWhatTheirRegularExpressionSays() {
+    final Pattern regex = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+    // the characters just outside each range: / : @ [ ` {
+    final String alphabet = "aAzZ_09/:@[`{-. \u00e9";
+    final Random random = new Random(11);
+    final List<String> names = new ArrayList<>(List.of("", "__name__", "job", "A_b9", "9a"));
+    for (int i = 0; i < 5000; i++) {
+      final StringBuilder b = new StringBuilder();
+      for (int n = random.nextInt(5); n > 0; n--) {
+        b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      names.add(b.toString());
+    }
+    for (String s : names) {
+      assertEquals(regex.matcher(s).matches(), WriteRequestDecoder.isLabelName(s), s);
+    }
   }
 
   @Test void wrongHeadersPathsAndSizesAreRefused() throws Exception {
