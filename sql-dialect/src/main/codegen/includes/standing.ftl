@@ -59,7 +59,8 @@ SqlCreate SqlCreateStandingQuery(Span s, boolean replace) :
 {
     <STANDING> <QUERY> name = SimpleIdentifier() <AS>
     (
-        query = PromQlBody()
+        // PROMQL is non-reserved: a query may begin with the name promql
+        LOOKAHEAD(2) query = PromQlBody()
     |
         query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     )

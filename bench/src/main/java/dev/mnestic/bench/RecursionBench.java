@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.mnestic.datalog.Engine;
+import dev.mnestic.jdbc.BellmanFordSql;
 
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -495,10 +496,9 @@ public final class RecursionBench {
    * The shortest distance from LHR to every airport it reaches, as CozoDB's
    * tutorial asks it (a min aggregation inside the recursion); the answer is
    * how many airports and the sum of their distances. SQL cannot aggregate
-   * inside WITH RECURSIVE, so the SQL peers run Bellman-Ford: each round
-   * holds every reached airport's best distance so far, relaxes every route
-   * once (a zero-length loop at each airport keeps the old best), and the
-   * recursion ends after the first round that improves nothing.
+   * inside WITH RECURSIVE, so the SQL peers run Bellman-Ford
+   * ({@link BellmanFordSql}, which jdbc-driver's RecursiveStepOracleTest
+   * checks against PostgreSQL).
    */
   private static Workload airRoutes() throws IOException {
     final JsonNode route = JSON.readTree(AIR_ROUTES.toFile()).path("route");
@@ -514,25 +514,8 @@ public final class RecursionBench {
             + "shortest[b, min(dist)] := shortest[c, d1], *route{fr: c, to: b, dist: d2},"
             + " dist = d1 + d2\n"
             + "?[count(b), sum(dist)] := shortest[b, dist]",
-        """
-        WITH RECURSIVE best (node, dist, improved) AS (
-          SELECT "to", MIN(dist), 1 FROM route WHERE fr = 'LHR' GROUP BY "to"
-          UNION ALL
-          SELECT DISTINCT node, dist,
-              MAX(CASE WHEN former IS NULL OR dist < former THEN 1 ELSE 0 END) OVER ()
-          FROM (SELECT e.dst AS node,
-                       MIN(b.dist + e.w) OVER (PARTITION BY e.dst) AS dist,
-                       MIN(CASE WHEN e.is_loop = 1 THEN b.dist END) OVER (PARTITION BY e.dst) AS former
-                FROM best b
-                JOIN (SELECT fr AS src, "to" AS dst, dist AS w, 0 AS is_loop FROM route
-                      UNION ALL
-                      SELECT n, n, CAST(0 AS DOUBLE PRECISION), 1
-                      FROM (SELECT fr AS n FROM route UNION SELECT "to" FROM route) airports) e
-                  ON e.src = b.node
-                WHERE b.improved = 1) relaxed
-        )
-        SELECT COUNT(*), SUM(dist) FROM (SELECT node, MIN(dist) AS dist FROM best GROUP BY node) shortest
-        """);
+        BellmanFordSql.shortestDistances("LHR", "SELECT COUNT(*), SUM(dist) FROM (SELECT node,"
+            + " MIN(dist) AS dist FROM best GROUP BY node) shortest"));
   }
 
   static String putScript(Relation r) {

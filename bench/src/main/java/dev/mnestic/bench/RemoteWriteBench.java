@@ -2,6 +2,7 @@ package dev.mnestic.bench;
 
 import dev.mnestic.jdbc.Driver;
 import dev.mnestic.server.MnesticServer;
+import dev.mnestic.server.RemoteWriteRequests;
 
 import com.google.protobuf.CodedOutputStream;
 
@@ -150,28 +151,10 @@ public final class RemoteWriteBench {
   }
 
   private static byte[] timeSeries(int s, long millis, double v) throws IOException {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    final CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    out.writeByteArray(1, label("__name__", "http_request_duration_seconds"));
-    out.writeByteArray(1, label("instance", instance(s)));
-    out.writeByteArray(1, label("job", job(s)));
-    final ByteArrayOutputStream sample = new ByteArrayOutputStream();
-    final CodedOutputStream so = CodedOutputStream.newInstance(sample);
-    so.writeDouble(1, v);
-    so.writeInt64(2, millis);
-    so.flush();
-    out.writeByteArray(2, sample.toByteArray());
-    out.flush();
-    return bytes.toByteArray();
-  }
-
-  private static byte[] label(String name, String value) throws IOException {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    final CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    out.writeString(1, name);
-    out.writeString(2, value);
-    out.flush();
-    return bytes.toByteArray();
+    return RemoteWriteRequests.timeSeries(List.of(
+        new String[] {"__name__", "http_request_duration_seconds"},
+        new String[] {"instance", instance(s)}, new String[] {"job", job(s)}),
+        new long[] {millis}, new double[] {v});
   }
 
   /** CPU nanoseconds of every live thread of the JVM. */

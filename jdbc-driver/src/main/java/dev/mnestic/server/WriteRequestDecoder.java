@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Decodes a Prometheus remote-write 1.0 body, once snappy has inflated it: a
@@ -42,7 +41,6 @@ final class WriteRequestDecoder {
   static final long MIN_MILLIS = -62135596800000L;
   static final long MAX_MILLIS = 253402300799999L;
 
-  private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
   private static final String NAME = "__name__";
 
   private WriteRequestDecoder() {
@@ -137,7 +135,7 @@ final class WriteRequestDecoder {
           if (labelName.equals(NAME)) {
             name = labelValue;
           } else {
-            if (!LABEL_NAME.matcher(labelName).matches()) {
+            if (!isLabelName(labelName)) {
               throw new InvalidProtocolBufferException("series " + series + ": label name '"
                   + labelName + "' does not match [a-zA-Z_][a-zA-Z0-9_]*");
             }
@@ -207,10 +205,24 @@ final class WriteRequestDecoder {
       if (b.length() > 1) {
         b.append(',');
       }
-      b.append('"').append(quote.quoteAsString(e.getKey())).append("\":\"")
-          .append(quote.quoteAsString(e.getValue())).append('"');
+      // a label name matches [a-zA-Z_][a-zA-Z0-9_]*: nothing in it to quote
+      b.append('"').append(e.getKey()).append("\":\"");
+      quote.quoteAsString(e.getValue(), b);
+      b.append('"');
     }
     return b.append('}').toString();
+  }
+
+  /** Whether {@code s} matches {@code [a-zA-Z_][a-zA-Z0-9_]*}. */
+  static boolean isLabelName(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      final char c = s.charAt(i);
+      if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+          || i > 0 && c >= '0' && c <= '9')) {
+        return false;
+      }
+    }
+    return !s.isEmpty();
   }
 
   private static void expectLength(int tag, String field) throws InvalidProtocolBufferException {

@@ -99,30 +99,12 @@ class RecursiveStepOracleTest {
   }
 
   /**
-   * bench RecursionBench's air-routes query, Bellman-Ford in SQL: windows
-   * and DISTINCT in the step, over the store. Before, it answered with the
-   * first hop's airports only (on air-routes, 221 of 3462).
+   * bench RecursionBench's air-routes query ({@link BellmanFordSql}). Before,
+   * it answered with the first hop's airports only (on air-routes, 221 of 3462).
    */
   @Test void shortestDistancesAsPostgres() throws SQLException {
-    final String sql = """
-        WITH RECURSIVE best (node, dist, improved) AS (
-          SELECT "to", MIN(dist), 1 FROM route WHERE fr = 'A0' GROUP BY "to"
-          UNION ALL
-          SELECT DISTINCT node, dist,
-              MAX(CASE WHEN former IS NULL OR dist < former THEN 1 ELSE 0 END) OVER ()
-          FROM (SELECT e.dst AS node,
-                       MIN(b.dist + e.w) OVER (PARTITION BY e.dst) AS dist,
-                       MIN(CASE WHEN e.is_loop = 1 THEN b.dist END) OVER (PARTITION BY e.dst) AS former
-                FROM best b
-                JOIN (SELECT fr AS src, "to" AS dst, dist AS w, 0 AS is_loop FROM route
-                      UNION ALL
-                      SELECT n, n, CAST(0 AS DOUBLE PRECISION), 1
-                      FROM (SELECT fr AS n FROM route UNION SELECT "to" FROM route) airports) e
-                  ON e.src = b.node
-                WHERE b.improved = 1) relaxed
-        )
-        SELECT node, MIN(dist) AS dist FROM best GROUP BY node
-        """;
+    final String sql = BellmanFordSql.shortestDistances("A0",
+        "SELECT node, MIN(dist) AS dist FROM best GROUP BY node");
     final List<List<Object>> expected = assertSameRows(sql);
     final int firstHop = Rows.query(postgres,
         "SELECT COUNT(*) FROM route WHERE fr = 'A0'").get(0).get(0) instanceof Number n

@@ -3,17 +3,16 @@ package dev.mnestic.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.mnestic.server.RemoteWriteRequests.label;
+import static dev.mnestic.server.RemoteWriteRequests.message;
 
 import dev.mnestic.jdbc.Driver;
-
-import com.google.protobuf.CodedOutputStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.xerial.snappy.Snappy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,6 +34,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Prometheus remote write through {@code mnestic serve}'s port, with hand-made requests: each
@@ -73,80 +73,44 @@ class RemoteWriteTest {
 
   /** A {@code prometheus.WriteRequest}; {@code extras} adds the fields the 1.0 spec skips. */
   static byte[] writeRequest(List<Series> series, boolean extras) throws IOException {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    final CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    for (Series s : series) {
-      out.writeByteArray(1, timeSeries(s, extras));
-    }
-    if (extras) {
-      // MetricMetadata: type 1 (COUNTER), metric_family_name 2, help 4, unit 5
-      final ByteArrayOutputStream m = new ByteArrayOutputStream();
-      final CodedOutputStream mo = CodedOutputStream.newInstance(m);
-      mo.writeEnum(1, 1);
-      mo.writeString(2, "http_requests_total");
-      mo.writeString(4, "Requests.");
-      mo.writeString(5, "");
-      mo.flush();
-      out.writeByteArray(3, m.toByteArray());
-      out.writeString(99, "a field of a later version");
-    }
-    out.flush();
-    return bytes.toByteArray();
+    return message(out -> {
+      for (Series s : series) {
+        out.writeByteArray(1, timeSeries(s, extras));
+      }
+      if (extras) {
+        // MetricMetadata: type 1 (COUNTER), metric_family_name 2, help 4, unit 5
+        out.writeByteArray(3, message(m -> {
+          m.writeEnum(1, 1);
+          m.writeString(2, "http_requests_total");
+          m.writeString(4, "Requests.");
+          m.writeString(5, "");
+        }));
+        out.writeString(99, "a field of a later version");
+      }
+    });
   }
 
   private static byte[] timeSeries(Series s, boolean extras) throws IOException {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    final CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    for (String[] label : s.labels()) {
-      final ByteArrayOutputStream l = new ByteArrayOutputStream();
-      final CodedOutputStream lo = CodedOutputStream.newInstance(l);
-      lo.writeString(1, label[0]);
-      lo.writeString(2, label[1]);
-      lo.flush();
-      out.writeByteArray(1, l.toByteArray());
+    final byte[] spec = RemoteWriteRequests.timeSeries(s.labels(), s.millis(), s.values());
+    if (!extras) {
+      return spec;
     }
-    for (int i = 0; i < s.millis().length; i++) {
-      out.writeByteArray(2, sample(s.values()[i], s.millis()[i]));
-    }
-    if (extras) {
+    return message(out -> {
+      out.writeRawBytes(spec);
       // Exemplar: labels 1, value 2, timestamp 3
-      final ByteArrayOutputStream e = new ByteArrayOutputStream();
-      final CodedOutputStream eo = CodedOutputStream.newInstance(e);
-      eo.writeByteArray(1, label("trace_id", "abc"));
-      eo.writeDouble(2, 123.0);
-      eo.writeInt64(3, T0);
-      eo.flush();
-      out.writeByteArray(3, e.toByteArray());
+      out.writeByteArray(3, message(e -> {
+        e.writeByteArray(1, label("trace_id", "abc"));
+        e.writeDouble(2, 123.0);
+        e.writeInt64(3, T0);
+      }));
       // Histogram (native): count_int 1, sum 3, schema 4, timestamp 15
-      final ByteArrayOutputStream h = new ByteArrayOutputStream();
-      final CodedOutputStream ho = CodedOutputStream.newInstance(h);
-      ho.writeUInt64(1, 3);
-      ho.writeDouble(3, 7.5);
-      ho.writeSInt32(4, 0);
-      ho.writeInt64(15, T0);
-      ho.flush();
-      out.writeByteArray(4, h.toByteArray());
-    }
-    out.flush();
-    return bytes.toByteArray();
-  }
-
-  private static byte[] label(String name, String value) throws IOException {
-    final ByteArrayOutputStream l = new ByteArrayOutputStream();
-    final CodedOutputStream lo = CodedOutputStream.newInstance(l);
-    lo.writeString(1, name);
-    lo.writeString(2, value);
-    lo.flush();
-    return l.toByteArray();
-  }
-
-  private static byte[] sample(double value, long millis) throws IOException {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    final CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    out.writeDouble(1, value);
-    out.writeInt64(2, millis);
-    out.flush();
-    return bytes.toByteArray();
+      out.writeByteArray(4, message(h -> {
+        h.writeUInt64(1, 3);
+        h.writeDouble(3, 7.5);
+        h.writeSInt32(4, 0);
+        h.writeInt64(15, T0);
+      }));
+    });
   }
 
   static HttpResponse<String> post(byte[] body, String contentType, String encoding,
@@ -273,22 +237,32 @@ class RemoteWriteTest {
     refused(400, post(Arrays.copyOf(message, message.length - 2)), before,
         "not a prometheus.WriteRequest");
     // a sample whose value has the wrong wire type
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    final CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    final ByteArrayOutputStream ts = new ByteArrayOutputStream();
-    final CodedOutputStream tso = CodedOutputStream.newInstance(ts);
-    tso.writeByteArray(1, label("__name__", "m"));
-    final ByteArrayOutputStream smp = new ByteArrayOutputStream();
-    final CodedOutputStream so = CodedOutputStream.newInstance(smp);
-    so.writeInt64(1, 5);
-    so.flush();
-    tso.writeByteArray(2, smp.toByteArray());
-    tso.flush();
-    out.writeByteArray(1, ts.toByteArray());
-    out.flush();
-    refused(400, post(bytes.toByteArray()), before, "Sample.value has wire type 0");
+    final byte[] wrongType = message(out -> out.writeByteArray(1, message(ts -> {
+      ts.writeByteArray(1, label("__name__", "m"));
+      ts.writeByteArray(2, message(smp -> smp.writeInt64(1, 5)));
+    })));
+    refused(400, post(wrongType), before, "Sample.value has wire type 0");
     refused(400, post(writeRequest(List.of(Series.of("m", Map.of(), new long[] {Long.MAX_VALUE},
         new double[] {1})), false)), before, "outside years 1 to 9999");
+  }
+
+  /** Label names: the decoder's check against the regular expression it stands for. */
+  @Test void labelNamesAreWhatTheirRegularExpressionSays() {
+    final Pattern regex = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+    // the characters just outside each range: / : @ [ ` {
+    final String alphabet = "aAzZ_09/:@[`{-. \u00e9";
+    final Random random = new Random(11);
+    final List<String> names = new ArrayList<>(List.of("", "__name__", "job", "A_b9", "9a"));
+    for (int i = 0; i < 5000; i++) {
+      final StringBuilder b = new StringBuilder();
+      for (int n = random.nextInt(5); n > 0; n--) {
+        b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      names.add(b.toString());
+    }
+    for (String s : names) {
+      assertEquals(regex.matcher(s).matches(), WriteRequestDecoder.isLabelName(s), s);
+    }
   }
 
   @Test void wrongHeadersPathsAndSizesAreRefused() throws Exception {
@@ -325,13 +299,11 @@ class RemoteWriteTest {
     // Over the compressed cap, and a body that says it inflates past the inflated cap.
     refused(413, post(new byte[RemoteWrite.MAX_BODY + 1], "application/x-protobuf", "snappy",
         "0.1.0"), before, "over");
-    final ByteArrayOutputStream liar = new ByteArrayOutputStream();
-    final CodedOutputStream lo = CodedOutputStream.newInstance(liar);
-    lo.writeUInt32NoTag(RemoteWrite.MAX_INFLATED + 1);
-    lo.flush();
-    liar.write(new byte[] {0, 0});
-    refused(413, post(liar.toByteArray(), "application/x-protobuf", "snappy", "0.1.0"), before,
-        "inflates");
+    final byte[] liar = message(out -> {
+      out.writeUInt32NoTag(RemoteWrite.MAX_INFLATED + 1);
+      out.writeRawBytes(new byte[] {0, 0});
+    });
+    refused(413, post(liar, "application/x-protobuf", "snappy", "0.1.0"), before, "inflates");
   }
 
   /**

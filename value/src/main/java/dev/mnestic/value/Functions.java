@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.DoubleUnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -652,37 +653,28 @@ public final class Functions {
 
   /** Floor; an Int stays an Int. */
   public static Object floor(Object a) {
-    if (a instanceof Long) {
-      return a;
-    }
-    if (a instanceof Double) {
-      final double f = (Double) a;
-      return nan(Math.floor(f), f);
-    }
-    throw ValueException.eval("'floor' requires numbers");
+    return rounding(a, "floor", f -> nan(Math.floor(f), f));
   }
 
   /** Ceiling; an Int stays an Int. */
   public static Object ceil(Object a) {
-    if (a instanceof Long) {
-      return a;
-    }
-    if (a instanceof Double) {
-      final double f = (Double) a;
-      return nan(Math.ceil(f), f);
-    }
-    throw ValueException.eval("'ceil' requires numbers");
+    return rounding(a, "ceil", f -> nan(Math.ceil(f), f));
   }
 
   /** Rounds half away from zero ({@code round(-2.5)} is {@code -3.0}); an Int stays an Int. */
   public static Object round(Object a) {
+    return rounding(a, "round", Functions::roundHalfAway);
+  }
+
+  /** A rounding function: an Int stays as it is, a Float goes through {@code f}. */
+  private static Object rounding(Object a, String function, DoubleUnaryOperator f) {
     if (a instanceof Long) {
       return a;
     }
     if (a instanceof Double) {
-      return roundHalfAway((Double) a);
+      return f.applyAsDouble((Double) a);
     }
-    throw ValueException.eval("'round' requires numbers");
+    throw ValueException.eval("'" + function + "' requires numbers");
   }
 
   /** Rust's {@code f64::round}: half away from zero, the sign kept ({@code -0.4} gives {@code -0.0}). */
@@ -726,137 +718,61 @@ public final class Functions {
     return best;
   }
 
-  public static Object sqrt(Object a) {
+  /** A one-argument math function: of a number, or of each element of a vector. */
+  private static Object math(Object a, String function, DoubleUnaryOperator f) {
     if (a instanceof Vector) {
-      return ((Vector) a).map(x -> sqrt(x));
+      return ((Vector) a).map(f);
     }
-    return sqrt(number(a, "sqrt"));
+    return f.applyAsDouble(number(a, function));
   }
 
-  private static double sqrt(double x) {
-    return nan(Math.sqrt(x), x);
+  public static Object sqrt(Object a) {
+    return math(a, "sqrt", x -> nan(Math.sqrt(x), x));
   }
 
   public static Object exp(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> exp(x));
-    }
-    return exp(number(a, "exp"));
-  }
-
-  private static double exp(double x) {
-    return nan(StrictMath.exp(x), x);
+    return math(a, "exp", x -> nan(StrictMath.exp(x), x));
   }
 
   /** 2 to the power {@code a}; may differ from CozoDB in the last bit for non-integral {@code a}. */
   public static Object exp2(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> exp2(x));
-    }
-    return exp2(number(a, "exp2"));
-  }
-
-  private static double exp2(double x) {
-    return nan(StrictMath.pow(2.0, x), x);
+    return math(a, "exp2", x -> nan(StrictMath.pow(2.0, x), x));
   }
 
   public static Object ln(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> ln(x));
-    }
-    return ln(number(a, "ln"));
-  }
-
-  private static double ln(double x) {
-    return nan(StrictMath.log(x), x);
+    return math(a, "ln", x -> nan(StrictMath.log(x), x));
   }
 
   public static Object log2(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> log2(x));
-    }
-    return log2(number(a, "log2"));
-  }
-
-  private static double log2(double x) {
-    return nan(Log2.log2(x), x);
+    return math(a, "log2", x -> nan(Log2.log2(x), x));
   }
 
   public static Object log10(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> log10(x));
-    }
-    return log10(number(a, "log10"));
-  }
-
-  private static double log10(double x) {
-    return nan(StrictMath.log10(x), x);
+    return math(a, "log10", x -> nan(StrictMath.log10(x), x));
   }
 
   public static Object sin(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> sin(x));
-    }
-    return sin(number(a, "sin"));
-  }
-
-  private static double sin(double x) {
-    return nan(StrictMath.sin(x), x);
+    return math(a, "sin", x -> nan(StrictMath.sin(x), x));
   }
 
   public static Object cos(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> cos(x));
-    }
-    return cos(number(a, "cos"));
-  }
-
-  private static double cos(double x) {
-    return nan(StrictMath.cos(x), x);
+    return math(a, "cos", x -> nan(StrictMath.cos(x), x));
   }
 
   public static Object tan(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> tan(x));
-    }
-    return tan(number(a, "tan"));
-  }
-
-  private static double tan(double x) {
-    return nan(StrictMath.tan(x), x);
+    return math(a, "tan", x -> nan(StrictMath.tan(x), x));
   }
 
   public static Object asin(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> asin(x));
-    }
-    return asin(number(a, "asin"));
-  }
-
-  private static double asin(double x) {
-    return nan(StrictMath.asin(x), x);
+    return math(a, "asin", x -> nan(StrictMath.asin(x), x));
   }
 
   public static Object acos(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> acos(x));
-    }
-    return acos(number(a, "acos"));
-  }
-
-  private static double acos(double x) {
-    return nan(StrictMath.acos(x), x);
+    return math(a, "acos", x -> nan(StrictMath.acos(x), x));
   }
 
   public static Object atan(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> atan(x));
-    }
-    return atan(number(a, "atan"));
-  }
-
-  private static double atan(double x) {
-    return nan(StrictMath.atan(x), x);
+    return math(a, "atan", x -> nan(StrictMath.atan(x), x));
   }
 
   public static Double atan2(Object a, Object b) {
@@ -866,44 +782,20 @@ public final class Functions {
   }
 
   public static Object sinh(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> sinh(x));
-    }
-    return sinh(number(a, "sinh"));
-  }
-
-  private static double sinh(double x) {
-    return nan(StrictMath.sinh(x), x);
+    return math(a, "sinh", x -> nan(StrictMath.sinh(x), x));
   }
 
   public static Object cosh(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> cosh(x));
-    }
-    return cosh(number(a, "cosh"));
-  }
-
-  private static double cosh(double x) {
-    return nan(StrictMath.cosh(x), x);
+    return math(a, "cosh", x -> nan(StrictMath.cosh(x), x));
   }
 
   public static Object tanh(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> tanh(x));
-    }
-    return tanh(number(a, "tanh"));
-  }
-
-  private static double tanh(double x) {
-    return nan(StrictMath.tanh(x), x);
+    return math(a, "tanh", x -> nan(StrictMath.tanh(x), x));
   }
 
   /** Inverse hyperbolic sine, by the formula of Rust's standard library. */
   public static Object asinh(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> asinh(x));
-    }
-    return asinh(number(a, "asinh"));
+    return math(a, "asinh", Functions::asinh);
   }
 
   private static double asinh(double x) {
@@ -914,10 +806,7 @@ public final class Functions {
 
   /** Inverse hyperbolic cosine, by the formula of Rust's standard library (positive NaN below 1). */
   public static Object acosh(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> acosh(x));
-    }
-    return acosh(number(a, "acosh"));
+    return math(a, "acosh", Functions::acosh);
   }
 
   private static double acosh(double x) {
@@ -929,14 +818,7 @@ public final class Functions {
 
   /** Inverse hyperbolic tangent, by the formula of Rust's standard library. */
   public static Object atanh(Object a) {
-    if (a instanceof Vector) {
-      return ((Vector) a).map(x -> atanh(x));
-    }
-    return atanh(number(a, "atanh"));
-  }
-
-  private static double atanh(double x) {
-    return nan(0.5 * StrictMath.log1p(2.0 * x / (1.0 - x)), x);
+    return math(a, "atanh", x -> nan(0.5 * StrictMath.log1p(2.0 * x / (1.0 - x)), x));
   }
 
   public static Double deg_to_rad(Object a) {

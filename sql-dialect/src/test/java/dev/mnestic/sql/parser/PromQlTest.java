@@ -9,6 +9,7 @@ import dev.mnestic.sql.SqlStandingQuery;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.SqlIntervalLiteral;
+import org.apache.calcite.sql.SqlSelect;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -134,5 +135,20 @@ class PromQlTest {
     assertEquals("promql", plain.name.getSimple());
     assertInstanceOf(SqlStandingQuery.class, StandingQueryParserTest.parse("SELECT promql FROM t GROUP BY promql"
         + " WITHIN RANK ERROR 0.1"));
+  }
+
+  /** After AS, PROMQL begins PromQL only where a string follows; else it is the name promql. */
+  @Test void afterAsPromqlWithoutAStringIsAName() throws SqlParseException {
+    final SqlCreateStandingQuery create = assertInstanceOf(SqlCreateStandingQuery.class,
+        StandingQueryParserTest.parse("CREATE STANDING QUERY q AS SELECT promql FROM promql"
+            + " WITHIN RANK ERROR 0.1"));
+    assertInstanceOf(SqlSelect.class, create.query.query);
+    // not a query: the error of the ordinary query branch, as for another name of that length
+    final String promql = assertThrows(SqlParseException.class, () -> StandingQueryParserTest
+        .parse("CREATE STANDING QUERY q AS promql * 2 WITHIN RANK ERROR 0.1")).getMessage();
+    final String metric = assertThrows(SqlParseException.class, () -> StandingQueryParserTest
+        .parse("CREATE STANDING QUERY q AS metric * 2 WITHIN RANK ERROR 0.1")).getMessage();
+    assertEquals(metric, promql);
+    assertTrue(promql.contains("Non-query expression"), promql);
   }
 }

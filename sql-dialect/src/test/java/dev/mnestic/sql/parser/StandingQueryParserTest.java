@@ -77,6 +77,17 @@ class StandingQueryParserTest {
     assertEquals(SqlKind.WITHIN_DISTINCT, ((SqlBasicCall) select.getSelectList().get(1)).getKind());
   }
 
+  /** JSON_ARRAYAGG keeps WITHIN GROUP, and a target may follow it. */
+  @Test void targetAfterJsonArrayAgg() throws SqlParseException {
+    final SqlSelect select = assertInstanceOf(SqlSelect.class,
+        parse("SELECT JSON_ARRAYAGG(v) WITHIN GROUP (ORDER BY v) FROM t"));
+    assertEquals(SqlKind.WITHIN_GROUP, ((SqlBasicCall) select.getSelectList().get(0)).getKind());
+    final SqlStandingQuery q = assertInstanceOf(SqlStandingQuery.class,
+        parse("SELECT k FROM t GROUP BY k ORDER BY JSON_ARRAYAGG(v) WITHIN RANK ERROR 0.1"));
+    assertEquals(SqlKind.ORDER_BY, q.query.getKind());
+    assertEquals(SqlStandingQuery.Metric.RANK, q.metric);
+  }
+
   @Test void createAndDrop() throws SqlParseException {
     final SqlCreateStandingQuery create = assertInstanceOf(SqlCreateStandingQuery.class,
         parse("CREATE OR REPLACE STANDING QUERY p95 AS " + P95 + " WITHIN RANK ERROR 0.01"));
