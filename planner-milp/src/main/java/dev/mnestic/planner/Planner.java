@@ -21,6 +21,7 @@ import dev.mnestic.planner.select.Search;
 import dev.mnestic.planner.select.Solver;
 import dev.mnestic.planner.select.StopSignal;
 import dev.mnestic.planner.select.Ticker;
+import dev.mnestic.planner.select.TreePlans;
 import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Workload;
@@ -36,7 +37,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.function.Consumer;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The planner's pass order, in one place, and its one entry point, {@link #plan}, which the CLI
@@ -57,7 +62,16 @@ public final class Planner {
    */
   private static final int SPACE_SHARE = 3;
 
+  /** How long the anytime planner waits for the plan with sharing between looks at the stop signal: 20 ms. */
+  private static final long WAIT_SLICE = 20_000_000L;
+
   private Planner() {
+  }
+
+  private static void checkStopped(StopSignal stop) {
+    if (stop.isStopped()) {
+      throw new PlanningException("the plan search was stopped");
+    }
   }
 
   /**
@@ -127,47 +141,146 @@ public final class Planner {
    * A planned workload: the plan space and the plan Stage 3 chose from it.
    *
    * @param spaceNanos the time building the space took, on the options' ticker
+   * @param withoutSharing the cost without sharing ({@link TreePlans#costWithoutSharing}) of the
+   *     standalone plans' space, worked out beside them under a total limit; NaN when not (no
+   *     total limit, budgets, or not done by the limit)
    */
-  public record Planned(PlanSpace space, Plan plan, long spaceNanos) {
+  public record Planned(PlanSpace space, Plan plan, long spaceNanos, double withoutSharing) {
   }
 
   /**
    * Builds {@code workload}'s plan space ({@link #space}) and selects its cheapest plan with
-   * {@link MilpSelector}, as {@code options} say.
+   * {@link MilpSelector}, as {@code options} say. Under a total limit
+   * ({@link Options#limitCoversSpace}) and without budgets it is an anytime planner
+   * ({@link #anytime}).
    *
    * @throws PlanningException when no plan meets every constraint, the solver fails, or the
    *     search is stopped
    */
   public static Planned plan(Workload workload, Options options) {
-    return plan(workload, options, space -> { });
+    MilpSelector.startLoadingSolver();
+    if (options.limitCoversSpace() && workload.budgets().isEmpty()) {
+      return anytime(workload, options);
+    }
+    return shared(workload, options, options.ticker().read(), options.timeLimit(), options.stop(), List.of());
   }
 
   /**
-   * {@link #plan(Workload, Options)}, giving {@code built} the plan space as soon as it is
-   * built, before the selection ({@code mnestic plan --total} works out the cost without
-   * sharing from it on a thread of its own meanwhile).
+   * The plan with sharing: the space built (under a total limit, chunk by chunk within a third
+   * of {@code limit}, {@link SpaceShare}), then Stage 3 for what is left of {@code limit} from
+   * {@code start}, less a fiftieth; {@code before} the phases already run, reported first.
    */
-  public static Planned plan(Workload workload, Options options, Consumer<PlanSpace> built) {
-    final long start = options.ticker().read();
-    MilpSelector.startLoadingSolver();
-    final long spaceUntil = start + options.timeLimit().toNanos() / SPACE_SHARE;
+  private static Planned shared(Workload workload, Options options, long start, Duration limit, StopSignal stop,
+      List<Search.Phase> before) {
+    final long spaceUntil = start + limit.toNanos() / SPACE_SHARE;
     final PlanSpace space = space(workload, options.lists(), options.execution(),
         options.limitCoversSpace() ? new SpaceShare(options.ticker(), spaceUntil) : (queries, after) -> true);
     final long builtNanos = options.ticker().read() - start;
-    built.accept(space);
-    final Duration limit = options.limitCoversSpace()
-        ? options.timeLimit().minusNanos(builtNanos).minus(options.timeLimit().dividedBy(MARGIN)) : options.timeLimit();
-    final Plan selected = new MilpSelector(space, options.solver(), limit.isNegative() ? Duration.ZERO : limit,
-        options.ticker(), options.stop()).solve();
+    final Duration left = options.limitCoversSpace()
+        ? limit.minusNanos(builtNanos).minus(limit.dividedBy(MARGIN)) : limit;
+    final Plan selected = new MilpSelector(space, options.solver(), left.isNegative() ? Duration.ZERO : left,
+        options.ticker(), stop).solve();
     // Building the space comes first among the phases the plan reports, cut when its deadline
     // narrowed some chunk.
-    final List<Search.Phase> phases = new ArrayList<>();
+    final List<Search.Phase> phases = new ArrayList<>(before);
     phases.add(new Search.Phase("plan space", builtNanos / 1_000_000, !space.narrowed().isEmpty()));
     phases.addAll(selected.search().phases());
     final Plan plan = new Plan(selected.candidates(), selected.edges(), selected.cost(), selected.bound(),
         selected.status(), selected.variables(), selected.constraints(), selected.millis(),
         new Search(phases, selected.search().parts(), selected.search().cuts()));
-    return new Planned(space, plan, builtNanos);
+    return new Planned(space, plan, builtNanos, Double.NaN);
+  }
+
+  /**
+   * The anytime planner of a total limit (#16, point 6), whose path that always finishes is
+   * small. First the standalone plan: the space with each query's own ways to compute only
+   * (every chunk narrowed, {@link #space(Workload, ParameterLists, Execution, ChunkRule)}) and
+   * in it each query's cheapest tree, joined where one plan holds two
+   * ({@link TreePlans#standalone}), with the cost without sharing beside it: a valid plan at
+   * about a tenth of building the whole space and selecting from it. Then, on a thread of its
+   * own, the plan with sharing ({@link #shared}: the space built whole chunk by chunk within its
+   * share, Stage 3 on it) for what is left of the limit; it replaces the standalone plan when it
+   * ends by the limit (less a fiftieth) and is cheaper. Past that the thread is stopped and the
+   * standalone plan returned, its search saying the sharing was cut. Without a total limit, or
+   * with budgets (which the standalone plan does not look at), only the plan with sharing.
+   */
+  private static Planned anytime(Workload workload, Options options) {
+    final Ticker ticker = options.ticker();
+    final long start = ticker.read();
+    final long end = start + options.timeLimit().toNanos() - options.timeLimit().toNanos() / MARGIN;
+    final PlanSpace alone = space(workload, options.lists(), options.execution(), (queries, after) -> false);
+    // The cost without sharing on the other core, beside the standalone plans.
+    final CompletableFuture<Double> withoutSharing = new CompletableFuture<>();
+    final Thread aside = new Thread(() -> {
+      try {
+        withoutSharing.complete(TreePlans.costWithoutSharing(alone));
+      } catch (RuntimeException e) {
+        withoutSharing.completeExceptionally(e);
+      }
+    }, "mnestic plan: cost without sharing");
+    aside.setDaemon(true);
+    aside.start();
+    final Plan standalone = TreePlans.standalone(alone);
+    final long builtNanos = ticker.read() - start;
+    final Search.Phase first = new Search.Phase("standalone plans", builtNanos / 1_000_000, false);
+    checkStopped(options.stop());
+    final long now = ticker.read();
+    final StopSignal sharing = new StopSignal();
+    final CompletableFuture<Planned> shared = new CompletableFuture<>();
+    if (now < end) {
+      final Thread thread = new Thread(() -> {
+        try {
+          shared.complete(shared(workload, options, now, Duration.ofNanos(end - now), sharing, List.of(first)));
+        } catch (RuntimeException e) {
+          shared.completeExceptionally(e);
+        }
+      }, "mnestic plan: sharing");
+      thread.setDaemon(true);
+      thread.start();
+    } else {
+      shared.cancel(false);
+    }
+    Planned better = null;
+    try {
+      // In slices, so that the options' clock and a stop of the whole search are seen meanwhile.
+      while (better == null) {
+        if (options.stop().isStopped()) {
+          sharing.stop();
+        }
+        checkStopped(options.stop());
+        final long left = end - ticker.read();
+        try {
+          better = shared.get(Math.max(0, Math.min(WAIT_SLICE, left)), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+          if (left <= WAIT_SLICE) {
+            throw e;
+          }
+        }
+      }
+    } catch (TimeoutException | CancellationException e) {
+      sharing.stop();
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof PlanningException)) {
+        throw new IllegalStateException("planning with sharing failed", e.getCause());
+      }
+      // No plan with sharing (the standalone plan's queries all have one): keep the standalone one.
+    } catch (InterruptedException e) {
+      sharing.stop();
+      Thread.currentThread().interrupt();
+      throw new PlanningException("interrupted while planning with sharing");
+    }
+    checkStopped(options.stop());
+    // NaN when not worked out by now, or when some query has no plan (the standalone plan said so).
+    final double alonesCost = withoutSharing.isCompletedExceptionally() ? Double.NaN : withoutSharing.getNow(Double.NaN);
+    if (better != null && better.plan().cost() < standalone.cost()) {
+      return new Planned(better.space(), better.plan(), better.spaceNanos(), alonesCost);
+    }
+    final long waited = ticker.read() - now;
+    final List<Search.Phase> phases = List.of(first,
+        new Search.Phase("plans with sharing", waited / 1_000_000, better == null));
+    return new Planned(alone, new Plan(standalone.candidates(), standalone.edges(), standalone.cost(), 0,
+        Plan.Status.HEURISTIC, 0, 0, builtNanos / 1_000_000, new Search(phases, List.of(), List.of())),
+        builtNanos, alonesCost);
   }
 
   /**

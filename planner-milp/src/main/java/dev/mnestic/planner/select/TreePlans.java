@@ -316,6 +316,25 @@ public final class TreePlans {
   }
 
   /**
+   * The standalone plan of {@code space}'s queries, what {@code Planner.plan} under a total limit
+   * has before anything else: each query's cheapest tree as if planned alone, joined where one
+   * plan can hold two of them ({@link #grown} with tables never updated after a query), so it
+   * costs at most {@link #costWithoutSharing}, and exactly that when no two trees meet. Not for
+   * budgets, which it does not look at. Status {@link Plan.Status#HEURISTIC}.
+   *
+   * @throws PlanningException naming a query no tree serves
+   */
+  public static Plan standalone(PlanSpace space) {
+    final TreePlans trees = grown(space, space.feasibleInputs(), space.workload().queries(), null, null, () -> false);
+    if (trees == null) {
+      // Names the query: the cost without sharing meets it first.
+      costWithoutSharing(space);
+      throw new PlanningException("no plan meets the targets and retentions of " + space.answers().keySet());
+    }
+    return trees.plan();
+  }
+
+  /**
    * A plan with sharing, query by query in workload order, each reusing what earlier ones keep;
    * null when some query finds no plan this way, or the plan breaks a budget.
    */
