@@ -37,11 +37,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The planner's pass order, in one place, and its one entry point, {@link #plan}, which the CLI
@@ -142,8 +142,8 @@ public final class Planner {
    *
    * @param spaceNanos the time building the space took, on the options' ticker
    * @param withoutSharing the cost without sharing ({@link TreePlans#costWithoutSharing}) of the
-   *     standalone plans' space, worked out beside them under a total limit; NaN when not (no
-   *     total limit, budgets, or not done by the limit)
+   *     first plan's space (each query's own ways to compute), worked out beside the plan with
+   *     sharing under a total limit; NaN when not (no total limit, budgets, or not done by then)
    */
   public record Planned(PlanSpace space, Plan plan, long spaceNanos, double withoutSharing) {
   }
@@ -158,10 +158,10 @@ public final class Planner {
    *     search is stopped
    */
   public static Planned plan(Workload workload, Options options) {
-    MilpSelector.startLoadingSolver();
     if (options.limitCoversSpace() && workload.budgets().isEmpty()) {
       return anytime(workload, options);
     }
+    MilpSelector.startLoadingSolver();
     return shared(workload, options, options.ticker().read(), options.timeLimit(), options.stop(), List.of());
   }
 
@@ -193,94 +193,105 @@ public final class Planner {
 
   /**
    * The anytime planner of a total limit (#16, point 6), whose path that always finishes is
-   * small. First the standalone plan: the space with each query's own ways to compute only
-   * (every chunk narrowed, {@link #space(Workload, ParameterLists, Execution, ChunkRule)}) and
-   * in it each query's cheapest tree, joined where one plan holds two
-   * ({@link TreePlans#standalone}), with the cost without sharing beside it: a valid plan at
-   * about a tenth of building the whole space and selecting from it. Then, on a thread of its
-   * own, the plan with sharing ({@link #shared}: the space built whole chunk by chunk within its
-   * share, Stage 3 on it) for what is left of the limit; it replaces the standalone plan when it
-   * ends by the limit (less a fiftieth) and is cheaper. Past that the thread is stopped and the
-   * standalone plan returned, its search saying the sharing was cut. Without a total limit, or
-   * with budgets (which the standalone plan does not look at), only the plan with sharing.
+   * small. First a plan from each query's own ways to compute: the space with every chunk
+   * narrowed ({@link #space(Workload, ParameterLists, Execution, ChunkRule)}: no merge over
+   * another query's window), in it each query's cheapest tree given what the earlier ones keep
+   * ({@link TreePlans#greedy}): a valid plan, at 1,664 queries about 0.35 s of process CPU warm
+   * where the whole space and the plans grown in it took 1.1 s. Then two threads: the plan with
+   * sharing ({@link #shared}: the space built whole chunk by chunk within its share, Stage 3 on
+   * it) for what is left of the limit, and beside it the cost without sharing of the first
+   * plan's space (neither takes a core from the first plan, nor does loading OR-Tools). The
+   * plan with sharing replaces the first plan when it ends by the limit (less a fiftieth) and
+   * is cheaper; past the limit both threads are stopped and the first plan returned, its search
+   * saying the plan with sharing was cut. Not for budgets, which the first plan does not look at.
    */
   private static Planned anytime(Workload workload, Options options) {
     final Ticker ticker = options.ticker();
     final long start = ticker.read();
     final long end = start + options.timeLimit().toNanos() - options.timeLimit().toNanos() / MARGIN;
-    final PlanSpace alone = space(workload, options.lists(), options.execution(), (queries, after) -> false);
-    // The cost without sharing on the other core, beside the standalone plans.
-    final CompletableFuture<Double> withoutSharing = new CompletableFuture<>();
-    final Thread aside = new Thread(() -> {
-      try {
-        withoutSharing.complete(TreePlans.costWithoutSharing(alone));
-      } catch (RuntimeException e) {
-        withoutSharing.completeExceptionally(e);
-      }
-    }, "mnestic plan: cost without sharing");
-    aside.setDaemon(true);
-    aside.start();
-    final Plan standalone = TreePlans.standalone(alone);
-    final long builtNanos = ticker.read() - start;
-    final Search.Phase first = new Search.Phase("standalone plans", builtNanos / 1_000_000, false);
+    final PlanSpace own = space(workload, options.lists(), options.execution(), (queries, after) -> false);
+    final Plan first = TreePlans.greedy(own);
+    if (first == null) {
+      // Names the query with no plan.
+      TreePlans.costWithoutSharing(own);
+      throw new PlanningException("no plan meets every query's target and retention");
+    }
+    final long firstNanos = ticker.read() - start;
+    final Search.Phase firstPhase = new Search.Phase("first plan", firstNanos / 1_000_000, false);
     checkStopped(options.stop());
     final long now = ticker.read();
     final StopSignal sharing = new StopSignal();
-    final CompletableFuture<Planned> shared = new CompletableFuture<>();
+    final CompletableFuture<Double> withoutSharing = beside("cost without sharing",
+        () -> TreePlans.costWithoutSharing(own, sharing::isStopped));
+    final CompletableFuture<Planned> shared;
     if (now < end) {
-      final Thread thread = new Thread(() -> {
-        try {
-          shared.complete(shared(workload, options, now, Duration.ofNanos(end - now), sharing, List.of(first)));
-        } catch (RuntimeException e) {
-          shared.completeExceptionally(e);
-        }
-      }, "mnestic plan: sharing");
-      thread.setDaemon(true);
-      thread.start();
+      MilpSelector.startLoadingSolver();
+      shared = beside("sharing", () -> shared(workload, options, now, Duration.ofNanos(end - now), sharing,
+          List.of(firstPhase)));
     } else {
-      shared.cancel(false);
+      shared = CompletableFuture.failedFuture(new PlanningException("no time left to share"));
     }
-    Planned better = null;
+    final Planned better;
+    final double alone;
     try {
-      // In slices, so that the options' clock and a stop of the whole search are seen meanwhile.
-      while (better == null) {
-        if (options.stop().isStopped()) {
-          sharing.stop();
-        }
-        checkStopped(options.stop());
-        final long left = end - ticker.read();
-        try {
-          better = shared.get(Math.max(0, Math.min(WAIT_SLICE, left)), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-          if (left <= WAIT_SLICE) {
-            throw e;
-          }
-        }
-      }
-    } catch (TimeoutException | CancellationException e) {
+      better = await(shared, ticker, end, options.stop(), sharing);
+      alone = Objects.requireNonNullElse(await(withoutSharing, ticker, end, options.stop(), sharing), Double.NaN);
+    } finally {
       sharing.stop();
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof PlanningException)) {
-        throw new IllegalStateException("planning with sharing failed", e.getCause());
+    }
+    if (better != null && better.plan().cost() < first.cost()) {
+      return new Planned(better.space(), better.plan(), better.spaceNanos(), alone);
+    }
+    final List<Search.Phase> phases = List.of(firstPhase,
+        new Search.Phase("plan with sharing", (ticker.read() - now) / 1_000_000, better == null));
+    return new Planned(own, new Plan(first.candidates(), first.edges(), first.cost(), 0, Plan.Status.HEURISTIC, 0, 0,
+        firstNanos / 1_000_000, new Search(phases, List.of(), List.of())), firstNanos, alone);
+  }
+
+  /** {@code work} on a daemon thread of its own, named {@code what}. */
+  private static <T> CompletableFuture<T> beside(String what, Supplier<T> work) {
+    final CompletableFuture<T> result = new CompletableFuture<>();
+    final Thread thread = new Thread(() -> {
+      try {
+        result.complete(work.get());
+      } catch (RuntimeException e) {
+        result.completeExceptionally(e);
       }
-      // No plan with sharing (the standalone plan's queries all have one): keep the standalone one.
-    } catch (InterruptedException e) {
-      sharing.stop();
-      Thread.currentThread().interrupt();
-      throw new PlanningException("interrupted while planning with sharing");
+    }, "mnestic plan: " + what);
+    thread.setDaemon(true);
+    thread.start();
+    return result;
+  }
+
+  /**
+   * {@code work}'s result, or null when it failed with a {@link PlanningException} (no plan that
+   * way) or is not done by {@code end} on {@code ticker}. Waits in slices, so that the clock and
+   * a stop of the whole search ({@code stop}, passed on to {@code sharing}) are seen meanwhile.
+   */
+  private static <T> T await(CompletableFuture<T> work, Ticker ticker, long end, StopSignal stop,
+      StopSignal sharing) {
+    while (true) {
+      if (stop.isStopped()) {
+        sharing.stop();
+        checkStopped(stop);
+      }
+      final long left = end - ticker.read();
+      try {
+        return work.get(Math.max(0, Math.min(WAIT_SLICE, left)), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        if (left <= WAIT_SLICE) {
+          return null;
+        }
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof PlanningException) {
+          return null;
+        }
+        throw new IllegalStateException("planning failed", e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new PlanningException("interrupted while planning");
+      }
     }
-    checkStopped(options.stop());
-    // NaN when not worked out by now, or when some query has no plan (the standalone plan said so).
-    final double alonesCost = withoutSharing.isCompletedExceptionally() ? Double.NaN : withoutSharing.getNow(Double.NaN);
-    if (better != null && better.plan().cost() < standalone.cost()) {
-      return new Planned(better.space(), better.plan(), better.spaceNanos(), alonesCost);
-    }
-    final long waited = ticker.read() - now;
-    final List<Search.Phase> phases = List.of(first,
-        new Search.Phase("plans with sharing", waited / 1_000_000, better == null));
-    return new Planned(alone, new Plan(standalone.candidates(), standalone.edges(), standalone.cost(), 0,
-        Plan.Status.HEURISTIC, 0, 0, builtNanos / 1_000_000, new Search(phases, List.of(), List.of())),
-        builtNanos, alonesCost);
   }
 
   /**

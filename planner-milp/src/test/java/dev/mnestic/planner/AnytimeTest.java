@@ -24,26 +24,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Test case for #16, point 6: the anytime planner of a total limit ({@code Planner.anytime}).
- * Its standalone plan (each query's own ways to compute, each query's cheapest tree,
- * {@link TreePlans#standalone}) is a plan by the reference enumerator's checks and costs what the
- * queries' cheapest plans cost apart, each found by the enumerator on a workload of that query
- * alone; with time to spare the plan returned is no dearer than it.
+ * Its first plan (each query's own ways to compute, each query's cheapest tree given the
+ * earlier ones', {@link TreePlans#greedy}) is a plan by the reference enumerator's checks and
+ * costs what the queries' cheapest plans cost apart, each found by the enumerator on a workload
+ * of that query alone; with time to spare the plan returned is cheaper.
  */
 class AnytimeTest {
-  /** Each query's space with its own ways to compute only, as the standalone plans are built. */
+  /** Each query's space with its own ways to compute only, as the first plan is built. */
   private static PlanSpace narrowed(Workload workload) {
     return Planner.space(workload, ParameterLists.DEFAULT, Execution.ANY, (queries, after) -> false);
   }
 
   /**
    * Random workloads of 2-6 queries, each over metrics of its own (so no two trees can meet):
-   * the standalone plan is valid and costs exactly the sum of the enumerator's optima of the
+   * the first plan is valid and costs exactly the sum of the enumerator's optima of the
    * queries planned one by one, and at most the cost without sharing (which pays twice for a
    * summary both operands of a ratio read). Left out: a ratio of a quantile over itself, whose
    * two operands are one group: a tree reads it twice, so the trees' plan pays a readout more
    * than the enumerator's (36.835 against 36.812 on the first such workload seen).
    */
-  @Test void theStandalonePlanCostsTheQueriesCheapestPlansApart() {
+  @Test void theFirstPlanCostsTheQueriesCheapestPlansApart() {
     final Random random = new Random(20261204);
     for (int w = 0; w < 12; w++) {
       final int n = 2 + random.nextInt(5);
@@ -58,7 +58,7 @@ class AnytimeTest {
       }
       final Workload workload = WorkloadParser.parse(text.toString());
       final PlanSpace space = narrowed(workload);
-      final Plan plan = TreePlans.standalone(space);
+      final Plan plan = TreePlans.greedy(space);
       final String where = "workload " + w + ":\n" + text;
       assertNull(ReferenceEnumerator.violation(space, plan), where);
       double apart = 0;
@@ -73,30 +73,30 @@ class AnytimeTest {
   }
 
   /**
-   * Queries that share metrics: the standalone plan is valid, no dearer than the cost without
-   * sharing (two trees that meet pay once for what both read) and no cheaper than the
-   * enumerator's optimum over the same space; with a generous total limit the planner's plan is
-   * valid and no dearer than the standalone one, and here cheaper (it shares).
+   * Queries that share metrics: the first plan is valid, no dearer than the cost without
+   * sharing (a query reuses what an earlier one keeps) and no cheaper than the enumerator's
+   * optimum over the same space; with a generous total limit the planner's plan is valid and
+   * cheaper than the first one (it shares), which the report's cost without sharing is of.
    */
-  @Test void withTimeToSpareThePlanIsNoDearerThanTheStandaloneOne() {
+  @Test void withTimeToSpareThePlanIsCheaperThanTheFirstOne() {
     final Random random = new Random(4);
     for (int w = 0; w < 12; w++) {
       final String text = renamed(Workloads.random(random), 0, false);
       final Workload workload = WorkloadParser.parse(text);
       final PlanSpace space = narrowed(workload);
-      final Plan plan = TreePlans.standalone(space);
+      final Plan plan = TreePlans.greedy(space);
       final String where = "workload " + w + ":\n" + text;
       assertNull(ReferenceEnumerator.violation(space, plan), where);
       assertTrue(plan.cost() <= TreePlans.costWithoutSharing(space) * (1 + 1e-9), where);
       assertTrue(plan.cost() >= new ReferenceEnumerator(space).solve().cost() * (1 - 1e-9), where);
     }
     final Workload dashboard = WorkloadParser.parse(Dashboards.generate(64, 2));
-    final Plan standalone = TreePlans.standalone(narrowed(dashboard));
+    final Plan first = TreePlans.greedy(narrowed(dashboard));
     final Planner.Planned planned = Planner.plan(dashboard,
         Planner.Options.defaults().withTotalLimit(Duration.ofSeconds(20)));
     assertNull(ReferenceEnumerator.violation(planned.space(), planned.plan()));
-    assertTrue(planned.plan().cost() < standalone.cost(), planned.plan().cost() + " vs " + standalone.cost());
-    assertEquals("standalone plans", planned.plan().search().phases().get(0).name());
+    assertTrue(planned.plan().cost() < first.cost(), planned.plan().cost() + " vs " + first.cost());
+    assertEquals("first plan", planned.plan().search().phases().get(0).name());
     assertEquals(TreePlans.costWithoutSharing(narrowed(dashboard)), planned.withoutSharing(), 0);
   }
 

@@ -316,29 +316,14 @@ public final class TreePlans {
   }
 
   /**
-   * The standalone plan of {@code space}'s queries, what {@code Planner.plan} under a total limit
-   * has before anything else: each query's cheapest tree as if planned alone, joined where one
-   * plan can hold two of them ({@link #grown} with tables never updated after a query), so it
-   * costs at most {@link #costWithoutSharing}, and exactly that when no two trees meet. Not for
-   * budgets, which it does not look at. Status {@link Plan.Status#HEURISTIC}.
-   *
-   * @throws PlanningException naming a query no tree serves
-   */
-  public static Plan standalone(PlanSpace space) {
-    final TreePlans trees = grown(space, space.feasibleInputs(), space.workload().queries(), null, null, () -> false);
-    if (trees == null) {
-      // Names the query: the cost without sharing meets it first.
-      costWithoutSharing(space);
-      throw new PlanningException("no plan meets the targets and retentions of " + space.answers().keySet());
-    }
-    return trees.plan();
-  }
-
-  /**
    * A plan with sharing, query by query in workload order, each reusing what earlier ones keep;
-   * null when some query finds no plan this way, or the plan breaks a budget.
+   * null when some query finds no plan this way, or the plan breaks a budget. {@code
+   * Planner.plan}'s first plan under a total limit is this one in the space of each query's own
+   * ways to compute: there it costs the queries' cheapest trees apart when no two meet, and
+   * less when they share a summary (at 1,664 queries 366,586 against 519,109 without sharing,
+   * and faster than growing on tables not updated after each query).
    */
-  static Plan greedy(PlanSpace space) {
+  public static Plan greedy(PlanSpace space) {
     final TreePlans trees = grown(space, space.feasibleInputs(), space.workload().queries(), null, null);
     return trees == null || trees.excess() > 0 ? null : trees.plan();
   }

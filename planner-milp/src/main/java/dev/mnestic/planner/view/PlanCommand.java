@@ -39,9 +39,9 @@ import java.util.stream.Collectors;
  * the wall clock from the process's start (for {@code bin/mnestic}, the script's start, as it
  * {@code exec}s the JVM) to the view written: the JVM's start, reading the workload, the plan
  * space and Stage 3 ({@link Planner.Options#withTotalLimit}, given what is left less the view's
- * slice, reserved up front, {@link #VIEW_PER_PARSE}: the standalone plans first, with the cost
- * without sharing, then the plan with sharing if it is done in time and cheaper) and the view,
- * each cut at its deadline.
+ * slice, reserved up front, {@link #VIEW_PER_PARSE}: a first plan from each query's own ways to
+ * compute, then the plan with sharing if it is done in time and cheaper, the cost without
+ * sharing beside it) and the view, each cut at its deadline.
  * The view then writes the chosen plan first and the memo after it as far as time allows
  * ({@link PlanView#PlanView(dev.mnestic.planner.physical.PlanSpace, dev.mnestic.planner.select.Plan,
  * double, java.util.function.BooleanSupplier)}); {@code --full} writes it whole however late.
@@ -181,7 +181,7 @@ public final class PlanCommand {
       final Planner.Planned planned = Planner.plan(workload, options);
       seen.accept(planned);
       final long plannedAt = ticker.read();
-      // Worked out with the standalone plans under a total limit; else here, and with --full (the
+      // Worked out beside the plan with sharing under a total limit; else here, and with --full (the
       // planning ends as without it) or no limit whole, else until the view's slice starts.
       final BooleanSupplier late = total == null || full ? () -> false : () -> ticker.read() >= viewFrom;
       final double alone = Double.isNaN(planned.withoutSharing())

@@ -272,9 +272,9 @@ class BudgetTest {
   /**
    * Test case for #16, point 6, at the largest generated dashboard (1,664 queries, 52
    * services), on the system clock, with a total of 50 ms, far less than any phase takes there
-   * whole (the space alone 0.3-1 s idle): the anytime planner returns its standalone plan (every
-   * query's own ways to compute, each query's cheapest tree) as soon as it has it, the plans with
-   * sharing cut, so the call ends within that path's time plus {@link #CUT}. The plan is valid by
+   * whole (the space alone 0.3-1 s idle): the anytime planner returns its first plan (every
+   * query's own ways to compute, each query's cheapest tree given the earlier ones') as soon as
+   * it has it, the plan with sharing cut, so the call ends within that path's time plus {@link #CUT}. The plan is valid by
    * the reference checks, and no dearer than the plan without sharing over its space.
    */
   @Test void everyPhaseKeepsATinyTotalAtTheLargestWorkload() {
@@ -286,7 +286,7 @@ class BudgetTest {
     final Plan plan = planned.plan();
     final List<Search.Phase> phases = plan.search().phases();
     final String at = took / MILLI + " ms: " + phases;
-    assertEquals(List.of("standalone plans", "plans with sharing"), phases.stream().map(Search.Phase::name).toList(),
+    assertEquals(List.of("first plan", "plan with sharing"), phases.stream().map(Search.Phase::name).toList(),
         at);
     assertTrue(!phases.get(0).cut() && phases.get(1).cut(), at);
     assertEquals(workload.queries().size(), planned.space().narrowed().size(), at);
@@ -304,12 +304,12 @@ class BudgetTest {
   private static final Duration CUT = Duration.ofMillis(250);
 
   /**
-   * Under a total limit ({@code --total}) the standalone plans count against it: with the clock
-   * moving past the whole limit while they are made (a read at the start, one at their end),
-   * the plans with sharing get no time, so the plan is the standalone one, valid, every query
-   * narrowed, and its search says so (the standalone plans first with the time they took, the
-   * plans with sharing cut). When they take little of the limit, the plan with sharing (its
-   * space built whole) gets the rest and, cheaper, replaces it.
+   * Under a total limit ({@code --total}) the first plan counts against it: with the clock
+   * moving past the whole limit while it is made (a read at the start, one at its end), the
+   * plan with sharing gets no time, so the plan is the first one, valid, every query narrowed,
+   * and its search says so (the first plan with the time it took, the plan with sharing cut).
+   * When it takes little of the limit, the plan with sharing (its space built whole) gets the
+   * rest and, cheaper, replaces it.
    */
   @Test void theTotalLimitCountsBuildingTheSpace() {
     final Workload workload = WorkloadParser.parse(Dashboards.generate(40, 1));
@@ -318,18 +318,18 @@ class BudgetTest {
         Duration.ofSeconds(2), true, slow, new StopSignal(), Execution.ANY));
     final Plan plan = planned.plan();
     assertEquals(3000 * MILLI, planned.spaceNanos());
-    assertEquals(new Search.Phase("standalone plans", 3000, false), plan.search().phases().get(0));
-    assertEquals("plans with sharing", plan.search().phases().get(1).name());
+    assertEquals(new Search.Phase("first plan", 3000, false), plan.search().phases().get(0));
+    assertEquals("plan with sharing", plan.search().phases().get(1).name());
     assertTrue(plan.search().phases().get(1).cut(), plan.search().phases().toString());
     assertEquals(workload.queries().size(), planned.space().narrowed().size());
     assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan));
     assertEquals(Plan.Status.HEURISTIC, plan.status());
-    // The same limit on a clock that moves 1 ms a read: the standalone plans take 1 ms of it and
-    // the selection searches on, so the plan is cheaper than the standalone one.
+    // The same limit on a clock that moves 1 ms a read: the first plan takes 1 ms of it and the
+    // selection searches on, so the plan is cheaper than the first one.
     final Planner.Planned selection = Planner.plan(workload, new Planner.Options(ParameterLists.DEFAULT,
         Solver.CP_SAT, Duration.ofSeconds(2), true, new SteppingTicker(MILLI), new StopSignal(),
         Execution.ANY));
-    assertEquals(List.of("standalone plans", "plan space"), selection.plan().search().phases().subList(0, 2).stream()
+    assertEquals(List.of("first plan", "plan space"), selection.plan().search().phases().subList(0, 2).stream()
         .map(Search.Phase::name).toList());
     assertTrue(selection.space().narrowed().isEmpty());
     assertTrue(selection.plan().cost() < plan.cost(), selection.plan().cost() + " vs " + plan.cost());
@@ -338,11 +338,11 @@ class BudgetTest {
 
   /**
    * Test case for #16, point 6: under a tiny total limit the plan is still made. On a clock
-   * that moves 10 ms a read, with 50 ms: the standalone plans come first, each query's own
-   * ways to compute (no merge over another query's window) and its cheapest tree; the plan
-   * returned is either those or the plan with sharing when that ended in time and is cheaper:
+   * that moves 10 ms a read, with 50 ms: the first plan comes first, each query's own ways
+   * to compute (no merge over another query's window) and its cheapest tree given the earlier
+   * ones'; the plan returned is either that or the plan with sharing when that ended in time and is cheaper:
    * valid by the reference enumerator's checks, no dearer than the plan without sharing over
-   * the standalone plans' space. On generated dashboards (ratios, sliding and exact windows)
+   * the first plan's space. On generated dashboards (ratios, sliding and exact windows)
    * and on random workloads of two to three dozen small ones joined (ratios across two metrics
    * join their chunks); the same workloads on the system clock with 50 ms give a plan too.
    */
@@ -363,8 +363,8 @@ class BudgetTest {
       assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan), where);
       final double alone = TreePlans.costWithoutSharing(narrowed);
       assertTrue(plan.cost() <= alone * (1 + 1e-9), plan.cost() + " vs " + alone + " without sharing, " + where);
-      assertTrue(plan.cost() <= TreePlans.standalone(narrowed).cost() * (1 + 1e-9), where);
-      assertEquals("standalone plans", plan.search().phases().get(0).name(), where);
+      assertTrue(plan.cost() <= TreePlans.greedy(narrowed).cost() * (1 + 1e-9), where);
+      assertEquals("first plan", plan.search().phases().get(0).name(), where);
       assertEquals(workload.queries().size(), narrowed.narrowed().size(), where);
       assertTrue(narrowed.candidates().size() < Planner.space(workload, ParameterLists.DEFAULT).candidates().size(),
           where);
@@ -394,7 +394,7 @@ class BudgetTest {
    * Test case for #16, point 6: the whole plan call under a total limit of 2 s, building the
    * space included, while other threads keep every core busy (on top of whatever else the
    * machine runs), ends within the limit and {@link #TOLERANCE} on the system clock, with a
-   * valid plan and the bound it reached: the standalone plans first (the path no limit cuts,
+   * valid plan and the bound it reached: the first plan (the path no limit cuts,
    * a small part of the limit on 40 queries; on a starved machine it can take longer, and then
    * the call must end within {@link #TOLERANCE} of its end instead), then the plan with sharing,
    * whose phases each stop at their share, taken only when it ends by the limit.
@@ -431,7 +431,7 @@ class BudgetTest {
     final Plan plan = planned.plan();
     final String at = took / MILLI + " ms: " + plan.search().phases() + " " + plan.search().parts();
     final Search.Phase first = plan.search().phases().get(0);
-    assertEquals("standalone plans", first.name());
+    assertEquals("first plan", first.name());
     assertTrue(took <= Math.max(limit.toNanos(), first.millis() * MILLI) + TOLERANCE.toNanos(), at);
     assertEquals(null, ReferenceEnumerator.violation(planned.space(), plan), at);
     assertTrue(plan.bound() <= plan.cost() * (1 + 1e-9), at);

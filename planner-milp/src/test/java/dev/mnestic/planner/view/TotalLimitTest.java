@@ -42,9 +42,9 @@ class TotalLimitTest {
 
   /**
    * The largest test workload (the 1,664-query dashboard) under a total of 50 ms counted from
-   * a start already 10 ms past: the standalone plan (the anytime planner's path that always
+   * a start already 10 ms past: the first plan (the anytime planner's path that always
    * finishes), valid by the reference checks, no dearer than no sharing over its space, the
-   * plans with sharing reported cut, the cost without sharing worked out beside it or reported
+   * plan with sharing reported cut, the cost without sharing worked out beside it or reported
    * cut, the view's memo cut, the report line last.
    */
   @Test void aTinyTotalOnTheLargestWorkloadPlansAndSaysWhatWasCut() throws Exception {
@@ -60,11 +60,11 @@ class TotalLimitTest {
     final double alone = TreePlans.costWithoutSharing(space);
     assertTrue(plan.cost() <= alone * (1 + 1e-9));
     assertEquals(space.workload().queries().size(), space.narrowed().size());
-    assertEquals(List.of("standalone plans", "plans with sharing"),
+    assertEquals(List.of("first plan", "plan with sharing"),
         plan.search().phases().stream().map(Search.Phase::name).toList());
     final List<String> cut = plan.search().phases().stream().filter(Search.Phase::cut).map(Search.Phase::name)
         .toList();
-    assertEquals(List.of("plans with sharing"), cut);
+    assertEquals(List.of("plan with sharing"), cut);
     // The chosen plan is there, whole: every chosen candidate on its line.
     for (int v : plan.candidates()) {
       assertTrue(text.contains("\n  v" + v + " G"), "v" + v);
@@ -78,14 +78,14 @@ class TotalLimitTest {
     assertTrue(worked || text.contains(costs + "not worked out in time (--full works it out)\n"), text);
     final String report = text.lines().reduce((a, b) -> b).orElseThrow();
     assertTrue(report.startsWith("total 0.050 s from the process's start, ended at "), report);
-    assertTrue(report.contains("; cut short: plans with sharing" + (worked ? "" : ", without sharing")
+    assertTrue(report.contains("; cut short: plan with sharing" + (worked ? "" : ", without sharing")
         + ", the view's memo; cost "), report);
     assertTrue(report.contains(": process start to JVM 10 ms, JVM start to the command "), report);
   }
 
   /**
-   * With time to spare, the cost without sharing is worked out beside the standalone plans and
-   * equals the one worked out apart on their space; the view's slice, reserved before planning, is the larger of a
+   * With time to spare, the cost without sharing is worked out beside the plan with sharing and
+   * equals the one worked out apart on the first plan's space; the view's slice, reserved before planning, is the larger of a
    * twentieth of the limit and three times reading the workload, as the report says.
    */
   @Test void withTimeToSpareTheCostWithoutSharingIsWorkedOutAndTheViewsSliceReserved() throws Exception {
