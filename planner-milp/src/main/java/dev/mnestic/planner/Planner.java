@@ -62,6 +62,11 @@ public final class Planner {
    */
   private static final int SPACE_SHARE = 3;
 
+  /**
+   * Under a total limit, the part of what the first plan leaves that the plan with sharing does
+   * not plan for, so that it ends by the limit: a tenth.
+   */
+  private static final int SHARING_RESERVE = 10;
   /** How long the anytime planner waits for the plan with sharing between looks at the stop signal: 20 ms. */
   private static final long WAIT_SLICE = 20_000_000L;
 
@@ -226,8 +231,11 @@ public final class Planner {
     final CompletableFuture<Planned> shared;
     if (now < end) {
       MilpSelector.startLoadingSolver();
-      shared = beside("sharing", () -> shared(workload, options, now, Duration.ofNanos(end - now), sharing,
-          List.of(firstPhase)));
+      // Less a tenth, so that what no limit cuts in it (splitting, growing) still ends by the limit
+      // on a busy machine rather than lose its whole work.
+      final Duration left = Duration.ofNanos(end - now);
+      shared = beside("sharing", () -> shared(workload, options, now, left.minus(left.dividedBy(SHARING_RESERVE)),
+          sharing, List.of(firstPhase)));
     } else {
       shared = CompletableFuture.failedFuture(new PlanningException("no time left to share"));
     }

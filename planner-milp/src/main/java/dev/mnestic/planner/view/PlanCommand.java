@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -187,10 +188,11 @@ public final class PlanCommand {
       final double alone = Double.isNaN(planned.withoutSharing())
           ? withoutSharing(planned.space(), late) : planned.withoutSharing();
       final long aloneAt = ticker.read();
-      // The memo up to a tenth of the view's slice before the deadline: the rest is for writing it out.
-      final long memoUntil = deadline - Math.max(0, deadline - viewFrom) / 10;
+      // The memo up to a tenth of the view's slice before the deadline: the rest is for writing it
+      // out, and for text, less what making the chosen plan's text took (writing it takes as long).
+      final AtomicLong memoUntil = new AtomicLong(deadline - Math.max(0, deadline - viewFrom) / 10);
       final PlanView view = new PlanView(planned.space(), planned.plan(), alone,
-          total == null || full ? null : () -> ticker.read() >= memoUntil);
+          total == null || full ? null : () -> ticker.read() >= memoUntil.get());
       // The chosen plan first, so the memo's size (its rejected edges counted) takes what is left.
       final String text;
       if (output.equals("json")) {
@@ -200,7 +202,9 @@ public final class PlanCommand {
       } else if (memo) {
         text = view.text();
       } else {
+        final long before = ticker.read();
         final String chosen = view.chosen();
+        memoUntil.addAndGet(before - ticker.read());
         text = view.memoSize() + chosen;
       }
       out.print(text);
