@@ -177,9 +177,13 @@ public final class Planner {
    */
   private static Planned shared(Workload workload, Options options, long start, Duration limit, StopSignal stop,
       List<Search.Phase> before) {
-    final long spaceUntil = start + limit.toNanos() / SPACE_SHARE;
-    final PlanSpace space = space(workload, options.lists(), options.execution(),
-        options.limitCoversSpace() ? new SpaceShare(options.ticker(), spaceUntil) : (queries, after) -> true);
+    final SpaceShare share = new SpaceShare(options.ticker(), start + limit.toNanos() / SPACE_SHARE);
+    // Each chunk looks at the stop first: the anytime path stops an abandoned plan with sharing
+    // so, rather than let it build on beside the view.
+    final PlanSpace space = space(workload, options.lists(), options.execution(), (queries, after) -> {
+      checkStopped(stop);
+      return !options.limitCoversSpace() || share.whole(queries, after);
+    });
     final long builtNanos = options.ticker().read() - start;
     final Duration left = options.limitCoversSpace()
         ? limit.minusNanos(builtNanos).minus(limit.dividedBy(MARGIN)) : limit;
