@@ -63,8 +63,8 @@ public final class Planner {
   private static final int SPACE_SHARE = 3;
 
   /**
-   * Under a total limit, the part of what the first plan leaves that the plan with sharing does
-   * not plan for, so that it ends by the limit: a tenth.
+   * Under a total limit, the most of what the first plan leaves that the plan with sharing does
+   * not plan for, so that it ends by the limit: a tenth (else as long as the first plan took).
    */
   private static final int SHARING_RESERVE = 10;
   /** How long the anytime planner waits for the plan with sharing between looks at the stop signal: 20 ms. */
@@ -235,11 +235,13 @@ public final class Planner {
     final CompletableFuture<Planned> shared;
     if (now < end) {
       MilpSelector.startLoadingSolver();
-      // Less a tenth, so that what no limit cuts in it (splitting, growing) still ends by the limit
-      // on a busy machine rather than lose its whole work.
+      // Less what the first plan took, at most a tenth, so that what no limit cuts in it
+      // (splitting, growing: about as much work again) still ends by the limit on a busy machine
+      // rather than lose its whole work.
       final Duration left = Duration.ofNanos(end - now);
-      shared = beside("sharing", () -> shared(workload, options, now, left.minus(left.dividedBy(SHARING_RESERVE)),
-          sharing, List.of(firstPhase)));
+      final Duration reserve = Duration.ofNanos(Math.min(firstNanos, left.dividedBy(SHARING_RESERVE).toNanos()));
+      shared = beside("sharing", () -> shared(workload, options, now, left.minus(reserve), sharing,
+          List.of(firstPhase)));
     } else {
       shared = CompletableFuture.failedFuture(new PlanningException("no time left to share"));
     }
