@@ -87,11 +87,13 @@ public final class PlannerBench {
         planSpace = planned.space();
         plan = planned.plan();
         space[run] = planned.spaceNanos() / 1e9;
-        // The phases before the local search (the space, the split, the grown plans: parts started
-        // past the growth's deadline grown on tables not updated after each query).
+        // The phases before the local search (the first plan under --total, the space, the split,
+        // the grown plans: parts started past the growth's deadline grown on tables not updated
+        // after each query); all of them when the first plan was returned (no local search).
         final List<Search.Phase> phases = plan.search().phases();
-        uncut[run] = phases.subList(0, phases.indexOf(phases.stream().filter(p -> p.name().equals("local search"))
-            .findFirst().orElseThrow())).stream().mapToLong(Search.Phase::millis).sum() / 1e3;
+        final int search = phases.stream().map(Search.Phase::name).toList().indexOf("local search");
+        uncut[run] = phases.subList(0, search < 0 ? phases.size() : search).stream().mapToLong(Search.Phase::millis)
+            .sum() / 1e3;
         select[run] = (done - start - planned.spaceNanos()) / 1e9;
         total[run] = (done - start) / 1e9;
       }

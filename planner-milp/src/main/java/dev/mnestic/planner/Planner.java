@@ -21,6 +21,7 @@ import dev.mnestic.planner.select.Search;
 import dev.mnestic.planner.select.Solver;
 import dev.mnestic.planner.select.StopSignal;
 import dev.mnestic.planner.select.Ticker;
+import dev.mnestic.planner.select.TreePlans;
 import dev.mnestic.planner.workload.Query;
 import dev.mnestic.planner.workload.QueryExpr;
 import dev.mnestic.planner.workload.Workload;
@@ -36,7 +37,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.function.Consumer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The planner's pass order, in one place, and its one entry point, {@link #plan}, which the CLI
@@ -57,7 +62,21 @@ public final class Planner {
    */
   private static final int SPACE_SHARE = 3;
 
+  /**
+   * Under a total limit, the most of what the first plan leaves that the plan with sharing does
+   * not plan for, so that it ends by the limit: a tenth (else as long as the first plan took).
+   */
+  private static final int SHARING_RESERVE = 10;
+  /** How long the anytime planner waits for the plan with sharing between looks at the stop signal: 20 ms. */
+  private static final long WAIT_SLICE = 20_000_000L;
+
   private Planner() {
+  }
+
+  private static void checkStopped(StopSignal stop) {
+    if (stop.isStopped()) {
+      throw new PlanningException("the plan search was stopped");
+    }
   }
 
   /**
@@ -127,47 +146,166 @@ public final class Planner {
    * A planned workload: the plan space and the plan Stage 3 chose from it.
    *
    * @param spaceNanos the time building the space took, on the options' ticker
+   * @param withoutSharing the cost without sharing ({@link TreePlans#costWithoutSharing}) of the
+   *     first plan's space (each query's own ways to compute), worked out beside the plan with
+   *     sharing under a total limit; NaN when not (no total limit, budgets, or not done by then)
    */
-  public record Planned(PlanSpace space, Plan plan, long spaceNanos) {
+  public record Planned(PlanSpace space, Plan plan, long spaceNanos, double withoutSharing) {
   }
 
   /**
    * Builds {@code workload}'s plan space ({@link #space}) and selects its cheapest plan with
-   * {@link MilpSelector}, as {@code options} say.
+   * {@link MilpSelector}, as {@code options} say. Under a total limit
+   * ({@link Options#limitCoversSpace}) and without budgets it is an anytime planner
+   * ({@link #anytime}).
    *
    * @throws PlanningException when no plan meets every constraint, the solver fails, or the
    *     search is stopped
    */
   public static Planned plan(Workload workload, Options options) {
-    return plan(workload, options, space -> { });
+    if (options.limitCoversSpace() && workload.budgets().isEmpty()) {
+      return anytime(workload, options);
+    }
+    MilpSelector.startLoadingSolver();
+    return shared(workload, options, options.ticker().read(), options.timeLimit(), options.stop(), List.of());
   }
 
   /**
-   * {@link #plan(Workload, Options)}, giving {@code built} the plan space as soon as it is
-   * built, before the selection ({@code mnestic plan --total} works out the cost without
-   * sharing from it on a thread of its own meanwhile).
+   * The plan with sharing: the space built (under a total limit, chunk by chunk within a third
+   * of {@code limit}, {@link SpaceShare}), then Stage 3 for what is left of {@code limit} from
+   * {@code start}, less a fiftieth; {@code before} the phases already run, reported first.
    */
-  public static Planned plan(Workload workload, Options options, Consumer<PlanSpace> built) {
-    final long start = options.ticker().read();
-    MilpSelector.startLoadingSolver();
-    final long spaceUntil = start + options.timeLimit().toNanos() / SPACE_SHARE;
-    final PlanSpace space = space(workload, options.lists(), options.execution(),
-        options.limitCoversSpace() ? new SpaceShare(options.ticker(), spaceUntil) : (queries, after) -> true);
+  private static Planned shared(Workload workload, Options options, long start, Duration limit, StopSignal stop,
+      List<Search.Phase> before) {
+    final SpaceShare share = new SpaceShare(options.ticker(), start + limit.toNanos() / SPACE_SHARE);
+    // Each chunk looks at the stop first: the anytime path stops an abandoned plan with sharing
+    // so, rather than let it build on beside the view.
+    final PlanSpace space = space(workload, options.lists(), options.execution(), (queries, after) -> {
+      checkStopped(stop);
+      return !options.limitCoversSpace() || share.whole(queries, after);
+    });
     final long builtNanos = options.ticker().read() - start;
-    built.accept(space);
-    final Duration limit = options.limitCoversSpace()
-        ? options.timeLimit().minusNanos(builtNanos).minus(options.timeLimit().dividedBy(MARGIN)) : options.timeLimit();
-    final Plan selected = new MilpSelector(space, options.solver(), limit.isNegative() ? Duration.ZERO : limit,
-        options.ticker(), options.stop()).solve();
+    final Duration left = options.limitCoversSpace()
+        ? limit.minusNanos(builtNanos).minus(limit.dividedBy(MARGIN)) : limit;
+    final Plan selected = new MilpSelector(space, options.solver(), left.isNegative() ? Duration.ZERO : left,
+        options.ticker(), stop).solve();
     // Building the space comes first among the phases the plan reports, cut when its deadline
     // narrowed some chunk.
-    final List<Search.Phase> phases = new ArrayList<>();
+    final List<Search.Phase> phases = new ArrayList<>(before);
     phases.add(new Search.Phase("plan space", builtNanos / 1_000_000, !space.narrowed().isEmpty()));
     phases.addAll(selected.search().phases());
     final Plan plan = new Plan(selected.candidates(), selected.edges(), selected.cost(), selected.bound(),
         selected.status(), selected.variables(), selected.constraints(), selected.millis(),
         new Search(phases, selected.search().parts(), selected.search().cuts()));
-    return new Planned(space, plan, builtNanos);
+    return new Planned(space, plan, builtNanos, Double.NaN);
+  }
+
+  /**
+   * The anytime planner of a total limit (#16, point 6), whose path that always finishes is
+   * small. First a plan from each query's own ways to compute: the space with every chunk
+   * narrowed ({@link #space(Workload, ParameterLists, Execution, ChunkRule)}: no merge over
+   * another query's window), in it each query's cheapest tree given what the earlier ones keep
+   * ({@link TreePlans#greedy}): a valid plan, at 1,664 queries about 0.35 s of process CPU warm
+   * where the whole space and the plans grown in it took 1.1 s. Then two threads: the plan with
+   * sharing ({@link #shared}: the space built whole chunk by chunk within its share, Stage 3 on
+   * it) for what is left of the limit, and beside it the cost without sharing of the first
+   * plan's space (neither takes a core from the first plan, nor does loading OR-Tools). The
+   * plan with sharing replaces the first plan when it ends by the limit (less a fiftieth) and
+   * is cheaper; past the limit both threads are stopped and the first plan returned, its search
+   * saying the plan with sharing was cut. Not for budgets, which the first plan does not look at.
+   */
+  private static Planned anytime(Workload workload, Options options) {
+    final Ticker ticker = options.ticker();
+    final long start = ticker.read();
+    final long end = start + options.timeLimit().toNanos() - options.timeLimit().toNanos() / MARGIN;
+    final PlanSpace own = space(workload, options.lists(), options.execution(), (queries, after) -> false);
+    final Plan first = TreePlans.greedy(own);
+    if (first == null) {
+      // Names the query with no plan.
+      TreePlans.costWithoutSharing(own);
+      throw new PlanningException("no plan meets every query's target and retention");
+    }
+    final long firstNanos = ticker.read() - start;
+    final Search.Phase firstPhase = new Search.Phase("first plan", firstNanos / 1_000_000, false);
+    checkStopped(options.stop());
+    final long now = ticker.read();
+    final StopSignal sharing = new StopSignal();
+    final CompletableFuture<Double> withoutSharing = beside("cost without sharing",
+        () -> TreePlans.costWithoutSharing(own, sharing::isStopped));
+    final CompletableFuture<Planned> shared;
+    if (now < end) {
+      MilpSelector.startLoadingSolver();
+      // Less what the first plan took, at most a tenth, so that what no limit cuts in it
+      // (splitting, growing: about as much work again) still ends by the limit on a busy machine
+      // rather than lose its whole work.
+      final Duration left = Duration.ofNanos(end - now);
+      final Duration reserve = Duration.ofNanos(Math.min(firstNanos, left.dividedBy(SHARING_RESERVE).toNanos()));
+      shared = beside("sharing", () -> shared(workload, options, now, left.minus(reserve), sharing,
+          List.of(firstPhase)));
+    } else {
+      shared = CompletableFuture.failedFuture(new PlanningException("no time left to share"));
+    }
+    final Planned better;
+    final double alone;
+    try {
+      better = await(shared, ticker, end, options.stop(), sharing);
+      alone = Objects.requireNonNullElse(await(withoutSharing, ticker, end, options.stop(), sharing), Double.NaN);
+    } finally {
+      sharing.stop();
+    }
+    if (better != null && better.plan().cost() < first.cost()) {
+      return new Planned(better.space(), better.plan(), better.spaceNanos(), alone);
+    }
+    final List<Search.Phase> phases = List.of(firstPhase,
+        new Search.Phase("plan with sharing", (ticker.read() - now) / 1_000_000, better == null));
+    return new Planned(own, new Plan(first.candidates(), first.edges(), first.cost(), 0, Plan.Status.HEURISTIC, 0, 0,
+        firstNanos / 1_000_000, new Search(phases, List.of(), List.of())), firstNanos, alone);
+  }
+
+  /** {@code work} on a daemon thread of its own, named {@code what}. */
+  private static <T> CompletableFuture<T> beside(String what, Supplier<T> work) {
+    final CompletableFuture<T> result = new CompletableFuture<>();
+    final Thread thread = new Thread(() -> {
+      try {
+        result.complete(work.get());
+      } catch (RuntimeException e) {
+        result.completeExceptionally(e);
+      }
+    }, "mnestic plan: " + what);
+    thread.setDaemon(true);
+    thread.start();
+    return result;
+  }
+
+  /**
+   * {@code work}'s result, or null when it failed with a {@link PlanningException} (no plan that
+   * way) or is not done by {@code end} on {@code ticker}. Waits in slices, so that the clock and
+   * a stop of the whole search ({@code stop}, passed on to {@code sharing}) are seen meanwhile.
+   */
+  private static <T> T await(CompletableFuture<T> work, Ticker ticker, long end, StopSignal stop,
+      StopSignal sharing) {
+    while (true) {
+      if (stop.isStopped()) {
+        sharing.stop();
+        checkStopped(stop);
+      }
+      final long left = end - ticker.read();
+      try {
+        return work.get(Math.max(0, Math.min(WAIT_SLICE, left)), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        if (left <= WAIT_SLICE) {
+          return null;
+        }
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof PlanningException) {
+          return null;
+        }
+        throw new IllegalStateException("planning failed", e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new PlanningException("interrupted while planning");
+      }
+    }
   }
 
   /**

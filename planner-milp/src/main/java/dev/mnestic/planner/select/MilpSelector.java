@@ -182,7 +182,9 @@ public final class MilpSelector implements Selector {
     final boolean[] alone = new boolean[parts.size()];
     final List<TreePlans> grown = inParallel(parts.size(), k -> {
       checkStopped();
+      // Stopped, the search throws before the next query rather than grow the rest alone.
       final TreePlans trees = TreePlans.grown(space, feasible, queries.get(k), ids[k], slot, () -> {
+        checkStopped();
         alone[k] = !schedule.goesOn(growUntil);
         return !alone[k];
       });

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -39,8 +40,9 @@ import java.util.stream.Collectors;
  * the wall clock from the process's start (for {@code bin/mnestic}, the script's start, as it
  * {@code exec}s the JVM) to the view written: the JVM's start, reading the workload, the plan
  * space and Stage 3 ({@link Planner.Options#withTotalLimit}, given what is left less the view's
- * slice, reserved up front, {@link #VIEW_PER_PARSE}), the cost without sharing (beside the
- * selection, until the view's slice starts) and the view, each cut at its deadline.
+ * slice, reserved up front, {@link #VIEW_PER_PARSE}: a first plan from each query's own ways to
+ * compute, then the plan with sharing if it is done in time and cheaper, the cost without
+ * sharing beside it) and the view, each cut at its deadline.
  * The view then writes the chosen plan first and the memo after it as far as time allows
  * ({@link PlanView#PlanView(dev.mnestic.planner.physical.PlanSpace, dev.mnestic.planner.select.Plan,
  * double, java.util.function.BooleanSupplier)}); {@code --full} writes it whole however late.
@@ -177,17 +179,20 @@ public final class PlanCommand {
       if (total != null) {
         options = options.withTotalLimit(Duration.ofNanos(Math.max(0, viewFrom - parsed)));
       }
-      // --full: the planning ends as without it, the cost without sharing and the view are whole.
-      final Aside alone = new Aside(ticker, full ? () -> false : () -> ticker.read() >= viewFrom);
-      final Planner.Planned planned = Planner.plan(workload, options, alone::start);
+      final Planner.Planned planned = Planner.plan(workload, options);
       seen.accept(planned);
       final long plannedAt = ticker.read();
-      alone.join();
+      // Worked out beside the plan with sharing under a total limit; else here, and with --full (the
+      // planning ends as without it) or no limit whole, else until the view's slice starts.
+      final BooleanSupplier late = total == null || full ? () -> false : () -> ticker.read() >= viewFrom;
+      final double alone = Double.isNaN(planned.withoutSharing())
+          ? withoutSharing(planned.space(), late) : planned.withoutSharing();
       final long aloneAt = ticker.read();
-      // The memo up to a tenth of the view's slice before the deadline: the rest is for writing it out.
-      final long memoUntil = deadline - Math.max(0, deadline - viewFrom) / 10;
-      final PlanView view = new PlanView(planned.space(), planned.plan(), alone.cost,
-          total == null || full ? null : () -> ticker.read() >= memoUntil);
+      // The memo up to a tenth of the view's slice before the deadline: the rest is for writing it
+      // out, and for text, less what making the chosen plan's text took (writing it takes as long).
+      final AtomicLong memoUntil = new AtomicLong(deadline - Math.max(0, deadline - viewFrom) / 10);
+      final PlanView view = new PlanView(planned.space(), planned.plan(), alone,
+          total == null || full ? null : () -> ticker.read() >= memoUntil.get());
       // The chosen plan first, so the memo's size (its rejected edges counted) takes what is left.
       final String text;
       if (output.equals("json")) {
@@ -197,7 +202,9 @@ public final class PlanCommand {
       } else if (memo) {
         text = view.text();
       } else {
+        final long before = ticker.read();
         final String chosen = view.chosen();
+        memoUntil.addAndGet(before - ticker.read());
         text = view.memoSize() + chosen;
       }
       out.print(text);
@@ -209,12 +216,12 @@ public final class PlanCommand {
             .collect(Collectors.joining(", "));
         final String report = String.format(Locale.ROOT, "total %.3f s from the process's start, ended at %.3f s:"
             + " process start to JVM %d ms, JVM start to the command %d ms, reading the workload %d ms,"
-            + " planning %d ms, without sharing %d ms alongside it%s and %d ms after, view %d ms (%d ms reserved);"
+            + " planning %d ms, without sharing %d ms after it%s, view %d ms (%d ms reserved);"
             + " cut short: %s; cost %s, bound %s (gap %.2f%%)",
             total.toNanos() / 1e9, (end - start) / 1e9, millis(jvm - start), millis(commandStart - jvm),
-            millis(parsed - commandStart), millis(plannedAt - parsed), millis(alone.nanos),
-            Double.isNaN(alone.cost) ? " (not finished)" : "", millis(aloneAt - plannedAt), millis(end - aloneAt),
-            millis(deadline - viewFrom), cutShort(cut, Double.isNaN(alone.cost), view.cut()),
+            millis(parsed - commandStart), millis(plannedAt - parsed), millis(aloneAt - plannedAt),
+            Double.isNaN(alone) ? " (not finished)" : "", millis(end - aloneAt),
+            millis(deadline - viewFrom), cutShort(cut, Double.isNaN(alone), view.cut()),
             num(planned.plan().cost()), num(planned.plan().bound()), 100 * (planned.plan().cost() > 0
                 ? Math.max(0, planned.plan().cost() - planned.plan().bound()) / planned.plan().cost() : 0));
         (output.equals("text") ? out : err).println(report);
@@ -227,45 +234,14 @@ public final class PlanCommand {
   }
 
   /**
-   * The cost without sharing ({@link TreePlans#costWithoutSharing(PlanSpace, BooleanSupplier)}),
-   * worked out on a thread of its own from the plan space's completion, alongside the selection,
-   * until {@code late} (never without {@code --total} or with {@code --full}); NaN when cut, or
-   * when some query has no plan (the selection then says so).
+   * The cost without sharing ({@link TreePlans#costWithoutSharing(PlanSpace, BooleanSupplier)})
+   * until {@code late}; NaN when cut, or when some query has no plan (the selection said so).
    */
-  private static final class Aside {
-    private final Ticker ticker;
-    private final BooleanSupplier late;
-    private Thread thread;
-    /** The cost, NaN until worked out; and the time it took. Read after {@link #join}. */
-    double cost = Double.NaN;
-    long nanos;
-
-    Aside(Ticker ticker, BooleanSupplier late) {
-      this.ticker = ticker;
-      this.late = late;
-    }
-
-    void start(PlanSpace space) {
-      thread = new Thread(() -> {
-        final long from = ticker.read();
-        try {
-          cost = TreePlans.costWithoutSharing(space, late);
-        } catch (PlanningException e) {
-          // The selection meets the same query without a plan and says so.
-        }
-        nanos = ticker.read() - from;
-      }, "mnestic plan: cost without sharing");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    void join() {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new PlanningException("interrupted while working out the cost without sharing");
-      }
+  private static double withoutSharing(PlanSpace space, BooleanSupplier late) {
+    try {
+      return TreePlans.costWithoutSharing(space, late);
+    } catch (PlanningException e) {
+      return Double.NaN;
     }
   }
 

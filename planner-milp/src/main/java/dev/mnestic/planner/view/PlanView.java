@@ -66,7 +66,9 @@ public final class PlanView {
   private final boolean limited;
   /** Every edge considered ({@link #everyEdge}), made on first use; null when not made in time. */
   private List<PhysicalEdge> everyEdge;
-  private boolean everyEdgeTried;
+  /** The rejected edges ({@link #rejected}), made on first use; null when not made in time. */
+  private List<PhysicalEdge> rejected;
+  private boolean rejectedTried;
   /** Whether some text or JSON written so far left part of the memo out ({@link #cut}). */
   private boolean leftOut;
 
@@ -108,17 +110,27 @@ public final class PlanView {
    * reasons, the rejected ones; by consumer, input and producer.
    */
   private List<PhysicalEdge> everyEdge() {
-    if (!everyEdgeTried) {
-      everyEdgeTried = true;
-      final List<PhysicalEdge> rejected = Edges.rejected(space, late);
-      if (rejected != null) {
-        everyEdge = new ArrayList<>(space.edges());
-        everyEdge.addAll(rejected);
-        everyEdge.sort(Comparator.comparingInt(PhysicalEdge::consumer).thenComparingInt(PhysicalEdge::input)
-            .thenComparingInt(PhysicalEdge::producer));
-      }
+    if (everyEdge == null && rejected() != null) {
+      everyEdge = new ArrayList<>(space.edges());
+      everyEdge.addAll(rejected);
+      everyEdge.sort(Comparator.comparingInt(PhysicalEdge::consumer).thenComparingInt(PhysicalEdge::input)
+          .thenComparingInt(PhysicalEdge::producer));
     }
     return everyEdge;
+  }
+
+  /**
+   * The rejected edges, built again with their reasons as far as {@code late} allows (null: not
+   * in time), unsorted: the memo's size only counts them, so sorting every edge (millions at
+   * scale, past the view's deadline when the rejected ones were counted just in time) is left
+   * to a listing.
+   */
+  private List<PhysicalEdge> rejected() {
+    if (!rejectedTried) {
+      rejectedTried = true;
+      rejected = Edges.rejected(space, late);
+    }
+    return rejected;
   }
 
   /**
@@ -274,11 +286,11 @@ public final class PlanView {
    */
   public String memoSize() {
     final Memo memo = space.memo();
-    final List<PhysicalEdge> edges = everyEdge();
-    leftOut |= edges == null;
+    final List<PhysicalEdge> rejected = rejected();
+    leftOut |= rejected == null;
     return "memo: " + memo.groupCount() + " groups, " + memo.candidateCount()
         + " logical candidates, " + space.candidates().size() + " physical candidates, "
-        + (edges != null ? edges.size() + " edges (" + space.edges().size() + " feasible)"
+        + (rejected != null ? space.edges().size() + rejected.size() + " edges (" + space.edges().size() + " feasible)"
         : space.edges().size() + " feasible edges (the rejected ones not counted in time: --full counts them)")
         + "\n";
   }
