@@ -65,6 +65,13 @@ public final class PlanCommand {
    */
   private static final int VIEW_PER_PARSE = 3;
   private static final int VIEW_LAST = 20;
+  /**
+   * Under {@code --total}, what the view leaves after the memo for writing its text out and the
+   * JVM's exit: a 25th of the limit, 200 ms of 5 s (with a tenth of the view's slice, 25-40 ms,
+   * runs with two busy loops beside them ended 40 ms past 5 s by their own clock and the process
+   * 70 ms after that, session 20).
+   */
+  private static final int VIEW_END = 25;
   private PlanCommand() {
   }
 
@@ -188,9 +195,11 @@ public final class PlanCommand {
       final double alone = Double.isNaN(planned.withoutSharing())
           ? withoutSharing(planned.space(), late) : planned.withoutSharing();
       final long aloneAt = ticker.read();
-      // The memo up to a tenth of the view's slice before the deadline: the rest is for writing it
-      // out, and for text, less what making the chosen plan's text took (writing it takes as long).
-      final AtomicLong memoUntil = new AtomicLong(deadline - Math.max(0, deadline - viewFrom) / 10);
+      // The memo up to a tenth of the view's slice, or a VIEW_ENDth of the limit, before the
+      // deadline: the rest is for writing it out and the JVM's exit, and for text, less what
+      // making the chosen plan's text took (writing it takes as long).
+      final AtomicLong memoUntil = total == null ? new AtomicLong(Long.MAX_VALUE)
+          : new AtomicLong(deadline - Math.max(Math.max(0, deadline - viewFrom) / 10, total.toNanos() / VIEW_END));
       final PlanView view = new PlanView(planned.space(), planned.plan(), alone,
           total == null || full ? null : () -> ticker.read() >= memoUntil.get());
       // The chosen plan first, so the memo's size (its rejected edges counted) takes what is left.
