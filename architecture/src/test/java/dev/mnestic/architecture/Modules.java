@@ -41,11 +41,16 @@ final class Modules {
             .flatMap(s -> of(s.getUri())).filter(name::equals).isPresent());
   }
 
-  /** Imports the class files of mnestic's modules only (main code, not tests). */
+  /**
+   * Imports the class files of mnestic's modules only (main code, not tests: neither a module's
+   * {@code target/test-classes} nor its test-jar, {@code mnestic-MODULE-VERSION-tests.jar},
+   * which bench reads jdbc-driver's test helpers from).
+   */
   public static final class MainCode implements ImportOption {
     @Override
     public boolean includes(Location location) {
-      return !location.contains("/test-classes/") && of(location.asURI()).isPresent();
+      return !location.contains("/test-classes/") && !location.contains("-tests.jar!/")
+          && of(location.asURI()).isPresent();
     }
   }
 }
