@@ -308,7 +308,9 @@ class RunawayTest {
   }
 
   /**
-   * A script holding more than its statementMemory (a relation of 10^5 rows of 10 kB)
+   * A script holding more than its statementMemory (a relation of up to 10^6 rows of 10 kB,
+   * more than the test JVM's heap, so that collections, where budgets are checked, come while
+   * it holds them: 10^5 rows, 1 GB, could end inside G1's young generation without one)
    * fails with 53200: a script runs on a {@code DeepStack} thread, not the caller's, and what
    * that thread allocates for it counts toward its budget.
    */
@@ -318,7 +320,7 @@ class RunawayTest {
     limits.setProperty(Driver.STATEMENT_MEMORY, String.valueOf(32L << 20));
     try (Connection c = DriverManager.getConnection(URL, limits);
          Statement s = c.createStatement()) {
-      final SQLException e = runaway(s, "r[a, t] := a in int_range(100000), t = to_string(a)"
+      final SQLException e = runaway(s, "r[a, t] := a in int_range(1000000), t = to_string(a)"
           + " ++ '" + "x".repeat(10_000) + "'\n?[count(a)] := r[a, t]");
       assertEquals("53200", e.getSQLState(), messages(e));
       assertTrue(e.getMessage().contains("statementMemory"), messages(e));
