@@ -257,8 +257,10 @@ public final class StoreReads {
         if (!snapshot.shareable()) {
           return fromStream.apply(snapshot);
         }
-        final Columns columns = snapshot.shared() instanceof Columns c ? c
-            : new Columns(snapshot.count);
+        // Columns read here are in the walk's order: they join an earlier read's only when
+        // those are in it too (no rows appended in commit order).
+        final Columns columns = snapshot.shared() instanceof Columns c && c.walked ? c
+            : new Columns(snapshot.count, true);
         for (int k = 0; k < how.length; k++) {
           if (columns.get(read[k], how[k]) == null) {
             columns.put(read[k], how[k], column(snapshot, table, read[k], how[k], cancel));
@@ -578,6 +580,11 @@ public final class StoreReads {
    */
   private static final class Columns {
     final int count;
+    /**
+     * Whether the rows are in the order a walk of the table's rows gives them; false when
+     * rows were appended after a walk's, in the order their transactions committed.
+     */
+    final boolean walked;
     /** By {@code column * Read count + read}. */
     private final Map<Integer, Object[]> values = new ConcurrentHashMap<>();
     /** Whether an {@link #append} has written past {@link #count} into the arrays. */
@@ -585,8 +592,9 @@ public final class StoreReads {
     /** The packed copies of these rows ({@link #longs}), by the columns read and how. */
     private final Map<String, Packed> packed = new ConcurrentHashMap<>();
 
-    Columns(int count) {
+    Columns(int count, boolean walked) {
       this.count = count;
+      this.walked = walked;
     }
 
     Object[] get(int column, Read how) {
@@ -685,7 +693,7 @@ public final class StoreReads {
      * room and no other append has used it, else in copies with half as much room again.
      */
     Columns append(StoreSnapshot more, String table, AtomicBoolean cancel) {
-      final Columns out = new Columns(count + more.count);
+      final Columns out = new Columns(count + more.count, false);
       final boolean inPlace = values.values().stream().allMatch(a -> a.length >= out.count)
           && appended.compareAndSet(false, true);
       // Column by column in order, so that a value that cannot be read is the first one
