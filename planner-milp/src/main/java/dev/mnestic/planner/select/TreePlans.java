@@ -662,8 +662,8 @@ public final class TreePlans {
         return true;
       }
     }
-    // Its tree reads one result twice in ways a plan cannot hold (two operands of a ratio
-    // streaming from one candidate): plan it again without streamed results.
+    // Its tree reads one result twice in ways a plan cannot hold (two readouts, a ratio's
+    // operands, streaming from one summary): plan it again without streamed results.
     streams = false;
     table = kept;
     final boolean added = add(answer, q.retention());
@@ -812,11 +812,18 @@ public final class TreePlans {
             final Node b = read(v, d.producer(), down);
             for (int j = 0; j < b.below().size(); j++) {
               final Guarantee lb = b.below().level(j);
-              if (n.producer() == d.producer() && !la.equals(lb)) {
-                continue;  // one candidate has one level
+              if (n.producer() == d.producer()
+                  && (!la.equals(lb)
+                      || shares && Constraints.streamed(space.candidates().get(n.producer())))) {
+                // one candidate has one level, and in one plan a streamed result is read once
+                continue;
               }
               final Guarantee level = Constraints.ratio(la, lb);
-              final double cost = a.own() + a.below().option(i).cost() + b.own() + b.below().option(j).cost();
+              // Both operands one candidate (a quantile over itself): one place in the plan, paid
+              // once; the baseline computes what each operand reads for it alone.
+              final double cost = shares && n.producer() == d.producer()
+                  ? a.own() + a.below().option(i).cost()
+                  : a.own() + a.below().option(i).cost() + b.own() + b.below().option(j).cost();
               if (out.cheaper(level, cost)) {
                 out.put(level, new Option(cost, new int[] {n.producer(), d.producer()}, new Guarantee[] {la, lb}));
               }
