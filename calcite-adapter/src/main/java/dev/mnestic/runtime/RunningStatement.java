@@ -67,8 +67,10 @@ import javax.management.openmbean.CompositeData;
  * <p>Memory, what is counted: after every garbage collection the heap watch reads the heap
  * still in use ({@code live}, the collector's own figure of every heap pool after it). A
  * statement's share is {@code live} now less {@code live} after the last collection before
- * it started: the heap that stayed in use since it started. That is exact for one statement
- * running alone; with several, each one's figure also holds what the others kept, so a
+ * it started, or after any collection since that left less (the heap counted then held
+ * garbage, an earlier statement's rows in the old generation, say): the heap that stayed in
+ * use since it started, less what it held at that collection. That is exact for one statement
+ * running alone from a collected heap; with several, each one's figure also holds what the others kept, so a
  * statement is over its budget only when it also allocated more than the budget since it
  * started (JVM's per-thread allocation counter, summed over its thread and the threads that
  * work for it meanwhile: preparation and scripts on {@link DeepStack}, compilation and searches
@@ -181,7 +183,8 @@ public final class RunningStatement implements AutoCloseable {
 
   /**
    * Where a statement's memory is counted from: the thread it runs on, with the bytes that
-   * thread had allocated, and the heap in use after the last collection, then.
+   * thread had allocated, and the heap in use after the last collection, then (lowered by
+   * later collections that left less: {@link HeapWatch#collected}).
    */
   private record Baseline(Thread thread, long allocated, long live) {
     static Baseline now() {
@@ -527,7 +530,7 @@ public final class RunningStatement implements AutoCloseable {
   }
 
   /** Reads the heap in use after each collection and stops a statement holding too much. */
-  private static final class HeapWatch {
+  static final class HeapWatch {
     /** Whether a full collection was asked for and has not ended yet. */
     private static final AtomicBoolean FULL_COLLECTION_ASKED = new AtomicBoolean();
 
@@ -582,6 +585,12 @@ public final class RunningStatement implements AutoCloseable {
       final List<RunningStatement> over = new ArrayList<>();
       synchronized (RUNNING) {
         for (RunningStatement s : RUNNING.values()) {
+          // What others held as it started is at most what any collection since left in use:
+          // what was counted then and collected since was garbage (an earlier statement's
+          // rows in the old generation), not theirs to keep.
+          if (used < s.baseline.live) {
+            s.baseline = new Baseline(s.baseline.thread, s.baseline.allocated, used);
+          }
           // it holds no more than it allocated: a small statement beside a big one is not
           // over its budget for what the big one keeps
           if (!s.flag.get() && !s.idle && (full || s.memoryBudget > 0
