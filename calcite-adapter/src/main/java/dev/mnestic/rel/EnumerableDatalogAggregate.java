@@ -79,7 +79,7 @@ public final class EnumerableDatalogAggregate extends DatalogAggregate implement
   private TableScan projectedScan() {
     if (!aggregations.noKeys() || aggregations.meetKind() || aggregations.boundedMeetKind()
         || !aggregations.orderBlind()
-        || !(getInput() instanceof EnumerableCalc calc)
+        || !(EnumerableStopCheck.unchecked(getInput()) instanceof EnumerableCalc calc)
         || !(calc.getInput() instanceof TableScan scan)
         || scan.getTable().unwrap(RowTable.class) == null
         || calc.getProgram().getCondition() != null) {
@@ -95,7 +95,8 @@ public final class EnumerableDatalogAggregate extends DatalogAggregate implement
 
   /** Per column of the input, the scanned table's column it projects, -1 for a null. */
   private int[] projectedColumns() {
-    return projections(((EnumerableCalc) getInput()).getProgram()).stream()
+    return projections(((EnumerableCalc) EnumerableStopCheck.unchecked(getInput())).getProgram())
+        .stream()
         .mapToInt(e -> e instanceof RexInputRef ref ? ref.getIndex() : -1).toArray();
   }
 

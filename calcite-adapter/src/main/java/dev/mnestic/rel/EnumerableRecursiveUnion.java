@@ -118,17 +118,12 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
   }
 
   private static void union(RelNode rel, List<RelNode> parts) {
-    final RelNode r = unchecked(rel);
+    final RelNode r = EnumerableStopCheck.unchecked(rel);
     if (r instanceof EnumerableUnion u && u.all) {
       u.getInputs().forEach(input -> union(input, parts));
     } else {
       parts.add(r);
     }
-  }
-
-  /** {@code rel} without the stop checks put above it ({@link EnumerableStopCheck#insert}). */
-  private static RelNode unchecked(RelNode rel) {
-    return rel instanceof EnumerableStopCheck check ? unchecked(check.getInput()) : rel;
   }
 
   /** A chain being matched: its first table, then its probes, slot by slot. */
@@ -143,7 +138,7 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
 
     /** The slots of {@code rel}'s columns, or null if {@code rel} is not part of a chain. */
     int[] slots(RelNode rel) {
-      final RelNode r = unchecked(rel);
+      final RelNode r = EnumerableStopCheck.unchecked(rel);
       if (r instanceof TableScan scan && first == null) {
         first = scan.getTable().unwrap(RowTable.class);
         firstWidth = width = scan.getRowType().getFieldCount();
@@ -169,7 +164,7 @@ public final class EnumerableRecursiveUnion extends RecursiveUnion implements En
         return out;
       }
       if (r instanceof EnumerableHashJoin join && join.getJoinType() == JoinRelType.INNER
-          && unchecked(join.getRight()) instanceof TableScan scan
+          && EnumerableStopCheck.unchecked(join.getRight()) instanceof TableScan scan
           && scan.getTable().unwrap(RowTable.class) != null) {
         final int[] left = slots(join.getLeft());
         if (left == null) {

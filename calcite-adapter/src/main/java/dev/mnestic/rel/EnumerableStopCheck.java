@@ -13,9 +13,13 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.SingleRel;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.RepeatUnion;
+import org.apache.calcite.rel.core.SetOp;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Window;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,10 +30,13 @@ import java.util.List;
  *
  * <p>Calcite's joins, correlates and recursions loop over their inputs without looking at the
  * flag: a cross join under a {@code COUNT(*)} emits nothing a caller could stop at, and ran on
- * past its timeout (issue #13). {@link #insert} puts this node above every input of those
- * operators in the plan about to be implemented (after planning, so plans and EXPLAIN are as
- * before), so such a loop stops at its next input row: within the work of one outer row against
- * the inner side, which was itself read through a check.
+ * past its timeout (issue #13). So do the operators that read their whole input before their
+ * first row: aggregates (Calcite's, a Datalog rule's set or aggregation, a sketch's), sorts,
+ * windows, set operations and skylines; a script deduplicating 10^6 generated rows of 10 kB ran
+ * on past its memory budget, flagged, to an OutOfMemoryError. {@link #insert} puts this node
+ * above every input of those operators in the plan about to be implemented (after planning, so
+ * plans and EXPLAIN are as before), so such a loop stops at its next input row: within the work
+ * of one outer row against the inner side, which was itself read through a check.
  */
 public final class EnumerableStopCheck extends SingleRel implements EnumerableRel {
   EnumerableStopCheck(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
@@ -50,7 +57,12 @@ public final class EnumerableStopCheck extends SingleRel implements EnumerableRe
     return implementor.result(input.physType, builder.toBlock());
   }
 
-  /** {@code plan} with a check above each input of its joins, correlates and recursions. */
+  /** {@code rel} without the stop checks put above it ({@link #insert}). */
+  public static RelNode unchecked(RelNode rel) {
+    return rel instanceof EnumerableStopCheck check ? unchecked(check.getInput()) : rel;
+  }
+
+  /** {@code plan} with a check above each input of the operators that loop over them. */
   public static EnumerableRel insert(EnumerableRel plan) {
     return (EnumerableRel) checked(plan);
   }
@@ -58,7 +70,9 @@ public final class EnumerableStopCheck extends SingleRel implements EnumerableRe
   private static RelNode checked(RelNode rel) {
     final boolean loops =
         rel instanceof Join || rel instanceof Correlate || rel instanceof RepeatUnion
-            || rel instanceof RecursiveUnion;
+            || rel instanceof RecursiveUnion || rel instanceof Aggregate || rel instanceof Sort
+            || rel instanceof Window || rel instanceof SetOp || rel instanceof DatalogAggregate
+            || rel instanceof SketchAggregate || rel instanceof Skyline;
     final List<RelNode> inputs = new ArrayList<>();
     boolean changed = false;
     for (RelNode input : rel.getInputs()) {

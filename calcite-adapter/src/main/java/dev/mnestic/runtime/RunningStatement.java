@@ -46,8 +46,8 @@ import javax.management.openmbean.CompositeData;
 /**
  * A statement while it runs, and what stops it: its cancel flag (Calcite's
  * {@code DataContext.Variable.CANCEL_FLAG}, which the engine's long loops check: store scans,
- * {@link #checked} above join, correlate and recursion inputs (rel.EnumerableStopCheck), recursion rounds, sketch passes,
- * materialising functions), why the flag was set, its deadline and its share of the heap.
+ * {@link #checked} above the inputs of joins, correlates, recursions, aggregates, sorts and
+ * the like (rel.EnumerableStopCheck), recursion rounds, sketch passes, materialising functions), why the flag was set, its deadline and its share of the heap.
  *
  * <p>Lifecycle:
  * <ol>
