@@ -33,6 +33,9 @@ import java.util.TreeMap;
  * changed one node at a time can split; searched as Lucene built it, the first trial already
  * misses 15 of 21 vectors; {@code HnswIndex} searches it joined). And the graph as its
  * relation {@code rel:idx} shows it ({@link SearchIndex#relationRows}), against the vectors.
+ * New vectors wait unlinked (pending, scored exactly by every search) until {@link
+ * HnswIndex#CONCURRENT_FROM} wait: tests that need a graph of fewer link them ({@link
+ * HnswIndex#link}), and the last four search an index with vectors both linked and pending.
  */
 class HnswIndexTest {
   private static final String[] DISTANCES = {"L2", "Cosine", "IP"};
@@ -83,7 +86,9 @@ class HnswIndexTest {
    * that prune many links; vectors on a coarse grid or Gaussian) each put through 40 steps of
    * random insertions, deletions, changed vectors and rows put back (enough deletions to
    * rebuild the graph several times); after each step a search with {@code ef} above the live
-   * count returns every live vector, nearest first, with its exact distance.
+   * count returns every live vector, nearest first, with its exact distance: with the step's new
+   * vectors pending beside the graph, and again once they are linked (after every step, so the
+   * graph grows a few nodes at a time as it did when updates linked their vectors).
    */
   @Test void searchesAfterManyRandomChangesAreExact() {
     int searches = 0;
