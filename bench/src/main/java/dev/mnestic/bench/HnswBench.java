@@ -30,7 +30,7 @@ import java.util.UUID;
  * half existing ones given new vectors), each committed and followed by one search ({@code k:
  * 10, ef: 50}); per batch the write's and the search's time and the relation rows the search
  * read to bring the index up ({@code runtime.SearchRun#rowsRead}: the rows changed, not the
- * table).
+ * table), and the searches' mean, median and maximum time.
  *
  * <p>Reproduce: {@code bench/run HnswBench [N] [Q] [EXACT_Q] [M] [EF_CONSTRUCTION] [EF,...]
  * [B]} (defaults 100000, 200, 5, 50, 200, 20,50,100,200,400, 10).
@@ -131,7 +131,7 @@ public final class HnswBench {
     System.out.println("| batch | write ms | search ms | relation rows read by the search |");
     System.out.println("|---|---|---|---|");
     double writes = 0;
-    double searches = 0;
+    final double[] searches = new double[batches];
     long read = 0;
     int next = n;
     for (int b = 0; b < batches; b++) {
@@ -152,11 +152,14 @@ public final class HnswBench {
       System.out.printf(Locale.ROOT, "| %d | %.0f | %.0f | %d |%n", b + 1, write, search,
           rowsRead);
       writes += write;
-      searches += search;
+      searches[b] = search;
       read += rowsRead;
     }
     System.out.printf(Locale.ROOT, "| mean | %.0f | %.0f | %d |%n", writes / batches,
-        searches / batches, read / batches);
+        java.util.Arrays.stream(searches).sum() / batches, read / batches);
+    java.util.Arrays.sort(searches);
+    System.out.printf(Locale.ROOT, "%nsearch ms: median %.0f, max %.0f%n",
+        (searches[(batches - 1) / 2] + searches[batches / 2]) / 2, searches[batches - 1]);
   }
 
   /** A random vector of HnswBench's dimension, uniform in [0, 1) per element. */

@@ -200,7 +200,7 @@ final class SearchRelations {
     @Override public void run(Call call, Consumer<Object[]> out) {
       final SearchIndex index = SearchIndexes.create(definition, relation);
       index.sync(call.input(0).rows(), call.stop());
-      index.relationRows(part).forEach(out);
+      index.relationRows(part, call.stop()).forEach(out);
     }
   }
 }

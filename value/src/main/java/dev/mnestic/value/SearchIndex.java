@@ -84,11 +84,12 @@ public interface SearchIndex {
    * The rows of the relation CozoDB keeps this index in ({@code *rel:idx{...}}, and for {@code
    * part} {@code "inv"} MinHash-LSH's {@code *rel:idx:inv{...}}), as the index holds them now:
    * each with the columns {@link Kind#relationColumns} gives for {@code part}, in the
-   * relation's key order.
+   * relation's key order. Long work (an index may finish what it deferred, as HNSW links its
+   * pending vectors into its graph) calls {@code stop.check()} every few thousand steps.
    *
    * @throws ValueException when this kind's relation cannot be read (the message says why)
    */
-  List<Object[]> relationRows(String part);
+  List<Object[]> relationRows(String part, StopCheck stop);
 
   /** One match: the relation's row, and its bound values. */
   record Hit(Object[] row, List<Object> binds) {

@@ -53,7 +53,7 @@ final class LshSearchIndex extends KeyedRows<Object> {
    * index's definition, where CozoDB draws them at random when it creates the index.
    */
   @Override
-  public List<Object[]> relationRows(String part) {
+  public List<Object[]> relationRows(String part, StopCheck stop) {
     List<Object[]> out = new ArrayList<>();
     if (part.equals("inv")) {
       index.inverse().forEach((key, bands) -> {

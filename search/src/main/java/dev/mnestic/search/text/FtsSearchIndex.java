@@ -54,7 +54,7 @@ final class FtsSearchIndex extends KeyedRows<String> {
    * the term's UTF-8 byte offsets and positions in the row's text and the text's token count.
    */
   @Override
-  public List<Object[]> relationRows(String part) {
+  public List<Object[]> relationRows(String part, StopCheck stop) {
     List<Object[]> out = new ArrayList<>();
     for (FtsIndex.Entry<List<Object>> e : index.entries()) {
       Object[] row = new Object[e.key().size() + 5];
