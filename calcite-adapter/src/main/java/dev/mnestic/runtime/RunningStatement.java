@@ -47,7 +47,8 @@ import javax.management.openmbean.CompositeData;
  * A statement while it runs, and what stops it: its cancel flag (Calcite's
  * {@code DataContext.Variable.CANCEL_FLAG}, which the engine's long loops check: store scans,
  * {@link #checked} above the inputs of joins, correlates, recursions, aggregates, sorts and
- * the like (rel.EnumerableStopCheck), recursion rounds, sketch passes, materialising functions), why the flag was set, its deadline and its share of the heap.
+ * the like (rel.EnumerableStopCheck), recursion rounds, sketch passes, materialising
+ * functions), why the flag was set, its deadline and its share of the heap.
  *
  * <p>Lifecycle:
  * <ol>
@@ -70,14 +71,14 @@ import javax.management.openmbean.CompositeData;
  * it started, or after any collection since that left less (the heap counted then held
  * garbage, an earlier statement's rows in the old generation, say): the heap that stayed in
  * use since it started, less what it held at that collection. That is exact for one statement
- * running alone from a collected heap; with several, each one's figure also holds what the others kept, so a
- * statement is over its budget only when it also allocated more than the budget since it
- * started (JVM's per-thread allocation counter, summed over its thread and the threads that
- * work for it meanwhile: preparation and scripts on {@link DeepStack}, compilation and searches
- * by {@link #await}, but not the sketch planner's own pool nor a solver's native threads; it
- * cannot hold more than it allocated), and the heap watch stops, of the statements over their
- * budget, the one that allocated the most. When {@code live} passes
- * {@value #HEAP_FULL_PERCENT}% of the heap's maximum after a full collection (one is asked for
+ * running alone from a collected heap; with several, each one's figure also holds what the
+ * others kept, so a statement is over its budget only when it also allocated more than the
+ * budget since it started (JVM's per-thread allocation counter, summed over its thread and the
+ * threads that work for it meanwhile: preparation and scripts on {@link DeepStack},
+ * compilation and searches by {@link #await}, but not the sketch planner's own pool nor a
+ * solver's native threads; it cannot hold more than it allocated), and the heap watch stops,
+ * of the statements over their budget, the one that allocated the most. When {@code live}
+ * passes {@value #HEAP_FULL_PERCENT}% of the heap's maximum after a full collection (one is asked for
  * when a minor collection leaves that much: the old generation may hold garbage), the
  * statement that allocated the most is stopped whatever its budget. A collection that comes
  * late lets a statement pass its budget until it comes; an {@code OutOfMemoryError} in a
